@@ -1,0 +1,63 @@
+/**
+ * End-to-end run: builds the app, serves the production build with `wrangler dev` on its own
+ * throw-away local state (migrated and seeded), then runs e2e/*.test.ts in Debian's Chromium.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { ensureDevVars } from "../scripts/dev-vars.ts";
+
+const port = Number(process.env.E2E_PORT ?? 8788);
+const baseUrl = `http://127.0.0.1:${port}`;
+const state = ".wrangler/e2e-state";
+const env = { ...process.env, D1_PERSIST_TO: state };
+
+function run(command: string, args: string[]) {
+  const result = spawnSync(command, args, { stdio: "inherit", env });
+  if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited with ${result.status}`);
+}
+
+if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
+  console.error("Chromium is missing: apt-get install -y chromium (the .ci/run script does this).");
+  process.exit(1);
+}
+
+ensureDevVars();
+if (!process.env.E2E_SKIP_BUILD) run("vite", ["build", "--logLevel", "warn"]);
+rmSync(state, { recursive: true, force: true });
+run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
+run("node", ["scripts/seed.ts"]);
+
+const server = spawn("wrangler", ["dev", "-c", "dist/blockpilot/wrangler.json", "--port", String(port), "--ip", "127.0.0.1", `--persist-to=${state}`, "--log-level", "warn", "--show-interactive-dev-session=false"], {
+  stdio: ["ignore", "inherit", "inherit"],
+  env,
+  detached: true,
+});
+const stop = () => {
+  try {
+    process.kill(-server.pid!, "SIGTERM");
+  } catch {
+    // already gone
+  }
+};
+process.on("exit", stop);
+
+let code = 1;
+try {
+  let ready = false;
+  for (let i = 0; i < 120 && !ready; i++) {
+    ready = await fetch(`${baseUrl}/api/status/health`).then((r) => r.ok, () => false);
+    if (!ready) await new Promise((r) => setTimeout(r, 500));
+  }
+  if (!ready) throw new Error(`the built app did not answer on ${baseUrl}`);
+  const files = readdirSync("e2e").filter((f) => f.endsWith(".test.ts")).map((f) => `e2e/${f}`);
+  const tests = spawnSync("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
+    stdio: "inherit",
+    env: { ...env, E2E_BASE_URL: baseUrl },
+  });
+  code = tests.status ?? 1;
+} catch (err) {
+  console.error(err);
+} finally {
+  stop();
+}
+process.exit(code);

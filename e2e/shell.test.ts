@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { launch, newPage } from "./browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test("the landing page loads, switches to Español and back, and keeps the choice", async () => {
+  const page = await newPage(browser);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  await page.goto("/");
+  await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
+  await page.getByRole("button", { name: /Español/ }).click();
+  await page.getByRole("heading", { name: "Mejores bloques, sin refrescar" }).waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem("language")), "es");
+  await page.reload();
+  await page.getByRole("heading", { name: "Mejores bloques, sin refrescar" }).waitFor();
+  await page.getByRole("button", { name: /English/ }).click();
+  await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem("language")), "en");
+  assert.deepEqual(errors, [], "no script or CSP errors in the console");
+});
+
+test("an unknown route shows 'page not found' with Go back to /", async () => {
+  const page = await newPage(browser);
+  await page.goto("/no/such/page");
+  await page.getByRole("heading", { name: "page not found" }).waitFor();
+  await page.getByRole("link", { name: "Go back" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
+});
+
+test("an unknown /api path answers the JSON error envelope, not the SPA", async () => {
+  const page = await newPage(browser);
+  const res = await page.request.get("/api/nope");
+  assert.equal(res.status(), 404);
+  assert.equal((await res.json()).error.code, "not_found");
+});
+
+test("on a phone-sized screen the top bar collapses into a panel", async () => {
+  const page = await newPage(browser, { width: 390, height: 800 });
+  await page.goto("/faqs");
+  await page.getByRole("heading", { name: "Frequently asked questions" }).waitFor();
+  assert.equal(await page.getByRole("link", { name: "FAQs" }).isVisible(), false);
+  await page.getByRole("button", { name: "Open menu" }).click();
+  assert.equal(await page.getByRole("link", { name: "FAQs" }).isVisible(), true);
+});

@@ -1,0 +1,238 @@
+/**
+ * Demo data for local runs, idempotent (fixed ids and keys; re-running changes nothing but the
+ * demo admins' credentials, which are reset to the printed ones).
+ *
+ *   npm run seed                     demo data: admins, ~300 Flex + ~100 Spark drivers, referrals,
+ *                                    invitations, payments, offers, plans, stations, templates
+ *   npm run seed -- --drivers 100000 also N extra Flex drivers for benchmarks
+ *   npm run seed -- --print          only print the demo sign-in details
+ */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { hashPassword } from "../src/worker/auth/password.ts";
+import { sealSecret } from "../src/worker/auth/secret-box.ts";
+import { ensureDevVars, readDevVars } from "./dev-vars.ts";
+
+export const DEMO = {
+  owner: { phone: "+13055550100", password: "Owner#2026!", totp: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP", name: "Olivia Owner" },
+  support: { phone: "+13055550101", password: "Support#2026!", totp: "KRSXG5CTMVRXEZLUKRSXG5CTMVRXEZLU", name: "Sam Support" },
+  driver: { phone: "+13055550102", password: "Driver#2026!", name: "Diego Driver" },
+};
+
+const FLEX_REGIONS = ["Miami", "Orlando", "Tampa", "Jacksonville", "Atlanta", "Dallas", "Houston", "Austin", "Phoenix", "Los Angeles", "San Diego", "Chicago", "Newark", "Charlotte", "Las Vegas", "Toronto"];
+const SPARK_AREAS = ["Kissimmee, FL", "Hialeah, FL", "Brandon, FL", "Mesa, AZ", "Plano, TX", "Pasadena, TX", "Aurora, IL", "Henderson, NV", "Mississauga, ON", "Marietta, GA"];
+const REFERRALS = ["MIAMI10", "FLEXPRO", "SPARKUP", "TAMPA5", "ATL2026", "DALLASX", "ROADKING", "WELCOME"];
+const FIRST = ["José", "María", "Luis", "Ana", "Carlos", "Sofía", "Miguel", "Lucía", "Juan", "Camila", "James", "Emily", "Michael", "Olivia", "David", "Emma", "Daniel", "Ava", "Kevin", "Grace", "André", "Fatima", "Wei", "Priya"];
+const LAST = ["García", "Rodríguez", "Martínez", "Hernández", "López", "González", "Pérez", "Sánchez", "Ramírez", "Torres", "Smith", "Johnson", "Williams", "Brown", "Jones", "Miller", "Davis", "Nguyen", "Kim", "Patel"];
+const DISLIKE_REASONS = ["Pay below minimum", "Station not selected", "Outside schedule", "Block too long", "Arrival buffer too short", "Hourly rate below minimum"];
+const DAY = 86_400_000;
+
+// Deterministic pseudo-random numbers: the same demo data on every machine and every run.
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sqlValue = (v: unknown): string =>
+  v === null || v === undefined ? "NULL" : typeof v === "number" ? String(v) : typeof v === "boolean" ? (v ? "1" : "0") : `'${String(v).replace(/'/g, "''")}'`;
+
+function insert(table: string, rows: Record<string, unknown>[], conflict = "OR IGNORE", chunk = 200): string[] {
+  if (rows.length === 0) return [];
+  const cols = Object.keys(rows[0]!);
+  const out: string[] = [];
+  for (let i = 0; i < rows.length; i += chunk) {
+    const values = rows.slice(i, i + chunk).map((r) => `(${cols.map((c) => sqlValue(r[c])).join(",")})`);
+    out.push(`INSERT ${conflict} INTO ${table} (${cols.join(",")}) VALUES ${values.join(",\n")};`);
+  }
+  return out;
+}
+
+type Driver = Record<string, unknown>;
+
+function makeDriver(id: number, app: "flex" | "spark", phone: string, rand: () => number, now: number, passwordHash: string | null): Driver {
+  const created = now - Math.floor(rand() * 240) * DAY - Math.floor(rand() * DAY);
+  const paid = rand() < 0.7;
+  const expiration = paid ? now + Math.floor((rand() * 40 - 12) * DAY) : null;
+  const connected = rand() < 0.8;
+  const setup = connected && rand() < 0.85;
+  return {
+    id,
+    app,
+    phone,
+    phone_verified: rand() < 0.95,
+    name: `${FIRST[Math.floor(rand() * FIRST.length)]} ${LAST[Math.floor(rand() * LAST.length)]}`,
+    email: rand() < 0.6 ? `driver${id}@example.com` : null,
+    password_hash: passwordHash,
+    language: rand() < 0.45 ? "es" : "en",
+    created_at: created,
+    expiration_at: expiration,
+    good_standing: expiration !== null && expiration > now,
+    human_region: app === "flex" ? FLEX_REGIONS[Math.floor(rand() * FLEX_REGIONS.length)] : null,
+    delivery_area: app === "spark" ? SPARK_AREAS[Math.floor(rand() * SPARK_AREAS.length)] : null,
+    account_connected: connected,
+    setup_complete: setup,
+    status: setup && rand() < 0.6 ? "start" : "stop",
+    referral_code: rand() < 0.5 ? REFERRALS[Math.floor(rand() * REFERRALS.length)] : null,
+    invite_code: `D${id.toString(36).toUpperCase()}`,
+    stripe_express_id: rand() < 0.08 ? `acct_demo${id}` : null,
+  };
+}
+
+async function demoStatements(vars: Record<string, string>, now: number): Promise<string[]> {
+  const rand = prng(2026);
+  const sql: string[] = [];
+  const driverHash = await hashPassword(DEMO.driver.password, vars.PASSWORD_PEPPER!);
+
+  const admins = [
+    { id: 1, who: DEMO.owner, role: "owner", billing: true },
+    { id: 2, who: DEMO.support, role: "support", billing: false },
+  ];
+  for (const a of admins) {
+    const row = {
+      id: a.id, app: "flex", phone: a.who.phone, phone_verified: true, name: a.who.name, email: `${a.role}@blockpilot.local`,
+      password_hash: await hashPassword(a.who.password, vars.PASSWORD_PEPPER!), language: "en", is_admin: true, role_name: a.role,
+      role_properties: JSON.stringify({ billingDetails: a.billing }), good_standing: true, expiration_at: now + 365 * DAY,
+      account_connected: true, setup_complete: true, status: "stop", invite_code: `ADMIN${a.id}`,
+      mfa_secret: await sealSecret(a.who.totp, vars.MFA_ENCRYPTION_KEY!), mfa_enabled: true, created_at: now - 400 * DAY,
+    };
+    sql.push(
+      ...insert("users", [row], "").map((s) =>
+        s.replace(/;$/, " ON CONFLICT(app, phone) DO UPDATE SET password_hash = excluded.password_hash, mfa_secret = excluded.mfa_secret, mfa_enabled = 1, is_admin = 1, role_name = excluded.role_name, role_properties = excluded.role_properties;"),
+      ),
+    );
+  }
+
+  const drivers: Driver[] = [];
+  const demoDriver = makeDriver(3, "flex", DEMO.driver.phone, rand, now, driverHash);
+  Object.assign(demoDriver, { name: DEMO.driver.name, phone_verified: true, account_connected: true, setup_complete: true, good_standing: true, expiration_at: now + 7 * DAY, status: "start", human_region: "Miami" });
+  drivers.push(demoDriver);
+  for (let i = 0; i < 300; i++) drivers.push(makeDriver(10 + i, "flex", `+1305555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
+  for (let i = 0; i < 100; i++) drivers.push(makeDriver(400 + i, "spark", `+1407555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
+  sql.push(...insert("users", drivers));
+
+  sql.push(...insert("referral_codes", REFERRALS.map((code, i) => ({ code, app: i % 3 === 2 ? "spark" : "flex", owner: `Partner ${i + 1}`, created_at: now - 300 * DAY }))));
+
+  const plans = [
+    { id: 1, app: "flex", name: "1 week", days: 7, price_cents: 3999 },
+    { id: 2, app: "flex", name: "2 weeks", days: 14, price_cents: 7499 },
+    { id: 3, app: "flex", name: "4 weeks", days: 28, price_cents: 13999 },
+    { id: 4, app: "spark", name: "1 week", days: 7, price_cents: 2999 },
+    { id: 5, app: "spark", name: "4 weeks", days: 28, price_cents: 9999 },
+  ];
+  sql.push(...insert("plans", plans));
+
+  const stations = FLEX_REGIONS.flatMap((region, r) =>
+    [1, 2, 3].map((n) => ({ id: r * 3 + n, app: "flex", code: `${region.slice(0, 3).toUpperCase()}${n}`, name: `${region} station ${n}`, region })),
+  );
+  sql.push(...insert("stations", stations));
+
+  const payments: Record<string, unknown>[] = [];
+  const offers: Record<string, unknown>[] = [];
+  const invitations: Record<string, unknown>[] = [];
+  let paymentId = 1;
+  let offerId = 1;
+  for (const d of drivers) {
+    const id = d.id as number;
+    const paidTimes = d.expiration_at ? 1 + Math.floor(rand() * 4) : 0;
+    for (let p = 0; p < paidTimes; p++) {
+      const plan = plans.filter((pl) => pl.app === d.app)[Math.floor(rand() * 2)]!;
+      const status = rand() < 0.9 ? "successful" : rand() < 0.5 ? "failed" : "refunded";
+      payments.push({ id: paymentId, user_id: id, plan_id: plan.id, amount_cents: plan.price_cents, days: plan.days, status, provider_ref: `demo_pay_${paymentId}`, created_at: (d.created_at as number) + p * 7 * DAY });
+      paymentId++;
+    }
+    if (d.app === "flex" && d.account_connected) {
+      const regionStations = stations.filter((s) => s.region === d.human_region);
+      for (let o = 0; o < 5; o++) {
+        const starts = now - Math.floor(rand() * 14) * DAY + Math.floor(rand() * 12) * 3_600_000;
+        const roll = rand();
+        offers.push({
+          id: offerId++, user_id: id, station_id: regionStations[o % regionStations.length]?.id ?? null,
+          status: roll < 0.35 ? "won" : roll < 0.8 ? "disliked" : "gone",
+          reason: roll >= 0.35 && roll < 0.8 ? DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)] : null,
+          pay_cents: 5400 + Math.floor(rand() * 60) * 100, starts_at: starts, ends_at: starts + (3 + Math.floor(rand() * 3)) * 1_800_000, created_at: starts - 3_600_000,
+        });
+      }
+    }
+    if (rand() < 0.3) {
+      const count = 1 + Math.floor(rand() * 3);
+      for (let k = 0; k < count; k++) {
+        // Some invitees registered (phone of another demo driver), most did not.
+        const registered = rand() < 0.3;
+        const phone = registered ? (drivers[Math.floor(rand() * drivers.length)]!.phone as string) : `+1786555${String(Math.floor(rand() * 9000) + 1000)}`;
+        invitations.push({ inviter_id: id, app: d.app, phone, invited_at: now - Math.floor(rand() * 60) * DAY, free_week: registered && rand() < 0.5 });
+      }
+    }
+  }
+  sql.push(...insert("payments", payments), ...insert("offers", offers), ...insert("invitations", invitations));
+
+  sql.push(
+    ...insert("whatsapp_templates", [
+      { id: "demo_welcome_en", name: "welcome_back", language: "en_US", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" }, { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." }]) },
+      { id: "demo_welcome_es", name: "welcome_back", language: "es_MX", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" }, { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." }]) },
+      { id: "demo_expiring_en", name: "service_expiring", language: "en_US", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Your week ends soon" }, { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." }]) },
+      { id: "demo_invite_es", name: "friend_invite", language: "es_MX", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Un amigo te invitó" }, { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." }]) },
+    ]),
+  );
+  sql.push(
+    ...insert("leads", Array.from({ length: 40 }, (_, i) => ({ id: i + 1, app: i % 4 === 0 ? "spark" : "flex", phone: `+1954555${String(2000 + i)}`, name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`, email: null, source: ["facebook", "referral", "website"][i % 3], created_at: now - i * DAY }))),
+  );
+  return sql;
+}
+
+function benchDrivers(count: number, now: number): string[] {
+  const rand = prng(99);
+  const rows: Driver[] = [];
+  for (let i = 0; i < count; i++) rows.push(makeDriver(1_000_000 + i, "flex", `+1${6460000000 + i}`, rand, now, null));
+  return insert("users", rows, "OR IGNORE", 400);
+}
+
+function execute(file: string) {
+  // D1_PERSIST_TO lets the end-to-end run seed its own throw-away database.
+  const persist = process.env.D1_PERSIST_TO ? [`--persist-to=${process.env.D1_PERSIST_TO}`] : [];
+  const result = spawnSync("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persist], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  if (result.status !== 0) {
+    console.error(result.stdout);
+    throw new Error(`wrangler d1 execute failed (${result.status})`);
+  }
+}
+
+export function printDemoDetails(url = "http://localhost:5173") {
+  console.log(`
+  Blockpilot demo accounts (${url})
+    Owner admin     ${DEMO.owner.phone}  password ${DEMO.owner.password}  TOTP secret ${DEMO.owner.totp}
+    Support admin   ${DEMO.support.phone}  password ${DEMO.support.password}  TOTP secret ${DEMO.support.totp} (no billingDetails)
+    Driver          ${DEMO.driver.phone}  password ${DEMO.driver.password}
+  SMS codes and messages go to the outbox (printed in this log).
+`);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  if (args.includes("--print")) return printDemoDetails();
+  const driversArg = args.indexOf("--drivers");
+  const extra = driversArg >= 0 ? Number(args[driversArg + 1]) : 0;
+  if (!Number.isInteger(extra) || extra < 0) throw new Error("--drivers takes a whole number");
+  ensureDevVars();
+  const vars = readDevVars();
+  const now = Date.now();
+  const started = performance.now();
+  mkdirSync(".seed", { recursive: true });
+  const statements = [...(await demoStatements(vars, now)), ...(extra ? benchDrivers(extra, now) : [])];
+  writeFileSync(".seed/seed.sql", statements.join("\n"));
+  execute(".seed/seed.sql");
+  console.log(`Seeded demo data${extra ? ` and ${extra} extra drivers` : ""} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
+  printDemoDetails();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,36 @@
+import type { ComponentType } from "react";
+
+/** Spec §9: a chunk that has not loaded after 120 s counts as failed. */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+export class ChunkLoadError extends Error {
+  constructor(cause?: unknown) {
+    super("Loading chunk failed", { cause });
+    this.name = "ChunkLoadError";
+  }
+}
+
+export function isChunkLoadError(error: unknown): boolean {
+  return error instanceof Error && error.name === "ChunkLoadError";
+}
+
+/**
+ * A route's `lazy` loader for a page module with a default export. A failed or stalled download
+ * becomes a ChunkLoadError, which the route error element shows as the page-load boundary.
+ */
+export function lazyPage(load: () => Promise<{ default: ComponentType }>, timeoutMs = CHUNK_LOAD_TIMEOUT_MS) {
+  return async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ChunkLoadError("timeout")), timeoutMs);
+    });
+    try {
+      const module = await Promise.race([load(), timeout]);
+      return { Component: module.default };
+    } catch (err) {
+      throw isChunkLoadError(err) ? err : new ChunkLoadError(err);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

@@ -1,0 +1,118 @@
+import { act, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import i18n, { LANGUAGE_STORAGE_KEY, setLanguage } from "./i18n";
+import { ErrorPage } from "./components/ui/ErrorPage";
+import { RootLayout } from "./layouts/RootLayout";
+import { lazyPage } from "./lib/lazy-page";
+import { routes } from "./router";
+
+function renderAt(path: string, table: RouteObject[] = routes) {
+  const router = createMemoryRouter(table, { initialEntries: [path] });
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+beforeEach(async () => {
+  localStorage.clear();
+  await setLanguage("en");
+});
+afterEach(() => localStorage.clear());
+
+describe("route table", () => {
+  it("renders a lazy route's page", async () => {
+    renderAt("/faqs");
+    expect(await screen.findByRole("heading", { name: "Frequently asked questions" })).toBeInTheDocument();
+    expect(screen.getByText("This page is coming soon.")).toBeInTheDocument();
+  });
+
+  it("renders the landing page at /", async () => {
+    renderAt("/");
+    expect(await screen.findByRole("heading", { name: "Better blocks, without the refresh" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Blockpilot" })).toHaveAttribute("href", "/");
+    for (const name of ["Home", "FAQs", "Contact us", "Terms of service"]) expect(screen.getByRole("link", { name })).toBeInTheDocument();
+  });
+
+  it("shows 'page not found' for an unknown route, with Go back to /", async () => {
+    renderAt("/no/such/page");
+    expect(await screen.findByRole("heading", { name: "page not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+  });
+
+  it("shows 'an error has occurred' for any other route error", async () => {
+    const original = console.error;
+    console.error = () => {};
+    try {
+      renderAt("/", [
+        {
+          path: "/",
+          errorElement: <ErrorPage />,
+          Component: () => {
+            throw new Error("boom");
+          },
+        },
+      ]);
+      expect(await screen.findByRole("heading", { name: "an error has occurred" })).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+    } finally {
+      console.error = original;
+    }
+  });
+
+  it("shows the page-load boundary when a page's chunk fails to load", async () => {
+    renderAt("/broken", [
+      {
+        path: "/",
+        element: <RootLayout />,
+        errorElement: <ErrorPage />,
+        children: [{ path: "broken", lazy: lazyPage(() => Promise.reject(new TypeError("Failed to fetch dynamically imported module"))) }],
+      },
+    ]);
+    expect(await screen.findByText("An error has occurred while loading the page.")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Go back" })).toBeInTheDocument();
+  });
+
+  it("treats a chunk that never arrives as a load failure", async () => {
+    renderAt("/slow", [
+      { path: "/", errorElement: <ErrorPage />, children: [{ path: "slow", lazy: lazyPage(() => new Promise(() => {}), 20) }] },
+    ]);
+    expect(await screen.findByText("An error has occurred while loading the page.")).toBeInTheDocument();
+  });
+});
+
+describe("language toggle", () => {
+  it("switches to Spanish, stores the choice, and switches back", async () => {
+    const user = userEvent.setup();
+    renderAt("/faqs");
+    await screen.findByRole("heading", { name: "Frequently asked questions" });
+    await user.click(screen.getByRole("button", { name: /Español/ }));
+    expect(await screen.findByRole("heading", { name: "Preguntas frecuentes" })).toBeInTheDocument();
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe("es");
+    expect(document.documentElement.lang).toBe("es");
+    await user.click(screen.getByRole("button", { name: /English/ }));
+    expect(await screen.findByRole("heading", { name: "Frequently asked questions" })).toBeInTheDocument();
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe("en");
+  });
+
+  it("starts in the stored language", async () => {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, "es");
+    const { storedLanguage } = await import("./i18n");
+    expect(storedLanguage()).toBe("es");
+    await act(() => i18n.changeLanguage(storedLanguage()));
+    renderAt("/terms");
+    expect(await screen.findByRole("heading", { name: "Términos del servicio" })).toBeInTheDocument();
+  });
+});
+
+describe("top bar on small screens", () => {
+  it("opens and closes the collapsible panel", async () => {
+    const user = userEvent.setup();
+    renderAt("/");
+    const burger = await screen.findByRole("button", { name: "Open menu" });
+    expect(burger).toHaveAttribute("aria-expanded", "false");
+    await user.click(burger);
+    expect(screen.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+    await waitFor(() => expect(document.getElementById("topbar-panel")).toHaveClass("open"));
+  });
+});

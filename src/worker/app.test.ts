@@ -1,0 +1,44 @@
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+
+const api = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`https://bp.test${path}`, init));
+
+describe("GET /api/status/health", () => {
+  it("answers 200 with the app and schema versions", async () => {
+    const res = await api("/api/status/health");
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+    expect(res.headers.get("x-app-version")).toBe("0.1.0");
+    expect(res.headers.get("x-schema-version")).toMatch(/^\d{4}_\w+$/);
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("sends secure headers", async () => {
+    const res = await api("/api/status/health");
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+  });
+});
+
+describe("errors", () => {
+  it("answers an unknown /api path with the JSON 404 envelope", async () => {
+    const res = await api("/api/nope/never");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(await res.json()).toEqual({ error: { code: "not_found", message: "No route for GET /api/nope/never" } });
+  });
+
+  it("answers a wrong method with the same envelope", async () => {
+    const res = await api("/api/status/health", { method: "DELETE" });
+    expect(res.status).toBe(404);
+    const body = (await res.json()) as { error: { code: string } };
+    expect(body.error.code).toBe("not_found");
+  });
+
+  it("refuses an oversized body with 413 in the envelope", async () => {
+    const res = await api("/api/status/health", { method: "POST", body: "x".repeat(1024 * 1024 + 1), headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+  });
+});

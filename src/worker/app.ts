@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { requestId } from "hono/request-id";
+import { secureHeaders } from "hono/secure-headers";
+import type { AppEnv } from "./context";
+import { dbMiddleware } from "./db/client";
+import { ApiError, errorResponse, type ErrorCode } from "./errors";
+import { createLogger } from "./log";
+import { statusRoutes } from "./routes/status";
+
+const codeForStatus: Record<number, ErrorCode> = {
+  400: "bad_request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  409: "conflict",
+  413: "payload_too_large",
+  422: "unprocessable",
+  429: "rate_limited",
+};
+
+export const app = new Hono<AppEnv>()
+  .basePath("/api")
+  .use(requestId())
+  .use(async (c, next) => {
+    const log = createLogger({ requestId: c.var.requestId });
+    c.set("log", log);
+    const started = Date.now();
+    await next();
+    log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
+  })
+  .use(
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      strictTransportSecurity: "max-age=63072000; includeSubDomains",
+    }),
+  )
+  .use(bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError("payload_too_large", "Request body is too large"); } }))
+  .use(dbMiddleware)
+  .route("/status", statusRoutes);
+
+app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
+
+app.onError((err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException) {
+    // Hono raises these for malformed bodies (bad JSON, wrong content type) among others.
+    const code = codeForStatus[err.status] ?? "bad_request";
+    return errorResponse(c, new ApiError(code, err.status === 400 ? "Malformed request body" : err.message || code));
+  }
+  (c.var.log ?? createLogger()).error("unhandled", { error: err instanceof Error ? err.stack ?? err.message : String(err) });
+  return errorResponse(c, new ApiError("internal", "An unexpected error occurred. Please try again later"));
+});
+
+export type AppType = typeof app;

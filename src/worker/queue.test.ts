@@ -1,0 +1,67 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, RetryLater, type JobHandlers } from "./queue";
+
+const msg = (id: string, body: unknown, attempts = 1) => ({ id, timestamp: new Date(), attempts, body });
+
+async function run(queue: string, messages: ReturnType<typeof msg>[], handlers: JobHandlers) {
+  const batch = createMessageBatch(queue, messages);
+  // The harness records which messages were retried but not the delay asked for, so spy on it.
+  const delays: Record<string, number | undefined> = {};
+  for (const m of batch.messages) {
+    const retry = m.retry.bind(m);
+    vi.spyOn(m, "retry").mockImplementation((options) => {
+      delays[m.id] = options?.delaySeconds;
+      retry(options);
+    });
+  }
+  const ctx = createExecutionContext();
+  await handleQueueBatch(batch, env, handlers);
+  return { ...(await getQueueResult(batch, ctx)), delays };
+}
+
+describe("queue consumer", () => {
+  it("acks each message on its own: a malformed one is acked, a failing one retried", async () => {
+    const seen: number[] = [];
+    const result = await run(
+      "blockpilot-dispatch",
+      [msg("ok", { kind: "dispatch", messageId: 1 }), msg("bad", { kind: "nonsense" }), msg("flaky", { kind: "dispatch", messageId: 2 }, 3)],
+      {
+        dispatch: async (job) => {
+          seen.push(job.messageId);
+          if (job.messageId === 2) throw new Error("provider timed out");
+        },
+      },
+    );
+    expect(seen).toEqual([1, 2]);
+    expect(result.explicitAcks.sort()).toEqual(["bad", "ok"]);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["flaky"]);
+    expect(result.delays).toEqual({ flaky: backoffSeconds(3) });
+    expect(result.ackAll).toBe(false);
+    expect(result.retryBatch.retry).toBe(false);
+  });
+
+  it("honours a handler's requested delay", async () => {
+    const result = await run("blockpilot-dispatch", [msg("limited", { kind: "expand", campaignId: 7 })], {
+      expand: async () => {
+        throw new RetryLater("429 from provider", 17);
+      },
+    });
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["limited"]);
+    expect(result.delays).toEqual({ limited: 17 });
+  });
+
+  it("tells handlers when a message comes from the dead-letter queue", async () => {
+    const flags: boolean[] = [];
+    await run(DEAD_LETTER_QUEUE, [msg("dead", { kind: "dispatch", messageId: 9 })], {
+      dispatch: async (_job, ctx) => {
+        flags.push(ctx.deadLettered);
+      },
+    });
+    expect(flags).toEqual([true]);
+  });
+
+  it("backs off exponentially up to five minutes", () => {
+    expect([1, 2, 3, 4, 8, 20].map(backoffSeconds)).toEqual([2, 4, 8, 16, 256, 300]);
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { createLogger, type Logger } from "./log";
+
+/** Every job the dispatch queue carries. A body that does not parse can never succeed and is acked. */
+export const jobSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("expand"), campaignId: z.number().int().positive() }),
+  z.object({ kind: z.literal("dispatch"), messageId: z.number().int().positive() }),
+]);
+export type Job = z.infer<typeof jobSchema>;
+export type JobKind = Job["kind"];
+
+/** Throw from a handler when trying again later can succeed (429, 5xx, time-outs, a busy sender). */
+export class RetryLater extends Error {
+  constructor(
+    message: string,
+    readonly delaySeconds?: number,
+  ) {
+    super(message);
+    this.name = "RetryLater";
+  }
+}
+
+export type JobContext = { env: Env; log: Logger; attempts: number; deadLettered: boolean };
+export type JobHandlers = { [K in JobKind]?: (job: Extract<Job, { kind: K }>, ctx: JobContext) => Promise<void> };
+
+/** Exponential back-off in seconds for attempt n (1-based): 2, 4, 8 … capped at 5 minutes. */
+export function backoffSeconds(attempts: number): number {
+  return Math.min(300, 2 ** Math.max(1, attempts));
+}
+
+export const DEAD_LETTER_QUEUE = "blockpilot-dispatch-dlq";
+
+/**
+ * Acks or retries each message on its own: one bad message never drags its batch-mates into a retry,
+ * and nothing is acked wholesale. Messages arriving on the dead-letter queue are handed over with
+ * `deadLettered: true` so the handler can record what died.
+ */
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env, handlers: JobHandlers): Promise<void> {
+  const deadLettered = batch.queue === DEAD_LETTER_QUEUE;
+  const log = createLogger({ queue: batch.queue });
+  for (const message of batch.messages) {
+    const parsed = jobSchema.safeParse(message.body);
+    if (!parsed.success) {
+      log.warn("queue.malformed", { id: message.id, issues: parsed.error.issues.map((i) => i.message) });
+      message.ack();
+      continue;
+    }
+    const job = parsed.data;
+    const handler = handlers[job.kind] as ((job: Job, ctx: JobContext) => Promise<void>) | undefined;
+    if (!handler) {
+      log.error("queue.no_handler", { id: message.id, kind: job.kind });
+      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+      continue;
+    }
+    try {
+      await handler(job, { env, log: log.child({ kind: job.kind }), attempts: message.attempts, deadLettered });
+      message.ack();
+    } catch (err) {
+      const delaySeconds = err instanceof RetryLater && err.delaySeconds !== undefined ? err.delaySeconds : backoffSeconds(message.attempts);
+      log.warn("queue.retry", { id: message.id, kind: job.kind, attempts: message.attempts, delaySeconds, error: String(err) });
+      message.retry({ delaySeconds: Math.ceil(delaySeconds) });
+    }
+  }
+}

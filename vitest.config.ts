@@ -1,0 +1,63 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import react from "@vitejs/plugin-react";
+import { generateKeyPairSync } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+// A throw-away key pair per test run: tests never read a developer's .dev.vars.
+const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const jwk = (k: typeof privateKey) => JSON.stringify({ ...k.export({ format: "jwk" }), alg: "ES256" });
+
+export default defineConfig({
+  test: {
+    // Logs of passing tests are noise; a failing test shows its own.
+    silent: "passed-only",
+    projects: [
+      {
+        extends: false,
+        plugins: [
+          cloudflareTest(async () => ({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                ENVIRONMENT: "test",
+                TEST_MIGRATIONS: await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url))),
+                JWT_PRIVATE_JWK: jwk(privateKey),
+                JWT_PUBLIC_JWK: jwk(publicKey),
+                PASSWORD_PEPPER: "test-pepper",
+                MFA_ENCRYPTION_KEY: "dGVzdC1tZmEta2V5LTMyLWJ5dGVzLWxvbmctbG9uZyE=",
+                CHAT_HASH_SECRET: "test-chat-secret",
+                TWILIO_ACCOUNT_SID: "ACtest",
+                TWILIO_AUTH_TOKEN: "test-twilio-token",
+                TWILIO_FROM: "+15005550006",
+                WHATSAPP_TOKEN: "test-whatsapp-token",
+                WHATSAPP_PHONE_NUMBER_ID: "100000000000000",
+                WHATSAPP_BUSINESS_ACCOUNT_ID: "200000000000000",
+                WHATSAPP_APP_SECRET: "test-whatsapp-secret",
+                WHATSAPP_VERIFY_TOKEN: "test-verify-token",
+                STRIPE_SECRET_KEY: "sk_test_x",
+                STRIPE_WEBHOOK_SECRET: "whsec_test",
+                ENGINE_SERVICE_TOKEN: "test-engine-token",
+              },
+            },
+          })),
+        ],
+        test: {
+          name: "worker",
+          include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
+          setupFiles: ["./src/worker/test/apply-migrations.ts"],
+        },
+      },
+      {
+        extends: false,
+        plugins: [react()],
+        test: {
+          name: "app",
+          environment: "happy-dom",
+          include: ["src/app/**/*.test.{ts,tsx}"],
+          setupFiles: ["./src/app/test/setup.ts"],
+        },
+      },
+    ],
+  },
+});

@@ -221,7 +221,8 @@ CREATE TABLE `users` (
 	`stripe_customer_id` text,
 	`stripe_express_id` text,
 	`mfa_secret` text,
-	`mfa_enabled` integer DEFAULT false NOT NULL,
+	`mfa_method` text DEFAULT 'none' NOT NULL,
+	`last_sign_in_at` integer,
 	`must_change_password` integer DEFAULT false NOT NULL,
 	`sms_opt_out` integer DEFAULT false NOT NULL,
 	`whatsapp_opt_out` integer DEFAULT false NOT NULL

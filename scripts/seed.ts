@@ -99,11 +99,11 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
       password_hash: await hashPassword(a.who.password, vars.PASSWORD_PEPPER!), language: "en", is_admin: true, role_name: a.role,
       role_properties: JSON.stringify({ billingDetails: a.billing }), good_standing: true, expiration_at: now + 365 * DAY,
       account_connected: true, setup_complete: true, status: "stop", invite_code: `ADMIN${a.id}`,
-      mfa_secret: await sealSecret(a.who.totp, vars.MFA_ENCRYPTION_KEY!), mfa_enabled: true, created_at: now - 400 * DAY,
+      mfa_secret: await sealSecret(a.who.totp, vars.MFA_ENCRYPTION_KEY!), mfa_method: "totp", created_at: now - 400 * DAY,
     };
     sql.push(
       ...insert("users", [row], "").map((s) =>
-        s.replace(/;$/, " ON CONFLICT(app, phone) DO UPDATE SET password_hash = excluded.password_hash, mfa_secret = excluded.mfa_secret, mfa_enabled = 1, is_admin = 1, role_name = excluded.role_name, role_properties = excluded.role_properties;"),
+        s.replace(/;$/, " ON CONFLICT(app, phone) DO UPDATE SET password_hash = excluded.password_hash, mfa_secret = excluded.mfa_secret, mfa_method = 'totp', is_admin = 1, role_name = excluded.role_name, role_properties = excluded.role_properties;"),
       ),
     );
   }

@@ -7,7 +7,12 @@ import type { AppEnv } from "./context";
 import { dbMiddleware } from "./db/client";
 import { ApiError, errorResponse, type ErrorCode } from "./errors";
 import { createLogger } from "./log";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes } from "./routes/auth";
+import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { statusRoutes } from "./routes/status";
+import { userRoutes } from "./routes/user";
+import { webhookRoutes } from "./routes/webhooks";
 
 const codeForStatus: Record<number, ErrorCode> = {
   400: "bad_request",
@@ -38,7 +43,12 @@ export const app = new Hono<AppEnv>()
   )
   .use(bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError("payload_too_large", "Request body is too large"); } }))
   .use(dbMiddleware)
-  .route("/status", statusRoutes);
+  .route("/status", statusRoutes)
+  .route("/auth", authRoutes)
+  .route("/flex/v1/user", userRoutes)
+  .route("/admin", adminRoutes)
+  .route("/", legacyAdminRoutes)
+  .route("/webhooks", webhookRoutes);
 
 app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
 

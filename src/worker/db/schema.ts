@@ -33,7 +33,9 @@ export const users = sqliteTable(
     stripeCustomerId: text("stripe_customer_id"),
     stripeExpressId: text("stripe_express_id"),
     mfaSecret: text("mfa_secret"),
-    mfaEnabled: integer("mfa_enabled", { mode: "boolean" }).notNull().default(false),
+    /** How a second factor is asked at sign-in: none, an SMS code, or TOTP (required for admins). */
+    mfaMethod: text("mfa_method", { enum: ["none", "sms", "totp"] }).notNull().default("none"),
+    lastSignInAt: integer("last_sign_in_at"),
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
     smsOptOut: integer("sms_opt_out", { mode: "boolean" }).notNull().default(false),
     whatsappOptOut: integer("whatsapp_opt_out", { mode: "boolean" }).notNull().default(false),

@@ -1,0 +1,106 @@
+import { z } from "zod";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
+
+/**
+ * The admin list filters (spec §3 "Admin list filters", §5 filter semantics), shared by the
+ * notification panels (which send them as a query string) and the Worker (which turns them into
+ * SQL). Dates are calendar days (YYYY-MM-DD) in the admin's time zone, given as
+ * `tzOffsetMinutes` (the browser's Date#getTimezoneOffset): a start date counts from the start of
+ * that day, an end date to its end.
+ */
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Not a date");
+const triState = z.enum(["all", "yes", "no"]).default("all");
+/** A repeated query parameter arrives as a string or a list; either way a bounded list. */
+const stringList = (max: number) =>
+  z
+    .union([z.string().max(100), z.array(z.string().max(100)).max(max)])
+    .optional()
+    .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]).filter((s) => s.length > 0));
+const pageSize = z.coerce
+  .number()
+  .int()
+  .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), `Rows per page must be one of ${PAGE_SIZES.join(", ")}`)
+  .default(DEFAULT_PAGE_SIZE);
+const paging = {
+  page: z.coerce.number().int().min(FIRST_PAGE).max(100_000).default(FIRST_PAGE),
+  pageSize,
+  search: z.string().max(100).optional(),
+  tzOffsetMinutes: z.coerce.number().int().min(-840).max(840).default(0),
+};
+
+export const DRIVER_SORTS = ["name", "phone", "createdAt", "expirationAt", "region", "referral", "status"] as const;
+
+export const driverAudienceSchema = z
+  .object({
+    app: z.enum(["flex", "spark"]).default("flex"),
+    startDate: isoDay.optional(),
+    endDate: isoDay.optional(),
+    startExpirationDate: isoDay.optional(),
+    endExpirationDate: isoDay.optional(),
+    referral: stringList(100),
+    region: stringList(200),
+    goodStanding: triState,
+    accountConnected: triState,
+    setupComplete: triState,
+    sort: z.enum(DRIVER_SORTS).default("createdAt"),
+    dir: z.enum(["asc", "desc"]).default("desc"),
+    ...paging,
+  })
+  .refine((f) => !f.startDate || !f.endDate || f.startDate <= f.endDate, { message: "The start date is after the end date", path: ["endDate"] })
+  .refine((f) => !f.startExpirationDate || !f.endExpirationDate || f.startExpirationDate <= f.endExpirationDate, {
+    message: "The start date is after the end date",
+    path: ["endExpirationDate"],
+  });
+export type DriverAudience = z.infer<typeof driverAudienceSchema>;
+export type DriverAudienceInput = z.input<typeof driverAudienceSchema>;
+
+export const invitationAudienceSchema = z
+  .object({
+    startDate: isoDay.optional(),
+    endDate: isoDay.optional(),
+    registered: triState,
+    accountConnected: triState,
+    setupComplete: triState,
+    ...paging,
+  })
+  .refine((f) => !f.startDate || !f.endDate || f.startDate <= f.endDate, { message: "The start date is after the end date", path: ["endDate"] });
+export type InvitationAudience = z.infer<typeof invitationAudienceSchema>;
+export type InvitationAudienceInput = z.input<typeof invitationAudienceSchema>;
+
+/** Epoch ms of the first millisecond of a calendar day in the admin's zone. */
+export function dayStart(day: string, tzOffsetMinutes: number): number {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d) + tzOffsetMinutes * 60_000;
+}
+
+/** Epoch ms of the last millisecond of a calendar day in the admin's zone. */
+export function dayEnd(day: string, tzOffsetMinutes: number): number {
+  return dayStart(day, tzOffsetMinutes) + 86_400_000 - 1;
+}
+
+/** A row of the drivers review table (spec §2 columns). */
+export type DriverRow = {
+  id: number;
+  name: string;
+  phone: string;
+  referral: string | null;
+  region: string | null;
+  deliveryArea: string | null;
+  goodStanding: boolean;
+  accountConnected: boolean;
+  setupComplete: boolean;
+  expirationAt: number | null;
+  status: "start" | "stop";
+  stripeExpressId: string | null;
+};
+
+/** A row of the unpaid-invitations review table. */
+export type InvitationRow = {
+  phone: string;
+  name: string;
+  unregistered: boolean;
+  invitedAt: number;
+  accountConnected: boolean;
+  setupComplete: boolean;
+  userId: number | null;
+};

@@ -1,0 +1,32 @@
+/**
+ * US/Canada phone numbers. We accept what people type ("(305) 555-0100", "305.555.0100",
+ * "+1 305 555 0100", "13055550100") and store E.164 (+13055550100).
+ */
+const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
+
+/** E.164 for a valid US/Canada number, or null. */
+export function normalizeUsPhone(input: string): string | null {
+  const digits = input.replace(/\D/g, "");
+  const national = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits.length === 10 ? digits : null;
+  if (!national || !NANP.test(national)) return null;
+  if (/[^\d\s().+-]/.test(input.trim())) return null;
+  return `+1${national}`;
+}
+
+/** Spec §5 display: optional leading 1 then 3+3+4 digits → "+1 (xxx) xxx-xxxx"; otherwise empty. */
+export function formatUsPhone(input: string | null | undefined): string {
+  const digits = (input ?? "").replace(/\D/g, "");
+  const match = /^1?(\d{3})(\d{3})(\d{4})$/.exec(digits);
+  return match ? `+1 (${match[1]}) ${match[2]}-${match[3]}` : "";
+}
+
+/** Spec §5 numeric helper: the digits as an integer string, or empty. */
+export function numericString(input: string | null | undefined): string {
+  const digits = (input ?? "").replace(/\D/g, "");
+  return digits ? String(BigInt(digits)) : "";
+}
+
+/** Last four digits for messages like "code sent to •••0100". */
+export function maskPhone(e164: string): string {
+  return `•••${e164.slice(-4)}`;
+}

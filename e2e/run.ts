@@ -8,7 +8,7 @@ import { ensureDevVars } from "../scripts/dev-vars.ts";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
-const state = ".wrangler/e2e-state";
+const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
 const env = { ...process.env, D1_PERSIST_TO: state };
 
 function run(command: string, args: string[]) {
@@ -49,7 +49,9 @@ try {
     if (!ready) await new Promise((r) => setTimeout(r, 500));
   }
   if (!ready) throw new Error(`the built app did not answer on ${baseUrl}`);
-  const files = readdirSync("e2e").filter((f) => f.endsWith(".test.ts")).map((f) => `e2e/${f}`);
+  // `npm run test:e2e -- e2e/auth.test.ts` runs only the files named.
+  const named = process.argv.slice(2).filter((a) => a.endsWith(".test.ts"));
+  const files = named.length > 0 ? named : readdirSync("e2e").filter((f) => f.endsWith(".test.ts")).map((f) => `e2e/${f}`);
   const tests = spawnSync("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
     stdio: "inherit",
     env: { ...env, E2E_BASE_URL: baseUrl },

@@ -1,0 +1,20 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createSmsProvider } from "./provider";
+
+describe("outbox SMS provider", () => {
+  it("stores each message and answers a unique provider id", async () => {
+    const sms = createSmsProvider(env);
+    expect(sms.name).toBe("outbox");
+    const a = await sms.send({ to: "+13055550199", body: "Your code is 123456" });
+    const b = await sms.send({ to: "+13055550199", body: "Second" });
+    expect(a.ok && b.ok).toBe(true);
+    const rows = await env.DB.prepare("SELECT body, provider_id FROM outbox WHERE \"to\" = ? ORDER BY id").bind("+13055550199").all<{ body: string; provider_id: string }>();
+    expect(rows.results.map((r) => r.body)).toEqual(["Your code is 123456", "Second"]);
+    expect(new Set(rows.results.map((r) => r.provider_id)).size).toBe(2);
+  });
+
+  it("refuses an unknown provider setting", () => {
+    expect(() => createSmsProvider({ ...env, SMS_PROVIDER: "carrier-pigeon" })).toThrow(/Unknown SMS_PROVIDER/);
+  });
+});

@@ -8,6 +8,7 @@ import { dbMiddleware } from "./db/client";
 import { ApiError, errorResponse, type ErrorCode } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
+import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { statusRoutes } from "./routes/status";
@@ -46,6 +47,7 @@ export const app = new Hono<AppEnv>()
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
   .route("/flex/v1/user", userRoutes)
+  .route("/admin/users", adminUserRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)
   .route("/webhooks", webhookRoutes);

@@ -1,5 +1,367 @@
-import { Hono } from "hono";
+import { and, eq, sql } from "drizzle-orm";
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { appSchema, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
+import { recordAudit } from "../auth/audit";
+import { consumeCode, codeError } from "../auth/codes";
+import { deliverCode, enforceCodeSendLimits, issueAndSendCode, type IdentityDeps } from "../auth/code-delivery";
+import { requireUser } from "../auth/middleware";
+import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
+import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { randomInviteCode, randomToken } from "../auth/random";
+import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
+import { openSecret } from "../auth/secret-box";
+import {
+  advanceSignIn,
+  CHALLENGE_MAX_ATTEMPTS,
+  CHALLENGE_NAMES,
+  claimChallengeAttempt,
+  consumeChallenge,
+  createChallenge,
+  familyAllowedFor,
+  findLiveChallenge,
+  idTokenFor,
+  type ChallengeData,
+  type ChallengeName,
+  type User,
+} from "../auth/sign-in-flow";
+import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "../auth/tokens";
+import { claimTotpStep, verifyTotp } from "../auth/totp";
+import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
+import type { Db } from "../db/client";
+import { referralCodes, users } from "../db/schema";
+import { ApiError } from "../errors";
+import { validate } from "../validate";
+
+// Verifying against this when the phone is unknown (or has no password) costs the same PBKDF2
+// work as a real check, so response time does not reveal whether an account exists.
+const ABSENT_ACCOUNT_HASH = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$c2lnbi1pbi10aW1pbmc$2n8PqzJ0k1wR3mS8v5Y7tA4uB6cD9eF0gH1iJ2kL3mN`;
+
+const WRONG_CREDENTIALS = "Phone number or password incorrect";
+
+const nameSchema = z.string().trim().min(1, "Enter your name").max(100);
+/** Optional email as forms send it: absent, empty (no email) or a valid address. */
+const optionalEmailSchema = z.union([z.literal("").transform(() => null), z.null(), emailSchema]).optional();
+const sessionSchema = z.string().min(16).max(128);
+const refreshTokenSchema = z.string().min(16).max(128);
+
+const phoneAndApp = { phoneNumber: phoneSchema, app: appSchema };
+
+const registerSchema = z.object({
+  ...phoneAndApp,
+  password: passwordSchema,
+  name: nameSchema,
+  email: optionalEmailSchema,
+  referralCode: z.string().trim().max(64).optional(),
+  language: languageSchema.default("en"),
+});
+
+const signInSchema = z.union([
+  z.object({ ...phoneAndApp, password: z.string().min(1, "Enter your password").max(256) }).strict(),
+  z.object({ ...phoneAndApp, method: z.literal("sms") }).strict(),
+]);
+
+const respondSchema = z.object({
+  challenge: z.enum(CHALLENGE_NAMES),
+  session: sessionSchema,
+  code: codeSchema.optional(),
+  newPassword: passwordSchema.optional(),
+});
+
+const meSchema = z
+  .object({ name: nameSchema.optional(), email: optionalEmailSchema, language: languageSchema.optional() })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), "Send at least one of name, email, language");
+
+function identityDeps(c: Context<AppEnv>): IdentityDeps {
+  return {
+    db: c.var.db,
+    env: c.env,
+    log: c.var.log,
+    address: clientAddress(c.req.header("CF-Connecting-IP")),
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+    now: Date.now(),
+  };
+}
+
+function findUser(db: Db, app: "flex" | "spark", phone: string): Promise<User | undefined> {
+  return db.query.users.findFirst({ where: and(eq(users.app, app), eq(users.phone, phone)) });
+}
+
+async function findUserById(db: Db, id: number): Promise<User | undefined> {
+  return db.query.users.findFirst({ where: eq(users.id, id) });
+}
+
+const sessionExpired = (reason: "expired" | "exhausted" = "expired") =>
+  new ApiError("unauthorized", reason === "exhausted" ? "Too many wrong tries. Sign in again" : "Session expired. Sign in again", { details: { reason } });
+
+/** Codes answered inside a challenge share its attempt budget; the code's own budget applies too. */
+function challengeCodeError(attemptsUsed: number, reason: "mismatch" | "used"): ApiError {
+  const attemptsLeft = CHALLENGE_MAX_ATTEMPTS - attemptsUsed;
+  if (attemptsLeft <= 0) return sessionExpired("exhausted");
+  return reason === "used"
+    ? new ApiError("bad_request", "This code was already used. Wait for the next one", { details: { reason, attemptsLeft } })
+    : codeError("mismatch", attemptsLeft);
+}
+
+function isUniqueViolation(err: unknown, index: string): boolean {
+  const text = err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : String(err);
+  return text.includes("UNIQUE constraint failed") && text.includes(index);
+}
 
 /** Identity: /api/auth/* (docs/api.md). */
-export const authRoutes = new Hono<AppEnv>();
+export const authRoutes = new Hono<AppEnv>()
+  .post("/register", validate("json", registerSchema), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    const { db } = deps;
+    await enforceRateLimits(db, [limitFor("registerPerAddress", deps.address)], deps.now);
+    if (await findUser(db, body.app, body.phoneNumber)) throw new ApiError("conflict", "An account with this phone number already exists");
+
+    let referralCode: string | null = null;
+    if (body.referralCode) {
+      const referral = await db
+        .select({ code: referralCodes.code })
+        .from(referralCodes)
+        .where(sql`upper(${referralCodes.code}) = upper(${body.referralCode})`)
+        .get();
+      if (!referral) throw new ApiError("unprocessable", "Referral code not found. Check it or leave it empty", { details: { field: "referralCode" } });
+      referralCode = referral.code;
+    }
+
+    // Checked before the account exists, so a throttled send never leaves an account without a code.
+    await enforceCodeSendLimits(deps, body.phoneNumber, "confirm");
+    const passwordHash = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await db.insert(users).values({
+          app: body.app,
+          phone: body.phoneNumber,
+          name: body.name,
+          email: body.email ?? null,
+          passwordHash,
+          language: body.language,
+          referralCode,
+          inviteCode: randomInviteCode(),
+          createdAt: deps.now,
+        });
+        break;
+      } catch (err) {
+        if (isUniqueViolation(err, "users.phone")) throw new ApiError("conflict", "An account with this phone number already exists");
+        // A clash of random invite codes is rare (2^39 space); draw another a few times.
+        if (isUniqueViolation(err, "users.invite_code") && attempt < 3) continue;
+        throw err;
+      }
+    }
+    const codeDelivery = await issueAndSendCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "confirm", language: body.language, send: true });
+    return c.json({ codeDelivery }, 201);
+  })
+
+  .post("/confirm", validate("json", z.object({ ...phoneAndApp, code: codeSchema })), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    await enforceRateLimits(deps.db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
+    await consumeCode(deps.db, c.env.PASSWORD_PEPPER, { app: body.app, phone: body.phoneNumber, purpose: "confirm" }, body.code, deps.now);
+    const confirmed = await deps.db
+      .update(users)
+      .set({ phoneVerified: true })
+      .where(and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)))
+      .returning({ id: users.id })
+      .get();
+    if (!confirmed) throw codeError("missing");
+    return c.json({ confirmed: true as const });
+  })
+
+  .post("/resend-code", validate("json", z.object(phoneAndApp)), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    const user = await findUser(deps.db, body.app, body.phoneNumber);
+    // Unknown and already-confirmed phones get the same answer and the same work, minus the SMS.
+    const codeDelivery = await deliverCode(deps, {
+      app: body.app,
+      phone: body.phoneNumber,
+      purpose: "confirm",
+      language: user?.language ?? "en",
+      send: !!user && !user.phoneVerified,
+    });
+    return c.json({ codeDelivery });
+  })
+
+  .post("/sign-in", validate("json", signInSchema), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    await enforceRateLimits(deps.db, [limitFor("signInPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("signInPerAddress", deps.address)], deps.now);
+    const user = await findUser(deps.db, body.app, body.phoneNumber);
+
+    if ("method" in body) {
+      await deliverCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "sign-in", language: user?.language ?? "en", send: !!user });
+      // An unknown phone gets a session that leads nowhere, shaped like a real one.
+      const session = user ? await createChallenge(deps.db, user.id, "CUSTOM_CHALLENGE", { method: "sms", passed: [] }, deps.now) : randomToken();
+      return c.json({ challenge: "CUSTOM_CHALLENGE" as const, session });
+    }
+
+    const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
+    if (!user || !user.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
+    if (needsRehash(user.passwordHash)) {
+      await deps.db.update(users).set({ passwordHash: await hashPassword(body.password, c.env.PASSWORD_PEPPER) }).where(eq(users.id, user.id));
+    }
+    return c.json(await advanceSignIn(deps, user, { method: "password", passed: [] }));
+  })
+
+  .post("/respond", validate("json", respondSchema), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    const { db } = deps;
+    await enforceRateLimits(db, [limitFor("codeCheckPerAddress", deps.address)], deps.now);
+    const row = await findLiveChallenge(db, body.session, deps.now);
+    if (!row) throw sessionExpired();
+    const challenge = row.challenge as ChallengeName;
+    if (challenge !== body.challenge) {
+      throw new ApiError("bad_request", `This sign-in expects ${challenge}`, { details: { reason: "wrong_challenge", expected: challenge } });
+    }
+    if (challenge === "NEW_PASSWORD_REQUIRED" ? !body.newPassword : !body.code) {
+      const field = challenge === "NEW_PASSWORD_REQUIRED" ? "newPassword" : "code";
+      throw new ApiError("validation_failed", `${field}: Required`, { details: [{ path: field, message: "Required" }] });
+    }
+    let user = await findUserById(db, row.userId);
+    if (!user) throw sessionExpired();
+    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${user.app}:${user.phone}`)], deps.now);
+
+    const attemptsUsed = await claimChallengeAttempt(db, body.session, deps.now);
+    if (attemptsUsed === null) throw sessionExpired("exhausted");
+    const data = (row.data ?? { method: "password", passed: [] }) as ChallengeData;
+    const code = body.code ?? "";
+
+    switch (challenge) {
+      case "SMS_MFA":
+      case "CUSTOM_CHALLENGE": {
+        const purpose = challenge === "SMS_MFA" ? "mfa" : "sign-in";
+        try {
+          await consumeCode(db, c.env.PASSWORD_PEPPER, { app: user.app, phone: user.phone, purpose }, code, deps.now);
+        } catch (err) {
+          if (err instanceof ApiError && CHALLENGE_MAX_ATTEMPTS - attemptsUsed <= 0) throw sessionExpired("exhausted");
+          throw err;
+        }
+        // A code received by SMS proves the phone, as confirming it would.
+        if (!user.phoneVerified) user = { ...user, phoneVerified: true };
+        break;
+      }
+      case "SOFTWARE_TOKEN_MFA":
+      case "MFA_SETUP": {
+        const sealed = challenge === "MFA_SETUP" ? data.sealedSecret : user.mfaSecret;
+        if (!sealed) throw sessionExpired();
+        const secret = await openSecret(sealed, c.env.MFA_ENCRYPTION_KEY);
+        const step = await verifyTotp(secret, code, deps.now);
+        if (step === null) throw challengeCodeError(attemptsUsed, "mismatch");
+        if (!(await claimTotpStep(db, user.id, step))) throw challengeCodeError(attemptsUsed, "used");
+        if (challenge === "MFA_SETUP") {
+          user = { ...user, mfaMethod: "totp", mfaSecret: sealed };
+          await recordAudit(db, { actorId: user.id, action: "auth.mfa_enabled", target: `user:${user.id}`, details: { method: "totp" } }, deps.now);
+        }
+        break;
+      }
+      case "NEW_PASSWORD_REQUIRED": {
+        const newPassword = body.newPassword!;
+        if (user.passwordHash && (await verifyPassword(newPassword, user.passwordHash, c.env.PASSWORD_PEPPER))) {
+          throw new ApiError("bad_request", "Choose a password different from the temporary one", { details: { reason: "same_password" } });
+        }
+        user = { ...user, passwordHash: await hashPassword(newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false };
+        await recordAudit(db, { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "NEW_PASSWORD_REQUIRED" } }, deps.now);
+        break;
+      }
+    }
+
+    // Single use: of two concurrent right answers only the one that deletes the row goes on.
+    if (!(await consumeChallenge(db, body.session))) throw sessionExpired();
+    await db
+      .update(users)
+      .set({ phoneVerified: user.phoneVerified, mfaMethod: user.mfaMethod, mfaSecret: user.mfaSecret, passwordHash: user.passwordHash, mustChangePassword: user.mustChangePassword })
+      .where(eq(users.id, user.id));
+    return c.json(await advanceSignIn(deps, user, { method: data.method, passed: [...data.passed, challenge] }));
+  })
+
+  .post("/refresh", validate("json", z.object({ refreshToken: refreshTokenSchema })), async (c) => {
+    const { refreshToken } = c.req.valid("json");
+    const now = Date.now();
+    const db = c.var.db;
+    const result = await rotateRefreshToken(db, refreshToken, now);
+    if (!result.ok) {
+      if (result.reason === "reused") c.var.log.warn("auth.refresh_reuse", { address: clientAddress(c.req.header("CF-Connecting-IP")) });
+      throw new ApiError("unauthorized", result.reason === "reused" ? "Session revoked. Sign in again" : "Session expired. Sign in again", { details: { reason: result.reason } });
+    }
+    const user = await findUserById(db, result.userId);
+    if (!user || !familyAllowedFor(user, result.family)) {
+      await revokeFamily(db, result.family, now);
+      throw new ApiError("unauthorized", "Sign in again", { details: { reason: "revoked" } });
+    }
+    return c.json({ tokens: { idToken: await idTokenFor(c.env, user, now), refreshToken: result.token, expiresIn: ID_TOKEN_TTL_SECONDS } });
+  })
+
+  .post("/sign-out", validate("json", z.object({ refreshToken: refreshTokenSchema, global: z.boolean().optional() })), async (c) => {
+    const body = c.req.valid("json");
+    const db = c.var.db;
+    if (body.global) {
+      // Everything the user holds ends, so the caller must prove who they are, not just hold one token.
+      const header = c.req.header("Authorization") ?? "";
+      const verified = header.startsWith("Bearer ") ? await verifyIdToken(c.env, header.slice(7).trim()) : null;
+      const userId = verified?.ok ? Number(verified.claims.sub) : NaN;
+      if (!Number.isInteger(userId)) throw new ApiError("unauthorized", "Sign in to sign out everywhere");
+      await revokeAllRefreshTokens(db, userId);
+      await recordAudit(db, { actorId: userId, action: "auth.sign_out_global", target: `user:${userId}` });
+    } else {
+      await revokeRefreshToken(db, body.refreshToken);
+    }
+    return c.json({ signedOut: true as const });
+  })
+
+  .post("/forgot-password", validate("json", z.object(phoneAndApp)), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    const user = await findUser(deps.db, body.app, body.phoneNumber);
+    const codeDelivery = await deliverCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "reset", language: user?.language ?? "en", send: !!user });
+    return c.json({ codeDelivery });
+  })
+
+  .post("/reset-password", validate("json", z.object({ ...phoneAndApp, code: codeSchema, newPassword: passwordSchema })), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    const { db } = deps;
+    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
+    await consumeCode(db, c.env.PASSWORD_PEPPER, { app: body.app, phone: body.phoneNumber, purpose: "reset" }, body.code, deps.now);
+    const user = await findUser(db, body.app, body.phoneNumber);
+    if (!user) throw codeError("missing");
+    // The code came by SMS, so the phone is proven; every existing session ends with the old password.
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(body.newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false, phoneVerified: true })
+      .where(eq(users.id, user.id));
+    await revokeAllRefreshTokens(db, user.id, deps.now);
+    await recordAudit(db, { actorId: user.id, action: "auth.password_reset", target: `user:${user.id}`, details: { address: deps.address } }, deps.now);
+    return c.json({ reset: true as const });
+  })
+
+  .post("/change-password", requireUser, validate("json", z.object({ currentPassword: z.string().min(1).max(256), newPassword: passwordSchema })), async (c) => {
+    const body = c.req.valid("json");
+    const deps = identityDeps(c);
+    const user = c.var.user;
+    await enforceRateLimits(deps.db, [limitFor("passwordChangePerUser", String(user.id)), limitFor("signInPerAddress", deps.address)], deps.now);
+    const ok = await verifyPassword(body.currentPassword, user.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
+    if (!ok || !user.passwordHash) throw new ApiError("bad_request", "Current password is incorrect", { details: { reason: "wrong_password" } });
+    await deps.db
+      .update(users)
+      .set({ passwordHash: await hashPassword(body.newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false })
+      .where(eq(users.id, user.id));
+    await recordAudit(deps.db, { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "change-password" } }, deps.now);
+    return c.json({ changed: true as const });
+  })
+
+  .patch("/me", requireUser, validate("json", meSchema), async (c) => {
+    const body = c.req.valid("json");
+    const changes: Partial<Pick<User, "name" | "email" | "language">> = {};
+    if (body.name !== undefined) changes.name = body.name;
+    if (body.email !== undefined) changes.email = body.email;
+    if (body.language !== undefined) changes.language = body.language;
+    const updated = await c.var.db.update(users).set(changes).where(eq(users.id, c.var.user.id)).returning().get();
+    if (!updated) throw new ApiError("unauthorized", "Invalid token");
+    return c.json({ Item: toUserItem(updated) });
+  });

@@ -1,0 +1,68 @@
+import { maskPhone } from "../../shared/phone";
+import type { Db } from "../db/client";
+import type { Logger } from "../log";
+import { createSmsProvider } from "../providers/sms/provider";
+import { codeMessage, issueCode, type CodeSubject } from "./codes";
+import { enforceRateLimits, limitFor } from "./rate-limit";
+
+/** What the identity flows need from a request, gathered once by the routes. */
+export type IdentityDeps = {
+  db: Db;
+  env: Env;
+  log: Logger;
+  /** CF-Connecting-IP, for per-address limits. */
+  address: string;
+  waitUntil: (promise: Promise<unknown>) => void;
+  now: number;
+};
+
+export type CodeDelivery = { destination: string };
+
+/** The SMS throttles for one code send: per number and purpose, per number, per client address. */
+export async function enforceCodeSendLimits(deps: IdentityDeps, phone: string, purpose: CodeSubject["purpose"]): Promise<void> {
+  await enforceRateLimits(
+    deps.db,
+    [
+      limitFor("codeSendBurst", `${phone}:${purpose}`),
+      limitFor("codeSendPerPurpose", `${phone}:${purpose}`),
+      limitFor("codeSendPerPhone", phone),
+      limitFor("codeSendPerAddress", deps.address),
+    ],
+    deps.now,
+  );
+}
+
+/**
+ * Sends an SMS after the response, logging a failure. Sending in the background keeps the
+ * response time independent of the provider's latency, so it cannot tell whether a message went
+ * out (i.e. whether an account exists) on the endpoints that must not say.
+ */
+export function sendSmsInBackground(deps: IdentityDeps, to: string, body: string, event: string): void {
+  const sending = createSmsProvider(deps.env)
+    .send({ to, body })
+    .then((outcome) => {
+      if (outcome.ok) deps.log.info(`${event}.sent`, { providerId: outcome.providerId });
+      else deps.log.error(`${event}.failed`, { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+    })
+    .catch((err: unknown) => deps.log.error(`${event}.failed`, { error: err instanceof Error ? err.message : String(err) }));
+  deps.waitUntil(sending);
+}
+
+/**
+ * Stores a new code and (when `send`) texts it in the user's language. Callers that must not
+ * reveal whether an account exists call this for unknown phones too with `send: false`, so both
+ * cases do the same database work and answer the same.
+ */
+export async function issueAndSendCode(
+  deps: IdentityDeps,
+  subject: CodeSubject & { language: "en" | "es"; send: boolean },
+): Promise<CodeDelivery> {
+  const code = await issueCode(deps.db, deps.env.PASSWORD_PEPPER, { app: subject.app, phone: subject.phone, purpose: subject.purpose }, deps.now);
+  if (subject.send) sendSmsInBackground(deps, subject.phone, codeMessage(subject.purpose, subject.language, code), `code.${subject.purpose}`);
+  return { destination: maskPhone(subject.phone) };
+}
+
+export async function deliverCode(deps: IdentityDeps, subject: CodeSubject & { language: "en" | "es"; send: boolean }): Promise<CodeDelivery> {
+  await enforceCodeSendLimits(deps, subject.phone, subject.purpose);
+  return issueAndSendCode(deps, subject);
+}

@@ -1,0 +1,90 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { refreshTokens } from "../db/schema";
+import { toBase64Url } from "./password";
+import { randomToken } from "./random";
+
+/**
+ * Refresh tokens: 32 random bytes (base64url) handed to the client once, stored only as their
+ * SHA-256, so a copy of the table cannot be replayed. Each use rotates the token: the old row is
+ * marked revoked and `replaced_by` its successor, all in one family (one sign-in). Presenting a
+ * token that was already rotated means two parties hold it — the family is revoked at once.
+ */
+export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
+
+// Families whose sign-in passed a TOTP check carry this prefix, so refreshing an administrator's
+// session can insist on it (an admin never gets tokens without TOTP, even via an old family).
+const TOTP_FAMILY_PREFIX = "totp.";
+
+export async function hashRefreshToken(token: string): Promise<string> {
+  return toBase64Url(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
+}
+
+export function familyPassedTotp(family: string): boolean {
+  return family.startsWith(TOTP_FAMILY_PREFIX);
+}
+
+/** Starts a new family (a sign-in) and returns its first token. */
+export async function startRefreshFamily(db: Db, userId: number, options: { passedTotp: boolean }, now = Date.now()): Promise<string> {
+  const token = randomToken();
+  const family = `${options.passedTotp ? TOTP_FAMILY_PREFIX : ""}${randomToken(16)}`;
+  await db.insert(refreshTokens).values({ tokenHash: await hashRefreshToken(token), family, userId, expiresAt: now + REFRESH_TOKEN_TTL_MS, createdAt: now });
+  return token;
+}
+
+export type RotateResult =
+  | { ok: true; userId: number; family: string; token: string }
+  | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
+
+/**
+ * Exchanges a token for its successor. The old row is claimed (revoked, pointing at the new hash)
+ * and the successor inserted from it in one transaction; the insert copies the row only if the
+ * claim was ours, so two concurrent uses cannot both succeed — the loser is treated as reuse.
+ */
+export async function rotateRefreshToken(db: Db, token: string, now = Date.now()): Promise<RotateResult> {
+  const oldHash = await hashRefreshToken(token);
+  const row = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, oldHash)).get();
+  if (!row) return { ok: false, reason: "unknown" };
+  if (row.replacedBy !== null) {
+    await revokeFamily(db, row.family, now);
+    return { ok: false, reason: "reused" };
+  }
+  if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
+  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+
+  const next = randomToken();
+  const nextHash = await hashRefreshToken(next);
+  const expiresAt = now + REFRESH_TOKEN_TTL_MS;
+  const [claimed] = await db.batch([
+    db
+      .update(refreshTokens)
+      .set({ revokedAt: now, replacedBy: nextHash })
+      .where(and(eq(refreshTokens.tokenHash, oldHash), isNull(refreshTokens.revokedAt)))
+      .returning({ userId: refreshTokens.userId }),
+    db.run(sql`INSERT INTO refresh_tokens (token_hash, family, user_id, expires_at, created_at)
+      SELECT ${nextHash}, family, user_id, ${expiresAt}, ${now} FROM refresh_tokens
+      WHERE token_hash = ${oldHash} AND replaced_by = ${nextHash}`),
+  ]);
+  if (claimed.length === 0) {
+    await revokeFamily(db, row.family, now);
+    return { ok: false, reason: "reused" };
+  }
+  return { ok: true, userId: row.userId, family: row.family, token: next };
+}
+
+export async function revokeFamily(db: Db, family: string, now = Date.now()): Promise<void> {
+  await db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.family, family), isNull(refreshTokens.revokedAt)));
+}
+
+/** Signs a token's session out (its whole family). Unknown tokens are ignored: signing out is idempotent. */
+export async function revokeRefreshToken(db: Db, token: string, now = Date.now()): Promise<{ userId: number } | null> {
+  const row = await db.select({ family: refreshTokens.family, userId: refreshTokens.userId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, await hashRefreshToken(token))).get();
+  if (!row) return null;
+  await revokeFamily(db, row.family, now);
+  return { userId: row.userId };
+}
+
+/** Global sign-out, and what a password reset does: every session of the user ends. */
+export async function revokeAllRefreshTokens(db: Db, userId: number, now = Date.now()): Promise<void> {
+  await db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+}

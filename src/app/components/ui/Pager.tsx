@@ -1,0 +1,53 @@
+import { useId } from "react";
+import { PAGE_SIZES, pageCount } from "../../../shared/paging";
+import "./controls.css";
+
+export type PagerLabels = {
+  rowsPerPage: string;
+  previous: string;
+  next: string;
+  /** "Page N" (and optionally "of M"). */
+  page: (page: number, pages: number) => string;
+};
+
+type Props = {
+  page: number;
+  pageSize: number;
+  total: number;
+  onPage: (page: number) => void;
+  onPageSize: (pageSize: number) => void;
+  labels: PagerLabels;
+  sizes?: readonly number[];
+  disabled?: boolean;
+};
+
+/** Rows per page (spec §9: 20/40/60/80/100), previous and next, and "Page N". */
+export function Pager({ page, pageSize, total, onPage, onPageSize, labels, sizes = PAGE_SIZES, disabled }: Props) {
+  const id = useId();
+  const pages = pageCount(total, pageSize);
+  return (
+    <div className="pager">
+      <label htmlFor={id} className="pager-size">
+        {labels.rowsPerPage}
+        <select id={id} value={pageSize} disabled={disabled} onChange={(e) => onPageSize(Number(e.target.value))}>
+          {sizes.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <div className="pager-nav">
+        <button type="button" className="button button-secondary" disabled={disabled || page <= 1} onClick={() => onPage(page - 1)}>
+          {labels.previous}
+        </button>
+        <span className="pager-page" aria-live="polite">
+          {labels.page(page, pages)}
+        </span>
+        <button type="button" className="button button-secondary" disabled={disabled || page >= pages} onClick={() => onPage(page + 1)}>
+          {labels.next}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,262 @@
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate, useParams } from "react-router";
+import { DataTable, type Column } from "../../components/ui/DataTable";
+import { Pager } from "../../components/ui/Pager";
+import { toast } from "../../components/ui/Toast";
+import "../../i18n/admin";
+import { api, ApiClientError } from "../../lib/api-client";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
+import { formatUsPhone } from "../../../shared/phone";
+import { isRunning, MESSAGE_STATUSES, serverMessage, useCampaign, useLedger, type Campaign, type LedgerRow, type MessageStatus } from "./api";
+import { CampaignProgress } from "./CampaignProgress";
+import { formatDateTime } from "./format";
+import { usePagerLabels } from "./labels";
+import "./campaigns.css";
+
+/** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */
+export default function CampaignPage() {
+  const { t } = useTranslation("admin");
+  const { id = "" } = useParams();
+  const campaign = useCampaign(id);
+
+  let body;
+  if (campaign.error && !campaign.data) {
+    const notFound = campaign.error instanceof ApiClientError && campaign.error.status === 404;
+    body = (
+      <div className="alert" role="alert">
+        <p>{notFound ? t("campaigns.notFound") : t("errors.generic")}</p>
+        {!notFound && (
+          <button type="button" className="button button-secondary" onClick={() => void campaign.mutate()}>
+            {t("actions.retry")}
+          </button>
+        )}
+      </div>
+    );
+  } else if (!campaign.data) {
+    body = (
+      <div className="loading-block" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>{t("campaigns.loading")}</span>
+      </div>
+    );
+  } else {
+    body = <CampaignDetail campaign={campaign.data.campaign} />;
+  }
+
+  return (
+    <section className="campaign">
+      <div className="page-head">
+        <Link to="/admin/campaigns" className="back-link">
+          ← {t("campaigns.all")}
+        </Link>
+        <Link to="/admin/notifications">{t("notifications.title")}</Link>
+      </div>
+      <h1>{t("campaigns.one", { id })}</h1>
+      {body}
+    </section>
+  );
+}
+
+function CampaignDetail({ campaign }: { campaign: Campaign }) {
+  const { t } = useTranslation("admin");
+  const navigate = useNavigate();
+  const running = isRunning(campaign);
+  const [retrying, setRetrying] = useState(false);
+
+  async function retryFailed() {
+    if (!window.confirm(t("campaigns.retryConfirm", { n: campaign.counts.failed }))) return;
+    setRetrying(true);
+    const loading = toast.loading(t("send.sending"));
+    try {
+      const res = await api.post<{ campaign: Campaign }>(`/api/admin/campaigns/${campaign.id}/retry-failed`, {});
+      toast.success(t("campaigns.retried", { n: res.campaign.total }));
+      navigate(`/admin/campaigns/${res.campaign.id}`);
+    } catch (err) {
+      toast.error(serverMessage(err) ?? t("errors.generic"));
+    } finally {
+      toast.dismiss(loading);
+      setRetrying(false);
+    }
+  }
+
+  return (
+    <>
+      <div className="card campaign-summary">
+        <dl className="facts">
+          <div>
+            <dt>{t("campaigns.status")}</dt>
+            <dd>
+              <span className={`badge badge-${campaign.status}`}>{t(`campaigns.statuses.${campaign.status}`)}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>{t("campaigns.created")}</dt>
+            <dd>{formatDateTime(campaign.createdAt)}</dd>
+          </div>
+          <div>
+            <dt>{t("campaigns.author")}</dt>
+            <dd>{campaign.author?.name ?? ""}</dd>
+          </div>
+          <div>
+            <dt>{t("campaigns.channel")}</dt>
+            <dd>{t(`message.${campaign.channel}`)}</dd>
+          </div>
+          <div>
+            <dt>{t("campaigns.source")}</dt>
+            <dd>{t(`campaigns.sources.${campaign.source}`)}</dd>
+          </div>
+          <div>
+            <dt>{t("campaigns.audience")}</dt>
+            <dd>{campaign.total}</dd>
+          </div>
+        </dl>
+        <p className="campaign-message">
+          {campaign.channel === "sms" ? campaign.message : campaign.template ? `${campaign.template.name} (${campaign.template.language})` : ""}
+        </p>
+        <CampaignProgress campaign={campaign} />
+        {running && (
+          <p className="muted live-note" role="status">
+            {t("campaigns.live")}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="button" disabled={running || retrying || campaign.counts.failed === 0} onClick={() => void retryFailed()}>
+            {t("campaigns.retryFailed")}
+          </button>
+          <CsvExport campaignId={campaign.id} />
+        </div>
+      </div>
+      <Ledger campaignId={String(campaign.id)} live={running} />
+    </>
+  );
+}
+
+/** The export needs the bearer token, so it is fetched and handed over as a blob link. */
+function CsvExport({ campaignId }: { campaignId: number }) {
+  const { t } = useTranslation("admin");
+  const [state, setState] = useState<{ url: string } | { error: string } | "loading" | null>(null);
+  const link = useRef<HTMLAnchorElement>(null);
+  const filename = `campaign-${campaignId}.csv`;
+  const url = state && typeof state === "object" && "url" in state ? state.url : null;
+
+  useEffect(() => {
+    if (url) link.current?.click();
+    return () => {
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [url]);
+
+  async function download() {
+    setState("loading");
+    try {
+      const csv = await api.get<string>(`/api/admin/campaigns/${campaignId}/export.csv`, { headers: { Accept: "text/csv" } });
+      const blob = new Blob([typeof csv === "string" ? csv : JSON.stringify(csv)], { type: "text/csv;charset=utf-8" });
+      setState({ url: URL.createObjectURL(blob) });
+    } catch (err) {
+      setState({ error: serverMessage(err) ?? t("errors.generic") });
+    }
+  }
+
+  return (
+    <span className="csv-export">
+      <button type="button" className="button button-secondary" disabled={state === "loading"} onClick={() => void download()}>
+        {state === "loading" ? t("campaigns.exporting") : t("campaigns.exportCsv")}
+      </button>
+      {url && (
+        <a ref={link} href={url} download={filename}>
+          {filename}
+        </a>
+      )}
+      {state && typeof state === "object" && "error" in state && (
+        <span className="field-error" role="alert">
+          {state.error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
+  const { t } = useTranslation("admin");
+  const pagerLabels = usePagerLabels();
+  const statusId = useId();
+  const [status, setStatus] = useState<MessageStatus | "">("");
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const ledger = useLedger(campaignId, { status: status || undefined, page, pageSize }, live);
+  const { mutate } = ledger;
+  // When the campaign finishes, the ledger stops polling: fetch it once more so it shows the end.
+  useEffect(() => {
+    if (!live) void mutate();
+  }, [live, mutate]);
+
+  const columns: Column<LedgerRow>[] = [
+    { key: "phone", header: t("columns.phone"), cell: (r) => formatUsPhone(r.phone) || r.phone },
+    { key: "name", header: t("columns.name"), cell: (r) => r.name ?? "" },
+    { key: "status", header: t("campaigns.status"), cell: (r) => <span className={`badge badge-${r.status}`}>{t(`status.${r.status}`)}</span> },
+    { key: "provider", header: t("campaigns.providerId"), cell: (r) => <code>{r.providerId ?? ""}</code> },
+    { key: "error", header: t("campaigns.errorCode"), cell: (r) => (r.errorCode ? <span title={r.errorMessage ?? undefined}>{r.errorCode}</span> : "") },
+    { key: "attempts", header: t("campaigns.attempts"), cell: (r) => r.attempts },
+    { key: "updated", header: t("campaigns.updated"), cell: (r) => formatDateTime(r.updatedAt) },
+  ];
+
+  return (
+    <section className="ledger" aria-labelledby={`${statusId}-title`}>
+      <h2 id={`${statusId}-title`}>{t("campaigns.ledger")}</h2>
+      <div className="field ledger-filter">
+        <label htmlFor={statusId}>{t("campaigns.filterStatus")}</label>
+        <select
+          id={statusId}
+          value={status}
+          onChange={(e) => {
+            setStatus(e.target.value as MessageStatus | "");
+            setPage(FIRST_PAGE);
+          }}
+        >
+          <option value="">{t("tri.all")}</option>
+          {MESSAGE_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {t(`status.${s}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {ledger.error && !ledger.data ? (
+        <div className="alert" role="alert">
+          <p>{t("errors.generic")}</p>
+          <button type="button" className="button button-secondary" onClick={() => void ledger.mutate()}>
+            {t("actions.retry")}
+          </button>
+        </div>
+      ) : !ledger.data ? (
+        <div className="loading-block" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>{t("campaigns.loadingLedger")}</span>
+        </div>
+      ) : (
+        <>
+          <DataTable
+            caption={t("campaigns.ledger")}
+            columns={columns}
+            rows={ledger.data.rows}
+            rowKey={(r) => r.phone}
+            busy={ledger.isLoading}
+            empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
+          />
+          <Pager
+            page={page}
+            pageSize={pageSize}
+            total={ledger.data.total}
+            labels={pagerLabels}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(FIRST_PAGE);
+            }}
+          />
+        </>
+      )}
+    </section>
+  );
+}

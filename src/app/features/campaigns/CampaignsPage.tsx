@@ -1,0 +1,90 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { DataTable, type Column } from "../../components/ui/DataTable";
+import { Pager } from "../../components/ui/Pager";
+import "../../i18n/admin";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
+import { isRunning, useCampaigns, type Campaign } from "./api";
+import { CampaignProgress } from "./CampaignProgress";
+import { formatDateTime } from "./format";
+import { usePagerLabels } from "./labels";
+import "./campaigns.css";
+
+/** /admin/campaigns: every send, newest first, with live progress while one is running. */
+export default function CampaignsPage() {
+  const { t } = useTranslation("admin");
+  const pagerLabels = usePagerLabels();
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const campaigns = useCampaigns({ page, pageSize });
+
+  const columns: Column<Campaign>[] = [
+    {
+      key: "created",
+      header: t("campaigns.created"),
+      cell: (c) => <Link to={`/admin/campaigns/${c.id}`}>{formatDateTime(c.createdAt)}</Link>,
+    },
+    { key: "author", header: t("campaigns.author"), cell: (c) => c.author?.name ?? "" },
+    { key: "channel", header: t("campaigns.channel"), cell: (c) => t(`message.${c.channel}`) },
+    { key: "source", header: t("campaigns.source"), cell: (c) => t(`campaigns.sources.${c.source}`) },
+    { key: "total", header: t("campaigns.audience"), cell: (c) => c.total },
+    { key: "status", header: t("campaigns.status"), cell: (c) => <span className={`badge badge-${c.status}`}>{t(`campaigns.statuses.${c.status}`)}</span> },
+    { key: "progress", header: t("campaigns.progress"), className: "col-progress", cell: (c) => <CampaignProgress campaign={c} legend={false} /> },
+  ];
+
+  return (
+    <section className="campaigns">
+      <div className="page-head">
+        <Link to="/admin/notifications" className="back-link">
+          ← {t("actions.goBack")}
+        </Link>
+      </div>
+      <h1>{t("campaigns.title")}</h1>
+      {campaigns.error && !campaigns.data ? (
+        <div className="alert" role="alert">
+          <p>{t("errors.generic")}</p>
+          <button type="button" className="button button-secondary" onClick={() => void campaigns.mutate()}>
+            {t("actions.retry")}
+          </button>
+        </div>
+      ) : !campaigns.data ? (
+        <div className="loading-block" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>{t("campaigns.loading")}</span>
+        </div>
+      ) : (
+        <>
+          {campaigns.data.rows.some(isRunning) && (
+            <p className="muted live-note" role="status">
+              {t("campaigns.live")}
+            </p>
+          )}
+          <DataTable
+            caption={t("campaigns.title")}
+            columns={columns}
+            rows={campaigns.data.rows}
+            rowKey={(c) => c.id}
+            busy={campaigns.isLoading}
+            empty={
+              <>
+                {t("campaigns.empty")} <Link to="/admin/notifications">{t("campaigns.sendOne")}</Link>
+              </>
+            }
+          />
+          <Pager
+            page={page}
+            pageSize={pageSize}
+            total={campaigns.data.total}
+            labels={pagerLabels}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(FIRST_PAGE);
+            }}
+          />
+        </>
+      )}
+    </section>
+  );
+}

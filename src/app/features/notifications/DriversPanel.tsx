@@ -1,0 +1,271 @@
+import { useId, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { BoolMark, type Column } from "../../components/ui/DataTable";
+import { MultiSelect } from "../../components/ui/MultiSelect";
+import { TriStateSelect, type TriState } from "../../components/ui/TriStateSelect";
+import type { Query } from "../../lib/api-client";
+import { driverAudienceSchema, type DriverRow } from "../../../shared/audience";
+import { formatDDMMYY } from "../../../shared/dates";
+import { formatUsPhone } from "../../../shared/phone";
+import { fitsOneSegment } from "../../../shared/sms";
+import { useAdminUser } from "./admin-user";
+import { newIdempotencyKey, useReferrals, useRegions, useSettings, useTemplates } from "./api";
+import { useMultiSelectLabels, useTriLabels } from "./labels";
+import { findTemplate, MessageFields, MessagePreview, type MessageErrors, type MessageValue } from "./MessageFields";
+import { DateField } from "./DateField";
+import { ReviewStep } from "./ReviewStep";
+import { confirmAndSend } from "./send";
+
+type App = "flex" | "spark";
+
+export type DriverForm = MessageValue & {
+  app: App;
+  startDate: string;
+  endDate: string;
+  startExpirationDate: string;
+  endExpirationDate: string;
+  referral: string[];
+  region: string[];
+  goodStanding: TriState;
+  accountConnected: TriState;
+  setupComplete: TriState;
+  limit: boolean;
+};
+
+const initialForm: DriverForm = {
+  app: "flex",
+  startDate: "",
+  endDate: "",
+  startExpirationDate: "",
+  endExpirationDate: "",
+  referral: [],
+  region: [],
+  goodStanding: "all",
+  accountConnected: "all",
+  setupComplete: "all",
+  channel: "sms",
+  message: "",
+  templateId: "",
+  limit: true,
+};
+
+type FieldErrors = Partial<Record<"startDate" | "endDate" | "startExpirationDate" | "endExpirationDate", string>> & MessageErrors;
+
+/** The audience the form describes, as the query the server reads (no paging). */
+export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().getTimezoneOffset()): Query {
+  const tri = (v: TriState) => (v === "all" ? undefined : v);
+  return {
+    app: form.app,
+    startDate: form.startDate || undefined,
+    endDate: form.endDate || undefined,
+    startExpirationDate: form.startExpirationDate || undefined,
+    endExpirationDate: form.endExpirationDate || undefined,
+    referral: form.referral.length ? form.referral : undefined,
+    region: form.app === "flex" && form.region.length ? form.region : undefined,
+    goodStanding: tri(form.goodStanding),
+    accountConnected: tri(form.accountConnected),
+    setupComplete: tri(form.setupComplete),
+    tzOffsetMinutes,
+  };
+}
+
+/** Panel 1, "Send SMS (all users)": filters and message, then the review, then send. */
+export function DriversPanel() {
+  const { t } = useTranslation("admin");
+  const ids = useId();
+  const navigate = useNavigate();
+  const { isOwner, billingDetails } = useAdminUser();
+  const triLabels = useTriLabels();
+  const multiLabels = useMultiSelectLabels();
+  const [form, setForm] = useState<DriverForm>(initialForm);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [review, setReview] = useState<{ audience: Query; key: string; form: DriverForm } | null>(null);
+
+  const settings = useSettings();
+  const regions = useRegions(form.app);
+  const referrals = useReferrals(billingDetails);
+  const templates = useTemplates(billingDetails && form.channel === "whatsapp");
+  const referralCodes = referrals.data?.Items.map((r) => r.referralCode) ?? [];
+  const loadFailed = Boolean(settings.error || regions.error);
+  const ownerName = settings.data?.ownerName ?? t("drivers.theOwner");
+
+  const update = (patch: Partial<DriverForm>) => setForm((f) => ({ ...f, ...patch }));
+
+  function startReview(e: FormEvent) {
+    e.preventDefault();
+    const audience = driverAudience(form);
+    const next: FieldErrors = {};
+    const parsed = driverAudienceSchema.safeParse(audience);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as keyof FieldErrors;
+        if (field in { startDate: 1, endDate: 1, startExpirationDate: 1, endExpirationDate: 1 }) next[field] ??= t("errors.dateOrder");
+      }
+    }
+    if (form.channel === "sms") {
+      if (!form.message.trim()) next.message = t("errors.messageRequired");
+      else if (form.limit && !fitsOneSegment(form.message)) next.message = t("errors.oneSegment");
+    } else if (!findTemplate(templates.data?.Items, form.templateId)) {
+      next.template = t("errors.templateRequired");
+    }
+    setErrors(next);
+    if (Object.keys(next).length > 0) return;
+    setReview({ audience, key: newIdempotencyKey(), form });
+  }
+
+  async function send(excludedPhones: string[], recipients: number) {
+    if (!review) return;
+    const f = review.form;
+    const template = findTemplate(templates.data?.Items, f.templateId);
+    const created = await confirmAndSend(
+      {
+        idempotencyKey: review.key,
+        source: "drivers",
+        channel: f.channel,
+        ...(f.channel === "sms" ? { message: f.message } : { template: { name: template!.name, language: template!.language } }),
+        audience: review.audience,
+        excludedPhones,
+        ...(isOwner && !f.limit ? { liftLimit: true } : {}),
+      },
+      recipients,
+      t,
+      navigate,
+    );
+    if (created) {
+      setForm(initialForm);
+      setErrors({});
+      setReview(null);
+    }
+  }
+
+  if (review) {
+    const f = review.form;
+    const appName = t(`apps.${f.app}`);
+    const columns: Column<DriverRow>[] = [
+      {
+        key: "name",
+        header: t("columns.name"),
+        sortKey: "name",
+        cell: (r) =>
+          r.stripeExpressId ? (
+            <mark className="stripe-name" title={t("review.stripeExpress")}>
+              {r.name}
+            </mark>
+          ) : (
+            r.name
+          ),
+      },
+      { key: "phone", header: t("columns.phone"), sortKey: "phone", cell: (r) => formatUsPhone(r.phone) || r.phone },
+      { key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (r) => r.referral ?? "" },
+      f.app === "flex"
+        ? { key: "region", header: t("columns.region"), sortKey: "region", cell: (r) => r.region ?? "" }
+        : { key: "area", header: t("columns.deliveryArea"), sortKey: "region", cell: (r) => r.deliveryArea ?? "" },
+      { key: "standing", header: t("columns.goodStanding"), cell: (r) => <BoolMark value={r.goodStanding} yes={t("tri.yes")} no={t("tri.no")} /> },
+      { key: "connected", header: t("columns.accountConnected"), cell: (r) => <BoolMark value={r.accountConnected} yes={t("tri.yes")} no={t("tri.no")} /> },
+      { key: "setup", header: t("columns.filtersComplete"), cell: (r) => <BoolMark value={r.setupComplete} yes={t("tri.yes")} no={t("tri.no")} /> },
+      { key: "expiration", header: t("columns.expirationDate"), sortKey: "expirationAt", cell: (r) => formatDDMMYY(r.expirationAt) ?? t("review.none") },
+      { key: "status", header: t("columns.status"), sortKey: "status", cell: (r) => (r.status === "start" ? t("review.on") : t("review.off")) },
+    ];
+    return (
+      <section className="card panel" aria-labelledby={`${ids}-title`}>
+        <h2 id={`${ids}-title`}>{t("drivers.title")}</h2>
+        <ReviewStep<DriverRow>
+          path="/api/admin/audience"
+          filters={review.audience}
+          columns={columns}
+          sortable
+          summary={(n) => t("review.summary", { n, app: appName })}
+          preview={<MessagePreview channel={f.channel} message={f.message} template={findTemplate(templates.data?.Items, f.templateId)} />}
+          loadError={t("errors.generic")}
+          nothingToReview={t("review.nothingDrivers")}
+          onCancel={() => setReview(null)}
+          onSend={send}
+        />
+      </section>
+    );
+  }
+
+  return (
+    <section className="card panel" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>{t("drivers.title")}</h2>
+      {loadFailed && (
+        <p className="alert" role="alert">
+          {t("errors.generic")}
+        </p>
+      )}
+      <form onSubmit={startReview} noValidate>
+        <fieldset className="radio-row">
+          <legend>{t("drivers.app")}</legend>
+          {(["flex", "spark"] as const).map((app) => (
+            <label key={app} className="check">
+              <input type="radio" name={`${ids}-app`} value={app} checked={form.app === app} onChange={() => update({ app, region: [] })} />
+              {t(`drivers.appUsers.${app}`)}
+            </label>
+          ))}
+        </fieldset>
+
+        <div className="date-grid">
+          <DateField id={`${ids}-cs`} label={t("drivers.creationStart")} value={form.startDate} onChange={(startDate) => update({ startDate })} error={errors.startDate} />
+          <DateField id={`${ids}-ce`} label={t("drivers.creationEnd")} value={form.endDate} onChange={(endDate) => update({ endDate })} error={errors.endDate} />
+          <DateField
+            id={`${ids}-es`}
+            label={t("drivers.expirationStart")}
+            value={form.startExpirationDate}
+            onChange={(startExpirationDate) => update({ startExpirationDate })}
+            error={errors.startExpirationDate}
+          />
+          <DateField
+            id={`${ids}-ee`}
+            label={t("drivers.expirationEnd")}
+            value={form.endExpirationDate}
+            onChange={(endExpirationDate) => update({ endExpirationDate })}
+            error={errors.endExpirationDate}
+          />
+        </div>
+
+        {referralCodes.length > 0 && (
+          <MultiSelect legend={t("drivers.referral")} options={referralCodes} value={form.referral} onChange={(referral) => update({ referral })} labels={multiLabels} />
+        )}
+        {form.app === "flex" &&
+          (regions.data ? (
+            <MultiSelect legend={t("drivers.region")} options={regions.data.Items} value={form.region} onChange={(region) => update({ region })} labels={multiLabels} />
+          ) : (
+            !regions.error && (
+              <p className="loading-inline" role="status">
+                <span className="spinner spinner-small" aria-hidden="true" /> {t("drivers.regionsLoading")}
+              </p>
+            )
+          ))}
+
+        <div className="tri-grid">
+          <TriStateSelect label={t("filters.goodStanding")} value={form.goodStanding} onChange={(goodStanding) => update({ goodStanding })} labels={triLabels} />
+          <TriStateSelect label={t("filters.proxyInstalled")} value={form.accountConnected} onChange={(accountConnected) => update({ accountConnected })} labels={triLabels} />
+          <TriStateSelect label={t("filters.setupComplete")} value={form.setupComplete} onChange={(setupComplete) => update({ setupComplete })} labels={triLabels} />
+        </div>
+
+        <MessageFields
+          value={form}
+          onChange={update}
+          limit={form.limit}
+          billingDetails={billingDetails}
+          errors={errors}
+          limitControl={{
+            checked: form.limit,
+            // Only the owner may lift the one-segment limit (the server enforces it too).
+            disabled: !isOwner,
+            onChange: (limit) => update({ limit }),
+            label: t("sms.limit"),
+            hint: t("sms.limitHint", { name: ownerName }),
+          }}
+        />
+
+        <div className="actions">
+          <button type="submit" className="button">
+            {t("actions.review")}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

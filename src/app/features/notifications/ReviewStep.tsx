@@ -1,0 +1,194 @@
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { DataTable, type Column, type SortDir } from "../../components/ui/DataTable";
+import { Pager } from "../../components/ui/Pager";
+import type { Query } from "../../lib/api-client";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
+import { usePage } from "./api";
+import { usePagerLabels } from "./labels";
+
+type Props<Row extends { phone: string }> = {
+  /** The audience endpoint: it filters, searches, sorts, pages and counts. */
+  path: string;
+  /** The panel's filters (no paging). */
+  filters: Query;
+  columns: Column<Row>[];
+  /** Whether the server sorts this list (the header buttons send `sort` and `dir`). */
+  sortable?: boolean;
+  summary: (recipients: number) => string;
+  preview: ReactNode;
+  loadError: string;
+  nothingToReview: string;
+  rowClassName?: (row: Row) => string | undefined;
+  onCancel: () => void;
+  /** Confirms and sends; the panel resets itself when it succeeds. */
+  onSend: (excludedPhones: string[], recipients: number) => Promise<unknown>;
+};
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * The review step of both panels. Every row starts selected; a deselected row's phone is kept in
+ * a set and sent as `excludedPhones`, so N is the audience's server-side total minus that set,
+ * whatever page or search is on screen.
+ */
+export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
+  const { path, filters, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
+  const { t } = useTranslation("admin");
+  const pagerLabels = usePagerLabels();
+  const [searchInput, setSearchInput] = useState("");
+  const [search, setSearch] = useState("");
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const [sort, setSort] = useState<{ key: string; dir: SortDir } | undefined>();
+  const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
+  const [sending, setSending] = useState(false);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      setSearch(searchInput.trim());
+      setPage(FIRST_PAGE);
+    }, SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [searchInput]);
+
+  // The count of the whole audience is the first page without search: while nothing is searched,
+  // sorted or paged it is the very same request as the table's.
+  const countQuery: Query = { ...filters, page: FIRST_PAGE, pageSize: DEFAULT_PAGE_SIZE };
+  const rowsQuery: Query = { ...filters, page, pageSize, search: search || undefined, sort: sort?.key, dir: sort?.dir };
+  const count = usePage<Row>(path, countQuery);
+  const rows = usePage<Row>(path, rowsQuery);
+
+  const total = count.data?.total ?? 0;
+  const recipients = Math.max(0, total - excluded.size);
+  const pageRows = rows.data?.rows ?? [];
+  const selectedOnPage = pageRows.filter((r) => !excluded.has(r.phone)).length;
+
+  const toggle = (phones: string[], selected: boolean) =>
+    setExcluded((prev) => {
+      const next = new Set(prev);
+      for (const phone of phones) {
+        if (selected) next.delete(phone);
+        else next.add(phone);
+      }
+      return next;
+    });
+
+  const selectColumn: Column<Row> = {
+    key: "select",
+    className: "col-select",
+    header: (
+      <PageCheckbox
+        label={t("review.selectPage")}
+        checked={pageRows.length > 0 && selectedOnPage === pageRows.length}
+        indeterminate={selectedOnPage > 0 && selectedOnPage < pageRows.length}
+        disabled={pageRows.length === 0}
+        onChange={(on) => toggle(pageRows.map((r) => r.phone), on)}
+      />
+    ),
+    cell: (row) => (
+      <input type="checkbox" aria-label={t("review.selectRow", { phone: row.phone })} checked={!excluded.has(row.phone)} onChange={(e) => toggle([row.phone], e.target.checked)} />
+    ),
+  };
+
+  const firstLoad = count.isLoading || (rows.isLoading && !rows.data);
+  const failed = (count.error && !count.data) || (rows.error && !rows.data);
+  const empty = !firstLoad && !failed && count.data?.total === 0;
+
+  async function send() {
+    setSending(true);
+    try {
+      await onSend([...excluded], recipients);
+    } finally {
+      setSending(false);
+    }
+  }
+
+  return (
+    <div className="review">
+      <p className="review-summary" aria-live="polite">
+        <strong>{firstLoad || failed ? "…" : summary(recipients)}</strong>
+      </p>
+      <div className="review-preview">{preview}</div>
+
+      {failed ? (
+        <div className="alert" role="alert">
+          <p>{loadError}</p>
+          <button type="button" className="button button-secondary" onClick={() => void Promise.all([count.mutate(), rows.mutate()])}>
+            {t("actions.retry")}
+          </button>
+        </div>
+      ) : firstLoad ? (
+        <div className="loading-block" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>{t("review.loading")}</span>
+        </div>
+      ) : empty ? (
+        <p className="notice">{nothingToReview}</p>
+      ) : (
+        <>
+          <input
+            type="search"
+            className="review-search"
+            placeholder={t("review.search")}
+            aria-label={t("review.search")}
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.target.value)}
+          />
+          {(rows.error || count.error) && (
+            <p className="alert" role="alert">
+              {loadError}
+            </p>
+          )}
+          <DataTable
+            caption={t("review.caption")}
+            columns={[selectColumn, ...columns]}
+            rows={pageRows}
+            rowKey={(r) => r.phone}
+            busy={rows.isLoading}
+            empty={t("review.noMatch")}
+            sort={sortable ? sort : undefined}
+            onSort={
+              sortable
+                ? (key, dir) => {
+                    setSort({ key, dir });
+                    setPage(FIRST_PAGE);
+                  }
+                : undefined
+            }
+            rowClassName={rowClassName}
+          />
+          <Pager
+            page={page}
+            pageSize={pageSize}
+            total={rows.data?.total ?? 0}
+            labels={pagerLabels}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(FIRST_PAGE);
+            }}
+          />
+          <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
+        </>
+      )}
+
+      <div className="actions">
+        <button type="button" className="button button-secondary" onClick={onCancel} disabled={sending}>
+          {t("actions.cancel")}
+        </button>
+        <button type="button" className="button" onClick={() => void send()} disabled={sending || firstLoad || Boolean(failed) || recipients === 0}>
+          {sending ? t("send.sending") : t("actions.send")}
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function PageCheckbox({ label, checked, indeterminate, disabled, onChange }: { label: string; checked: boolean; indeterminate: boolean; disabled: boolean; onChange: (on: boolean) => void }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (ref.current) ref.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  return <input ref={ref} type="checkbox" aria-label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />;
+}

@@ -112,10 +112,10 @@ export function codeMessage(purpose: CodePurpose, language: "en" | "es", code: s
       mfa: `Your Blockpilot security code is ${code}. It expires in 10 minutes.`,
     },
     es: {
-      confirm: `Tu código de verificación de Blockpilot es ${code}. Vence en 10 min.`,
-      reset: `Tu código para cambiar la contraseña de Blockpilot: ${code}. Vence en 10 min.`,
-      "sign-in": `Tu código para entrar a Blockpilot es ${code}. Vence en 10 min.`,
-      mfa: `Tu código de seguridad de Blockpilot es ${code}. Vence en 10 min.`,
+      confirm: `Blockpilot: tu código de verificación es ${code}. Vence en 10 min.`,
+      reset: `Blockpilot: código para nueva contraseña: ${code}. Vence en 10 min.`,
+      "sign-in": `Blockpilot: tu código para entrar es ${code}. Vence en 10 min.`,
+      mfa: `Blockpilot: tu código de seguridad es ${code}. Vence en 10 min.`,
     },
   } as const;
   return texts[language][purpose];

@@ -61,9 +61,20 @@ export async function rotateRefreshToken(db: Db, token: string, now = Date.now()
       .set({ revokedAt: now, replacedBy: nextHash })
       .where(and(eq(refreshTokens.tokenHash, oldHash), isNull(refreshTokens.revokedAt)))
       .returning({ userId: refreshTokens.userId }),
-    db.run(sql`INSERT INTO refresh_tokens (token_hash, family, user_id, expires_at, created_at)
-      SELECT ${nextHash}, family, user_id, ${expiresAt}, ${now} FROM refresh_tokens
-      WHERE token_hash = ${oldHash} AND replaced_by = ${nextHash}`),
+    db.insert(refreshTokens).select(
+      db
+        .select({
+          tokenHash: sql<string>`${nextHash}`.as("token_hash"),
+          family: refreshTokens.family,
+          userId: refreshTokens.userId,
+          expiresAt: sql<number>`${expiresAt}`.as("expires_at"),
+          createdAt: sql<number>`${now}`.as("created_at"),
+          revokedAt: sql<null>`NULL`.as("revoked_at"),
+          replacedBy: sql<null>`NULL`.as("replaced_by"),
+        })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.tokenHash, oldHash), eq(refreshTokens.replacedBy, nextHash))),
+    ),
   ]);
   if (claimed.length === 0) {
     await revokeFamily(db, row.family, now);

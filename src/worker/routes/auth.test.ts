@@ -1,0 +1,584 @@
+import { env } from "cloudflare:test";
+import { and, desc, eq } from "drizzle-orm";
+import { decodeJwt } from "jose";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
+import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
+import { auditLog, outbox, rateLimits, referralCodes, refreshTokens, users, verificationCodes } from "../db/schema";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const NEW_PASSWORD = "Fresh#Start9";
+
+function register(body: Record<string, unknown>, address?: string) {
+  return call("/api/auth/register", { body: { password: PASSWORD, name: "New Driver", app: "flex", ...body }, address });
+}
+
+async function registerAndGetCode(phone: string, extra: Record<string, unknown> = {}) {
+  const before = await lastOutboxId();
+  const res = await register({ phoneNumber: typed(phone), ...extra });
+  expect(res.status).toBe(201);
+  return codeIn((await nextSms(phone, before)).body);
+}
+
+const userByPhone = (phone: string) => db.query.users.findFirst({ where: eq(users.phone, phone) });
+const countRows = async (phone: string) => (await db.select().from(users).where(eq(users.phone, phone))).length;
+
+/** Moves a code's expiry into the past, as ten minutes passing would. */
+async function expireCodes(phone: string) {
+  await db.update(verificationCodes).set({ expiresAt: Date.now() - 1 }).where(eq(verificationCodes.phone, phone));
+}
+
+describe("POST /api/auth/register", () => {
+  it("creates an unconfirmed account from a phone as typed and texts a code", async () => {
+    const phone = uniquePhone();
+    const before = await lastOutboxId();
+    const res = await register({ phoneNumber: typed(phone), email: "new@example.com", language: "es" });
+    expect(res.status).toBe(201);
+    expect(await json(res)).toEqual({ codeDelivery: { destination: `•••${phone.slice(-4)}` } });
+
+    const user = await userByPhone(phone);
+    expect(user).toMatchObject({ app: "flex", phone, phoneVerified: false, name: "New Driver", email: "new@example.com", language: "es", isAdmin: false, referralCode: null });
+    expect(user!.passwordHash).toMatch(new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$`));
+    expect(await verifyPassword(PASSWORD, user!.passwordHash!, env.PASSWORD_PEPPER)).toBe(true);
+    expect(user!.inviteCode).toMatch(/^[A-Z2-9]{8}$/);
+
+    const sms = await nextSms(phone, before);
+    expect(sms.body).toMatch(/^Blockpilot: tu código de verificación es \d{6}\./);
+  });
+
+  it("gives every account its own invite code", async () => {
+    const phones = [uniquePhone(), uniquePhone(), uniquePhone()];
+    for (const phone of phones) expect((await register({ phoneNumber: phone })).status).toBe(201);
+    const codes = await Promise.all(phones.map(async (phone) => (await userByPhone(phone))!.inviteCode));
+    expect(new Set(codes).size).toBe(3);
+  });
+
+  it("answers 409 for a phone that already has an account in that app, and changes nothing", async () => {
+    const existing = await seedUser();
+    const res = await register({ phoneNumber: existing.phone, name: "Someone Else" });
+    expect(res.status).toBe(409);
+    expect(await json(res)).toEqual({ error: { code: "conflict", message: "An account with this phone number already exists" } });
+    expect((await userByPhone(existing.phone))!.name).toBe("Test Driver");
+    // The other app is a separate account.
+    expect((await register({ phoneNumber: existing.phone, app: "spark" })).status).toBe(201);
+  });
+
+  it("stores a referral code that exists, in its canonical form", async () => {
+    const code = `REF${uniquePhone().slice(-6)}`;
+    await db.insert(referralCodes).values({ code, app: "flex", owner: "Partner" });
+    const phone = uniquePhone();
+    expect((await register({ phoneNumber: phone, referralCode: ` ${code.toLowerCase()} ` })).status).toBe(201);
+    expect((await userByPhone(phone))!.referralCode).toBe(code);
+  });
+
+  it("refuses an unknown referral code with 422 and creates nothing", async () => {
+    const phone = uniquePhone();
+    const res = await register({ phoneNumber: phone, referralCode: "NOPE-NEVER" });
+    expect(res.status).toBe(422);
+    expect((await json(res)).error).toMatchObject({ code: "unprocessable", message: "Referral code not found. Check it or leave it empty" });
+    expect(await countRows(phone)).toBe(0);
+  });
+
+  it.each([
+    ["short", "Ab#1efg"],
+    ["no number", "Abcdefg#"],
+    ["no uppercase", "abcdefg#1"],
+    ["no special character", "Abcdefg12"],
+  ])("refuses a password with %s", async (_, password) => {
+    const phone = uniquePhone();
+    const res = await register({ phoneNumber: phone, password });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.code).toBe("validation_failed");
+    expect(await countRows(phone)).toBe(0);
+  });
+
+  it("accepts long passwords (64 characters and more)", async () => {
+    for (const length of [64, 200]) {
+      const phone = uniquePhone();
+      const password = `A1#${"x".repeat(length - 3)}`;
+      expect((await register({ phoneNumber: phone, password })).status).toBe(201);
+      await db.update(users).set({ phoneVerified: true }).where(eq(users.phone, phone));
+      expect((await signIn({ app: "flex", phone, password })).idToken).toBeTruthy();
+    }
+  });
+
+  it.each([
+    ["a non-NANP phone", { phoneNumber: "+44 20 7946 0958" }],
+    ["letters in the phone", { phoneNumber: "305-CALL-NOW" }],
+    ["an unknown app", { app: "uber" }],
+    ["a bad email", { email: "not-an-email" }],
+    ["an unknown language", { language: "fr" }],
+    ["an empty name", { name: "   " }],
+  ])("refuses %s with 400", async (_, override) => {
+    const res = await register({ phoneNumber: uniquePhone(), ...override });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error.code).toBe("validation_failed");
+  });
+
+  it("refuses malformed JSON with 400", async () => {
+    const res = await call("/api/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body: undefined });
+    expect(res.status).toBe(400);
+    const raw = await call("/api/auth/register", { method: "POST", headers: { "content-type": "application/json" } });
+    expect(raw.status).toBe(400);
+  });
+
+  it("limits new accounts per client address", async () => {
+    const address = uniqueAddress();
+    for (let i = 0; i < 10; i++) expect((await register({ phoneNumber: uniquePhone() }, address)).status).toBe(201);
+    const phone = uniquePhone();
+    const res = await register({ phoneNumber: phone }, address);
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(3000);
+    expect(await countRows(phone)).toBe(0);
+  });
+});
+
+describe("POST /api/auth/confirm", () => {
+  it("confirms the phone with the texted code", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: typed(phone), app: "flex", code } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ confirmed: true });
+    expect((await userByPhone(phone))!.phoneVerified).toBe(true);
+  });
+
+  it("refuses a wrong code and says how many tries are left", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    const wrong = code === "000000" ? "111111" : "000000";
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: wrong } });
+    expect(res.status).toBe(400);
+    expect(await json(res)).toEqual({ error: { code: "bad_request", message: "Incorrect code", details: { reason: "mismatch", attemptsLeft: 4 } } });
+    expect((await userByPhone(phone))!.phoneVerified).toBe(false);
+  });
+
+  it("refuses the right code after five wrong ones", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: wrong } });
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } });
+    expect((await json(res)).error.details).toEqual({ reason: "exhausted" });
+    expect((await userByPhone(phone))!.phoneVerified).toBe(false);
+  });
+
+  it("refuses an expired code", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    await expireCodes(phone);
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error).toMatchObject({ message: "This code has expired. Request a new one", details: { reason: "expired" } });
+  });
+
+  it("expires codes after ten minutes of (fake) time", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 10 * 60_000 + 1);
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } });
+    expect((await json(res)).error.details).toEqual({ reason: "expired" });
+  });
+
+  it("refuses a code used once already", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    expect((await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } })).status).toBe(200);
+    const again = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } });
+    expect((await json(again)).error.details).toEqual({ reason: "used" });
+  });
+
+  it("refuses a code that is not six digits with 400 validation", async () => {
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: uniquePhone(), app: "flex", code: "12345" } });
+    expect((await json(res)).error.code).toBe("validation_failed");
+  });
+
+  it("rate-limits code checks per phone", async () => {
+    const phone = uniquePhone();
+    await registerAndGetCode(phone);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: "999999" } })).status);
+    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it("rate-limits code checks per client address across phones", async () => {
+    const address = uniqueAddress();
+    let last = 0;
+    for (let i = 0; i < 51; i++) last = (await call("/api/auth/confirm", { body: { phoneNumber: uniquePhone(), app: "flex", code: "999999" }, address })).status;
+    expect(last).toBe(429);
+  });
+});
+
+describe("POST /api/auth/resend-code", () => {
+  it("throttles to one code per 30 seconds, and the new code replaces the old", async () => {
+    const phone = uniquePhone();
+    const first = await registerAndGetCode(phone);
+    const early = await call("/api/auth/resend-code", { body: { phoneNumber: phone, app: "flex" } });
+    expect(early.status).toBe(429);
+    expect(Number(early.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(Number(early.headers.get("Retry-After"))).toBeLessThanOrEqual(30);
+    expect((await json(early)).error.code).toBe("rate_limited");
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 31_000);
+    const before = await lastOutboxId();
+    const res = await call("/api/auth/resend-code", { body: { phoneNumber: phone, app: "flex" } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ codeDelivery: { destination: `•••${phone.slice(-4)}` } });
+    const second = codeIn((await nextSms(phone, before)).body);
+    if (second !== first) {
+      const stale = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: first } });
+      expect(stale.status).toBe(400);
+    }
+    expect((await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: second } })).status).toBe(200);
+  });
+
+  it("allows five codes an hour per phone", async () => {
+    const phone = uniquePhone();
+    await registerAndGetCode(phone);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      vi.setSystemTime(start + i * 31_000);
+      statuses.push((await call("/api/auth/resend-code", { body: { phoneNumber: phone, app: "flex" } })).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+  });
+
+  it("answers the same for unknown and confirmed phones but texts nobody", async () => {
+    const confirmed = await seedUser();
+    const unknown = uniquePhone();
+    const before = await lastOutboxId();
+    for (const phone of [confirmed.phone, unknown]) {
+      const res = await call("/api/auth/resend-code", { body: { phoneNumber: phone, app: "flex" } });
+      expect(res.status).toBe(200);
+      expect(await json(res)).toEqual({ codeDelivery: { destination: `•••${phone.slice(-4)}` } });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await db.select().from(outbox).where(eq(outbox.to, unknown))).toHaveLength(0);
+    expect(await db.select().from(outbox).where(eq(outbox.to, confirmed.phone))).toHaveLength(0);
+    expect(await lastOutboxId()).toBe(before);
+  });
+});
+
+describe("POST /api/auth/sign-in (password)", () => {
+  it("signs in with the phone as typed and answers an ID token with the claims the SPA routes on", async () => {
+    const user = await seedUser();
+    const res = await call("/api/auth/sign-in", { body: { phoneNumber: typed(user.phone), app: "flex", password: PASSWORD } });
+    expect(res.status).toBe(200);
+    const { tokens } = await json(res);
+    expect(tokens.expiresIn).toBe(3600);
+    expect(tokens.refreshToken).toMatch(/^[\w-]{43}$/);
+    const claims = decodeJwt(tokens.idToken);
+    expect(claims).toMatchObject({ sub: String(user.id), phone_number: user.phone, phone_number_verified: true, app: "flex", is_admin: false, iss: "blockpilot", aud: "blockpilot-app" });
+    expect(claims.exp! - claims.iat!).toBe(3600);
+
+    const row = await db.query.users.findFirst({ where: eq(users.id, user.id) });
+    expect(row!.lastSignInAt).toBeGreaterThan(Date.now() - 60_000);
+    const audit = await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_in"))).get();
+    expect(audit?.details).toMatchObject({ method: "password", challenges: [] });
+  });
+
+  it("signs in an unconfirmed phone, with phone_number_verified false", async () => {
+    const phone = uniquePhone();
+    await registerAndGetCode(phone);
+    const tokens = await signIn({ app: "flex", phone, password: PASSWORD });
+    expect(decodeJwt(tokens.idToken).phone_number_verified).toBe(false);
+  });
+
+  it("answers a wrong password and an unknown phone with the same 401", async () => {
+    const user = await seedUser();
+    const wrong = await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: "Wrong#Pass1" } });
+    const unknown = await call("/api/auth/sign-in", { body: { phoneNumber: uniquePhone(), app: "flex", password: PASSWORD } });
+    const otherApp = await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "spark", password: PASSWORD } });
+    const passwordless = await seedUser({ password: null });
+    const noPassword = await call("/api/auth/sign-in", { body: { phoneNumber: passwordless.phone, app: "flex", password: PASSWORD } });
+    const expected = { error: { code: "unauthorized", message: "Phone number or password incorrect" } };
+    for (const res of [wrong, unknown, otherApp, noPassword]) {
+      expect(res.status).toBe(401);
+      expect(await json(res)).toEqual(expected);
+    }
+  });
+
+  it("limits attempts per phone (10 per 15 minutes), even with the right password after", async () => {
+    const user = await seedUser();
+    for (let i = 0; i < 10; i++) {
+      expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: "Wrong#Pass1" } })).status).toBe(401);
+    }
+    const blocked = await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(800);
+
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
+    expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } })).status).toBe(200);
+  });
+
+  it("limits attempts per client address (50 per 15 minutes) across phones", async () => {
+    const address = uniqueAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 51; i++) {
+      statuses.push((await call("/api/auth/sign-in", { body: { phoneNumber: uniquePhone(), app: "flex", password: "Wrong#Pass1" }, address })).status);
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(50);
+    expect(statuses[50]).toBe(429);
+    const row = await db.select().from(rateLimits).where(eq(rateLimits.key, `signInPerAddress:${address}`)).get();
+    expect(row?.count).toBe(51);
+  });
+
+  it("refuses a body that mixes password and SMS sign-in", async () => {
+    const res = await call("/api/auth/sign-in", { body: { phoneNumber: uniquePhone(), app: "flex", password: "x", method: "sms" } });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("POST /api/auth/refresh", () => {
+  it("rotates the refresh token and answers a fresh ID token reflecting the account now", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    const first = await signIn({ app: "flex", phone, password: PASSWORD });
+    await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } });
+
+    const res = await call("/api/auth/refresh", { body: { refreshToken: first.refreshToken } });
+    expect(res.status).toBe(200);
+    const { tokens } = await json(res);
+    expect(tokens.refreshToken).not.toBe(first.refreshToken);
+    expect(decodeJwt(tokens.idToken).phone_number_verified).toBe(true);
+    expect(tokens.expiresIn).toBe(3600);
+  });
+
+  it("revokes the family when a rotated token is presented again, and answers 401", async () => {
+    const user = await seedUser();
+    const first = await signIn(user);
+    const second = (await json(await call("/api/auth/refresh", { body: { refreshToken: first.refreshToken } }))).tokens;
+    const otherDevice = await signIn(user);
+
+    const replay = await call("/api/auth/refresh", { body: { refreshToken: first.refreshToken } });
+    expect(replay.status).toBe(401);
+    expect(await json(replay)).toEqual({ error: { code: "unauthorized", message: "Session revoked. Sign in again", details: { reason: "reused" } } });
+    // The legitimate holder of the newest token is signed out too…
+    expect((await call("/api/auth/refresh", { body: { refreshToken: second.refreshToken } })).status).toBe(401);
+    // …but not the user's other sessions.
+    expect((await call("/api/auth/refresh", { body: { refreshToken: otherDevice.refreshToken } })).status).toBe(200);
+  });
+
+  it("answers 401 for unknown and expired tokens, 400 for malformed bodies", async () => {
+    const user = await seedUser();
+    const tokens = await signIn(user);
+    await db.update(refreshTokens).set({ expiresAt: Date.now() - 1 }).where(eq(refreshTokens.userId, user.id));
+    expect((await call("/api/auth/refresh", { body: { refreshToken: tokens.refreshToken } })).status).toBe(401);
+    expect((await call("/api/auth/refresh", { body: { refreshToken: "A".repeat(43) } })).status).toBe(401);
+    expect((await call("/api/auth/refresh", { body: {} })).status).toBe(400);
+    expect((await call("/api/auth/refresh", { body: { refreshToken: 42 } })).status).toBe(400);
+  });
+});
+
+describe("POST /api/auth/sign-out", () => {
+  it("revokes the session's refresh token", async () => {
+    const user = await seedUser();
+    const tokens = await signIn(user);
+    const res = await call("/api/auth/sign-out", { body: { refreshToken: tokens.refreshToken } });
+    expect(await json(res)).toEqual({ signedOut: true });
+    expect((await call("/api/auth/refresh", { body: { refreshToken: tokens.refreshToken } })).status).toBe(401);
+  });
+
+  it("is idempotent for tokens it does not know", async () => {
+    expect((await call("/api/auth/sign-out", { body: { refreshToken: "B".repeat(43) } })).status).toBe(200);
+  });
+
+  it("signs out everywhere only for a caller with a valid ID token", async () => {
+    const user = await seedUser();
+    const bystander = await seedUser();
+    const sessions = [await signIn(user), await signIn(user), await signIn(user)];
+    const theirs = await signIn(bystander);
+
+    const anonymous = await call("/api/auth/sign-out", { body: { refreshToken: sessions[0]!.refreshToken, global: true } });
+    expect(anonymous.status).toBe(401);
+    expect((await call("/api/auth/refresh", { body: { refreshToken: sessions[1]!.refreshToken } })).status).toBe(200);
+
+    const fresh = [await signIn(user), await signIn(user)];
+    const res = await call("/api/auth/sign-out", { body: { refreshToken: fresh[0]!.refreshToken, global: true }, token: fresh[0]!.idToken });
+    expect(res.status).toBe(200);
+    for (const s of fresh) expect((await call("/api/auth/refresh", { body: { refreshToken: s.refreshToken } })).status).toBe(401);
+    expect((await call("/api/auth/refresh", { body: { refreshToken: theirs.refreshToken } })).status).toBe(200);
+    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_out_global")))).toHaveLength(1);
+  });
+});
+
+describe("POST /api/auth/forgot-password and /reset-password", () => {
+  async function forgot(phone: string, address?: string) {
+    return call("/api/auth/forgot-password", { body: { phoneNumber: phone, app: "flex" }, address });
+  }
+
+  it("texts a reset code; the code sets a new password, ends every session and confirms the phone", async () => {
+    const user = await seedUser({ phoneVerified: false, language: "es" });
+    const session = await signIn(user);
+    const before = await lastOutboxId();
+    const res = await forgot(user.phone);
+    expect(res.status).toBe(200);
+    const sms = await nextSms(user.phone, before);
+    expect(sms.body).toMatch(/^Blockpilot: código para nueva contraseña: \d{6}/);
+
+    const reset = await call("/api/auth/reset-password", { body: { phoneNumber: typed(user.phone), app: "flex", code: codeIn(sms.body), newPassword: NEW_PASSWORD } });
+    expect(reset.status).toBe(200);
+    expect(await json(reset)).toEqual({ reset: true });
+    expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } })).status).toBe(401);
+    expect(await signIn({ ...user, password: NEW_PASSWORD })).toBeTruthy();
+    expect((await call("/api/auth/refresh", { body: { refreshToken: session.refreshToken } })).status).toBe(401);
+    expect((await userByPhone(user.phone))!.phoneVerified).toBe(true);
+    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.password_reset")))).toHaveLength(1);
+  });
+
+  it("answers an unknown phone exactly as a known one, doing the same work, texting nobody", async () => {
+    const known = await seedUser();
+    const unknown = uniquePhone();
+    const before = await lastOutboxId();
+    const a = await forgot(known.phone);
+    const b = await forgot(unknown);
+    expect(a.status).toBe(b.status);
+    const strip = (res: Response) => [...res.headers.entries()].filter(([name]) => name !== "x-request-id").sort();
+    expect(strip(a)).toEqual(strip(b));
+    const bodyA = await json(a);
+    const bodyB = await json(b);
+    expect(Object.keys(bodyA.codeDelivery)).toEqual(Object.keys(bodyB.codeDelivery));
+    expect(bodyB).toEqual({ codeDelivery: { destination: `•••${unknown.slice(-4)}` } });
+    // Both stored a code (same database work); only the real account got an SMS.
+    for (const phone of [known.phone, unknown]) {
+      expect(await db.select().from(verificationCodes).where(and(eq(verificationCodes.phone, phone), eq(verificationCodes.purpose, "reset")))).toHaveLength(1);
+    }
+    await nextSms(known.phone, before);
+    expect(await db.select().from(outbox).where(eq(outbox.to, unknown))).toHaveLength(0);
+    // And the throttle treats both alike.
+    const againA = await forgot(known.phone);
+    const againB = await forgot(unknown);
+    expect([againA.status, againB.status]).toEqual([429, 429]);
+    expect((await json(againA)).error).toEqual((await json(againB)).error);
+  });
+
+  it("takes about as long for an unknown phone as for a known one", async () => {
+    const known = await Promise.all(Array.from({ length: 8 }, () => seedUser()));
+    const time = async (phone: string) => {
+      const started = performance.now();
+      await forgot(phone);
+      return performance.now() - started;
+    };
+    const knownMs: number[] = [];
+    const unknownMs: number[] = [];
+    for (const user of known) {
+      knownMs.push(await time(user.phone));
+      unknownMs.push(await time(uniquePhone()));
+    }
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    // Same work either way (the SMS goes out after the response): medians within a few ms.
+    expect(Math.abs(median(knownMs) - median(unknownMs))).toBeLessThan(5);
+  });
+
+  it("refuses a wrong, expired or reused reset code and keeps the old password", async () => {
+    const user = await seedUser();
+    const before = await lastOutboxId();
+    await forgot(user.phone);
+    const code = codeIn((await nextSms(user.phone, before)).body);
+    const body = (c: string) => ({ body: { phoneNumber: user.phone, app: "flex", code: c, newPassword: NEW_PASSWORD } });
+    const wrong = await call("/api/auth/reset-password", body(code === "000000" ? "111111" : "000000"));
+    expect(wrong.status).toBe(400);
+    await expireCodes(user.phone);
+    expect((await json(await call("/api/auth/reset-password", body(code)))).error.details.reason).toBe("expired");
+    expect(await signIn(user)).toBeTruthy();
+
+    await db.update(verificationCodes).set({ expiresAt: Date.now() + 600_000 }).where(eq(verificationCodes.phone, user.phone));
+    expect((await call("/api/auth/reset-password", body(code))).status).toBe(200);
+    expect((await json(await call("/api/auth/reset-password", { body: { phoneNumber: user.phone, app: "flex", code, newPassword: "Other#Pass9" } }))).error.details.reason).toBe("used");
+  });
+
+  it("refuses a weak new password before touching the code", async () => {
+    const user = await seedUser();
+    const before = await lastOutboxId();
+    await forgot(user.phone);
+    const code = codeIn((await nextSms(user.phone, before)).body);
+    const weak = await call("/api/auth/reset-password", { body: { phoneNumber: user.phone, app: "flex", code, newPassword: "weak" } });
+    expect(weak.status).toBe(400);
+    expect((await call("/api/auth/reset-password", { body: { phoneNumber: user.phone, app: "flex", code, newPassword: NEW_PASSWORD } })).status).toBe(200);
+  });
+
+  it("rate-limits forgot-password per client address", async () => {
+    const address = uniqueAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await forgot(uniquePhone(), address)).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+  });
+});
+
+describe("POST /api/auth/change-password", () => {
+  it("needs a signed-in caller", async () => {
+    expect((await call("/api/auth/change-password", { body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } })).status).toBe(401);
+  });
+
+  it("changes the password when the current one is right", async () => {
+    const user = await seedUser();
+    const { idToken } = await signIn(user);
+    const res = await call("/api/auth/change-password", { body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, token: idToken });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ changed: true });
+    expect(await signIn({ ...user, password: NEW_PASSWORD })).toBeTruthy();
+    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.password_changed")))).toHaveLength(1);
+  });
+
+  it("refuses a wrong current password or a weak new one, changing nothing", async () => {
+    const user = await seedUser();
+    const { idToken } = await signIn(user);
+    const wrong = await call("/api/auth/change-password", { body: { currentPassword: "Nope#1234", newPassword: NEW_PASSWORD }, token: idToken });
+    expect(wrong.status).toBe(400);
+    expect((await json(wrong)).error).toMatchObject({ message: "Current password is incorrect", details: { reason: "wrong_password" } });
+    expect((await call("/api/auth/change-password", { body: { currentPassword: PASSWORD, newPassword: "weakpass" }, token: idToken })).status).toBe(400);
+    expect(await signIn(user)).toBeTruthy();
+  });
+
+  it("limits guesses of the current password", async () => {
+    const user = await seedUser();
+    const { idToken } = await signIn(user);
+    let last = 0;
+    for (let i = 0; i < 11; i++) last = (await call("/api/auth/change-password", { body: { currentPassword: "Nope#1234", newPassword: NEW_PASSWORD }, token: idToken })).status;
+    expect(last).toBe(429);
+  });
+});
+
+describe("PATCH /api/auth/me", () => {
+  it("updates name, email and language and answers the user item", async () => {
+    const user = await seedUser({ email: "old@example.com" });
+    const { idToken } = await signIn(user);
+    const res = await call("/api/auth/me", { method: "PATCH", body: { name: "  Renamed  ", email: "new@example.com", language: "es" }, token: idToken });
+    expect(res.status).toBe(200);
+    expect((await json(res)).Item).toMatchObject({ id: user.id, name: "Renamed", flexEmail: "new@example.com", language: "es", phoneNumber: user.phone });
+    const cleared = await call("/api/auth/me", { method: "PATCH", body: { email: "" }, token: idToken });
+    expect((await json(cleared)).Item.flexEmail).toBeNull();
+  });
+
+  it("refuses an empty or invalid change and anonymous callers", async () => {
+    const user = await seedUser();
+    const { idToken } = await signIn(user);
+    expect((await call("/api/auth/me", { method: "PATCH", body: {}, token: idToken })).status).toBe(400);
+    expect((await call("/api/auth/me", { method: "PATCH", body: { email: "nope" }, token: idToken })).status).toBe(400);
+    expect((await call("/api/auth/me", { method: "PATCH", body: { language: "de" }, token: idToken })).status).toBe(400);
+    expect((await call("/api/auth/me", { method: "PATCH", body: { isAdmin: true, name: "x" }, token: idToken })).status).toBe(200);
+    expect((await db.query.users.findFirst({ where: eq(users.id, user.id) }))!.isAdmin).toBe(false);
+    expect((await call("/api/auth/me", { method: "PATCH", body: { name: "x" } })).status).toBe(401);
+  });
+});
+
+// Keep an eye on what a test leaves behind: codes are never stored in clear.
+describe("stored secrets", () => {
+  it("never stores a code or password in clear", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    const row = await db.select().from(verificationCodes).where(eq(verificationCodes.phone, phone)).orderBy(desc(verificationCodes.id)).get();
+    expect(JSON.stringify(row)).not.toContain(code);
+    expect(JSON.stringify(await userByPhone(phone))).not.toContain(PASSWORD);
+  });
+});

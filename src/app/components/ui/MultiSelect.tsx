@@ -43,7 +43,7 @@ export function MultiSelect({ legend, options, value, onChange, labels, disabled
       {options.length > 10 && (
         <input type="search" aria-label={`${labels.filter}: ${legend}`} placeholder={labels.filter} value={filter} onChange={(e) => setFilter(e.target.value)} />
       )}
-      <div className="multi-select-options" role="group" aria-label={legend}>
+      <div className="multi-select-options">
         {shown.length === 0 && <p className="muted">{labels.none}</p>}
         {shown.map((option, i) => (
           <label key={option} htmlFor={`${id}-${i}`} className="check">

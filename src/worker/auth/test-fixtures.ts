@@ -11,7 +11,7 @@ import { outbox, users } from "../db/schema";
 import { hashPassword } from "./password";
 import { randomBelow, randomInviteCode } from "./random";
 import { sealSecret } from "./secret-box";
-import { generateTotpSecret } from "./totp";
+import { generateTotpSecret, totpCode } from "./totp";
 
 export const db = createDb(env.DB);
 
@@ -112,5 +112,15 @@ export async function signIn(user: { app: string; phone: string; password: strin
   const res = await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: user.app, password: user.password } });
   const body = await json(res);
   if (res.status !== 200 || !body.tokens) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.tokens as Tokens;
+}
+
+/** Signs in an administrator through the real TOTP challenge and returns the tokens. */
+export async function signInAdmin(admin: { app: string; phone: string; password: string | null; totpSecret: string }): Promise<Tokens> {
+  const step = await json(await call("/api/auth/sign-in", { body: { phoneNumber: admin.phone, app: admin.app, password: admin.password } }));
+  if (step.challenge !== "SOFTWARE_TOKEN_MFA") throw new Error(`expected SOFTWARE_TOKEN_MFA, got ${JSON.stringify(step)}`);
+  const res = await call("/api/auth/respond", { body: { challenge: "SOFTWARE_TOKEN_MFA", session: step.session, code: await totpCode(admin.totpSecret) } });
+  const body = await json(res);
+  if (!body.tokens) throw new Error(`TOTP answer failed: ${res.status} ${JSON.stringify(body)}`);
   return body.tokens as Tokens;
 }

@@ -1,0 +1,97 @@
+/**
+ * Who may call what: every API route, with the status each kind of caller gets. The table must
+ * list every route the app has (a new route without a row fails the coverage test), so adding an
+ * endpoint means deciding its access here, in one line.
+ *
+ * Requests carry no payload (`{}` for writes, no query) and made-up path ids, so an allowed caller
+ * usually gets the route's validation error (400) or a not-found (404) rather than a change;
+ * what matters is where 401/403 stop the others.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "./app";
+import { call, seedAdmin, seedUser, signIn, signInAdmin } from "./auth/test-fixtures";
+
+type Caller = "anonymous" | "unverified" | "driver" | "admin";
+type Expected = Record<Caller, number>;
+type Row = { method: string; path: string; expected: Expected; request?: { path?: string; body?: unknown } };
+
+/** Open to anyone (identity, health, and webhooks, which check a provider signature instead). */
+const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status });
+/** Any signed-in user, confirmed phone or not. */
+const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status });
+/** Signed in with a confirmed phone. */
+const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status });
+/** Administrators only. */
+const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status });
+
+const route = (method: string, path: string, expected: Expected, request?: Row["request"]): Row => ({ method, path, expected, request });
+
+// One line per route: method, path as the app registers it, expected status per caller.
+const ROUTES: Row[] = [
+  route("GET", "/api/status/health", open(200)),
+
+  route("POST", "/api/auth/register", open(400)),
+  route("POST", "/api/auth/confirm", open(400)),
+  route("POST", "/api/auth/resend-code", open(400)),
+  route("POST", "/api/auth/sign-in", open(400)),
+  route("POST", "/api/auth/respond", open(400)),
+  route("POST", "/api/auth/refresh", open(400)),
+  route("POST", "/api/auth/sign-out", open(400)),
+  route("POST", "/api/auth/forgot-password", open(400)),
+  route("POST", "/api/auth/reset-password", open(400)),
+  route("POST", "/api/auth/change-password", signedIn(400)),
+  route("PATCH", "/api/auth/me", signedIn(400)),
+
+  route("GET", "/api/flex/v1/user", signedIn(200)),
+  route("GET", "/api/flex/v1/user/chat", signedIn(200)),
+
+  route("POST", "/api/admin/users", adminOnly(400)),
+];
+
+/** The routes the app really has: one entry per method and path, middleware ("ALL") left out. */
+function registeredRoutes(): { method: string; path: string }[] {
+  const seen = new Map<string, { method: string; path: string }>();
+  for (const r of app.routes) {
+    if (r.method === "ALL") continue;
+    seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+  }
+  return [...seen.values()];
+}
+
+/** A concrete URL for a pattern: `:id` (with or without a `{regex}`) becomes a made-up number, `*` a word. */
+function samplePath(pattern: string): string {
+  return pattern.replace(/:[A-Za-z_]\w*(\{[^}]*\})?/g, "987654321").replace(/\*/g, "sample");
+}
+
+const tokens: Partial<Record<Caller, string>> = {};
+
+beforeAll(async () => {
+  const unverified = await seedUser({ phoneVerified: false });
+  const driver = await seedUser();
+  const admin = await seedAdmin();
+  tokens.unverified = (await signIn(unverified)).idToken;
+  tokens.driver = (await signIn(driver)).idToken;
+  tokens.admin = (await signInAdmin(admin)).idToken;
+});
+
+describe("authorization table", () => {
+  it("lists every route the app has, and only those", () => {
+    const listed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
+    const registered = registeredRoutes().map((r) => `${r.method} ${r.path}`);
+    const missing = registered.filter((key) => !listed.has(key));
+    const stale = [...listed].filter((key) => !registered.includes(key));
+    expect(missing, "routes without a row in ROUTES (add one line each)").toEqual([]);
+    expect(stale, "rows in ROUTES for routes that no longer exist").toEqual([]);
+    expect(listed.size, "duplicate rows in ROUTES").toBe(ROUTES.length);
+  });
+
+  describe.each(ROUTES)("$method $path", (row) => {
+    it.each(["anonymous", "unverified", "driver", "admin"] as const)("answers %s callers as listed", async (caller) => {
+      const body = row.request?.body ?? (row.method === "GET" ? undefined : {});
+      const res = await call(row.request?.path ?? samplePath(row.path), { method: row.method, body, token: tokens[caller] });
+      expect(res.status, `${row.method} ${row.path} as ${caller}: ${await res.clone().text()}`).toBe(row.expected[caller]);
+      // Every refusal is the one error envelope.
+      if (res.status >= 400) expect((await res.json()) as object).toHaveProperty("error.code");
+    });
+  });
+});

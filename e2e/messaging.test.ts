@@ -1,0 +1,153 @@
+/**
+ * Bulk messaging end to end: the demo owner filters Flex drivers, deselects two, sends an SMS and
+ * watches the campaign complete in its ledger, while the embedded provider's outbox receives
+ * exactly N − 2 new messages.
+ */
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import * as OTPAuth from "otpauth";
+import type { Browser, Page } from "playwright-core";
+import { DEMO } from "../scripts/seed.ts";
+import { baseUrl, launch, newPage } from "./browser.ts";
+
+type Tokens = { idToken: string; refreshToken: string };
+type OutboxPage = { total: number; rows: { to: string; body: string }[] };
+
+let browser: Browser;
+let tokens: Tokens;
+before(async () => {
+  browser = await launch();
+  tokens = await signInOwner();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function post<T>(path: string, body: unknown, token?: string): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, data: (await res.json()) as T };
+}
+
+async function get<T>(path: string, token: string): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  assert.equal(res.status, 200, `GET ${path} answered ${res.status}`);
+  return (await res.json()) as T;
+}
+
+/**
+ * Signs the owner in through the API: password, then the TOTP challenge. A TOTP step can be used
+ * once, so if another test just used this one, the next step's code is used.
+ */
+async function signInOwner(): Promise<Tokens> {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const first = await post<{ challenge?: string; session?: string; tokens?: Tokens }>("/api/auth/sign-in", {
+      phoneNumber: DEMO.owner.phone,
+      app: "flex",
+      password: DEMO.owner.password,
+    });
+    assert.equal(first.status, 200, `sign-in answered ${first.status}: ${JSON.stringify(first.data)}`);
+    if (first.data.tokens) return first.data.tokens;
+    assert.equal(first.data.challenge, "SOFTWARE_TOKEN_MFA");
+    const answer = await post<{ tokens?: Tokens }>("/api/auth/respond", { challenge: first.data.challenge, session: first.data.session, code: totp.generate() });
+    if (answer.status === 200 && answer.data.tokens) return answer.data.tokens;
+    const wait = 30_000 - (Date.now() % 30_000) + 500;
+    await new Promise((r) => setTimeout(r, wait));
+  }
+  throw new Error("the owner could not sign in");
+}
+
+async function openSignedIn(tokens: Tokens, path: string): Promise<Page> {
+  const page = await newPage(browser);
+  await page.goto("/");
+  await page.evaluate((value) => localStorage.setItem("bp.session", value), JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }));
+  await page.goto(path);
+  return page;
+}
+
+test("the owner filters Flex drivers, deselects two, sends an SMS and sees it complete; the outbox holds N − 2 new messages", async () => {
+  const outboxBefore = await get<OutboxPage>("/api/admin/outbox?page=1&pageSize=20", tokens.idToken);
+
+  const page = await openSignedIn(tokens, "/admin/notifications");
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const audiencePageSizes: number[] = [];
+  page.on("request", (req) => {
+    const url = new URL(req.url());
+    if (url.pathname === "/api/admin/audience") audiencePageSizes.push(Number(url.searchParams.get("pageSize")));
+  });
+
+  const panel = page.getByRole("region", { name: "Send SMS (all users)" });
+  await panel.waitFor();
+  assert.equal(await panel.getByLabel("Flex users").isChecked(), true, "Flex is the default app");
+  // Narrow to one region and good standing so the test sends to a small, known audience.
+  await panel.getByRole("group", { name: "Amazon regions" }).getByLabel("Miami", { exact: true }).check();
+  await panel.getByLabel("Good standing").selectOption("yes");
+  const marker = `E2E ${Date.now()}`;
+  await panel.getByRole("textbox", { name: "Message" }).fill(`Hello from Blockpilot (${marker})`);
+  await panel.getByRole("button", { name: "Review" }).click();
+
+  const summary = panel.getByText(/This message will be sent to \d+ Flex users/);
+  await summary.waitFor();
+  const n = Number((await summary.textContent())!.match(/sent to (\d+)/)![1]);
+  assert.ok(n >= 3, `the filtered audience should have a few drivers, got ${n}`);
+
+  const rows = panel.getByRole("table").locator("tbody tr");
+  await rows.first().waitFor();
+  const deselected: string[] = [];
+  for (const i of [0, 1]) {
+    const box = rows.nth(i).getByRole("checkbox");
+    deselected.push((await box.getAttribute("aria-label"))!.replace(/^Select /, ""));
+    await box.uncheck();
+  }
+  await panel.getByText(`This message will be sent to ${n - 2} Flex users`).waitFor();
+
+  let confirmText = "";
+  page.once("dialog", (dialog) => {
+    confirmText = dialog.message();
+    void dialog.accept();
+  });
+  await panel.getByRole("button", { name: "Send" }).click();
+  await page.getByText(`Message sent successfully to ${n - 2} users.`).waitFor();
+  assert.equal(confirmText, `Are you sure you want to send this message to ${n - 2} users?`);
+  // The form is back, empty.
+  await panel.getByRole("button", { name: "Review" }).waitFor();
+  assert.equal(await panel.getByRole("textbox", { name: "Message" }).inputValue(), "");
+
+  await page.getByRole("link", { name: "See its progress" }).click();
+  await page.waitForURL(/\/admin\/campaigns\/\d+$/);
+  await page.getByRole("heading", { name: /Campaign #\d+/ }).waitFor();
+  await page.locator(".campaign-summary .badge", { hasText: "Done" }).waitFor({ timeout: 60_000 });
+  const progress = page.locator(".campaign-summary").getByRole("progressbar");
+  assert.equal(await progress.getAttribute("aria-valuenow"), "100");
+  const ledger = page.getByRole("table", { name: "Recipients" });
+  await ledger.locator("tbody tr").first().waitFor();
+  assert.equal(await page.getByRole("cell", { name: /Pending|Sending/ }).count(), 0, "no message is left pending");
+
+  const outboxAfter = await get<OutboxPage>("/api/admin/outbox?page=1&pageSize=100", tokens.idToken);
+  assert.equal(outboxAfter.total - outboxBefore.total, n - 2, "exactly N − 2 new messages in the outbox");
+  assert.equal(outboxAfter.rows.filter((r) => r.body.includes(marker)).length, n - 2);
+  for (const phone of deselected) {
+    const own = await get<OutboxPage>(`/api/admin/outbox?to=${encodeURIComponent(phone)}&page=1&pageSize=100`, tokens.idToken);
+    assert.equal(own.rows.filter((r) => r.body.includes(marker)).length, 0, `${phone} was deselected`);
+  }
+
+  assert.ok(audiencePageSizes.length > 0 && audiencePageSizes.every((s) => s <= 100), "the review only ever asks for one page");
+  assert.deepEqual(errors, []);
+});
+
+test("the campaigns list shows the send with its progress, and Tools lists bad numbers", async () => {
+  const page = await openSignedIn(tokens, "/admin/campaigns");
+  const table = page.getByRole("table", { name: "Campaigns" });
+  await table.locator("tbody tr").first().waitFor();
+  assert.ok((await table.getByRole("progressbar").count()) >= 1);
+
+  await page.goto("/admin/tools");
+  await page.getByRole("textbox", { name: "Phone numbers" }).fill("(305) 555-0100\n3055550100\n555-0100");
+  await page.getByText("1 valid numbers · 1 duplicates removed").waitFor();
+  await page.getByRole("alert").getByText("555-0100").waitFor();
+});

@@ -41,7 +41,8 @@ export default function CampaignPage() {
       </div>
     );
   } else {
-    body = <CampaignDetail campaign={campaign.data.campaign} />;
+    // Keyed by id: a retry opens the new campaign with fresh filters and export state.
+    body = <CampaignDetail key={campaign.data.campaign.id} campaign={campaign.data.campaign} />;
   }
 
   return (

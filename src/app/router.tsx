@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
@@ -5,6 +6,7 @@ import { AdminLayout } from "./layouts/AdminLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
 import { GeneralLayout } from "./layouts/GeneralLayout";
 import { RootLayout } from "./layouts/RootLayout";
+import type { GuardLevel } from "./features/routing/post-sign-in";
 import { lazyPage } from "./lib/lazy-page";
 
 const comingSoon = lazyPage(() => import("./features/pages/ComingSoonPage"));
@@ -14,11 +16,29 @@ function soon(path: string | undefined, title: string, index = false): RouteObje
   return index ? { index: true, lazy: comingSoon, handle: { title } } : { path, lazy: comingSoon, handle: { title } };
 }
 
+/**
+ * A pathless layout route that applies the post-sign-in routing of its level to its children
+ * (features/routing). The guard's code loads with the first page that needs it, off the landing route.
+ */
+function guarded(level: GuardLevel, children: RouteObject[]): RouteObject {
+  return { lazy: lazyPage(() => import("./features/routing/Guard").then(({ Guard }) => ({ default: () => <Guard level={level} /> }))), children };
+}
+
+// Toasts are raised from lazily loaded screens; their region loads in its own chunk too.
+const Toaster = lazy(() => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
+
 /** The spec's route table (§2). Every page is loaded lazily. */
 export const routes: RouteObject[] = [
   {
     path: "/",
-    element: <RootLayout />,
+    element: (
+      <>
+        <RootLayout />
+        <Suspense fallback={null}>
+          <Toaster />
+        </Suspense>
+      </>
+    ),
     errorElement: <ErrorPage />,
     HydrateFallback: Splash,
     children: [
@@ -26,15 +46,26 @@ export const routes: RouteObject[] = [
       {
         element: <AuthLayout />,
         children: [
-          soon("login", "titles.login"),
-          soon("register", "titles.register"),
-          soon("forgot-password", "titles.forgotPassword"),
-          soon("confirm-account", "titles.confirmAccount"),
+          guarded("guest", [
+            { path: "login", lazy: lazyPage(() => import("./features/auth/LoginPage")), handle: { title: "titles.login" } },
+            { path: "register", lazy: lazyPage(() => import("./features/auth/RegisterPage")), handle: { title: "titles.register" } },
+            { path: "forgot-password", lazy: lazyPage(() => import("./features/auth/ForgotPasswordPage")), handle: { title: "titles.forgotPassword" } },
+          ]),
+          guarded("confirm", [{ path: "confirm-account", lazy: lazyPage(() => import("./features/auth/ConfirmAccountPage")), handle: { title: "titles.confirmAccount" } }]),
         ],
       },
       {
         path: "admin",
-        element: <AdminLayout />,
+        // Administrators only (spec §6): anyone else signed in goes to /.
+        lazy: lazyPage(() =>
+          import("./features/routing/Guard").then(({ Guard }) => ({
+            default: () => (
+              <Guard level="admin">
+                <AdminLayout />
+              </Guard>
+            ),
+          })),
+        ),
         children: [
           soon(undefined, "titles.admin", true),
           soon("users", "titles.adminUsers"),
@@ -52,24 +83,31 @@ export const routes: RouteObject[] = [
       {
         element: <GeneralLayout />,
         children: [
+          // Open to everyone, signed in or not.
           soon("faqs", "titles.faqs"),
           soon("terms", "titles.terms"),
           soon("privacy", "titles.privacy"),
-          soon("payment", "titles.payment"),
           soon("contact", "titles.contact"),
-          soon("profile", "titles.profile"),
-          soon("profile/edit", "titles.profileEdit"),
-          soon("profile/password", "titles.profilePassword"),
-          soon("flex/login", "titles.flexLogin"),
-          soon("flex/confirm", "titles.flexConfirm"),
-          soon("flex/otp", "titles.flexOtp"),
-          soon("flex/settings", "titles.flexSettings"),
-          soon("flex/dashboard", "titles.flexDashboard"),
-          soon("flex/invite", "titles.flexInvite"),
-          soon("flex/invite/:phoneNumber", "titles.flexInvite"),
-          soon("flex/calendar", "titles.flexCalendar"),
-          soon("flex/calendar/:phoneNumber", "titles.flexCalendar"),
-          soon("flex/reseller", "titles.flexReseller"),
+          // The optional-redirect screens: a session with a confirmed phone is enough.
+          guarded("signedIn", [
+            soon("payment", "titles.payment"),
+            { path: "profile", lazy: lazyPage(() => import("./features/profile/ProfilePage")), handle: { title: "titles.profile" } },
+            { path: "profile/edit", lazy: lazyPage(() => import("./features/profile/ProfileEditPage")), handle: { title: "titles.profileEdit" } },
+            { path: "profile/password", lazy: lazyPage(() => import("./features/profile/ProfilePasswordPage")), handle: { title: "titles.profilePassword" } },
+            soon("flex/login", "titles.flexLogin"),
+            soon("flex/confirm", "titles.flexConfirm"),
+            soon("flex/otp", "titles.flexOtp"),
+          ]),
+          guarded("settings", [soon("flex/settings", "titles.flexSettings")]),
+          // The driver's screens follow the whole post-sign-in routing.
+          guarded("full", [
+            soon("flex/dashboard", "titles.flexDashboard"),
+            soon("flex/invite", "titles.flexInvite"),
+            soon("flex/invite/:phoneNumber", "titles.flexInvite"),
+            soon("flex/calendar", "titles.flexCalendar"),
+            soon("flex/calendar/:phoneNumber", "titles.flexCalendar"),
+            soon("flex/reseller", "titles.flexReseller"),
+          ]),
         ],
       },
     ],

@@ -6,8 +6,8 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = "language";
 
 // One JSON file per language and feature (locales/<lang>/<namespace>.json); a test keeps their keys identical.
-// The admin namespace is not among them: admin pages load it themselves (./admin.ts), off the landing route.
-const files = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/*/admin.json"], { eager: true, import: "default" });
+// The admin and auth namespaces are not among them: their screens load them (./admin.ts, ./auth.ts), off the landing route.
+const files = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/*/admin.json", "!./locales/*/auth.json"], { eager: true, import: "default" });
 export const resources: Record<string, Record<string, Record<string, unknown>>> = {};
 for (const [path, content] of Object.entries(files)) {
   const [, lang, ns] = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(path) ?? [];

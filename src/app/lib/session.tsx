@@ -1,24 +1,15 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import useSWR, { SWRConfig, useSWRConfig, type SWRConfiguration } from "swr";
-import { api, ApiClientError, setTokenSource, swrFetcher } from "./api-client";
+import { createContext, useContext, useEffect, useState, type ComponentType, type ReactNode } from "react";
 
 /**
  * The session (spec §3–§4, DESIGN §5): tokens kept in localStorage, the ID token's claims, and the
- * signed-in user from GET /api/flex/v1/user. Every API call asks this module for a current ID
- * token; an expired one is refreshed first, and a timer refreshes ten minutes before expiry.
+ * signed-in user from GET /api/flex/v1/user. Every API call asks for a current ID token; an
+ * expired one is refreshed first, and a timer refreshes ten minutes before expiry.
+ *
+ * This module is on the landing route, whose JavaScript has a budget (DESIGN §10): it holds only
+ * the types, the context and a provider that loads the live session (session-live.tsx: tokens,
+ * refresh, the user through SWR) in a chunk of its own right after the first render. Tokens are
+ * kept under the localStorage key "bp.session" as { idToken, refreshToken }.
  */
-
-/** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
-export const SESSION_STORAGE_KEY = "bp.session";
-/** Spec §9: refresh ten minutes before the ID token expires. */
-export const REFRESH_LEAD_MS = 10 * 60_000;
-/**
- * A token this close to its expiry counts as expired before a call, so it cannot lapse while the
- * request is in flight (or on a client clock a little ahead of the server's).
- */
-export const EXPIRY_SKEW_MS = 30_000;
-const REFRESH_LOCK = "bp.session.refresh";
-const SIGN_OUT_TIMEOUT_MS = 5000;
 
 export type Tokens = { idToken: string; refreshToken: string };
 export type TokenAnswer = Tokens & { expiresIn?: number };
@@ -81,7 +72,8 @@ export type SessionValue = {
   setUser: (user: User) => void;
 };
 
-const noop = async () => {};
+const noop = () => {};
+const asyncNoop = async () => {};
 
 /** A signed-out session; tests build theirs from it with StaticSessionProvider. */
 export const signedOutSession: SessionValue = {
@@ -92,12 +84,12 @@ export const signedOutSession: SessionValue = {
   userLoading: false,
   error: null,
   expiresToday: false,
-  dismissExpiryNotice: () => {},
-  signIn: () => {},
-  signOut: noop,
+  dismissExpiryNotice: noop,
+  signIn: noop,
+  signOut: asyncNoop,
   refreshSession: async () => false,
-  reloadUser: noop,
-  setUser: () => {},
+  reloadUser: asyncNoop,
+  setUser: noop,
 };
 
 export const SessionContext = createContext<SessionValue>(signedOutSession);
@@ -110,337 +102,32 @@ export function StaticSessionProvider({ value, children }: { value: SessionValue
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 
-// ── tokens ──────────────────────────────────────────────────────────────────────────────────
+/** Until the live session has loaded, screens that need one show the splash. */
+export const startingSession: SessionValue = { ...signedOutSession, loading: true };
 
-/** The claims of a JWT, read without verifying: the server verifies; the SPA only routes by them. */
-export function decodeClaims(idToken: string): IdClaims | null {
-  const part = idToken.split(".")[1];
-  if (!part) return null;
-  try {
-    const base64 = part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=");
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    const claims = JSON.parse(new TextDecoder().decode(bytes)) as Partial<IdClaims>;
-    if (typeof claims.sub !== "string" || typeof claims.exp !== "number") return null;
-    return {
-      sub: claims.sub,
-      exp: claims.exp,
-      phone_number: claims.phone_number ?? "",
-      phone_number_verified: claims.phone_number_verified === true,
-      app: claims.app === "spark" ? "spark" : "flex",
-      is_admin: claims.is_admin === true,
-    };
-  } catch {
-    return null;
-  }
-}
+type LiveSessionProps = { onChange: (value: SessionValue) => void; onSignOut?: () => void };
 
-function expiresAt(idToken: string): number {
-  return (decodeClaims(idToken)?.exp ?? 0) * 1000;
-}
-
-export function isExpired(idToken: string, now = Date.now()): boolean {
-  return expiresAt(idToken) - EXPIRY_SKEW_MS <= now;
-}
-
-/** Milliseconds until the timer should refresh: ten minutes before expiry, 0 when already past. */
-export function refreshDelay(idToken: string, now = Date.now()): number {
-  return Math.max(0, expiresAt(idToken) - REFRESH_LEAD_MS - now);
-}
-
-export function readStoredSession(): Tokens | null {
-  try {
-    const raw = localStorage.getItem(SESSION_STORAGE_KEY);
-    if (!raw) return null;
-    const value = JSON.parse(raw) as Partial<Tokens>;
-    if (typeof value.idToken !== "string" || typeof value.refreshToken !== "string") return null;
-    if (!decodeClaims(value.idToken)) return null;
-    return { idToken: value.idToken, refreshToken: value.refreshToken };
-  } catch {
-    return null;
-  }
-}
-
-function writeStoredSession(tokens: Tokens | null) {
-  try {
-    if (tokens) localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }));
-    else localStorage.removeItem(SESSION_STORAGE_KEY);
-  } catch {
-    // Storage refused (private mode, quota): the session still lives for this page.
-  }
-}
-
-function sameLocalDay(a: number, b: number): boolean {
-  const x = new Date(a);
-  const y = new Date(b);
-  return x.getFullYear() === y.getFullYear() && x.getMonth() === y.getMonth() && x.getDate() === y.getDate();
-}
-
-// ── data cache (spec §9) ────────────────────────────────────────────────────────────────────
-
-type NetworkInformation = { effectiveType?: string; saveData?: boolean };
-
-/** The same test SWR applies to its own defaults: 2G or data-saver counts as slow. */
-export function isSlowConnection(): boolean {
-  const connection = (globalThis.navigator as (Navigator & { connection?: NetworkInformation }) | undefined)?.connection;
-  return !!connection && (connection.effectiveType === "slow-2g" || connection.effectiveType === "2g" || connection.saveData === true);
-}
-
-/** A 4xx other than a timeout or rate limit will answer the same again: retrying only adds load. */
-function isRetryable(error: unknown): boolean {
-  if (!(error instanceof ApiClientError)) return true;
-  return error.status === 0 || error.status >= 500 || error.status === 408 || error.status === 429;
-}
-
-/** Spec §9 cache constants: 2 s de-duplication, 5 s focus throttle, 5/10 s retry, 3/5 s loading timeout. */
-export function cacheConfig(slow = isSlowConnection()): SWRConfiguration {
-  return {
-    fetcher: swrFetcher,
-    dedupingInterval: 2000,
-    focusThrottleInterval: 5000,
-    errorRetryInterval: slow ? 10_000 : 5000,
-    loadingTimeout: slow ? 5000 : 3000,
-    onErrorRetry: (error, _key, config, revalidate, { retryCount }) => {
-      if (!isRetryable(error)) return;
-      if (config.errorRetryCount !== undefined && retryCount > config.errorRetryCount) return;
-      // Jittered exponential back-off: 0.5–1.5 × 2^n × the interval, n capped at 8.
-      const timeout = Math.floor((Math.random() + 0.5) * (1 << Math.min(retryCount, 8))) * config.errorRetryInterval;
-      setTimeout(revalidate, timeout, { retryCount });
-    },
-  };
-}
-
-// ── provider ────────────────────────────────────────────────────────────────────────────────
-
-type ProviderProps = {
-  children: ReactNode;
-  /** Where sign-out goes; the app passes the router's navigate to "/". */
-  onSignOut?: () => void;
-};
-
-/** The real session, with the data cache configured for everything below it. */
-export function SessionProvider({ children, onSignOut }: ProviderProps) {
-  // A fresh cache per provider: one user's data never shows for the next (and tests stay apart).
-  const config = useMemo(() => ({ ...cacheConfig(), provider: () => new Map() }), []);
+/**
+ * The real session. The live part renders nothing and hands its value up, so the app below is
+ * never re-mounted when it arrives.
+ */
+export function SessionProvider({ children, onSignOut }: { children: ReactNode; /** Where sign-out goes: the app passes the router's navigate to "/". */ onSignOut?: () => void }) {
+  const [value, setValue] = useState<SessionValue>(startingSession);
+  const [Live, setLive] = useState<ComponentType<LiveSessionProps> | null>(null);
+  useEffect(() => {
+    import("./session-live").then(
+      (m) => setLive(() => m.LiveSession),
+      (err: unknown) => {
+        // Without its code there is no session: screens that need one send the visitor to "/".
+        console.error("The session could not be loaded", err);
+        setValue(signedOutSession);
+      },
+    );
+  }, []);
   return (
-    <SWRConfig value={config}>
-      <SessionState onSignOut={onSignOut}>{children}</SessionState>
-    </SWRConfig>
+    <>
+      {Live && <Live onChange={setValue} onSignOut={onSignOut} />}
+      <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+    </>
   );
-}
-
-const USER_PATH = "/api/flex/v1/user";
-
-function SessionState({ children, onSignOut }: ProviderProps) {
-  const { mutate: mutateCache } = useSWRConfig();
-  const [tokens, setTokens] = useState<Tokens | null>(readStoredSession);
-  // Reading storage is synchronous; only a stored session that already expired keeps us loading.
-  const [loading, setLoading] = useState(() => {
-    const stored = readStoredSession();
-    return stored !== null && isExpired(stored.idToken);
-  });
-  const [expiryNotice, setExpiryNotice] = useState(false);
-
-  // The token getter runs outside React; refs hold the current values it reads.
-  const tokensRef = useRef(tokens);
-  const inflight = useRef<Promise<Tokens | null> | null>(null);
-  // Bumped on sign-in/out so a refresh that answers afterwards cannot resurrect an ended session.
-  const generation = useRef(0);
-  const expiryRaised = useRef(false);
-  const onSignOutRef = useRef(onSignOut);
-  onSignOutRef.current = onSignOut;
-
-  const apply = useCallback((next: Tokens | null) => {
-    tokensRef.current = next;
-    writeStoredSession(next);
-    setTokens(next);
-  }, []);
-
-  const clearCache = useCallback(() => mutateCache(() => true, undefined, { revalidate: false }), [mutateCache]);
-
-  const refresh = useCallback((): Promise<Tokens | null> => {
-    if (inflight.current) return inflight.current;
-    const started = generation.current;
-    const run = async (): Promise<Tokens | null> => {
-      const current = tokensRef.current;
-      if (!current) return null;
-      // Another tab may already have rotated the refresh token; presenting the old one would look
-      // like reuse and revoke the whole family, so adopt that tab's fresh tokens instead.
-      const stored = readStoredSession();
-      if (stored && stored.refreshToken !== current.refreshToken && !isExpired(stored.idToken)) {
-        apply(stored);
-        return stored;
-      }
-      const answer = await api.post<{ tokens: TokenAnswer }>("/api/auth/refresh", { refreshToken: current.refreshToken }, { auth: false });
-      if (generation.current !== started) return null;
-      const next = { idToken: answer.tokens.idToken, refreshToken: answer.tokens.refreshToken };
-      apply(next);
-      return next;
-    };
-    const locks = (globalThis.navigator as Navigator | undefined)?.locks;
-    const promise = (async () => {
-      try {
-        // One refresh at a time across tabs (where the browser supports Web Locks).
-        return await (locks ? locks.request(REFRESH_LOCK, run) : run());
-      } catch (err) {
-        // Spec §4/§8: a failed refresh is logged only; the call goes on with the token it has.
-        console.error("Session refresh failed", err);
-        return null;
-      } finally {
-        inflight.current = null;
-      }
-    })();
-    inflight.current = promise;
-    return promise;
-  }, [apply]);
-
-  // Every API call asks for a token here; an expired one is refreshed first.
-  useEffect(() => {
-    setTokenSource(async () => {
-      const current = tokensRef.current;
-      if (!current) return null;
-      if (!isExpired(current.idToken)) return current.idToken;
-      const fresh = await refresh();
-      return (fresh ?? tokensRef.current)?.idToken ?? null;
-    });
-    return () => setTokenSource(async () => null);
-  }, [refresh]);
-
-  // A stored session that expired while the app was closed: refresh before anything renders.
-  useEffect(() => {
-    if (!loading) return;
-    let live = true;
-    void refresh().finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-    // Only the first mount decides whether the stored session needed a refresh.
-  }, []);
-
-  // The timer: ten minutes before expiry, or at once when already past that point.
-  useEffect(() => {
-    if (!tokens) return;
-    const delay = Math.min(refreshDelay(tokens.idToken), 2 ** 31 - 1);
-    const timer = setTimeout(() => void refresh(), delay);
-    return () => clearTimeout(timer);
-  }, [tokens, refresh]);
-
-  // Signing in or out in another tab applies here too.
-  useEffect(() => {
-    const onStorage = (event: StorageEvent) => {
-      if (event.key !== SESSION_STORAGE_KEY && event.key !== null) return;
-      const stored = readStoredSession();
-      if (stored?.idToken === tokensRef.current?.idToken) return;
-      if (stored?.refreshToken !== tokensRef.current?.refreshToken) generation.current++;
-      tokensRef.current = stored;
-      setTokens(stored);
-    };
-    window.addEventListener("storage", onStorage);
-    return () => window.removeEventListener("storage", onStorage);
-  }, []);
-
-  const claims = useMemo(() => (tokens ? decodeClaims(tokens.idToken) : null), [tokens]);
-  const userKey = tokens && claims ? ([USER_PATH, claims.sub] as const) : null;
-  const {
-    data: user,
-    error,
-    mutate: mutateUser,
-  } = useSWR<User, Error>(userKey, async () => (await api.get<{ Item: User }>(USER_PATH)).Item);
-
-  const endLocally = useCallback(() => {
-    generation.current++;
-    inflight.current = null;
-    expiryRaised.current = false;
-    setExpiryNotice(false);
-    apply(null);
-    void clearCache();
-  }, [apply, clearCache]);
-
-  // A 401 on the user call means the ID token is no good even after the pre-call refresh (revoked,
-  // keys rotated, account gone): one more refresh, and if that does not help the session is over.
-  const recovery = useRef<"idle" | "trying" | "used">("idle");
-  useEffect(() => {
-    if (user) recovery.current = "idle";
-  }, [user]);
-  useEffect(() => {
-    if (!(error instanceof ApiClientError) || error.status !== 401 || !tokens || recovery.current === "trying") return;
-    const giveUp = () => {
-      console.error("Session ended: the server no longer accepts it", error);
-      endLocally();
-    };
-    if (recovery.current === "used") return giveUp();
-    recovery.current = "trying";
-    void refresh().then((fresh) => {
-      recovery.current = "used";
-      if (fresh) void mutateUser();
-      else giveUp();
-    });
-  }, [error, tokens, refresh, mutateUser, endLocally]);
-
-  // Spec §4: when the service expires today, raise the flag once.
-  useEffect(() => {
-    if (!user || expiryRaised.current || user.expirationDateTimestamp === null) return;
-    if (sameLocalDay(user.expirationDateTimestamp, Date.now())) {
-      expiryRaised.current = true;
-      setExpiryNotice(true);
-    }
-  }, [user]);
-
-  const signIn = useCallback(
-    (answer: TokenAnswer) => {
-      generation.current++;
-      inflight.current = null;
-      expiryRaised.current = false;
-      recovery.current = "idle";
-      setExpiryNotice(false);
-      void clearCache();
-      apply({ idToken: answer.idToken, refreshToken: answer.refreshToken });
-    },
-    [apply, clearCache],
-  );
-
-  const signOut = useCallback(
-    async ({ global = false }: { global?: boolean } = {}) => {
-      const current = tokensRef.current;
-      if (current) {
-        try {
-          // A global sign-out must prove who asks, so it carries the ID token; a plain one only revokes its refresh token.
-          await api.post("/api/auth/sign-out", { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) }, { auth: global, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) });
-        } catch (err) {
-          // The local session ends regardless; the refresh token simply expires on the server.
-          console.error("Sign-out request failed", err);
-        }
-      }
-      endLocally();
-      onSignOutRef.current?.();
-    },
-    [endLocally],
-  );
-
-  const refreshSession = useCallback(async () => (await refresh()) !== null, [refresh]);
-  const reloadUser = useCallback(() => mutateUser(), [mutateUser]);
-  const setUser = useCallback((next: User) => void mutateUser(next, { revalidate: false }), [mutateUser]);
-  const dismissExpiryNotice = useCallback(() => setExpiryNotice(false), []);
-
-  const value = useMemo<SessionValue>(() => {
-    const hasSession = tokens !== null && claims !== null;
-    const currentUser = hasSession ? (user ?? null) : null;
-    const currentError = hasSession ? (error ?? null) : null;
-    return {
-      loading,
-      user: currentUser,
-      claims: hasSession ? claims : null,
-      session: hasSession ? tokens : null,
-      userLoading: hasSession && !currentUser && !currentError,
-      error: currentError,
-      expiresToday: expiryNotice,
-      dismissExpiryNotice,
-      signIn,
-      signOut,
-      refreshSession,
-      reloadUser,
-      setUser,
-    };
-  }, [loading, tokens, claims, user, error, expiryNotice, dismissExpiryNotice, signIn, signOut, refreshSession, reloadUser, setUser]);
-
-  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

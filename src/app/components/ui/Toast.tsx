@@ -1,9 +1,11 @@
 import { useSyncExternalStore, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
 import "./Toast.css";
+import "../../i18n/auth";
 
 /**
  * Toasts: `toast.success(…)` from anywhere (a screen, a send helper), shown by the one <Toaster />
- * that main.tsx mounts. A module-level store rather than a context, so code outside components
+ * the root route mounts (inside the router, so a toast may hold a <Link>). A module-level store rather than a context, so code outside components
  * (like a send helper that awaits a request) can raise and dismiss them too.
  */
 
@@ -58,8 +60,10 @@ function subscribe(listener: () => void) {
 }
 const snapshot = () => items;
 
-/** Mount once (main.tsx): the live region that shows the toasts. */
-export function Toaster({ closeLabel = "Close" }: { closeLabel?: string }) {
+/** Mount once (the root route in router.tsx): the region that shows the toasts. */
+export function Toaster() {
+  const { t } = useTranslation();
+  const closeLabel = t("auth:toast.close");
   const list = useSyncExternalStore(subscribe, snapshot, snapshot);
   return (
     <div className="toaster">

@@ -1,0 +1,26 @@
+import { useTranslation } from "react-i18next";
+import { ChoiceField } from "../../components/ui/FormField";
+import type { App } from "./api";
+
+/** Flex or Spark (spec §9: Flex by default): accounts are per app, so every identity form asks. */
+export function AppChoice({ value, onChange, disabled }: { value: App; onChange: (app: App) => void; disabled?: boolean }) {
+  const { t } = useTranslation("auth");
+  return (
+    <ChoiceField<App>
+      legend={t("fields.app")}
+      name="app"
+      value={value}
+      onChange={onChange}
+      disabled={disabled}
+      choices={[
+        { value: "flex", label: t("apps.flex") },
+        { value: "spark", label: t("apps.spark") },
+      ]}
+    />
+  );
+}
+
+/** Digits only, at most six: what a code field keeps of what is typed or pasted ("123 456"). */
+export function codeDigits(value: string): string {
+  return value.replace(/\D/g, "").slice(0, 6);
+}

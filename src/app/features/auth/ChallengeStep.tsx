@@ -1,0 +1,174 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError } from "../../lib/api-client";
+import type { TokenAnswer } from "../../lib/session";
+import { maskPhone } from "../../../shared/phone";
+import { authApi, isChallenge, type Challenge } from "./api";
+import { codeDigits } from "./AppChoice";
+import { codeOnlySchema, newPasswordSchema } from "./schemas";
+
+type StepProps = {
+  challenge: Challenge;
+  /** The phone the person signed in with, for "we sent a code to •••0100". */
+  phoneNumber: string;
+  onSignedIn: (tokens: TokenAnswer) => void;
+  onNext: (next: Challenge) => void;
+  onRestart: () => void;
+  /** Asks for a new SMS code (a new challenge); absent where a new code cannot be sent. */
+  onResend?: () => Promise<void>;
+};
+
+/** One sign-in challenge (docs/api.md): SMS code, authenticator code, MFA setup, new password. */
+export function ChallengeStep(props: StepProps) {
+  // A new challenge (even of the same kind) starts with a fresh form.
+  return props.challenge.challenge === "NEW_PASSWORD_REQUIRED" ? <NewPasswordChallenge key={props.challenge.session} {...props} /> : <CodeChallenge key={props.challenge.session} {...props} />;
+}
+
+/** A wrong or expired code, or a challenge session that timed out, all answer 4xx here. */
+function challengeErrorKey(error: unknown): string {
+  if (error instanceof ApiClientError && error.status >= 400 && error.status < 500 && error.status !== 429) return "auth:errors.codeIncorrect";
+  return apiErrorKey(error, "common:errors.couldntSignIn");
+}
+
+function useAnswer({ onSignedIn, onNext }: Pick<StepProps, "onSignedIn" | "onNext">) {
+  return (answer: Awaited<ReturnType<typeof authApi.respond>>) => {
+    if (isChallenge(answer)) onNext(answer);
+    else onSignedIn(answer.tokens);
+  };
+}
+
+function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, onResend }: StepProps) {
+  const { t } = useTranslation("auth");
+  const form = useForm({ initial: { code: "" }, schema: codeOnlySchema, required: ["code"] });
+  const answer = useAnswer({ onSignedIn, onNext });
+  const [resending, setResending] = useState(false);
+  const kind = challenge.challenge;
+  const destination = typeof challenge.parameters?.destination === "string" ? challenge.parameters.destination : maskPhone(phoneNumber);
+
+  const submit = form.onSubmit(async ({ code }) => {
+    try {
+      answer(await authApi.respond({ challenge: kind, session: challenge.session, code }));
+    } catch (err) {
+      form.setFormError(challengeErrorKey(err));
+      form.setValue("code", "");
+    }
+  });
+
+  const resend = async () => {
+    if (!onResend) return;
+    setResending(true);
+    try {
+      await onResend();
+    } finally {
+      setResending(false);
+    }
+  };
+
+  const title = kind === "MFA_SETUP" ? t("challenge.setupTitle") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpTitle") : t("challenge.smsTitle");
+  const lead = kind === "MFA_SETUP" ? t("challenge.setupLead") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpLead") : t("challenge.smsLead", { destination });
+  const codeField = form.field("code");
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{title}</h1>
+      <p className="auth-lead">{lead}</p>
+      {kind === "MFA_SETUP" && <MfaSetup uri={challenge.parameters?.otpauthUri} secret={challenge.parameters?.secret} />}
+      <TextField
+        {...codeField}
+        onChange={(e) => form.setValue("code", codeDigits(e.target.value))}
+        label={t("fields.code")}
+        className="code-field"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={6}
+        autoFocus
+        placeholder="123456"
+      />
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {form.submitting ? t("challenge.verifying") : t("challenge.verify")}
+      </button>
+      <div className="auth-links">
+        <button type="button" className="link-button" onClick={onRestart}>
+          {t("challenge.startOver")}
+        </button>
+        {onResend && (kind === "SMS_MFA" || kind === "CUSTOM_CHALLENGE") && (
+          <button type="button" className="link-button" onClick={() => void resend()} disabled={resending}>
+            {resending ? t("confirm.resending") : t("confirm.resend")}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+/** MFA_SETUP: the otpauth URI as a QR code for the authenticator app, and the key to type instead. */
+function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
+  const { t } = useTranslation("auth");
+  const [svg, setSvg] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    if (!uri) return;
+    let live = true;
+    // The QR encoder is only downloaded by the few who set up an authenticator.
+    import("qrcode")
+      .then((qr) => qr.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" }))
+      .then((text) => live && setSvg(text))
+      .catch((err: unknown) => {
+        console.error("Could not draw the QR code", err);
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
+  }, [uri]);
+  const grouped = secret?.replace(/(.{4})/g, "$1 ").trim();
+  return (
+    <div className="mfa-setup">
+      {svg && <img className="qr-code" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt={t("challenge.qrAlt")} width={200} height={200} />}
+      {!svg && !failed && uri && <div className="spinner" role="status" aria-label={t("challenge.qrLoading")} />}
+      {grouped && (
+        <>
+          <p className="form-hint">{t("challenge.setupSecret")}</p>
+          <p className="totp-secret" aria-label={t("challenge.setupSecret")}>
+            {grouped}
+          </p>
+        </>
+      )}
+    </div>
+  );
+}
+
+function NewPasswordChallenge({ challenge, onSignedIn, onNext, onRestart }: StepProps) {
+  const { t } = useTranslation("auth");
+  const form = useForm({ initial: { newPassword: "", confirmPassword: "" }, schema: newPasswordSchema, required: ["newPassword", "confirmPassword"] });
+  const answer = useAnswer({ onSignedIn, onNext });
+  const submit = form.onSubmit(async ({ newPassword }) => {
+    try {
+      answer(await authApi.respond({ challenge: "NEW_PASSWORD_REQUIRED", session: challenge.session, newPassword }));
+    } catch (err) {
+      form.setFormError(apiErrorKey(err, "common:errors.couldntSignIn"));
+    }
+  });
+  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t("challenge.newPasswordTitle")}</h1>
+      <p className="auth-lead">{t("challenge.newPasswordLead")}</p>
+      <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} autoFocus />
+      <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {form.submitting ? t("challenge.saving") : t("challenge.savePassword")}
+      </button>
+      <div className="auth-links">
+        <button type="button" className="link-button" onClick={onRestart}>
+          {t("challenge.startOver")}
+        </button>
+      </div>
+    </form>
+  );
+}

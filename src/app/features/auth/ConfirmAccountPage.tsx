@@ -1,0 +1,153 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation, useNavigate } from "react-router";
+import { FormMessage, TextField } from "../../components/ui/FormField";
+import { toast } from "../../components/ui/Toast";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError } from "../../lib/api-client";
+import { useSession } from "../../lib/session";
+import { phoneSchema } from "../../../shared/auth";
+import { formatUsPhone } from "../../../shared/phone";
+import { authApi, isChallenge, type App } from "./api";
+import { AppChoice, codeDigits } from "./AppChoice";
+import type { LoginState } from "./LoginPage";
+import { takeSignIn } from "./pending-sign-in";
+import { confirmSchema } from "./schemas";
+import "./auth.css";
+import "../../i18n/auth";
+
+/**
+ * What leads here: registering ("registered") or the post-sign-in routing finding an unconfirmed
+ * phone ("unverified"); both have just sent a code.
+ */
+export type ConfirmPageState = { phoneNumber?: string; app?: App; reason?: "registered" | "unverified" };
+
+/** Codes are throttled on the server; the button waits this long between sends. */
+export const RESEND_COOLDOWN_S = 30;
+
+function useCooldown(initial: number) {
+  const [left, setLeft] = useState(initial);
+  useEffect(() => {
+    if (left <= 0) return;
+    const timer = setTimeout(() => setLeft((s) => s - 1), 1000);
+    return () => clearTimeout(timer);
+  }, [left]);
+  return [left, setLeft] as const;
+}
+
+/** /confirm-account: the SMS code that proves the phone, with a resend. */
+export default function ConfirmAccountPage() {
+  const { t } = useTranslation("auth");
+  const navigate = useNavigate();
+  const { claims, session, signIn, refreshSession, reloadUser } = useSession();
+  const state = (useLocation().state ?? {}) as ConfirmPageState;
+  const knownPhone = state.phoneNumber ?? claims?.phone_number ?? "";
+  const askPhone = !knownPhone;
+  const form = useForm({
+    initial: { phoneNumber: knownPhone, app: state.app ?? claims?.app ?? "flex", code: "" },
+    schema: confirmSchema,
+    required: askPhone ? ["phoneNumber", "code"] : ["code"],
+  });
+  const app = form.values.app as App;
+  const [cooldown, setCooldown] = useCooldown(state.reason ? RESEND_COOLDOWN_S : 0);
+  const [resending, setResending] = useState(false);
+
+  const toLogin = (phoneNumber: string, chosenApp: App) => {
+    const loginState: LoginState = { phoneNumber, app: chosenApp, notice: "confirmed" };
+    void navigate("/login", { replace: true, state: loginState });
+  };
+
+  const submit = form.onSubmit(async ({ phoneNumber, app: chosenApp, code }) => {
+    try {
+      await authApi.confirm({ phoneNumber, app: chosenApp, code });
+    } catch (err) {
+      // 409: confirmed already (a second tab, a double submit): carry on as confirmed.
+      const already = err instanceof ApiClientError && err.status === 409;
+      if (!already) {
+        const wrongCode = err instanceof ApiClientError && err.status >= 400 && err.status < 500 && err.status !== 429;
+        form.setFormError(wrongCode ? "common:errors.couldntConfirmAccount" : apiErrorKey(err, "common:errors.couldntConfirmAccount"));
+        if (wrongCode) form.setFieldError("code", "auth:errors.codeIncorrect");
+        return;
+      }
+    }
+    if (session) {
+      // New tokens say "verified"; the guard of this route then sends the driver on.
+      await refreshSession();
+      await reloadUser();
+      return;
+    }
+    // Just registered in this tab: sign in with the password kept in memory.
+    const password = takeSignIn(phoneNumber, chosenApp);
+    if (!password) return toLogin(phoneNumber, chosenApp);
+    try {
+      const answer = await authApi.signIn({ phoneNumber, app: chosenApp, password });
+      if (isChallenge(answer)) toLogin(phoneNumber, chosenApp);
+      else signIn(answer.tokens);
+    } catch (err) {
+      console.error("Signing in after confirming failed", err);
+      toLogin(phoneNumber, chosenApp);
+    }
+  });
+
+  const resend = async () => {
+    const phone = phoneSchema.safeParse(form.values.phoneNumber);
+    if (!phone.success) {
+      form.setFieldError("phoneNumber", form.values.phoneNumber.trim() ? "auth:validation.phone" : "auth:validation.required");
+      return;
+    }
+    setResending(true);
+    form.setFormError(null);
+    try {
+      await authApi.resendCode({ phoneNumber: phone.data, app });
+      toast.success(t("confirm.codeSent"));
+      setCooldown(RESEND_COOLDOWN_S);
+    } catch (err) {
+      form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  const codeField = form.field("code");
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t("common:titles.confirmAccount")}</h1>
+      {state.reason === "unverified" && <FormMessage kind="info">{t("common:errors.confirmAccountToContinue")}</FormMessage>}
+      {askPhone ? (
+        <>
+          <p className="auth-lead">{t("confirm.leadNoPhone")}</p>
+          <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
+          <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+        </>
+      ) : (
+        <p className="auth-lead">{t("confirm.lead", { phone: formatUsPhone(knownPhone) || knownPhone })}</p>
+      )}
+      <TextField
+        {...codeField}
+        onChange={(e) => form.setValue("code", codeDigits(e.target.value))}
+        label={t("fields.code")}
+        className="code-field"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={6}
+        autoFocus={!askPhone}
+        placeholder="123456"
+      />
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {form.submitting ? t("confirm.submitting") : t("confirm.submit")}
+      </button>
+      <div className="resend-row">
+        <button type="button" className="link-button" onClick={() => void resend()} disabled={resending || cooldown > 0}>
+          {resending ? t("confirm.resending") : cooldown > 0 ? t("confirm.resendIn", { seconds: cooldown }) : t("confirm.resend")}
+        </button>
+      </div>
+      {!session && (
+        <p className="auth-switch">
+          <Link to="/login">{t("register.signIn")}</Link>
+        </p>
+      )}
+    </form>
+  );
+}

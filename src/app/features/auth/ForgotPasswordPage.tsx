@@ -1,0 +1,122 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation, useNavigate } from "react-router";
+import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { toast } from "../../components/ui/Toast";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError } from "../../lib/api-client";
+import { formatUsPhone } from "../../../shared/phone";
+import { authApi, type App } from "./api";
+import { AppChoice, codeDigits } from "./AppChoice";
+import type { LoginState } from "./LoginPage";
+import { phoneOnlySchema, resetSchema } from "./schemas";
+import "./auth.css";
+import "../../i18n/auth";
+
+type Target = { phoneNumber: string; app: App };
+
+/** /forgot-password: ask for a code, then the code and a new password. */
+export default function ForgotPasswordPage() {
+  const state = (useLocation().state ?? {}) as Partial<Target>;
+  const [target, setTarget] = useState<Target | null>(null);
+  return target ? (
+    <ResetStep target={target} onBack={() => setTarget(null)} />
+  ) : (
+    <RequestStep initial={{ phoneNumber: state.phoneNumber ?? "", app: state.app ?? "flex" }} onSent={setTarget} />
+  );
+}
+
+function RequestStep({ initial, onSent }: { initial: { phoneNumber: string; app: App }; onSent: (target: Target) => void }) {
+  const { t } = useTranslation("auth");
+  const form = useForm({ initial, schema: phoneOnlySchema, required: ["phoneNumber"] });
+  const app = form.values.app as App;
+  const submit = form.onSubmit(async (data) => {
+    try {
+      // The server answers the same whether or not the account exists.
+      await authApi.forgotPassword(data);
+      onSent(data);
+    } catch (err) {
+      form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
+    }
+  });
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t("common:titles.forgotPassword")}</h1>
+      <p className="auth-lead">{t("forgot.lead")}</p>
+      <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
+      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {form.submitting ? t("forgot.sending") : t("forgot.sendCode")}
+      </button>
+      <div className="auth-links">
+        <Link to="/login">{t("forgot.backToSignIn")}</Link>
+      </div>
+    </form>
+  );
+}
+
+function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
+  const { t } = useTranslation("auth");
+  const navigate = useNavigate();
+  const [resending, setResending] = useState(false);
+  const form = useForm({ initial: { code: "", newPassword: "", confirmPassword: "" }, schema: resetSchema, required: ["code", "newPassword", "confirmPassword"] });
+
+  const submit = form.onSubmit(async ({ code, newPassword }) => {
+    try {
+      await authApi.resetPassword({ ...target, code, newPassword });
+      const state: LoginState = { ...target, notice: "passwordReset" };
+      void navigate("/login", { replace: true, state });
+    } catch (err) {
+      const wrongCode = err instanceof ApiClientError && err.status >= 400 && err.status < 500 && err.status !== 429 && err.code !== "validation_failed";
+      if (wrongCode) form.setFieldError("code", "auth:errors.codeIncorrect");
+      form.setFormError(apiErrorKey(err, "auth:errors.couldntResetPassword"));
+    }
+  });
+
+  const resend = async () => {
+    setResending(true);
+    try {
+      await authApi.forgotPassword(target);
+      toast.success(t("confirm.codeSent"));
+    } catch (err) {
+      form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
+    } finally {
+      setResending(false);
+    }
+  };
+
+  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t("common:titles.forgotPassword")}</h1>
+      <p className="auth-lead">{t("forgot.codeLead", { phone: formatUsPhone(target.phoneNumber) })}</p>
+      <TextField
+        {...form.field("code")}
+        onChange={(e) => form.setValue("code", codeDigits(e.target.value))}
+        label={t("fields.code")}
+        className="code-field"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        pattern="[0-9]*"
+        maxLength={6}
+        autoFocus
+        placeholder="123456"
+      />
+      <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} />
+      <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {form.submitting ? t("forgot.resetting") : t("forgot.reset")}
+      </button>
+      <div className="auth-links">
+        <button type="button" className="link-button" onClick={onBack}>
+          {t("forgot.otherPhone")}
+        </button>
+        <button type="button" className="link-button" onClick={() => void resend()} disabled={resending}>
+          {resending ? t("confirm.resending") : t("confirm.resend")}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router";
+import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError } from "../../lib/api-client";
+import { useSession } from "../../lib/session";
+import { authApi, isChallenge, type App, type Challenge, type SignInAnswer } from "./api";
+import { AppChoice } from "./AppChoice";
+import { ChallengeStep } from "./ChallengeStep";
+import { loginSchema, smsLoginSchema } from "./schemas";
+import "./auth.css";
+import "../../i18n/auth";
+
+/** What other screens hand to /login: the phone to prefill and why they sent the person here. */
+export type LoginState = { phoneNumber?: string; app?: App; notice?: "confirmed" | "passwordReset" };
+
+type Pending = { challenge: Challenge; phoneNumber: string; app: App };
+
+/**
+ * /login: phone + password (or an SMS code instead), then any challenge the server sets. On
+ * tokens the session starts, and the route's guard sends the person where they belong.
+ */
+export default function LoginPage() {
+  const { t } = useTranslation("auth");
+  const { signIn } = useSession();
+  const state = (useLocation().state ?? {}) as LoginState;
+  const [mode, setMode] = useState<"password" | "sms">("password");
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [notice, setNotice] = useState(state.notice);
+
+  const form = useForm({
+    initial: { phoneNumber: state.phoneNumber ?? "", password: "", app: state.app ?? "flex" },
+    schema: mode === "password" ? loginSchema : smsLoginSchema,
+    required: mode === "password" ? ["phoneNumber", "password"] : ["phoneNumber"],
+  });
+  const app = form.values.app as App;
+
+  const handle = (answer: SignInAnswer, phoneNumber: string, chosenApp: App) => {
+    if (isChallenge(answer)) setPending({ challenge: answer, phoneNumber, app: chosenApp });
+    else signIn(answer.tokens);
+  };
+
+  const submit = form.onSubmit(async (data) => {
+    setNotice(undefined);
+    try {
+      const { phoneNumber, app: chosenApp } = data;
+      const password = "password" in data ? String(data.password) : null;
+      const answer = password !== null ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
+      handle(answer, phoneNumber, chosenApp);
+    } catch (err) {
+      // 401 is the one answer for an unknown phone and a wrong password: no account enumeration.
+      const wrong = err instanceof ApiClientError && (err.status === 401 || err.status === 404);
+      form.setFormError(wrong ? (mode === "password" ? "common:errors.phoneOrPasswordIncorrect" : "common:errors.couldntSignIn") : apiErrorKey(err, "common:errors.couldntSignIn"));
+    }
+  });
+
+  if (pending) {
+    const resend =
+      pending.challenge.challenge === "CUSTOM_CHALLENGE"
+        ? async () => {
+            try {
+              handle(await authApi.signInWithSms({ phoneNumber: pending.phoneNumber, app: pending.app }), pending.phoneNumber, pending.app);
+            } catch (err) {
+              console.error("Could not send a new sign-in code", err);
+            }
+          }
+        : undefined;
+    return (
+      <ChallengeStep
+        challenge={pending.challenge}
+        phoneNumber={pending.phoneNumber}
+        onSignedIn={signIn}
+        onNext={(next) => setPending({ ...pending, challenge: next })}
+        onRestart={() => setPending(null)}
+        onResend={resend}
+      />
+    );
+  }
+
+  const switchMode = () => {
+    setMode((m) => (m === "password" ? "sms" : "password"));
+    form.setFormError(null);
+  };
+
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t("common:titles.login")}</h1>
+      {notice === "confirmed" && <FormMessage kind="success">{t("login.confirmed")}</FormMessage>}
+      {notice === "passwordReset" && <FormMessage kind="success">{t("login.passwordReset")}</FormMessage>}
+      <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
+      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+      {mode === "password" ? (
+        <PasswordField {...form.field("password")} label={t("fields.password")} autoComplete="current-password" showLabel={t("fields.showPassword")} hideLabel={t("fields.hidePassword")} />
+      ) : (
+        <p className="form-hint">{t("login.smsHint")}</p>
+      )}
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {mode === "password" ? (form.submitting ? t("login.submitting") : t("login.submit")) : form.submitting ? t("login.sendingCode") : t("login.sendCode")}
+      </button>
+      <button type="button" className="link-button auth-switch" onClick={switchMode}>
+        {mode === "password" ? t("login.withSms") : t("login.withPassword")}
+      </button>
+      <div className="auth-links">
+        <Link to="/forgot-password" state={{ phoneNumber: form.values.phoneNumber, app }}>
+          {t("login.forgot")}
+        </Link>
+        <Link to="/register">{t("login.register")}</Link>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,58 @@
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError } from "../../lib/api-client";
+import { authApi, type App } from "./api";
+import { AppChoice } from "./AppChoice";
+import type { ConfirmPageState } from "./ConfirmAccountPage";
+import { rememberSignIn } from "./pending-sign-in";
+import { registerSchema } from "./schemas";
+import "./auth.css";
+import "../../i18n/auth";
+
+/** /register: name, phone, optional email, password twice, app and optional referral code. */
+export default function RegisterPage() {
+  const { t, i18n } = useTranslation("auth");
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const form = useForm({
+    initial: { name: "", phoneNumber: "", email: "", password: "", confirmPassword: "", app: params.get("app") === "spark" ? "spark" : "flex", referralCode: params.get("ref") ?? "" },
+    schema: registerSchema,
+    required: ["name", "phoneNumber", "password", "confirmPassword"],
+  });
+  const app = form.values.app as App;
+
+  const submit = form.onSubmit(async ({ confirmPassword: _confirm, ...data }) => {
+    try {
+      await authApi.register({ ...data, language: i18n.language === "es" ? "es" : "en" });
+      rememberSignIn(data.phoneNumber, data.app, data.password);
+      const state: ConfirmPageState = { phoneNumber: data.phoneNumber, app: data.app, reason: "registered" };
+      void navigate("/confirm-account", { state });
+    } catch (err) {
+      const exists = err instanceof ApiClientError && err.status === 409;
+      form.setFormError(exists ? "common:errors.accountExists" : apiErrorKey(err, "common:errors.couldntCreateAccount"));
+    }
+  });
+
+  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
+  return (
+    <form className="auth-form" onSubmit={submit} noValidate>
+      <h1>{t("common:titles.register")}</h1>
+      <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
+      <TextField {...form.field("name")} label={t("fields.name")} autoComplete="name" />
+      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" hint={t("fields.phoneHint")} />
+      <TextField {...form.field("email")} label={`${t("fields.email")} ${t("fields.optional")}`} type="email" autoComplete="email" inputMode="email" />
+      <PasswordField {...form.field("password")} {...toggle} label={t("fields.password")} autoComplete="new-password" hint={t("fields.passwordRules")} />
+      <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+      <TextField {...form.field("referralCode")} label={`${t("fields.referralCode")} ${t("fields.optional")}`} autoComplete="off" autoCapitalize="characters" />
+      <FormMessage>{form.formError}</FormMessage>
+      <button type="submit" className="button" disabled={form.submitting}>
+        {form.submitting ? t("register.submitting") : t("register.submit")}
+      </button>
+      <p className="auth-switch">
+        {t("register.haveAccount")} <Link to="/login">{t("register.signIn")}</Link>
+      </p>
+    </form>
+  );
+}

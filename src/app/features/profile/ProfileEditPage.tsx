@@ -1,0 +1,66 @@
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { FormMessage, SelectField, TextField } from "../../components/ui/FormField";
+import { Splash } from "../../components/ui/Splash";
+import { toast } from "../../components/ui/Toast";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { setLanguage } from "../../i18n";
+import { useSession, type User } from "../../lib/session";
+import { profileApi } from "./api";
+import { profileSchema } from "./schemas";
+import "./profile.css";
+import "../../i18n/auth";
+
+/** /profile/edit: name, email and language (PATCH /api/auth/me). */
+export default function ProfileEditPage() {
+  const { user } = useSession();
+  if (!user) return <Splash />;
+  return <EditForm user={user} />;
+}
+
+function EditForm({ user }: { user: User }) {
+  const { t, i18n } = useTranslation("auth");
+  const navigate = useNavigate();
+  const { setUser } = useSession();
+  const form = useForm({
+    initial: { name: user.name, email: user.flexEmail ?? "", language: user.language },
+    schema: profileSchema,
+    required: ["name"],
+  });
+
+  const submit = form.onSubmit(async (data) => {
+    try {
+      const { Item } = await profileApi.update(data);
+      setUser(Item);
+      // The account's language is also the interface's from now on.
+      if (data.language !== i18n.language) await setLanguage(data.language);
+      toast.success(t("profile.saved"));
+      void navigate("/profile");
+    } catch (err) {
+      form.setFormError(apiErrorKey(err, "auth:errors.couldntSaveProfile"));
+    }
+  });
+
+  return (
+    <section className="profile">
+      <h1>{t("common:titles.profileEdit")}</h1>
+      <form className="profile-form" onSubmit={submit} noValidate>
+        <TextField {...form.field("name")} label={t("fields.name")} autoComplete="name" />
+        <TextField {...form.field("email")} label={`${t("fields.email")} ${t("fields.optional")}`} type="email" autoComplete="email" inputMode="email" />
+        <SelectField {...form.field("language")} label={t("fields.language")}>
+          <option value="en">{t("languages.en")}</option>
+          <option value="es">{t("languages.es")}</option>
+        </SelectField>
+        <FormMessage>{form.formError}</FormMessage>
+        <div className="actions">
+          <button type="submit" className="button" disabled={form.submitting}>
+            {form.submitting ? t("profile.saving") : t("profile.save")}
+          </button>
+          <Link className="button button-secondary" to="/profile">
+            {t("profile.cancel")}
+          </Link>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { FormMessage, PasswordField } from "../../components/ui/FormField";
+import { toast } from "../../components/ui/Toast";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError } from "../../lib/api-client";
+import { profileApi } from "./api";
+import { changePasswordSchema } from "./schemas";
+import "./profile.css";
+import "../../i18n/auth";
+
+/** /profile/password: the current password, then the new one twice. */
+export default function ProfilePasswordPage() {
+  const { t } = useTranslation("auth");
+  const navigate = useNavigate();
+  const form = useForm({
+    initial: { currentPassword: "", newPassword: "", confirmPassword: "" },
+    schema: changePasswordSchema,
+    required: ["currentPassword", "newPassword", "confirmPassword"],
+  });
+
+  const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
+    try {
+      await profileApi.changePassword({ currentPassword, newPassword });
+      toast.success(t("profile.passwordChanged"));
+      void navigate("/profile");
+    } catch (err) {
+      // A wrong current password is refused as a client error other than a validation failure.
+      const wrongCurrent = err instanceof ApiClientError && [400, 401, 403, 422].includes(err.status) && err.code !== "validation_failed";
+      if (wrongCurrent) form.setFieldError("currentPassword", "auth:errors.currentPasswordIncorrect");
+      form.setFormError(wrongCurrent ? "auth:errors.currentPasswordIncorrect" : apiErrorKey(err, "auth:errors.couldntChangePassword"));
+    }
+  });
+
+  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
+  return (
+    <section className="profile">
+      <h1>{t("common:titles.profilePassword")}</h1>
+      <form className="profile-form" onSubmit={submit} noValidate>
+        <PasswordField {...form.field("currentPassword")} {...toggle} label={t("fields.currentPassword")} autoComplete="current-password" />
+        <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} />
+        <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+        <FormMessage>{form.formError}</FormMessage>
+        <div className="actions">
+          <button type="submit" className="button" disabled={form.submitting}>
+            {form.submitting ? t("profile.saving") : t("profile.changePassword")}
+          </button>
+          <Link className="button button-secondary" to="/profile">
+            {t("profile.cancel")}
+          </Link>
+        </div>
+      </form>
+    </section>
+  );
+}

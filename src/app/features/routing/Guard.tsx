@@ -1,0 +1,94 @@
+import { useEffect, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { Splash } from "../../components/ui/Splash";
+import { api } from "../../lib/api-client";
+import { useSession } from "../../lib/session";
+import { ExpiryNotice } from "./ExpiryNotice";
+import "./routing.css";
+import { decide, type ConfirmState, type GuardLevel } from "./post-sign-in";
+import "../../i18n/auth";
+
+/**
+ * A route element that applies the post-sign-in routing for its level (post-sign-in.ts): the
+ * screen, the splash while the session or user loads, a redirect, or the "couldn't load user"
+ * view. Without children it renders the matched child route.
+ */
+export function Guard({ level, children }: { level: GuardLevel; children?: ReactNode }) {
+  const session = useSession();
+  const { search } = useLocation();
+  const decision = decide(level, session, search);
+
+  switch (decision.kind) {
+    case "wait":
+      return <Splash />;
+    case "error":
+      return <UserLoadError />;
+    case "redirect":
+      return <Navigate to={decision.to} replace />;
+    case "confirm":
+      return <ResendThenConfirm state={decision.state} />;
+    case "allow":
+      return (
+        <>
+          {level !== "guest" && level !== "confirm" && level !== "admin" && <ExpiryNotice />}
+          {children ?? <Outlet />}
+        </>
+      );
+  }
+}
+
+// StrictMode runs effects twice and several guards may decide at once: one code per phone per minute.
+const RESEND_DEDUPE_MS = 60_000;
+const recentResends = new Map<string, number>();
+
+/** Spec §4: resend a confirmation code (a failure is only logged), then go to /confirm-account. */
+export async function resendConfirmationCode({ phoneNumber, app }: Pick<ConfirmState, "phoneNumber" | "app">, now = Date.now()) {
+  const key = `${app}:${phoneNumber}`;
+  if (now - (recentResends.get(key) ?? 0) < RESEND_DEDUPE_MS) return;
+  recentResends.set(key, now);
+  try {
+    await api.post("/api/auth/resend-code", { phoneNumber, app });
+  } catch (err) {
+    console.error("Could not resend the confirmation code", err);
+  }
+}
+
+/** For tests: forget which phones were sent a code. */
+export function forgetResends() {
+  recentResends.clear();
+}
+
+function ResendThenConfirm({ state }: { state: ConfirmState }) {
+  const navigate = useNavigate();
+  // Keyed by the phone and app: the state object itself is rebuilt on every render.
+  useEffect(() => {
+    let live = true;
+    void resendConfirmationCode(state).then(() => {
+      if (live) void navigate("/confirm-account", { replace: true, state });
+    });
+    return () => {
+      live = false;
+    };
+  }, [navigate, state.phoneNumber, state.app]);
+  return <Splash />;
+}
+
+function UserLoadError() {
+  const { t } = useTranslation();
+  const { reloadUser, signOut } = useSession();
+  return (
+    <section className="guard-error" role="alert">
+      <h1>{t("errors.couldntLoadUser")}</h1>
+      <p className="muted">{t("auth:routing.userLoadHelp")}</p>
+      <div className="actions">
+        <button type="button" className="button" onClick={() => void reloadUser()}>
+          {t("auth:routing.retry")}
+        </button>
+        <button type="button" className="button button-secondary" onClick={() => void signOut()}>
+          {t("menu.signOut")}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -306,6 +306,24 @@ describe("POST /api/auth/sign-in (password)", () => {
     }
   });
 
+  it("takes as long for an unknown phone as for a wrong password (the same PBKDF2 work)", async () => {
+    const known = await Promise.all(Array.from({ length: 10 }, () => seedUser()));
+    const time = async (phone: string) => {
+      const started = performance.now();
+      await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: "flex", password: "Wrong#Pass1" } });
+      return performance.now() - started;
+    };
+    const wrongMs: number[] = [];
+    const unknownMs: number[] = [];
+    for (const user of known) {
+      wrongMs.push(await time(user.phone));
+      unknownMs.push(await time(uniquePhone()));
+    }
+    const median = (xs: number[]) => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+    // Skipping the hash for unknown phones would save a whole PBKDF2 (~14 ms locally).
+    expect(Math.abs(median(wrongMs) - median(unknownMs))).toBeLessThan(6);
+  });
+
   it("limits attempts per phone (10 per 15 minutes), even with the right password after", async () => {
     const user = await seedUser();
     for (let i = 0; i < 10; i++) {

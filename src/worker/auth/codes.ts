@@ -62,7 +62,7 @@ export async function consumeCode(db: Db, pepper: string, subject: CodeSubject, 
     .select()
     .from(verificationCodes)
     .where(and(eq(verificationCodes.app, subject.app), eq(verificationCodes.phone, subject.phone), eq(verificationCodes.purpose, subject.purpose)))
-    .orderBy(desc(verificationCodes.id))
+    .orderBy(desc(verificationCodes.createdAt), desc(verificationCodes.id))
     .limit(1)
     .get();
   if (!latest) throw codeError("missing");

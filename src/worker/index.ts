@@ -1,12 +1,18 @@
 import { app } from "./app";
 import { runHousekeeping } from "./housekeeping";
+import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
+import { recoverStalledWork } from "./messaging/sweep";
 import { handleQueueBatch } from "./queue";
+
+// Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).
+export { SendPacer } from "./messaging/pacer";
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env) => handleQueueBatch(batch, env, jobHandlers),
+  queue: (batch, env, ctx) => handleQueueBatch(batch, env, jobHandlers, ctx),
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
+    ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env, unknown>;

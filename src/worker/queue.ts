@@ -4,7 +4,8 @@ import { createLogger, type Logger } from "./log";
 /** Every job the dispatch queue carries. A body that does not parse can never succeed and is acked. */
 export const jobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("expand"), campaignId: z.number().int().positive() }),
-  z.object({ kind: z.literal("dispatch"), messageId: z.number().int().positive() }),
+  // slotAt: a send slot already reserved from the sender's pacer by an earlier delivery of this job.
+  z.object({ kind: z.literal("dispatch"), messageId: z.number().int().positive(), slotAt: z.number().int().positive().optional() }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
 export type JobKind = Job["kind"];
@@ -20,7 +21,14 @@ export class RetryLater extends Error {
   }
 }
 
-export type JobContext = { env: Env; log: Logger; attempts: number; deadLettered: boolean };
+export type JobContext = {
+  env: Env;
+  log: Logger;
+  attempts: number;
+  deadLettered: boolean;
+  /** Keeps work running after the message is settled (a provider call that outlives its batch); absent outside a real invocation. */
+  waitUntil?: (promise: Promise<unknown>) => void;
+};
 export type JobHandlers = { [K in JobKind]?: (job: Extract<Job, { kind: K }>, ctx: JobContext) => Promise<void> };
 
 /** Exponential back-off in seconds for attempt n (1-based): 2, 4, 8 … capped at 5 minutes. */
@@ -29,36 +37,44 @@ export function backoffSeconds(attempts: number): number {
 }
 
 export const DEAD_LETTER_QUEUE = "blockpilot-dispatch-dlq";
+/** Queues refuse a delay longer than 12 hours. */
+export const MAX_DELAY_SECONDS = 43_200;
 
 /**
  * Acks or retries each message on its own: one bad message never drags its batch-mates into a retry,
- * and nothing is acked wholesale. Messages arriving on the dead-letter queue are handed over with
- * `deadLettered: true` so the handler can record what died.
+ * and nothing is acked wholesale. Messages of a batch run concurrently, because a dispatch job
+ * spends most of its time waiting (for its send slot, for the provider) and a batch handled one
+ * message after another could never keep up with the sender's rate. Messages arriving on the
+ * dead-letter queue are handed over with `deadLettered: true` so the handler can record what died.
  */
-export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env, handlers: JobHandlers): Promise<void> {
+export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env, handlers: JobHandlers, ctx?: ExecutionContext): Promise<void> {
   const deadLettered = batch.queue === DEAD_LETTER_QUEUE;
   const log = createLogger({ queue: batch.queue });
-  for (const message of batch.messages) {
-    const parsed = jobSchema.safeParse(message.body);
-    if (!parsed.success) {
-      log.warn("queue.malformed", { id: message.id, issues: parsed.error.issues.map((i) => i.message) });
-      message.ack();
-      continue;
-    }
-    const job = parsed.data;
-    const handler = handlers[job.kind] as ((job: Job, ctx: JobContext) => Promise<void>) | undefined;
-    if (!handler) {
-      log.error("queue.no_handler", { id: message.id, kind: job.kind });
-      message.retry({ delaySeconds: backoffSeconds(message.attempts) });
-      continue;
-    }
-    try {
-      await handler(job, { env, log: log.child({ kind: job.kind }), attempts: message.attempts, deadLettered });
-      message.ack();
-    } catch (err) {
-      const delaySeconds = err instanceof RetryLater && err.delaySeconds !== undefined ? err.delaySeconds : backoffSeconds(message.attempts);
-      log.warn("queue.retry", { id: message.id, kind: job.kind, attempts: message.attempts, delaySeconds, error: String(err) });
-      message.retry({ delaySeconds: Math.ceil(delaySeconds) });
-    }
-  }
+  const waitUntil = ctx ? (promise: Promise<unknown>) => ctx.waitUntil(promise) : undefined;
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const parsed = jobSchema.safeParse(message.body);
+      if (!parsed.success) {
+        log.warn("queue.malformed", { id: message.id, issues: parsed.error.issues.map((i) => i.message) });
+        message.ack();
+        return;
+      }
+      const job = parsed.data;
+      const handler = handlers[job.kind] as ((job: Job, ctx: JobContext) => Promise<void>) | undefined;
+      if (!handler) {
+        log.error("queue.no_handler", { id: message.id, kind: job.kind });
+        message.retry({ delaySeconds: backoffSeconds(message.attempts) });
+        return;
+      }
+      try {
+        await handler(job, { env, log: log.child({ kind: job.kind }), attempts: message.attempts, deadLettered, waitUntil });
+        message.ack();
+      } catch (err) {
+        const delaySeconds = err instanceof RetryLater && err.delaySeconds !== undefined ? err.delaySeconds : backoffSeconds(message.attempts);
+        const delay = Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds)));
+        log.warn("queue.retry", { id: message.id, kind: job.kind, attempts: message.attempts, delaySeconds: delay, error: String(err) });
+        message.retry({ delaySeconds: delay });
+      }
+    }),
+  );
 }

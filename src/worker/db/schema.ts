@@ -222,10 +222,18 @@ export const campaigns = sqliteTable(
     status: text("status", { enum: ["queued", "expanding", "sending", "done", "failed"] }).notNull().default("queued"),
     total: integer("total").notNull().default(0),
     skipped: integer("skipped").notNull().default(0),
+    /** SHA-256 of the create request: a replayed idempotency key with a different request is refused. */
+    requestHash: text("request_hash"),
+    /** Expansion progress: dispatch jobs are enqueued for message ids up to this one (a retried expand resumes here). */
+    dispatchCursor: integer("dispatch_cursor").notNull().default(0),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [uniqueIndex("campaigns_idempotency").on(t.authorId, t.idempotencyKey), index("campaigns_created").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("campaigns_idempotency").on(t.authorId, t.idempotencyKey),
+    index("campaigns_created").on(t.createdAt),
+    index("campaigns_status").on(t.status, t.updatedAt),
+  ],
 );
 
 /** Rows the admin deselected in the review step; removed at expansion. */
@@ -258,6 +266,8 @@ export const campaignMessages = sqliteTable(
     uniqueIndex("campaign_messages_campaign_phone").on(t.campaignId, t.phone),
     index("campaign_messages_status").on(t.campaignId, t.status),
     index("campaign_messages_provider").on(t.providerId),
+    // The cron sweep finds rows left in 'sending' by a crashed consumer across all campaigns.
+    index("campaign_messages_lease").on(t.status, t.updatedAt),
   ],
 );
 

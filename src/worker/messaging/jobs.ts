@@ -1,4 +1,8 @@
 import type { JobHandlers } from "../queue";
+import { dispatchMessage, expandCampaign } from "./dispatch";
 
-/** Queue job handlers by kind. The bulk-messaging pipeline registers `expand` and `dispatch` here. */
-export const jobHandlers: JobHandlers = {};
+/** Queue job handlers by kind (src/worker/queue.ts parses, acks and retries). */
+export const jobHandlers: JobHandlers = {
+  expand: expandCampaign,
+  dispatch: dispatchMessage,
+};

@@ -1,0 +1,265 @@
+import { dayEnd, dayStart, type DriverAudience, type DriverRow, type InvitationAudience, type InvitationRow } from "../../shared/audience";
+import type { Page } from "../../shared/paging";
+import { pageOffset } from "../../shared/paging";
+import { parseReviewSearch } from "../../shared/search";
+import { and, join, prepare, raw, Sql, sql } from "./sql-fragment";
+
+/**
+ * Audiences are queries evaluated in D1 (DESIGN §6.1) with the spec's filter semantics. Each
+ * builder yields one SELECT of recipients, used three ways: a page of the review table, its
+ * count, and the campaign's INSERT … SELECT at expansion. The review, the number N the admin
+ * confirms and the rows materialised therefore cannot disagree about who is in.
+ */
+
+/** Filters as a campaign stores them: the review's filters and search, without paging. */
+export type DriverFilters = Omit<DriverAudience, "page" | "pageSize">;
+export type InvitationFilters = Omit<InvitationAudience, "page" | "pageSize">;
+export type Channel = "sms" | "whatsapp";
+
+type BuildOptions = {
+  /** Only rows that existed at this moment (a campaign's creation), so a late sign-up never joins a campaign already confirmed. */
+  asOf?: number;
+  /** The old product's all-users tables list administrators too; the messaging audience does not. */
+  includeAdmins?: boolean;
+};
+
+const triState = (column: Sql, value: "all" | "yes" | "no"): Sql[] => (value === "all" ? [] : [sql`${column} = ${value === "yes" ? 1 : 0}`]);
+
+/**
+ * Lower-cases like the search term is lower-cased. SQLite's lower() folds ASCII only, so the
+ * accented capitals of the product's languages are folded by hand; the cost is paid only when the
+ * term itself has a non-ASCII character (an ASCII term can only match ASCII letters).
+ */
+const ACCENTED_CAPITALS = "ÁÉÍÓÚÜÑÀÈÌÒÙÂÊÎÔÛÇÃÕÄÖ";
+function folded(column: Sql, term: string): Sql {
+  if (/^[\x00-\x7f]*$/.test(term)) return sql`lower(${column})`;
+  let expr = column.text;
+  for (const capital of ACCENTED_CAPITALS) expr = `replace(${expr}, '${capital}', '${capital.toLowerCase()}')`;
+  return new Sql(`lower(${expr})`, column.params);
+}
+
+/** Spec §5 search: a phone number (normalised by the shared rule) or a case-insensitive match on name, region or referral. */
+function searchCondition(search: string | undefined, columns: { phone: Sql; name: Sql; region: Sql; referral: Sql }): Sql[] {
+  const parsed = parseReviewSearch(search);
+  if (parsed.kind === "none") return [];
+  if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
+  const term = parsed.text;
+  return [
+    join(
+      [columns.name, columns.region, columns.referral].map((c) => sql`instr(${folded(sql`coalesce(${c}, '')`, term)}, ${term}) > 0`),
+      " OR ",
+    ),
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Drivers (panel 1)
+
+const regionColumn = (app: "flex" | "spark") => raw(app === "flex" ? "u.human_region" : "u.delivery_area");
+
+function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
+  const tz = f.tzOffsetMinutes;
+  const conditions: Sql[] = [sql`u.app = ${f.app}`];
+  if (!options.includeAdmins) conditions.push(raw("u.is_admin = 0"));
+  if (f.startDate) conditions.push(sql`u.created_at >= ${dayStart(f.startDate, tz)}`);
+  if (f.endDate) conditions.push(sql`u.created_at <= ${dayEnd(f.endDate, tz)}`);
+  if (f.startExpirationDate) conditions.push(sql`u.expiration_at >= ${dayStart(f.startExpirationDate, tz)}`);
+  if (f.endExpirationDate) conditions.push(sql`u.expiration_at <= ${dayEnd(f.endExpirationDate, tz)}`);
+  if (f.referral.length > 0) conditions.push(sql`u.referral_code IN (SELECT value FROM json_each(${JSON.stringify(f.referral)}))`);
+  // The region list is shown for Flex (human_region); for Spark the same filter reads the delivery area.
+  if (f.region.length > 0) conditions.push(sql`${regionColumn(f.app)} IN (SELECT value FROM json_each(${JSON.stringify(f.region)}))`);
+  conditions.push(...triState(raw("u.good_standing"), f.goodStanding));
+  conditions.push(...triState(raw("u.account_connected"), f.accountConnected));
+  conditions.push(...triState(raw("u.setup_complete"), f.setupComplete));
+  conditions.push(...searchCondition(f.search, { phone: raw("u.phone"), name: raw("u.name"), region: regionColumn(f.app), referral: raw("u.referral_code") }));
+  if (options.asOf !== undefined) conditions.push(sql`u.created_at <= ${options.asOf}`);
+  return and(conditions);
+}
+
+const DRIVER_COLUMNS = raw(
+  "u.id, u.name, u.phone, u.email, u.referral_code, u.human_region, u.delivery_area, u.good_standing, u.account_connected, u.setup_complete, " +
+    "u.expiration_at, u.created_at, u.status, u.stripe_express_id, u.is_admin, u.role_name, u.role_properties, u.sms_opt_out, u.whatsapp_opt_out",
+);
+
+function driverOrder(f: DriverFilters): Sql {
+  const dir = f.dir === "asc" ? "ASC" : "DESC";
+  const column = {
+    name: "u.name COLLATE NOCASE",
+    phone: "u.phone",
+    createdAt: "u.created_at",
+    // "None" (no expiration) sorts last both ways: it is never what someone sorting by date is after.
+    expirationAt: "u.expiration_at",
+    region: `${regionColumn(f.app).text} COLLATE NOCASE`,
+    referral: "u.referral_code COLLATE NOCASE",
+    status: "u.status",
+  }[f.sort];
+  return raw(`${column} ${dir} NULLS LAST, u.id ${dir}`);
+}
+
+export type DriverRecord = {
+  id: number;
+  name: string;
+  phone: string;
+  email: string | null;
+  referral_code: string | null;
+  human_region: string | null;
+  delivery_area: string | null;
+  good_standing: number;
+  account_connected: number;
+  setup_complete: number;
+  expiration_at: number | null;
+  created_at: number;
+  status: "start" | "stop";
+  stripe_express_id: string | null;
+  is_admin: number;
+  role_name: string | null;
+  role_properties: string | null;
+  sms_opt_out: number;
+  whatsapp_opt_out: number;
+};
+
+export function toDriverRow(r: DriverRecord): DriverRow {
+  return {
+    id: r.id,
+    name: r.name,
+    phone: r.phone,
+    referral: r.referral_code,
+    region: r.human_region,
+    deliveryArea: r.delivery_area,
+    goodStanding: r.good_standing === 1,
+    accountConnected: r.account_connected === 1,
+    setupComplete: r.setup_complete === 1,
+    expirationAt: r.expiration_at,
+    status: r.status,
+    stripeExpressId: r.stripe_express_id,
+  };
+}
+
+/** One page of drivers and the total, in one round trip. */
+export async function driverPage(db: D1Database, f: DriverAudience, options: BuildOptions = {}): Promise<Page<DriverRecord>> {
+  const where = driverWhere(f, options);
+  const [count, rows] = await db.batch([
+    prepare(db, sql`SELECT count(*) AS n FROM users u WHERE ${where}`),
+    prepare(db, sql`SELECT ${DRIVER_COLUMNS} FROM users u WHERE ${where} ORDER BY ${driverOrder(f)} LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`),
+  ]);
+  return { total: (count!.results[0] as { n: number }).n, page: f.page, pageSize: f.pageSize, rows: rows!.results as DriverRecord[] };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Unpaid invitations (panel 2)
+
+/**
+ * One row per invited phone. A phone that earned its inviter a free week has paid, so every
+ * invitation of that phone is out (not only the row carrying the flag); invited_at is the latest
+ * invitation in the date range. The account is matched by phone (the oldest, when a number is
+ * registered in both apps); without one the invitee is "Unregistered".
+ */
+function invitationSelect(f: InvitationFilters, options: BuildOptions): Sql {
+  const tz = f.tzOffsetMinutes;
+  const inRange: Sql[] = [raw("i.free_week = 0")];
+  if (f.startDate) inRange.push(sql`i.invited_at >= ${dayStart(f.startDate, tz)}`);
+  if (f.endDate) inRange.push(sql`i.invited_at <= ${dayEnd(f.endDate, tz)}`);
+  if (options.asOf !== undefined) inRange.push(sql`i.invited_at <= ${options.asOf}`);
+  const outer: Sql[] = [raw("NOT EXISTS (SELECT 1 FROM invitations f WHERE f.phone = g.phone AND f.free_week = 1)")];
+  outer.push(...triState(raw("(u.id IS NOT NULL)"), f.registered));
+  outer.push(...triState(raw("coalesce(u.account_connected, 0)"), f.accountConnected));
+  outer.push(...triState(raw("coalesce(u.setup_complete, 0)"), f.setupComplete));
+  outer.push(
+    ...searchCondition(f.search, {
+      phone: raw("g.phone"),
+      name: raw("coalesce(u.name, 'Unregistered')"),
+      region: raw("coalesce(u.human_region, u.delivery_area)"),
+      referral: raw("u.referral_code"),
+    }),
+  );
+  return sql`SELECT g.phone AS phone, g.invited_at AS invited_at, u.id AS user_id, coalesce(u.name, 'Unregistered') AS name,
+      (u.id IS NULL) AS unregistered, coalesce(u.account_connected, 0) AS account_connected, coalesce(u.setup_complete, 0) AS setup_complete,
+      coalesce(u.sms_opt_out, 0) AS sms_opt_out, coalesce(u.whatsapp_opt_out, 0) AS whatsapp_opt_out
+    FROM (SELECT i.phone AS phone, max(i.invited_at) AS invited_at FROM invitations i WHERE ${and(inRange)} GROUP BY i.phone) g
+    LEFT JOIN users u ON u.id = (SELECT x.id FROM users x WHERE x.phone = g.phone ORDER BY x.id LIMIT 1)
+    WHERE ${and(outer)}`;
+}
+
+type InvitationRecord = {
+  phone: string;
+  invited_at: number;
+  user_id: number | null;
+  name: string;
+  unregistered: number;
+  account_connected: number;
+  setup_complete: number;
+};
+
+export async function invitationPage(db: D1Database, f: InvitationAudience): Promise<Page<InvitationRow>> {
+  const select = invitationSelect(f, {});
+  const [count, rows] = await db.batch([
+    prepare(db, sql`SELECT count(*) AS n FROM (${select})`),
+    prepare(db, sql`${select} ORDER BY g.invited_at DESC, g.phone LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`),
+  ]);
+  return {
+    total: (count!.results[0] as { n: number }).n,
+    page: f.page,
+    pageSize: f.pageSize,
+    rows: (rows!.results as InvitationRecord[]).map((r) => ({
+      phone: r.phone,
+      name: r.name,
+      unregistered: r.unregistered === 1,
+      invitedAt: r.invited_at,
+      accountConnected: r.account_connected === 1,
+      setupComplete: r.setup_complete === 1,
+      userId: r.user_id,
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recipients: what a campaign expands to
+
+/** Where a campaign's recipients come from; stored as the campaign's `audience` JSON. */
+export type RecipientSource =
+  | { source: "drivers"; filters: DriverFilters }
+  | { source: "invitations"; filters: InvitationFilters }
+  | { source: "list"; phones: string[]; app: "flex" | "spark" }
+  | { source: "retry"; campaignId: number };
+
+/**
+ * The recipients as (user_id, phone, name, opted_out) where opted_out reads the user's own flag for
+ * the channel; the opt_outs table (which also covers numbers without an account) is checked by the
+ * caller. Exclusions are a subquery of phones.
+ */
+export function recipientsSelect(from: RecipientSource, channel: Channel, excluded: Sql, asOf: number): Sql {
+  const optOutColumn = channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out";
+  let inner: Sql;
+  switch (from.source) {
+    case "drivers":
+      inner = sql`SELECT u.id AS user_id, u.phone AS phone, u.name AS name, u.${raw(optOutColumn)} AS opted_out FROM users u WHERE ${driverWhere(from.filters, { asOf })}`;
+      break;
+    case "invitations":
+      inner = sql`SELECT a.user_id AS user_id, a.phone AS phone, a.name AS name, a.${raw(optOutColumn)} AS opted_out FROM (${invitationSelect(from.filters, { asOf })}) a`;
+      break;
+    case "list":
+      // A typed number may belong to an account (its name shows in the ledger) or to nobody.
+      inner = sql`SELECT u.id AS user_id, p.value AS phone, u.name AS name, coalesce(u.${raw(optOutColumn)}, 0) AS opted_out
+        FROM json_each(${JSON.stringify(from.phones)}) p
+        LEFT JOIN users u ON u.id = (SELECT x.id FROM users x WHERE x.phone = p.value ORDER BY x.app = ${from.app} DESC, x.id LIMIT 1)`;
+      break;
+    case "retry":
+      inner = sql`SELECT m.user_id AS user_id, m.phone AS phone, m.name AS name, coalesce(u.${raw(optOutColumn)}, 0) AS opted_out
+        FROM campaign_messages m LEFT JOIN users u ON u.id = m.user_id
+        WHERE m.campaign_id = ${from.campaignId} AND m.status = 'failed' AND m.updated_at <= ${asOf}`;
+      break;
+  }
+  return sql`SELECT r.user_id AS user_id, r.phone AS phone, r.name AS name,
+      (r.opted_out = 1 OR EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = r.phone AND o.channel = ${channel})) AS opted_out
+    FROM (${inner}) r WHERE r.phone NOT IN (${excluded})`;
+}
+
+/** How many the campaign will reach and how many of those are opted out (skipped), before anything is written. */
+export async function countRecipients(db: D1Database, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number) {
+  const excluded = sql`SELECT value FROM json_each(${JSON.stringify(excludedPhones)})`;
+  const row = await prepare(db, sql`SELECT count(*) AS total, coalesce(sum(opted_out), 0) AS skipped FROM (${recipientsSelect(from, channel, excluded, asOf)})`).first<{
+    total: number;
+    skipped: number;
+  }>();
+  return { total: row?.total ?? 0, skipped: row?.skipped ?? 0 };
+}

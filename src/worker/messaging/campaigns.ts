@@ -1,0 +1,424 @@
+import { z } from "zod";
+import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
+import type { Page } from "../../shared/paging";
+import { pageOffset } from "../../shared/paging";
+import { normalizeUsPhone } from "../../shared/phone";
+import { countSms, fitsOneSegment } from "../../shared/sms";
+import type { SessionUser } from "../auth/middleware";
+import { ApiError } from "../errors";
+import type { Logger } from "../log";
+import type { Job } from "../queue";
+import { countRecipients, type Channel, type RecipientSource } from "./audience";
+import { findTemplate } from "./templates";
+
+/** An SMS whose limit the owner lifted still stops somewhere: ten segments (Twilio's own advice). */
+export const MAX_LIFTED_SEGMENTS = 10;
+export const MAX_LIST_PHONES = 20_000;
+export const MAX_EXCLUDED_PHONES = 50_000;
+
+export const STATUSES = ["pending", "sending", "sent", "delivered", "failed", "skipped"] as const;
+export type MessageStatus = (typeof STATUSES)[number];
+export type Counts = Record<MessageStatus, number>;
+
+export type CampaignView = {
+  id: number;
+  app: "flex" | "spark";
+  channel: Channel;
+  source: "drivers" | "invitations" | "list" | "retry";
+  message: string | null;
+  template: { name: string; language: string } | null;
+  author: { id: number; name: string };
+  status: "queued" | "expanding" | "sending" | "done" | "failed";
+  total: number;
+  counts: Counts;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** POST /api/admin/campaigns (docs/api.md). Audience filters are checked per source below. */
+export const campaignRequestSchema = z.object({
+  idempotencyKey: z.string().trim().min(1).max(200),
+  source: z.enum(["drivers", "invitations", "list"]),
+  channel: z.enum(["sms", "whatsapp"]),
+  app: z.enum(["flex", "spark"]).optional(),
+  message: z.string().max(1600).optional(),
+  template: z.object({ name: z.string().min(1).max(512), language: z.string().min(1).max(20) }).optional(),
+  audience: z.record(z.string(), z.unknown()).optional(),
+  excludedPhones: z.array(z.string().max(40)).max(MAX_EXCLUDED_PHONES).optional(),
+  phones: z.array(z.string().max(40)).max(MAX_LIST_PHONES).optional(),
+  liftLimit: z.boolean().optional(),
+});
+export type CampaignRequest = z.infer<typeof campaignRequestSchema>;
+
+/** What a campaign is, once the request is understood. */
+export type CampaignInput = {
+  idempotencyKey: string;
+  app: "flex" | "spark";
+  channel: Channel;
+  message: string | null;
+  template: { name: string; language: string } | null;
+  recipients: RecipientSource;
+  excludedPhones: string[];
+  liftLimit: boolean;
+};
+
+type Issue = { path: string; message: string; value?: string };
+
+/** Phones as typed → E.164, de-duplicated; every bad one is named so the admin can fix the list. */
+export function normalizePhones(values: string[], path: string): { phones: string[]; issues: Issue[] } {
+  const seen = new Set<string>();
+  const issues: Issue[] = [];
+  values.forEach((value, i) => {
+    const e164 = normalizeUsPhone(value);
+    if (!e164) issues.push({ path: `${path}.${i}`, message: "Not a US or Canada phone number", value });
+    else seen.add(e164);
+  });
+  return { phones: [...seen], issues };
+}
+
+function validationError(issues: Issue[]): ApiError {
+  const first = issues[0]!;
+  const message = issues.every((i) => i.value !== undefined)
+    ? `${issues.length} phone number${issues.length === 1 ? " is" : "s are"} not valid: ${issues.slice(0, 5).map((i) => i.value).join(", ")}${issues.length > 5 ? " …" : ""}`
+    : `${first.path}: ${first.message}`;
+  return new ApiError("validation_failed", message, { details: issues });
+}
+
+/** The request's shape is valid; now its meaning: the audience of its source, phone lists, message or template. */
+export function toCampaignInput(req: CampaignRequest): CampaignInput {
+  const issues: Issue[] = [];
+  let recipients: RecipientSource | undefined;
+  const app = req.app ?? "flex";
+  if (req.source === "list") {
+    if (!req.phones || req.phones.length === 0) issues.push({ path: "phones", message: "Give at least one phone number" });
+    else {
+      const { phones, issues: bad } = normalizePhones(req.phones, "phones");
+      issues.push(...bad);
+      recipients = { source: "list", phones, app };
+    }
+  } else {
+    const schema = req.source === "drivers" ? driverAudienceSchema : invitationAudienceSchema;
+    const parsed = schema.safeParse({ ...(req.audience ?? {}), ...(req.source === "drivers" && req.app && !req.audience?.app ? { app: req.app } : {}) });
+    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ path: ["audience", ...i.path].join("."), message: i.message })));
+    else {
+      // Paging is the review table's business, not the campaign's.
+      const { page: _page, pageSize: _pageSize, ...filters } = parsed.data;
+      recipients =
+        req.source === "drivers"
+          ? { source: "drivers", filters: filters as Extract<RecipientSource, { source: "drivers" }>["filters"] }
+          : { source: "invitations", filters: filters as Extract<RecipientSource, { source: "invitations" }>["filters"] };
+    }
+  }
+  const excluded = normalizePhones(req.excludedPhones ?? [], "excludedPhones");
+  issues.push(...excluded.issues);
+  if (req.channel === "sms" && !req.message?.trim()) issues.push({ path: "message", message: "Write the message" });
+  if (req.channel === "whatsapp" && !req.template) issues.push({ path: "template", message: "Choose a template" });
+  if (issues.length > 0 || !recipients) throw validationError(issues);
+  const resolvedApp = recipients.source === "drivers" ? recipients.filters.app : app;
+  return {
+    idempotencyKey: req.idempotencyKey,
+    app: resolvedApp,
+    channel: req.channel,
+    message: req.channel === "sms" ? req.message!.trim() : null,
+    template: req.channel === "whatsapp" ? req.template! : null,
+    recipients,
+    excludedPhones: excluded.phones,
+    liftLimit: req.liftLimit ?? false,
+  };
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The rules that need the author or the database: the one-segment limit and the template. */
+async function checkContent(db: D1Database, author: SessionUser, input: CampaignInput) {
+  if (input.liftLimit && author.roleName !== "owner") throw new ApiError("forbidden", "Only the owner may lift the character limit");
+  if (input.channel === "sms") {
+    const count = countSms(input.message!);
+    if (!input.liftLimit && !fitsOneSegment(input.message!)) {
+      throw new ApiError("unprocessable", `The message needs ${count.messages} SMS segments; the limit is one`, { details: count });
+    }
+    if (count.messages > MAX_LIFTED_SEGMENTS) {
+      throw new ApiError("unprocessable", `The message needs ${count.messages} SMS segments; at most ${MAX_LIFTED_SEGMENTS} can be sent`, { details: count });
+    }
+  } else {
+    const template = await findTemplate(db, input.template!);
+    if (!template) throw new ApiError("unprocessable", `There is no approved WhatsApp template ${input.template!.name} (${input.template!.language})`);
+  }
+}
+
+export function sentMessage(n: number): string {
+  return `Message sent successfully to ${n} user${n === 1 ? "" : "s"}.`;
+}
+
+type CampaignRow = {
+  id: number;
+  app: "flex" | "spark";
+  channel: Channel;
+  source: CampaignView["source"];
+  message: string | null;
+  template: string | null;
+  author_id: number;
+  author_name: string | null;
+  status: CampaignView["status"];
+  total: number;
+  request_hash: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+const CAMPAIGN_SELECT = `SELECT c.id, c.app, c.channel, c.source, c.message, c.template, c.author_id, a.name AS author_name, c.status, c.total,
+  c.request_hash, c.created_at, c.updated_at FROM campaigns c LEFT JOIN users a ON a.id = c.author_id`;
+
+/** Counts by status come from the rows themselves (an index range per campaign), so they are never out of step. */
+async function withCounts(db: D1Database, rows: CampaignRow[]): Promise<CampaignView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const counted = await db
+    .prepare("SELECT campaign_id, status, count(*) AS n FROM campaign_messages WHERE campaign_id IN (SELECT value FROM json_each(?)) GROUP BY campaign_id, status")
+    .bind(JSON.stringify(ids))
+    .all<{ campaign_id: number; status: MessageStatus; n: number }>();
+  const counts = new Map<number, Counts>(ids.map((id) => [id, { pending: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }]));
+  for (const c of counted.results) counts.get(c.campaign_id)![c.status] = c.n;
+  return rows.map((r) => {
+    const template = r.template ? (JSON.parse(r.template) as { name: string; language: string }) : null;
+    return {
+      id: r.id,
+      app: r.app,
+      channel: r.channel,
+      source: r.source,
+      message: r.message,
+      template: template ? { name: template.name, language: template.language } : null,
+      author: { id: r.author_id, name: r.author_name ?? "" },
+      status: r.status,
+      total: r.total,
+      counts: counts.get(r.id)!,
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
+    };
+  });
+}
+
+export async function getCampaign(db: D1Database, id: number): Promise<CampaignView | null> {
+  const row = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.id = ?`).bind(id).first<CampaignRow>();
+  return row ? (await withCounts(db, [row]))[0]! : null;
+}
+
+export async function listCampaigns(db: D1Database, page: number, pageSize: number): Promise<Page<CampaignView>> {
+  const [count, rows] = await db.batch([
+    db.prepare("SELECT count(*) AS n FROM campaigns"),
+    db.prepare(`${CAMPAIGN_SELECT} ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`).bind(pageSize, pageOffset(page, pageSize)),
+  ]);
+  return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: await withCounts(db, rows!.results as CampaignRow[]) };
+}
+
+async function enqueueExpand(env: Env, log: Logger, campaignId: number) {
+  try {
+    await env.DISPATCH.send({ kind: "expand", campaignId } satisfies Job);
+  } catch (err) {
+    // The campaign row is committed; the cron sweep (or a replay of the request) queues it again.
+    log.error("campaign.enqueue_failed", { campaignId, error: String(err) });
+  }
+}
+
+export type CreateResult = { campaign: CampaignView; created: boolean; message: string };
+
+/**
+ * One request, one campaign: the idempotency key (unique per author) makes a double click or a
+ * replayed request answer the same campaign, and a different request under a used key a 409.
+ * The campaign row, its exclusions and the audit entry are written in one transaction; then one
+ * expand job is queued. N in the answer is the audience minus the deselected rows, counted by the
+ * same query the expansion runs (opted-out numbers are in N and end as skipped).
+ */
+export async function createCampaign(env: Env, log: Logger, author: SessionUser, input: CampaignInput, source: CampaignView["source"] = input.recipients.source): Promise<CreateResult> {
+  const db = env.DB;
+  const { idempotencyKey: _key, ...hashed } = input;
+  const requestHash = await sha256Hex(JSON.stringify(hashed));
+  const existing = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`).bind(author.id, input.idempotencyKey).first<CampaignRow>();
+  if (existing) return replay(env, log, existing, requestHash);
+
+  // A retry resends content that passed these rules when its parent was created.
+  if (source !== "retry") await checkContent(db, author, input);
+  const now = Date.now();
+  const { total, skipped } = await countRecipients(db, input.recipients, input.channel, input.excludedPhones, now);
+  if (total === 0) throw new ApiError("unprocessable", "Nobody to send to: the audience is empty");
+
+  const audience = input.recipients.source === "drivers" || input.recipients.source === "invitations" ? { ...input.recipients.filters } : { ...input.recipients };
+  const idOf = "(SELECT id FROM campaigns WHERE author_id = ? AND idempotency_key = ?)";
+  try {
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO campaigns (app, channel, source, message, template, audience, author_id, idempotency_key, status, total, skipped, request_hash, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+        )
+        .bind(input.app, input.channel, source, input.message, input.template ? JSON.stringify(input.template) : null, JSON.stringify(audience), author.id, input.idempotencyKey, total, skipped, requestHash, now, now),
+      db
+        .prepare(`INSERT INTO campaign_exclusions (campaign_id, phone) SELECT ${idOf}, value FROM json_each(?)`)
+        .bind(author.id, input.idempotencyKey, JSON.stringify(input.excludedPhones)),
+      db
+        .prepare(`INSERT INTO audit_log (actor_id, action, target, details, at) VALUES (?, 'campaign.create', 'campaign:' || ${idOf}, ?, ?)`)
+        .bind(
+          author.id,
+          author.id,
+          input.idempotencyKey,
+          JSON.stringify({ channel: input.channel, source, app: input.app, total, skipped, excluded: input.excludedPhones.length, liftLimit: input.liftLimit }),
+          now,
+        ),
+    ]);
+  } catch (err) {
+    // Two identical requests raced: the loser answers with the winner's campaign.
+    if (String(err).includes("UNIQUE constraint failed")) {
+      const winner = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`).bind(author.id, input.idempotencyKey).first<CampaignRow>();
+      if (winner) return replay(env, log, winner, requestHash);
+    }
+    throw err;
+  }
+  const row = (await db.prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`).bind(author.id, input.idempotencyKey).first<CampaignRow>())!;
+  await enqueueExpand(env, log, row.id);
+  log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
+  return { campaign: (await withCounts(db, [row]))[0]!, created: true, message: sentMessage(total) };
+}
+
+async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string): Promise<CreateResult> {
+  if (row.request_hash && row.request_hash !== requestHash) throw new ApiError("conflict", "This idempotency key was already used for a different campaign");
+  // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
+  if (row.status === "queued") await enqueueExpand(env, log, row.id);
+  return { campaign: (await withCounts(env.DB, [row]))[0]!, created: false, message: sentMessage(row.total) };
+}
+
+/**
+ * "Retry failed only": a new campaign of the failed rows. Keyed by the failed set itself, so a
+ * second click (by anyone) answers the same retry instead of messaging the same people twice.
+ */
+export async function retryFailed(env: Env, log: Logger, author: SessionUser, parentId: number): Promise<CreateResult> {
+  const db = env.DB;
+  const parent = await db.prepare("SELECT id, app, channel, message, template FROM campaigns WHERE id = ?").bind(parentId).first<{
+    id: number;
+    app: "flex" | "spark";
+    channel: Channel;
+    message: string | null;
+    template: string | null;
+  }>();
+  if (!parent) throw new ApiError("not_found", "No such campaign");
+  const failed = await db
+    .prepare("SELECT count(*) AS n, coalesce(max(updated_at), 0) AS last FROM campaign_messages WHERE campaign_id = ? AND status = 'failed'")
+    .bind(parentId)
+    .first<{ n: number; last: number }>();
+  if (!failed || failed.n === 0) throw new ApiError("unprocessable", "This campaign has no failed messages to retry");
+  const key = `retry-failed:${parentId}:${failed.n}:${failed.last}`;
+  const earlier = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.source = 'retry' AND c.idempotency_key = ?`).bind(key).first<CampaignRow>();
+  if (earlier) return replay(env, log, earlier, earlier.request_hash ?? "");
+  const input: CampaignInput = {
+    idempotencyKey: key,
+    app: parent.app,
+    channel: parent.channel,
+    message: parent.message,
+    template: parent.template ? (JSON.parse(parent.template) as { name: string; language: string }) : null,
+    recipients: { source: "retry", campaignId: parentId },
+    excludedPhones: [],
+    liftLimit: false,
+  };
+  return createCampaign(env, log, author, input, "retry");
+}
+
+export type LedgerRow = {
+  phone: string;
+  name: string | null;
+  status: MessageStatus;
+  providerId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  attempts: number;
+  deadLettered: boolean;
+  updatedAt: number;
+};
+
+type LedgerRecord = {
+  id: number;
+  phone: string;
+  name: string | null;
+  status: MessageStatus;
+  provider_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  dead_lettered: number;
+  updated_at: number;
+};
+
+const toLedgerRow = (r: LedgerRecord): LedgerRow => ({
+  phone: r.phone,
+  name: r.name,
+  status: r.status,
+  providerId: r.provider_id,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+  attempts: r.attempts,
+  deadLettered: r.dead_lettered === 1,
+  updatedAt: r.updated_at,
+});
+
+const LEDGER_COLUMNS = "id, phone, name, status, provider_id, error_code, error_message, attempts, dead_lettered, updated_at";
+
+export async function ledgerPage(db: D1Database, campaignId: number, status: MessageStatus | undefined, page: number, pageSize: number): Promise<Page<LedgerRow>> {
+  const filter = status ? " AND status = ?" : "";
+  const args = status ? [campaignId, status] : [campaignId];
+  const [count, rows] = await db.batch([
+    db.prepare(`SELECT count(*) AS n FROM campaign_messages WHERE campaign_id = ?${filter}`).bind(...args),
+    db.prepare(`SELECT ${LEDGER_COLUMNS} FROM campaign_messages WHERE campaign_id = ?${filter} ORDER BY id LIMIT ? OFFSET ?`).bind(...args, pageSize, pageOffset(page, pageSize)),
+  ]);
+  return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: (rows!.results as LedgerRecord[]).map(toLedgerRow) };
+}
+
+/** A CSV cell: quoted when needed, and text a spreadsheet would run as a formula defused with a quote. */
+function csvCell(value: string | number | boolean | null, text = false): string {
+  if (value === null) return "";
+  let s = String(value);
+  if (text && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const CSV_PAGE = 1000;
+
+/** The whole ledger as CSV, read in keyset pages so a 100,000-row campaign never sits in memory at once. */
+export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after = 0;
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (!headerSent) {
+        headerSent = true;
+        controller.enqueue(encoder.encode("phone,name,status,provider_id,error_code,error_message,attempts,dead_lettered,updated_at\r\n"));
+        return;
+      }
+      const page = await db
+        .prepare(`SELECT ${LEDGER_COLUMNS} FROM campaign_messages WHERE campaign_id = ? AND id > ? ORDER BY id LIMIT ?`)
+        .bind(campaignId, after, CSV_PAGE)
+        .all<LedgerRecord>();
+      const rows = page.results;
+      if (rows.length === 0) {
+        controller.close();
+        return;
+      }
+      after = rows[rows.length - 1]!.id;
+      const lines = rows.map((r) =>
+        [
+          csvCell(r.phone),
+          csvCell(r.name, true),
+          csvCell(r.status),
+          csvCell(r.provider_id),
+          csvCell(r.error_code, true),
+          csvCell(r.error_message, true),
+          csvCell(r.attempts),
+          csvCell(r.dead_lettered === 1),
+          csvCell(new Date(r.updated_at).toISOString()),
+        ].join(","),
+      );
+      controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
+    },
+  });
+}

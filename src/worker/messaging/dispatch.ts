@@ -1,0 +1,315 @@
+import type { SendOutcome } from "../providers/outcome";
+import { providerTimeoutMs } from "../providers/http-call";
+import { createSmsProvider } from "../providers/sms/provider";
+import { createWhatsAppProvider } from "../providers/whatsapp/provider";
+import { backoffSeconds, RetryLater, type Job, type JobContext } from "../queue";
+import { recipientsSelect, type Channel, type RecipientSource } from "./audience";
+import { pacerFor } from "./pacer";
+import { prepare, sql } from "./sql-fragment";
+
+/**
+ * The queue side of a campaign (DESIGN §6.3–6.5): expand materialises the recipients and queues one
+ * dispatch job per message; dispatch claims one message, waits for its send slot and sends it.
+ * Every row ends in a visible state: sent/delivered, failed with the provider's code (also after
+ * the dead-letter queue), or skipped.
+ */
+
+/** A claim older than this is a consumer that died mid-send; another may take the row over. */
+export const LEASE_MS = 120_000;
+/** A consumer sleeps for a slot at most this long; a later slot sends the job back to the queue until then. */
+export const SLOT_HORIZON_MS = 15_000;
+/** A deferred job is asked back this much before its slot, so a late queue delivery still makes it. */
+const DEFER_EARLY_MS = 5_000;
+/** A reserved slot missed by more than this is given up and a fresh one asked for: sending late would bunch sends. */
+export const STALE_SLOT_MS = 250;
+/** A provider call still running this long after its slot no longer holds the batch up: it finishes in the background. */
+export const DETACH_AFTER_MS = 2_000;
+const EXPAND_PAGE = 1_000;
+const SEND_BATCH = 100;
+
+const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+// ---------------------------------------------------------------------------------------------
+// Expand
+
+type CampaignRecord = {
+  id: number;
+  app: "flex" | "spark";
+  channel: Channel;
+  source: RecipientSource["source"];
+  audience: string;
+  status: string;
+  dispatch_cursor: number;
+  created_at: number;
+};
+
+function recipientSourceOf(c: CampaignRecord): RecipientSource {
+  const audience = JSON.parse(c.audience) as Record<string, unknown>;
+  switch (c.source) {
+    case "drivers":
+      return { source: "drivers", filters: audience as Extract<RecipientSource, { source: "drivers" }>["filters"] };
+    case "invitations":
+      return { source: "invitations", filters: audience as Extract<RecipientSource, { source: "invitations" }>["filters"] };
+    case "list":
+      return { source: "list", phones: audience.phones as string[], app: (audience.app as "flex" | "spark" | undefined) ?? c.app };
+    case "retry":
+      return { source: "retry", campaignId: audience.campaignId as number };
+  }
+}
+
+export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx: JobContext): Promise<void> {
+  const { env, log } = ctx;
+  const db = env.DB;
+  if (ctx.deadLettered) return expansionDied(db, job.campaignId, ctx.attempts);
+  const c = await db
+    .prepare("SELECT id, app, channel, source, audience, status, dispatch_cursor, created_at FROM campaigns WHERE id = ?")
+    .bind(job.campaignId)
+    .first<CampaignRecord>();
+  // A redelivered job for a campaign already past expansion has nothing left to do.
+  if (!c || (c.status !== "queued" && c.status !== "expanding")) return;
+  const now = Date.now();
+  await db.prepare("UPDATE campaigns SET status = 'expanding', updated_at = ? WHERE id = ? AND status IN ('queued', 'expanding')").bind(now, c.id).run();
+
+  // One set-based statement, idempotent through the (campaign, phone) unique index: a retried
+  // expansion inserts nothing twice. Opted-out numbers are written as skipped, with the reason.
+  const excluded = sql`SELECT e.phone FROM campaign_exclusions e WHERE e.campaign_id = ${c.id}`;
+  const reason = `The number opted out of ${c.channel === "sms" ? "SMS" : "WhatsApp"} messages`;
+  const inserted = await prepare(
+    db,
+    sql`INSERT OR IGNORE INTO campaign_messages (campaign_id, user_id, phone, name, status, error_code, error_message, updated_at)
+      SELECT ${c.id}, s.user_id, s.phone, s.name, CASE WHEN s.opted_out THEN 'skipped' ELSE 'pending' END,
+        CASE WHEN s.opted_out THEN 'opted_out' END, CASE WHEN s.opted_out THEN ${reason} END, ${now}
+      FROM (${recipientsSelect(recipientSourceOf(c), c.channel, excluded, c.created_at)}) s`,
+  ).run();
+  await db
+    .prepare(
+      `UPDATE campaigns SET total = (SELECT count(*) FROM campaign_messages WHERE campaign_id = ?1),
+         skipped = (SELECT count(*) FROM campaign_messages WHERE campaign_id = ?1 AND status = 'skipped'), updated_at = ?2 WHERE id = ?1`,
+    )
+    .bind(c.id, Date.now())
+    .run();
+
+  // Queue the pending rows in id order, recording how far we got, so a retried expansion resumes
+  // instead of queueing everything again.
+  let cursor = c.dispatch_cursor;
+  let queued = 0;
+  for (;;) {
+    const page = await db
+      .prepare("SELECT id FROM campaign_messages WHERE campaign_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?")
+      .bind(c.id, cursor, EXPAND_PAGE)
+      .all<{ id: number }>();
+    if (page.results.length === 0) break;
+    for (let i = 0; i < page.results.length; i += SEND_BATCH) {
+      const chunk = page.results.slice(i, i + SEND_BATCH);
+      await env.DISPATCH.sendBatch(chunk.map((r) => ({ body: { kind: "dispatch", messageId: r.id } satisfies Job })));
+      cursor = chunk[chunk.length - 1]!.id;
+      queued += chunk.length;
+    }
+    await db.prepare("UPDATE campaigns SET dispatch_cursor = ?, updated_at = ? WHERE id = ?").bind(cursor, Date.now(), c.id).run();
+  }
+  await db.prepare("UPDATE campaigns SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'expanding'").bind(Date.now(), c.id).run();
+  await finishIfDone(db, c.id);
+  log.info("campaign.expanded", { campaignId: c.id, inserted: inserted.meta.changes, queued });
+}
+
+/** The expansion itself died: the campaign says so, and so does every row it never queued. */
+async function expansionDied(db: D1Database, campaignId: number, attempts: number) {
+  const now = Date.now();
+  await db.batch([
+    db
+      .prepare(
+        `UPDATE campaign_messages SET status = 'failed', dead_lettered = 1, error_code = 'expand_failed',
+           error_message = 'The campaign could not be prepared for sending', updated_at = ?
+         WHERE campaign_id = ? AND status = 'pending' AND id > (SELECT dispatch_cursor FROM campaigns WHERE id = ?)`,
+      )
+      .bind(now, campaignId, campaignId),
+    db.prepare("UPDATE campaigns SET status = 'failed', updated_at = ? WHERE id = ? AND status IN ('queued', 'expanding')").bind(now, campaignId),
+  ]);
+  console.error(JSON.stringify({ level: "error", msg: "campaign.expand_dead_lettered", campaignId, attempts }));
+}
+
+/** A campaign is done when none of its rows is waiting or being sent. Cheap: an index range on (campaign, status). */
+export async function finishIfDone(db: D1Database, campaignId: number): Promise<void> {
+  await db
+    .prepare(
+      `UPDATE campaigns SET status = 'done', updated_at = ?1 WHERE id = ?2 AND status = 'sending'
+         AND NOT EXISTS (SELECT 1 FROM campaign_messages WHERE campaign_id = ?2 AND status IN ('pending', 'sending'))`,
+    )
+    .bind(Date.now(), campaignId)
+    .run();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Dispatch
+
+type MessageRecord = {
+  id: number;
+  campaign_id: number;
+  phone: string;
+  status: string;
+  attempts: number;
+  updated_at: number;
+  error_code: string | null;
+  error_message: string | null;
+  channel: Channel;
+  message: string | null;
+  template: string | null;
+  opted_out: number;
+};
+
+const loadMessage = (db: D1Database, id: number) =>
+  db
+    .prepare(
+      `SELECT m.id, m.campaign_id, m.phone, m.status, m.attempts, m.updated_at, m.error_code, m.error_message, c.channel, c.message, c.template,
+         (EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = m.phone AND o.channel = c.channel)
+          OR coalesce((SELECT CASE c.channel WHEN 'sms' THEN u.sms_opt_out ELSE u.whatsapp_opt_out END FROM users u WHERE u.id = m.user_id), 0) = 1) AS opted_out
+       FROM campaign_messages m JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = ?`,
+    )
+    .bind(id)
+    .first<MessageRecord>();
+
+/** A provider for the campaign's channel, bound to one message's content. */
+function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: () => Promise<SendOutcome> } {
+  if (m.channel === "sms") {
+    const sms = createSmsProvider(env);
+    const statusCallbackUrl = `${env.APP_ORIGIN.replace(/\/$/, "")}/api/webhooks/twilio/status`;
+    return { sender: sms.sender ?? null, send: () => sms.send({ to: m.phone, body: m.message ?? "", statusCallbackUrl }) };
+  }
+  const whatsapp = createWhatsAppProvider(env);
+  const template = JSON.parse(m.template ?? "null") as { name: string; language: string } | null;
+  return {
+    sender: whatsapp.sender,
+    send: () =>
+      template
+        ? whatsapp.sendTemplate(m.phone, template)
+        : Promise.resolve<SendOutcome>({ ok: false, retryable: false, errorCode: "no_template", errorMessage: "The campaign has no template" }),
+  };
+}
+
+/** Records what the provider said, on a row this consumer still holds. */
+async function record(db: D1Database, id: number, outcome: SendOutcome): Promise<void> {
+  const now = Date.now();
+  if (outcome.ok) {
+    await db
+      .prepare("UPDATE campaign_messages SET status = 'sent', provider_id = ?, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'sending'")
+      .bind(outcome.providerId, now, id)
+      .run();
+  } else {
+    // A transient failure hands the row back (pending) with the error visible until the retry; a final one fails it.
+    await db
+      .prepare("UPDATE campaign_messages SET status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'sending'")
+      .bind(outcome.retryable ? "pending" : "failed", outcome.errorCode, outcome.errorMessage.slice(0, 500), now, id)
+      .run();
+  }
+}
+
+export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, ctx: JobContext): Promise<void> {
+  const { env } = ctx;
+  const db = env.DB;
+  if (ctx.deadLettered) return messageDied(db, job.messageId);
+  const m = await loadMessage(db, job.messageId);
+  // Gone (campaign deleted) or already settled: a redelivered job does nothing.
+  if (!m || (m.status !== "pending" && m.status !== "sending")) return;
+  if (m.status === "sending") {
+    const leaseLeft = m.updated_at + LEASE_MS - Date.now();
+    // Someone holds it; if they died, their claim runs out and this job (retried) takes over.
+    if (leaseLeft > 0) throw new RetryLater(`message ${m.id} is being sent by another consumer`, Math.ceil(leaseLeft / 1000) + 1);
+  }
+  if (m.opted_out) {
+    await db
+      .prepare(
+        "UPDATE campaign_messages SET status = 'skipped', error_code = 'opted_out', error_message = 'The number opted out', updated_at = ? WHERE id = ? AND status IN ('pending', 'sending')",
+      )
+      .bind(Date.now(), m.id)
+      .run();
+    await finishIfDone(db, m.campaign_id);
+    return;
+  }
+
+  const { sender, send } = senderFor(env, m);
+  let slotAt = Date.now();
+  if (sender) {
+    const reserved = job.slotAt;
+    slotAt = reserved !== undefined && reserved >= Date.now() - STALE_SLOT_MS ? reserved : await pacerFor(env, sender).reserve();
+    const wait = slotAt - Date.now();
+    if (wait > SLOT_HORIZON_MS) {
+      // Holding an invocation for minutes helps nobody: come back just before the slot, keeping it.
+      await env.DISPATCH.send({ kind: "dispatch", messageId: m.id, slotAt } satisfies Job, { delaySeconds: Math.floor((wait - DEFER_EARLY_MS) / 1000) });
+      return;
+    }
+    await sleep(wait);
+  }
+
+  // The claim: one conditional UPDATE. A row another consumer claimed (and whose lease is live) or
+  // that is already settled is not ours, whatever the queue delivered twice.
+  const now = Date.now();
+  const claimed = await db
+    .prepare(
+      "UPDATE campaign_messages SET status = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND (status = 'pending' OR (status = 'sending' AND updated_at < ?)) RETURNING attempts",
+    )
+    .bind(now, m.id, now - LEASE_MS)
+    .first<{ attempts: number }>();
+  if (!claimed) return;
+
+  const attempt = (async () => {
+    let outcome: SendOutcome;
+    try {
+      outcome = await send();
+    } catch (err) {
+      // Not an answer from the provider but a fault of ours: give the row back so a retry can take it.
+      await db.prepare("UPDATE campaign_messages SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'").bind(Date.now(), m.id).run();
+      throw err;
+    }
+    await record(db, m.id, outcome);
+    if (outcome.ok || !outcome.retryable) await finishIfDone(db, m.campaign_id);
+    return outcome;
+  })();
+
+  let outcome: SendOutcome;
+  if (ctx.waitUntil) {
+    // A provider that is slow to answer (a time-out in the making) must not hold its whole batch,
+    // and with it every send slot behind it: past the grace period the call finishes in the
+    // background and the job comes back once the call has surely ended.
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const late = new Promise<"late">((resolve) => {
+      timer = setTimeout(() => resolve("late"), Math.max(0, slotAt + DETACH_AFTER_MS - Date.now()));
+    });
+    const first = await Promise.race([attempt, late]);
+    if (timer !== null) clearTimeout(timer);
+    if (first === "late") {
+      ctx.waitUntil(attempt.catch((err: unknown) => ctx.log.error("dispatch.background_failed", { messageId: m.id, error: String(err) })));
+      throw new RetryLater(`provider slow for message ${m.id}; finishing in the background`, Math.ceil(providerTimeoutMs(env) / 1000) + 2);
+    }
+    outcome = first;
+  } else {
+    outcome = await attempt;
+  }
+  if (!outcome.ok && outcome.retryable) {
+    throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+  }
+}
+
+/** The queue gave up on a message: its row fails, says it was dead-lettered, and keeps the last error seen. */
+async function messageDied(db: D1Database, id: number) {
+  const m = await db.prepare("SELECT campaign_id, status, attempts, updated_at, error_code, error_message FROM campaign_messages WHERE id = ?").bind(id).first<{
+    campaign_id: number;
+    status: string;
+    attempts: number;
+    updated_at: number;
+    error_code: string | null;
+    error_message: string | null;
+  }>();
+  if (!m || (m.status !== "pending" && m.status !== "sending")) return;
+  const now = Date.now();
+  if (m.status === "sending" && m.updated_at > now - LEASE_MS) {
+    throw new RetryLater(`message ${id} is being sent; deciding after its claim runs out`, Math.ceil((m.updated_at + LEASE_MS - now) / 1000) + 1);
+  }
+  const last = m.error_code ? `; last error ${m.error_code}${m.error_message ? `: ${m.error_message}` : ""}` : "";
+  await db
+    .prepare(
+      "UPDATE campaign_messages SET status = 'failed', dead_lettered = 1, error_code = 'dead_lettered', error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'sending')",
+    )
+    .bind(`Gave up after ${m.attempts} send attempt${m.attempts === 1 ? "" : "s"}${last}`.slice(0, 500), now, id)
+    .run();
+  await finishIfDone(db, m.campaign_id);
+}

@@ -16,7 +16,7 @@ export default defineConfig({
       {
         extends: false,
         plugins: [
-          cloudflareTest(async () => ({
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
@@ -38,6 +38,10 @@ export default defineConfig({
                 STRIPE_SECRET_KEY: "sk_test_x",
                 STRIPE_WEBHOOK_SECRET: "whsec_test",
                 ENGINE_SERVICE_TOKEN: "test-engine-token",
+                // Messaging tests: the fake provider of test/fake-provider (started by globalSetup), fast pacing.
+                FAKE_PROVIDER_URL: inject("fakeProviderUrl"),
+                SEND_RATE_PER_SECOND: "1000",
+                PROVIDER_TIMEOUT_MS: "1000",
               },
             },
           })),
@@ -46,6 +50,7 @@ export default defineConfig({
           name: "worker",
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
+          globalSetup: ["./test/fake-provider/global-setup.ts"],
         },
       },
       {

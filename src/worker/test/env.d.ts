@@ -1,5 +1,7 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** Base URL of the fake SMS/WhatsApp provider (test/fake-provider); add /t/<tenant> for a private one. */
+    FAKE_PROVIDER_URL: string;
   }
 }

@@ -7,6 +7,7 @@ import type { SmsMessage, SmsProvider } from "./provider";
  */
 export class OutboxSms implements SmsProvider {
   readonly name = "outbox";
+  readonly sender = null;
   constructor(private readonly db: D1Database) {}
 
   async send(message: SmsMessage): Promise<SendOutcome> {

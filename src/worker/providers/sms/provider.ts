@@ -1,24 +1,31 @@
 import type { SendOutcome } from "../outcome";
 import { OutboxSms } from "./outbox";
+import { TwilioSms } from "./twilio";
 
 export type SmsMessage = { to: string; body: string; statusCallbackUrl?: string };
 
 export interface SmsProvider {
   readonly name: string;
+  /**
+   * Who the provider's throughput limit applies to (e.g. "sms:+15005550006"), the key of its send
+   * pacer; null for the embedded outbox, which has no limit to respect.
+   */
+  readonly sender?: string | null;
   send(message: SmsMessage): Promise<SendOutcome>;
 }
 
 type Factory = (env: Env) => SmsProvider;
 const factories: Record<string, Factory> = {
   outbox: (env) => new OutboxSms(env.DB),
+  twilio: (env) => new TwilioSms(env),
 };
 
-/** Real adapters register themselves here (keyed by the SMS_PROVIDER setting). */
+/** Further adapters register themselves here (keyed by the SMS_PROVIDER setting). */
 export function registerSmsProvider(name: string, factory: Factory) {
   factories[name] = factory;
 }
 
-/** The SMS provider the SMS_PROVIDER setting names: "outbox" (embedded default) or a registered real one. */
+/** The SMS provider the SMS_PROVIDER setting names: "outbox" (embedded default), "twilio", or a registered one. */
 export function createSmsProvider(env: Env): SmsProvider {
   const factory = factories[env.SMS_PROVIDER];
   if (!factory) throw new Error(`Unknown SMS_PROVIDER "${env.SMS_PROVIDER}"`);

@@ -1,0 +1,29 @@
+import type { SendOutcome } from "../outcome";
+import { CloudApiWhatsApp } from "./cloud-api";
+import { OutboxWhatsApp } from "./outbox";
+import type { TemplateRef, WhatsAppTemplate } from "./template";
+
+export interface WhatsAppProvider {
+  readonly name: string;
+  /** Pacing key ("whatsapp:{phone-number-id}"); null for the embedded outbox. */
+  readonly sender: string | null;
+  sendTemplate(to: string, template: TemplateRef): Promise<SendOutcome>;
+  /** Free text, allowed inside the 24-hour window after the user wrote to us (the HELP reply). */
+  sendText(to: string, body: string): Promise<SendOutcome>;
+  /** The provider's approved-or-not template list, or null when our table is the source (the outbox). */
+  fetchTemplates(): Promise<WhatsAppTemplate[] | null>;
+}
+
+type Factory = (env: Env) => WhatsAppProvider;
+const factories: Record<string, Factory> = {
+  outbox: (env) => new OutboxWhatsApp(env.DB),
+  "cloud-api": (env) => new CloudApiWhatsApp(env),
+};
+
+/** The WhatsApp provider the WHATSAPP_PROVIDER setting names: "outbox" (embedded default) or "cloud-api". */
+export function createWhatsAppProvider(env: Env): WhatsAppProvider {
+  const factory = factories[env.WHATSAPP_PROVIDER];
+  if (!factory) throw new Error(`Unknown WHATSAPP_PROVIDER "${env.WHATSAPP_PROVIDER}"`);
+  return factory(env);
+}
+

@@ -1,0 +1,378 @@
+/**
+ * A fake SMS/WhatsApp provider over real HTTP, shaped like Twilio's Messages API and Meta's Cloud
+ * API, for the Worker tests and the dispatch bench. It checks what the real ones check (Basic auth,
+ * Bearer token, E.164 numbers, known templates), limits throughput with a token bucket answering
+ * 429 + Retry-After, injects 429s, 5xx and time-outs (requests it never answers), fails chosen
+ * numbers permanently, can post signed delivery callbacks, and records every message it accepted so
+ * duplicates and losses can be counted.
+ *
+ * Tenants keep concurrent tests apart: a base URL of http://host:port/t/<tenant> has its own
+ * configuration, bucket and records; without the prefix the tenant is "default".
+ *
+ * Control API (per tenant): POST /__control/config (JSON, merged), POST /__control/reset,
+ * GET /__control/messages, GET /__control/stats.
+ *
+ * Plain Node (type stripping only): run `node test/fake-provider/server.ts --port 8790`.
+ */
+import { createHmac, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" };
+
+export type TemplateComponent = { type: string; format?: string; text?: string };
+export type FakeTemplate = { id: string; name: string; language: string; status: string; components: TemplateComponent[] };
+
+export type FakeConfig = {
+  twilio: { accountSid: string; authToken: string };
+  whatsapp: { token: string; phoneNumberId: string; businessAccountId: string; appSecret: string };
+  /** Messages per second per sender (token bucket); null for no limit. */
+  rate: number | null;
+  /** Bucket capacity: how many may arrive at once after a quiet spell. */
+  burst: number;
+  /** Probabilities (0..1) of injected faults per request. */
+  fail429: number;
+  fail5xx: number;
+  failTimeout: number;
+  /** Retry-After (seconds) on an injected 429. */
+  retryAfter: number;
+  /** Faults for the next requests, in order, before any random ones (deterministic tests). */
+  script: Fault[];
+  /** Numbers that always fail, with the provider's error code (e.g. 21211, 21610, 131026). */
+  permanent: Record<string, string>;
+  /** Post a signed delivery callback to StatusCallback this long after accepting (null: never). */
+  callbackDelayMs: number | null;
+  /** Numbers whose delivery callback says undelivered (30003) instead of delivered. */
+  undeliverable: string[];
+  templates: FakeTemplate[];
+  /** Page size of the template list (to exercise paging). */
+  templatePageSize: number;
+};
+
+export type AcceptedMessage = { id: string; channel: "sms" | "whatsapp"; to: string; from: string; body: string; at: number };
+
+type Tenant = {
+  config: FakeConfig;
+  accepted: AcceptedMessage[];
+  buckets: Map<string, { tokens: number; at: number }>;
+  rejected: { rateLimited: number; injected429: number; injected5xx: number; timeouts: number; permanent: number; invalid: number; unauthorized: number };
+  callbacks: { sent: number; failed: number };
+};
+
+export function defaultConfig(): FakeConfig {
+  return {
+    twilio: { accountSid: "ACtest", authToken: "test-twilio-token" },
+    whatsapp: { token: "test-whatsapp-token", phoneNumberId: "100000000000000", businessAccountId: "200000000000000", appSecret: "test-whatsapp-secret" },
+    rate: null,
+    burst: 1,
+    fail429: 0,
+    fail5xx: 0,
+    failTimeout: 0,
+    retryAfter: 1,
+    script: [],
+    permanent: {},
+    callbackDelayMs: null,
+    undeliverable: [],
+    templates: [
+      {
+        id: "tpl_welcome_en",
+        name: "welcome_back",
+        language: "en_US",
+        status: "APPROVED",
+        components: [
+          { type: "HEADER", format: "TEXT", text: "Welcome back" },
+          { type: "BODY", text: "Your blocks are waiting." },
+        ],
+      },
+    ],
+    templatePageSize: 100,
+  };
+}
+
+const newTenant = (): Tenant => ({
+  config: defaultConfig(),
+  accepted: [],
+  buckets: new Map(),
+  rejected: { rateLimited: 0, injected429: 0, injected5xx: 0, timeouts: 0, permanent: 0, invalid: 0, unauthorized: 0 },
+  callbacks: { sent: 0, failed: 0 },
+});
+
+const id = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+  res.writeHead(status, { "Content-Type": "application/json", ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** Twilio's signature over a callback: the URL, then the sorted parameters' names and values. */
+export function twilioSignature(authToken: string, url: string, params: URLSearchParams): string {
+  let data = url;
+  for (const name of [...new Set(params.keys())].sort()) for (const value of params.getAll(name).sort()) data += name + value;
+  return createHmac("sha1", authToken).update(data).digest("base64");
+}
+
+export function metaSignature(appSecret: string, body: string): string {
+  return `sha256=${createHmac("sha256", appSecret).update(body).digest("hex")}`;
+}
+
+export type FakeProvider = { url: string; port: number; close: () => Promise<void> };
+
+export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port?: number; host?: string } = {}): Promise<FakeProvider> {
+  const tenants = new Map<string, Tenant>();
+  const held = new Set<ServerResponse>();
+  const tenantOf = (name: string) => {
+    let t = tenants.get(name);
+    if (!t) tenants.set(name, (t = newTenant()));
+    return t;
+  };
+
+  /** An injected fault for this request, if any (scripted ones first). */
+  function injected(t: Tenant): Fault | null {
+    const scripted = t.config.script.shift();
+    if (scripted) return scripted;
+    const roll = Math.random();
+    if (roll < t.config.fail429) return { kind: "429" };
+    if (roll < t.config.fail429 + t.config.fail5xx) return { kind: "5xx" };
+    if (roll < t.config.fail429 + t.config.fail5xx + t.config.failTimeout) return { kind: "timeout" };
+    return null;
+  }
+
+  /** Takes a token from the sender's bucket, or answers how many seconds until one is there. */
+  function takeToken(t: Tenant, sender: string): number | null {
+    const { rate, burst } = t.config;
+    if (rate === null) return null;
+    const now = Date.now();
+    const b = t.buckets.get(sender) ?? { tokens: burst, at: now };
+    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * rate);
+    b.at = now;
+    t.buckets.set(sender, b);
+    if (b.tokens >= 1) {
+      b.tokens -= 1;
+      return null;
+    }
+    return Math.max(1, Math.ceil((1 - b.tokens) / rate));
+  }
+
+  /** Applies faults and the rate limit; true when the request may be accepted, else it was answered (or held). */
+  function admit(t: Tenant, res: ServerResponse, sender: string, errorBody: (code: number, message: string) => unknown): boolean {
+    const fault = injected(t);
+    if (fault?.kind === "timeout") {
+      // Never answered: the client's time-out is what ends it. Nothing was accepted.
+      t.rejected.timeouts++;
+      held.add(res);
+      res.on("close", () => held.delete(res));
+      return false;
+    }
+    if (fault?.kind === "429") {
+      t.rejected.injected429++;
+      json(res, 429, errorBody(20429, "Too Many Requests"), { "Retry-After": String(fault.retryAfter ?? t.config.retryAfter) });
+      return false;
+    }
+    if (fault?.kind === "5xx") {
+      t.rejected.injected5xx++;
+      json(res, fault.status ?? 503, errorBody(20500, "Service unavailable"));
+      return false;
+    }
+    const wait = takeToken(t, sender);
+    if (wait !== null) {
+      t.rejected.rateLimited++;
+      json(res, 429, errorBody(20429, "Too Many Requests"), { "Retry-After": String(wait) });
+      return false;
+    }
+    return true;
+  }
+
+  function scheduleCallback(t: Tenant, callbackUrl: string, message: AcceptedMessage) {
+    if (t.config.callbackDelayMs === null) return;
+    const undeliverable = t.config.undeliverable.includes(message.to);
+    const params = new URLSearchParams({
+      AccountSid: t.config.twilio.accountSid,
+      MessageSid: message.id,
+      SmsSid: message.id,
+      MessageStatus: undeliverable ? "undelivered" : "delivered",
+      To: message.to,
+      From: message.from,
+      ...(undeliverable ? { ErrorCode: "30003" } : {}),
+    });
+    setTimeout(() => {
+      fetch(callbackUrl, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": twilioSignature(t.config.twilio.authToken, callbackUrl, params) },
+        body: params.toString(),
+      }).then(
+        (r) => (r.ok ? t.callbacks.sent++ : t.callbacks.failed++),
+        () => t.callbacks.failed++,
+      );
+    }, t.config.callbackDelayMs).unref();
+  }
+
+  async function twilioSend(t: Tenant, req: IncomingMessage, res: ServerResponse, sid: string) {
+    const twilioError = (code: number, message: string) => ({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status: 0 });
+    const expected = `Basic ${Buffer.from(`${t.config.twilio.accountSid}:${t.config.twilio.authToken}`).toString("base64")}`;
+    const raw = await readBody(req);
+    if (req.headers.authorization !== expected || sid !== t.config.twilio.accountSid) {
+      t.rejected.unauthorized++;
+      return json(res, 401, { ...twilioError(20003, "Authenticate"), status: 401 });
+    }
+    const form = new URLSearchParams(raw);
+    const to = form.get("To") ?? "";
+    const from = form.get("From") ?? "";
+    const body = form.get("Body") ?? "";
+    if (!/^\+[1-9]\d{7,14}$/.test(to)) {
+      t.rejected.invalid++;
+      return json(res, 400, { ...twilioError(21211, `The 'To' number ${to} is not a valid phone number.`), status: 400 });
+    }
+    if (!body) {
+      t.rejected.invalid++;
+      return json(res, 400, { ...twilioError(21602, "Message body is required."), status: 400 });
+    }
+    const permanent = t.config.permanent[to];
+    if (permanent) {
+      t.rejected.permanent++;
+      return json(res, 400, { ...twilioError(Number(permanent), `Permanent failure for ${to}`), status: 400 });
+    }
+    if (!admit(t, res, `sms:${from}`, (code, message) => ({ ...twilioError(code, message), status: 429 }))) return;
+    const message: AcceptedMessage = { id: id("SM"), channel: "sms", to, from, body, at: Date.now() };
+    t.accepted.push(message);
+    const callback = form.get("StatusCallback");
+    if (callback) scheduleCallback(t, callback, message);
+    json(res, 201, { sid: message.id, account_sid: sid, to, from, body, status: "queued", num_segments: "1", date_created: new Date().toUTCString() });
+  }
+
+  async function whatsappSend(t: Tenant, req: IncomingMessage, res: ServerResponse, phoneNumberId: string) {
+    const graphError = (code: number, message: string) => ({ error: { message, type: "OAuthException", code, fbtrace_id: id("A") } });
+    const raw = await readBody(req);
+    if (req.headers.authorization !== `Bearer ${t.config.whatsapp.token}` || phoneNumberId !== t.config.whatsapp.phoneNumberId) {
+      t.rejected.unauthorized++;
+      return json(res, 401, graphError(190, "Invalid OAuth access token."));
+    }
+    let payload: { messaging_product?: string; to?: string; type?: string; template?: { name?: string; language?: { code?: string } }; text?: { body?: string } };
+    try {
+      payload = JSON.parse(raw) as typeof payload;
+    } catch {
+      t.rejected.invalid++;
+      return json(res, 400, graphError(100, "Invalid parameter"));
+    }
+    const to = `+${payload.to ?? ""}`;
+    if (payload.messaging_product !== "whatsapp" || !/^\+[1-9]\d{7,14}$/.test(to)) {
+      t.rejected.invalid++;
+      return json(res, 400, graphError(100, "Invalid parameter"));
+    }
+    let body: string;
+    if (payload.type === "template") {
+      const tpl = t.config.templates.find((x) => x.name === payload.template?.name && x.language === payload.template?.language?.code);
+      if (!tpl) {
+        t.rejected.invalid++;
+        return json(res, 404, graphError(132001, "Template name does not exist in the translation"));
+      }
+      body = `template:${tpl.name}:${tpl.language}`;
+    } else if (payload.type === "text" && payload.text?.body) {
+      body = payload.text.body;
+    } else {
+      t.rejected.invalid++;
+      return json(res, 400, graphError(100, "Invalid parameter"));
+    }
+    const permanent = t.config.permanent[to];
+    if (permanent) {
+      t.rejected.permanent++;
+      return json(res, 400, graphError(Number(permanent), `Message undeliverable to ${to}`));
+    }
+    if (!admit(t, res, `whatsapp:${phoneNumberId}`, (code, message) => graphError(code === 20429 ? 130429 : 131000, message))) return;
+    const message: AcceptedMessage = { id: id("wamid."), channel: "whatsapp", to, from: phoneNumberId, body, at: Date.now() };
+    t.accepted.push(message);
+    json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: payload.to, wa_id: payload.to }], messages: [{ id: message.id }] });
+  }
+
+  function whatsappTemplates(t: Tenant, req: IncomingMessage, res: ServerResponse, base: string, wabaId: string, query: URLSearchParams) {
+    if (req.headers.authorization !== `Bearer ${t.config.whatsapp.token}` || wabaId !== t.config.whatsapp.businessAccountId) {
+      t.rejected.unauthorized++;
+      return json(res, 401, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
+    }
+    const size = Math.min(Number(query.get("limit") ?? 25), t.config.templatePageSize);
+    const after = Number(query.get("after") ?? 0);
+    const data = t.config.templates.slice(after, after + size);
+    const next = after + size < t.config.templates.length ? `${base}/${wabaId}/message_templates?limit=${size}&after=${after + size}` : undefined;
+    json(res, 200, { data, paging: { cursors: { before: String(after), after: String(after + size) }, ...(next ? { next } : {}) } });
+  }
+
+  function stats(t: Tenant) {
+    const seen = new Map<string, number>();
+    for (const m of t.accepted) seen.set(`${m.channel}|${m.to}|${m.body}`, (seen.get(`${m.channel}|${m.to}|${m.body}`) ?? 0) + 1);
+    const times = t.accepted.map((m) => m.at);
+    return {
+      accepted: t.accepted.length,
+      distinct: seen.size,
+      duplicates: t.accepted.length - seen.size,
+      firstAt: times.length ? Math.min(...times) : null,
+      lastAt: times.length ? Math.max(...times) : null,
+      rejected: t.rejected,
+      callbacks: t.callbacks,
+    };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    let path = url.pathname;
+    let tenantName = "default";
+    const prefixed = /^\/t\/([\w-]+)(\/.*)$/.exec(path);
+    if (prefixed) {
+      tenantName = prefixed[1]!;
+      path = prefixed[2]!;
+    }
+    const t = tenantOf(tenantName);
+    const origin = `http://${req.headers.host}${prefixed ? `/t/${tenantName}` : ""}`;
+
+    if (path === "/__control/config" && req.method === "POST") {
+      Object.assign(t.config, JSON.parse((await readBody(req)) || "{}") as Partial<FakeConfig>);
+      return json(res, 200, t.config);
+    }
+    if (path === "/__control/reset" && req.method === "POST") {
+      tenants.set(tenantName, newTenant());
+      return json(res, 200, { reset: true });
+    }
+    if (path === "/__control/messages" && req.method === "GET") return json(res, 200, { messages: t.accepted });
+    if (path === "/__control/stats" && req.method === "GET") return json(res, 200, stats(t));
+
+    const twilio = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(path);
+    if (twilio && req.method === "POST") return twilioSend(t, req, res, decodeURIComponent(twilio[1]!));
+    const version = /^(\/v\d+\.\d+)?\/([^/]+)\/(messages|message_templates)$/.exec(path);
+    if (version?.[3] === "messages" && req.method === "POST") return whatsappSend(t, req, res, decodeURIComponent(version[2]!));
+    if (version?.[3] === "message_templates" && req.method === "GET") {
+      return whatsappTemplates(t, req, res, `${origin}${version[1] ?? ""}`, decodeURIComponent(version[2]!), url.searchParams);
+    }
+    json(res, 404, { error: `no route for ${req.method} ${path}` });
+  }
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) json(res, 500, { error: String(err) });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  const actualPort = typeof address === "object" && address ? address.port : port;
+  return {
+    url: `http://${host}:${actualPort}`,
+    port: actualPort,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held) res.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const portArg = process.argv.indexOf("--port");
+  const fake = await startFakeProvider({ port: portArg >= 0 ? Number(process.argv[portArg + 1]) : 8790 });
+  console.log(`fake provider listening on ${fake.url}`);
+}

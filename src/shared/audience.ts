@@ -8,7 +8,16 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
  * `tzOffsetMinutes` (the browser's Date#getTimezoneOffset): a start date counts from the start of
  * that day, an end date to its end.
  */
-const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)), "Not a date");
+// Date.parse rolls "2026-02-30" over to March 2 and Date.UTC maps years 0–99 to 1900–1999, so a
+// day is real only if it survives the round trip unchanged.
+const isoDay = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use YYYY-MM-DD", abort: true })
+  .refine((d) => {
+    const [y, m, day] = d.split("-").map(Number) as [number, number, number];
+    const t = Date.UTC(y, m - 1, day);
+    return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
+  }, "Not a date");
 const triState = z.enum(["all", "yes", "no"]).default("all");
 /** A repeated query parameter arrives as a string or a list; either way a bounded list. */
 const stringList = (max: number) =>

@@ -9,7 +9,11 @@ export function normalizeUsPhone(input: string): string | null {
   const digits = input.replace(/\D/g, "");
   const national = digits.length === 11 && digits.startsWith("1") ? digits.slice(1) : digits.length === 10 ? digits : null;
   if (!national || !NANP.test(national)) return null;
-  if (/[^\d\s().+-]/.test(input.trim())) return null;
+  const trimmed = input.trim();
+  if (/[^\d\s().+-]/.test(trimmed)) return null;
+  // "+" starts a country code: only +1 is ours ("+30 555 550 100" is Greek, not 305-555-0100).
+  if (trimmed.startsWith("+") && !(digits.length === 11 && digits.startsWith("1"))) return null;
+  if (trimmed.slice(1).includes("+")) return null;
   return `+1${national}`;
 }
 

@@ -17,6 +17,8 @@ export type InvitationFilters = Omit<InvitationAudience, "page" | "pageSize">;
 export type Channel = "sms" | "whatsapp";
 
 type BuildOptions = {
+  /** The instant "good standing" is judged at (the stored flag counts only while paid-up time is left). */
+  now?: number;
   /** Only rows that existed at this moment (a campaign's creation), so a late sign-up never joins a campaign already confirmed. */
   asOf?: number;
   /** The old product's all-users tables list administrators too; the messaging audience does not. */
@@ -55,6 +57,12 @@ function searchCondition(search: string | undefined, columns: { phone: Sql; name
 // ---------------------------------------------------------------------------------------------
 // Drivers (panel 1)
 
+/**
+ * Good standing as the user call reports it (src/worker/auth/user-item.ts): the stored flag, set by
+ * payments, is not trusted past the expiration instant, which nothing may have cleared yet.
+ */
+const goodStanding = (now: number) => sql`(u.good_standing = 1 AND (u.expiration_at IS NULL OR u.expiration_at > ${now}))`;
+
 const regionColumn = (app: "flex" | "spark") => raw(app === "flex" ? "u.human_region" : "u.delivery_area");
 
 function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
@@ -68,7 +76,7 @@ function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
   if (f.referral.length > 0) conditions.push(sql`u.referral_code IN (SELECT value FROM json_each(${JSON.stringify(f.referral)}))`);
   // The region list is shown for Flex (human_region); for Spark the same filter reads the delivery area.
   if (f.region.length > 0) conditions.push(sql`${regionColumn(f.app)} IN (SELECT value FROM json_each(${JSON.stringify(f.region)}))`);
-  conditions.push(...triState(raw("u.good_standing"), f.goodStanding));
+  conditions.push(...triState(goodStanding(options.now ?? Date.now()), f.goodStanding));
   conditions.push(...triState(raw("u.account_connected"), f.accountConnected));
   conditions.push(...triState(raw("u.setup_complete"), f.setupComplete));
   conditions.push(...searchCondition(f.search, { phone: raw("u.phone"), name: raw("u.name"), region: regionColumn(f.app), referral: raw("u.referral_code") }));
@@ -76,10 +84,9 @@ function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
   return and(conditions);
 }
 
-const DRIVER_COLUMNS = raw(
-  "u.id, u.name, u.phone, u.email, u.referral_code, u.human_region, u.delivery_area, u.good_standing, u.account_connected, u.setup_complete, " +
-    "u.expiration_at, u.created_at, u.status, u.stripe_express_id, u.is_admin, u.role_name, u.role_properties, u.sms_opt_out, u.whatsapp_opt_out",
-);
+const driverColumns = (now: number) =>
+  sql`u.id, u.name, u.phone, u.email, u.referral_code, u.human_region, u.delivery_area, ${goodStanding(now)} AS good_standing, u.account_connected,
+    u.setup_complete, u.expiration_at, u.created_at, u.status, u.stripe_express_id, u.is_admin, u.role_name, u.role_properties, u.sms_opt_out, u.whatsapp_opt_out`;
 
 function driverOrder(f: DriverFilters): Sql {
   const dir = f.dir === "asc" ? "ASC" : "DESC";
@@ -137,10 +144,11 @@ export function toDriverRow(r: DriverRecord): DriverRow {
 
 /** One page of drivers and the total, in one round trip. */
 export async function driverPage(db: D1Database, f: DriverAudience, options: BuildOptions = {}): Promise<Page<DriverRecord>> {
-  const where = driverWhere(f, options);
+  const now = options.now ?? Date.now();
+  const where = driverWhere(f, { ...options, now });
   const [count, rows] = await db.batch([
     prepare(db, sql`SELECT count(*) AS n FROM users u WHERE ${where}`),
-    prepare(db, sql`SELECT ${DRIVER_COLUMNS} FROM users u WHERE ${where} ORDER BY ${driverOrder(f)} LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`),
+    prepare(db, sql`SELECT ${driverColumns(now)} FROM users u WHERE ${where} ORDER BY ${driverOrder(f)} LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`),
   ]);
   return { total: (count!.results[0] as { n: number }).n, page: f.page, pageSize: f.pageSize, rows: rows!.results as DriverRecord[] };
 }
@@ -232,7 +240,7 @@ export function recipientsSelect(from: RecipientSource, channel: Channel, exclud
   let inner: Sql;
   switch (from.source) {
     case "drivers":
-      inner = sql`SELECT u.id AS user_id, u.phone AS phone, u.name AS name, u.${raw(optOutColumn)} AS opted_out FROM users u WHERE ${driverWhere(from.filters, { asOf })}`;
+      inner = sql`SELECT u.id AS user_id, u.phone AS phone, u.name AS name, u.${raw(optOutColumn)} AS opted_out FROM users u WHERE ${driverWhere(from.filters, { asOf, now: asOf })}`;
       break;
     case "invitations":
       inner = sql`SELECT a.user_id AS user_id, a.phone AS phone, a.name AS name, a.${raw(optOutColumn)} AS opted_out FROM (${invitationSelect(from.filters, { asOf })}) a`;

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { formatUsPhone, maskPhone, normalizeUsPhone, numericString } from "./phone";
+
+describe("normalizeUsPhone", () => {
+  it("accepts what people type and answers E.164", () => {
+    for (const input of ["(305) 555-0100", "305.555.0100", "305-555-0100", "305 555 0100", "3055550100", "13055550100", "1 305 555 0100", "+1 305 555 0100", "+1 (305) 555-0100", "+13055550100", "  3055550100  "]) {
+      expect(normalizeUsPhone(input), input).toBe("+13055550100");
+    }
+  });
+
+  it("accepts Canadian numbers (same plan)", () => {
+    expect(normalizeUsPhone("416 555 0199")).toBe("+14165550199");
+  });
+
+  it("refuses the wrong number of digits", () => {
+    for (const input of ["", "555-0100", "305555010", "305555010000", "113055550100", "23055550100"]) expect(normalizeUsPhone(input), input).toBeNull();
+  });
+
+  it("refuses area codes and exchanges that start with 0 or 1", () => {
+    for (const input of ["0305550100", "1305550100", "3050550100", "3051550100", "10305550100", "11305550100"]) expect(normalizeUsPhone(input), input).toBeNull();
+  });
+
+  it("refuses letters and other symbols", () => {
+    for (const input of ["305-555-01OO", "305 555 0100 ext 2", "305/555/0100", "305_555_0100", "tel:3055550100"]) expect(normalizeUsPhone(input), input).toBeNull();
+  });
+
+  it("reads a leading + as a country code: only +1 is ours", () => {
+    expect(normalizeUsPhone("+3055550100")).toBeNull();
+    expect(normalizeUsPhone("+30 555 550 100")).toBeNull();
+    expect(normalizeUsPhone("+44 20 7946 0958")).toBeNull();
+    expect(normalizeUsPhone("305+555+0100")).toBeNull();
+    expect(normalizeUsPhone("++13055550100")).toBeNull();
+  });
+});
+
+describe("formatUsPhone (spec §5 display)", () => {
+  it("shows +1 (xxx) xxx-xxxx for 10 digits with or without the leading 1", () => {
+    expect(formatUsPhone("3055550100")).toBe("+1 (305) 555-0100");
+    expect(formatUsPhone("+13055550100")).toBe("+1 (305) 555-0100");
+    expect(formatUsPhone("1-305-555-0100")).toBe("+1 (305) 555-0100");
+  });
+
+  it("is empty otherwise", () => {
+    for (const input of [null, undefined, "", "555-0100", "23055550100", "113055550100"]) expect(formatUsPhone(input)).toBe("");
+  });
+});
+
+describe("numericString (spec §5 helper)", () => {
+  it("answers the digits as an integer string", () => {
+    expect(numericString("(305) 555-0100")).toBe("3055550100");
+    expect(numericString("007")).toBe("7");
+    expect(numericString("000")).toBe("0");
+    expect(numericString("99999999999999999999")).toBe("99999999999999999999");
+  });
+
+  it("is empty without digits", () => {
+    expect(numericString("")).toBe("");
+    expect(numericString(null)).toBe("");
+    expect(numericString(undefined)).toBe("");
+    expect(numericString("abc")).toBe("");
+  });
+});
+
+describe("maskPhone", () => {
+  it("keeps the last four digits", () => {
+    expect(maskPhone("+13055550100")).toBe("•••0100");
+  });
+});

@@ -199,8 +199,9 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     return promise;
   }, [apply]);
 
-  // Every API call asks for a token here; an expired one is refreshed first.
-  useEffect(() => {
+  // Every API call asks for a token here; an expired one is refreshed first. A layout effect, and
+  // before useSWR below: SWR starts its first fetch in a layout effect of its own.
+  useLayoutEffect(() => {
     setTokenSource(async () => {
       const current = tokensRef.current;
       if (!current) return null;

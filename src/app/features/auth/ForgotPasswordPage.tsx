@@ -22,7 +22,7 @@ export default function ForgotPasswordPage() {
   return target ? (
     <ResetStep target={target} onBack={() => setTarget(null)} />
   ) : (
-    <RequestStep initial={{ phoneNumber: state.phoneNumber ?? "", app: state.app ?? "flex" }} onSent={setTarget} />
+    <RequestStep initial={{ phoneNumber: formatUsPhone(state.phoneNumber) || (state.phoneNumber ?? ""), app: state.app ?? "flex" }} onSent={setTarget} />
   );
 }
 

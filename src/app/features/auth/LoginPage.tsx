@@ -5,6 +5,7 @@ import { FormMessage, PasswordField, TextField } from "../../components/ui/FormF
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
+import { formatUsPhone } from "../../../shared/phone";
 import { authApi, isChallenge, type App, type Challenge, type SignInAnswer } from "./api";
 import { AppChoice } from "./AppChoice";
 import { ChallengeStep } from "./ChallengeStep";
@@ -30,7 +31,7 @@ export default function LoginPage() {
   const [notice, setNotice] = useState(state.notice);
 
   const form = useForm({
-    initial: { phoneNumber: state.phoneNumber ?? "", password: "", app: state.app ?? "flex" },
+    initial: { phoneNumber: formatUsPhone(state.phoneNumber) || (state.phoneNumber ?? ""), password: "", app: state.app ?? "flex" },
     schema: mode === "password" ? loginSchema : smsLoginSchema,
     required: mode === "password" ? ["phoneNumber", "password"] : ["phoneNumber"],
   });

@@ -1,0 +1,168 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import i18n, { setLanguage } from "../../i18n";
+import { signedOutSession, StaticSessionProvider, type SessionValue, type User } from "../../lib/session";
+import ProfileEditPage from "./ProfileEditPage";
+import ProfilePage from "./ProfilePage";
+import ProfilePasswordPage from "./ProfilePasswordPage";
+
+const dana: User = {
+  id: 7,
+  name: "Dana Driver",
+  phoneNumber: "+13055550123",
+  flexEmail: "dana@example.com",
+  goodStanding: true,
+  expirationDateTimestamp: 1_800_000_000_000,
+  expirationDate: "15/01/27",
+  createDateTimestamp: 0,
+  humanRegion: "Miami",
+  driverOptions: null,
+  proxyInstalled: false,
+  setupComplete: false,
+  isAdmin: false,
+  referral: "MIAMI10",
+  status: "stop",
+  stripeExpressId: null,
+  role: null,
+  app: "flex",
+  language: "en",
+  phoneNumberVerified: true,
+  mfaMethod: "none",
+};
+
+type Reply = { status?: number; body?: unknown };
+function stubApi(answers: Record<string, Reply[]>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (path: string, init: RequestInit = {}) => {
+      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
+      const queue = answers[path] ?? [{ status: 404, body: {} }];
+      const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
+      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
+    }),
+  );
+  return calls;
+}
+
+function renderAt(path: string, session: Partial<SessionValue> = {}) {
+  const value: SessionValue = { ...signedOutSession, session: { idToken: "i", refreshToken: "r" }, user: dana, setUser: vi.fn(), signOut: vi.fn(async () => {}), ...session };
+  const router = createMemoryRouter(
+    [
+      { path: "/profile", Component: ProfilePage },
+      { path: "/profile/edit", Component: ProfileEditPage },
+      { path: "/profile/password", Component: ProfilePasswordPage },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <StaticSessionProvider value={value}>
+      <RouterProvider router={router} />
+    </StaticSessionProvider>,
+  );
+  return { router, value };
+}
+
+beforeEach(() => setLanguage("en"));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("profile", () => {
+  it("shows the user, with links to edit it and to change the password", async () => {
+    renderAt("/profile");
+    expect(await screen.findByRole("heading", { name: "My profile" })).toBeInTheDocument();
+    for (const text of ["Dana Driver", "+1 (305) 555-0123", "dana@example.com", "Flex", "15/01/27", "MIAMI10"]) expect(screen.getByText(text)).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Edit profile" })).toHaveAttribute("href", "/profile/edit");
+    expect(screen.getByRole("link", { name: "Change password" })).toHaveAttribute("href", "/profile/password");
+  });
+
+  it("signs out here or everywhere", async () => {
+    const user = userEvent.setup();
+    const { value } = renderAt("/profile");
+    await user.click(await screen.findByRole("button", { name: "Sign out everywhere" }));
+    expect(value.signOut).toHaveBeenCalledWith({ global: true });
+  });
+
+  it("reads in Spanish", async () => {
+    await setLanguage("es");
+    renderAt("/profile", { user: { ...dana, expirationDate: null, flexEmail: null } });
+    expect(await screen.findByRole("heading", { name: "Mi perfil" })).toBeInTheDocument();
+    expect(screen.getByText("Ninguna")).toBeInTheDocument();
+    expect(screen.getByText("Sin definir")).toBeInTheDocument();
+  });
+});
+
+describe("profile edit", () => {
+  it("saves name, email and language with PATCH /api/auth/me and switches the interface language", async () => {
+    const user = userEvent.setup();
+    const saved = { ...dana, name: "Dana D.", language: "es" as const };
+    const calls = stubApi({ "/api/auth/me": [{ body: { Item: saved } }] });
+    const { router, value } = renderAt("/profile/edit");
+    const name = await screen.findByLabelText("Full name");
+    await user.clear(name);
+    await user.type(name, "Dana D.");
+    await user.selectOptions(screen.getByLabelText("Language"), "es");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+    expect(calls[0]).toEqual({ method: "PATCH", path: "/api/auth/me", body: { name: "Dana D.", email: "dana@example.com", language: "es" } });
+    expect(value.setUser).toHaveBeenCalledWith(saved);
+    expect(i18n.language).toBe("es");
+  });
+
+  it("validates in both languages and words a failed save", async () => {
+    const user = userEvent.setup();
+    stubApi({ "/api/auth/me": [{ status: 500, body: { error: { code: "internal", message: "x" } } }, { status: 400, body: { error: { code: "bad_request", message: "x" } } }] });
+    renderAt("/profile/edit");
+    await user.clear(await screen.findByLabelText("Full name"));
+    const email = screen.getByLabelText("Email (optional)");
+    await user.clear(email);
+    await user.type(email, "not-an-email");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(screen.getByRole("alert")).toHaveTextContent("Input required fields before continuing");
+    expect(screen.getByLabelText("Email (optional)")).toHaveAccessibleDescription("Enter a valid email");
+    await setLanguage("es");
+    expect(await screen.findByRole("alert")).toHaveTextContent("Completa los campos obligatorios antes de continuar");
+    expect(screen.getByLabelText("Correo electrónico (opcional)")).toHaveAccessibleDescription("Ingresa un correo electrónico válido");
+    await setLanguage("en");
+    await user.type(screen.getByLabelText("Full name"), "Dana");
+    await user.clear(screen.getByLabelText("Email (optional)"));
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("An unexpected error occurred. Please try again later");
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Couldn't save your profile");
+  });
+});
+
+describe("change password", () => {
+  it("changes the password and returns to the profile", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({ "/api/auth/change-password": [{ body: {} }] });
+    const { router } = renderAt("/profile/password");
+    await user.type(await screen.findByLabelText("Current password"), "0ld!Password");
+    await user.type(screen.getByLabelText("New password"), "N3w!Password");
+    await user.type(screen.getByLabelText("Confirm password"), "N3w!Password");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/profile"));
+    expect(calls[0]!.body).toEqual({ currentPassword: "0ld!Password", newPassword: "N3w!Password" });
+  });
+
+  it("says when the current password is wrong or the new ones don't match", async () => {
+    const user = userEvent.setup();
+    stubApi({ "/api/auth/change-password": [{ status: 401, body: { error: { code: "unauthorized", message: "Wrong password" } } }] });
+    renderAt("/profile/password");
+    await user.type(await screen.findByLabelText("Current password"), "wrong");
+    await user.type(screen.getByLabelText("New password"), "N3w!Password");
+    await user.type(screen.getByLabelText("Confirm password"), "N3w!Passwor");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(screen.getByLabelText("Confirm password")).toHaveAccessibleDescription("Passwords don't match");
+    await user.type(screen.getByLabelText("Confirm password"), "d");
+    await user.click(screen.getByRole("button", { name: "Change password" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("The current password is incorrect");
+    await setLanguage("es");
+    expect(await screen.findByRole("alert")).toHaveTextContent("La contraseña actual es incorrecta");
+  });
+});

@@ -1,0 +1,205 @@
+import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../i18n";
+import { signedOutSession, StaticSessionProvider, type IdClaims, type SessionValue, type User } from "../../lib/session";
+import { routes } from "../../router";
+import { forgetResends } from "./Guard";
+
+// The real route table under a fixed session: where does each kind of person end up?
+
+const claims: IdClaims = { sub: "7", phone_number: "+13055550123", phone_number_verified: true, app: "flex", is_admin: false, exp: 4_000_000_000 };
+const driver: User = {
+  id: 7,
+  name: "Dana Driver",
+  phoneNumber: "+13055550123",
+  flexEmail: null,
+  goodStanding: true,
+  expirationDateTimestamp: null,
+  expirationDate: null,
+  createDateTimestamp: 0,
+  humanRegion: "Miami",
+  driverOptions: null,
+  proxyInstalled: true,
+  setupComplete: true,
+  isAdmin: false,
+  referral: null,
+  status: "start",
+  stripeExpressId: null,
+  role: null,
+  app: "flex",
+  language: "en",
+  phoneNumberVerified: true,
+  mfaMethod: "none",
+};
+
+function session(user: Partial<User> | null, over: Partial<SessionValue> = {}, claimsOver: Partial<IdClaims> = {}): SessionValue {
+  return {
+    ...signedOutSession,
+    claims: { ...claims, ...claimsOver },
+    session: { idToken: "id", refreshToken: "refresh" },
+    user: user === null ? null : { ...driver, ...user },
+    ...over,
+  };
+}
+
+function renderAt(path: string, value: SessionValue) {
+  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  render(
+    <StaticSessionProvider value={value}>
+      <RouterProvider router={router} />
+    </StaticSessionProvider>,
+  );
+  return router;
+}
+
+async function landsOn(router: ReturnType<typeof renderAt>, pathname: string, search = "") {
+  await waitFor(() => expect(router.state.location.pathname).toBe(pathname));
+  expect(router.state.location.search).toBe(search);
+}
+
+let fetchMock: ReturnType<typeof vi.fn>;
+beforeEach(async () => {
+  forgetResends();
+  await setLanguage("en");
+  fetchMock = vi.fn(async () => new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } }));
+  vi.stubGlobal("fetch", fetchMock);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  localStorage.clear();
+});
+
+describe("post-sign-in routing from /login, rule by rule", () => {
+  it("1. without a session a driver screen sends the visitor to /", async () => {
+    const router = renderAt("/flex/dashboard", signedOutSession);
+    await landsOn(router, "/");
+    expect(await screen.findByRole("heading", { name: "Better blocks, without the refresh" })).toBeInTheDocument();
+  });
+
+  it("2. an unverified phone: a code is resent, then /confirm-account with the phone number", async () => {
+    const value = session(null, {}, { phone_number_verified: false });
+    const router = renderAt("/login", value);
+    await landsOn(router, "/confirm-account");
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe("/api/auth/resend-code");
+    expect(JSON.parse(init.body as string)).toEqual({ phoneNumber: "+13055550123", app: "flex" });
+    expect(router.state.location.state).toMatchObject({ phoneNumber: "+13055550123", app: "flex" });
+    expect(await screen.findByText(/We sent a 6-digit code to \+1 \(305\) 555-0123/)).toBeInTheDocument();
+    expect(screen.getByText("Confirm account to continue")).toBeInTheDocument();
+  });
+
+  it("2. a failed resend is only logged and the person still goes to /confirm-account", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    fetchMock.mockResolvedValue(new Response(JSON.stringify({ error: { code: "rate_limited", message: "Slow down" } }), { status: 429 }));
+    const router = renderAt("/flex/dashboard", session(null, {}, { phone_number_verified: false }));
+    await landsOn(router, "/confirm-account");
+    expect(logged).toHaveBeenCalledWith("Could not resend the confirmation code", expect.anything());
+  });
+
+  it("3. no account connected → /flex/login, ahead of setup and standing", async () => {
+    const router = renderAt("/login", session({ proxyInstalled: false, setupComplete: false, goodStanding: false }));
+    await landsOn(router, "/flex/login");
+    expect(await screen.findByRole("heading", { name: "Connect your account" })).toBeInTheDocument();
+  });
+
+  it("4. setup incomplete → /flex/settings, ahead of standing", async () => {
+    const router = renderAt("/login", session({ setupComplete: false, goodStanding: false }));
+    await landsOn(router, "/flex/settings");
+  });
+
+  it("5. not in good standing → /payment, keeping the current query string", async () => {
+    const router = renderAt("/flex/dashboard?plan=weekly&utm=sms", session({ goodStanding: false }));
+    await landsOn(router, "/payment", "?plan=weekly&utm=sms");
+    expect(await screen.findByRole("heading", { name: "Payment" })).toBeInTheDocument();
+  });
+
+  it("6. otherwise → /flex/dashboard", async () => {
+    const router = renderAt("/login", session({}));
+    await landsOn(router, "/flex/dashboard");
+    expect(await screen.findByRole("heading", { name: "Dashboard" })).toBeInTheDocument();
+  });
+
+  it("a signed-in administrator lands on /admin", async () => {
+    const router = renderAt("/login", session({ isAdmin: true, proxyInstalled: false }, {}, { is_admin: true }));
+    await landsOn(router, "/admin");
+    expect(await screen.findByRole("heading", { name: "Admin dashboard" })).toBeInTheDocument();
+  });
+
+  it("no fetch happens for a routed driver beyond the resend case", async () => {
+    const router = renderAt("/login", session({ proxyInstalled: false }));
+    await landsOn(router, "/flex/login");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe("guards", () => {
+  it("sends a signed-in non-admin from any /admin screen to /", async () => {
+    for (const path of ["/admin", "/admin/notifications", "/admin/users/3"]) {
+      const router = renderAt(path, session({}));
+      await landsOn(router, "/");
+    }
+  });
+
+  it("sends a visitor without a session from /admin and /profile to /", async () => {
+    await landsOn(renderAt("/admin/tools", signedOutSession), "/");
+    await landsOn(renderAt("/profile", signedOutSession), "/");
+  });
+
+  it("keeps the optional-redirect screens reachable for a driver who would be routed elsewhere", async () => {
+    const worst = session({ proxyInstalled: false, setupComplete: false, goodStanding: false });
+    for (const path of ["/faqs", "/terms", "/privacy", "/contact", "/payment", "/profile", "/profile/edit", "/profile/password"]) {
+      const router = renderAt(path, worst);
+      await waitFor(() => expect(document.querySelector("h1")).not.toBeNull());
+      expect(router.state.location.pathname).toBe(path);
+    }
+  });
+
+  it("lets /flex/settings through once an account is connected", async () => {
+    const router = renderAt("/flex/settings", session({ setupComplete: false, goodStanding: false }));
+    expect(await screen.findByRole("heading", { name: "Filters" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/flex/settings");
+  });
+
+  it("shows the splash while the session or the user loads", async () => {
+    // Past the router's own first-load splash, the guard's splash is what stays.
+    const first = renderAt("/flex/dashboard", { ...signedOutSession, loading: true });
+    await waitFor(() => expect(first.state.initialized).toBe(true));
+    expect(screen.getByRole("status", { name: "Loading" })).toBeInTheDocument();
+    expect(first.state.location.pathname).toBe("/flex/dashboard");
+    cleanup();
+    const second = renderAt("/profile", session(null, { userLoading: true }));
+    await waitFor(() => expect(second.state.initialized).toBe(true));
+    expect(screen.getByRole("status", { name: "Loading" })).toBeInTheDocument();
+  });
+
+  it("says the user could not be loaded, with Try again and Sign out", async () => {
+    const user = userEvent.setup();
+    const reloadUser = vi.fn(async () => {});
+    renderAt("/flex/dashboard", session(null, { error: new Error("offline"), reloadUser }));
+    expect(await screen.findByRole("heading", { name: "Couldn't load user" })).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Try again" }));
+    expect(reloadUser).toHaveBeenCalled();
+    expect(screen.getByRole("button", { name: "Sign out" })).toBeInTheDocument();
+  });
+
+  it("shows the expiry-today notice on a driver screen until dismissed", async () => {
+    const user = userEvent.setup();
+    const dismissExpiryNotice = vi.fn();
+    renderAt("/flex/dashboard", session({}, { expiresToday: true, dismissExpiryNotice }));
+    expect(await screen.findByText("Your service expires today. Renew it to keep catching blocks.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Renew now" })).toHaveAttribute("href", "/payment");
+    await user.click(screen.getByRole("button", { name: "Dismiss" }));
+    expect(dismissExpiryNotice).toHaveBeenCalled();
+  });
+
+  it("shows the routing screens in Spanish too", async () => {
+    await setLanguage("es");
+    renderAt("/flex/dashboard", session(null, { error: new Error("offline") }));
+    expect(await screen.findByRole("heading", { name: "No se pudo cargar el usuario" })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Reintentar" })).toBeInTheDocument();
+  });
+});

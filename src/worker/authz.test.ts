@@ -11,18 +11,21 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
 import { call, seedAdmin, seedUser, signIn, signInAdmin } from "./auth/test-fixtures";
 
-type Caller = "anonymous" | "unverified" | "driver" | "admin";
+/** `admin` is an owner with the billingDetails permission; `support` an administrator without it. */
+type Caller = "anonymous" | "unverified" | "driver" | "admin" | "support";
 type Expected = Record<Caller, number>;
 type Row = { method: string; path: string; expected: Expected; request?: { path?: string; body?: unknown } };
 
 /** Open to anyone (identity, health, and webhooks, which check a provider signature instead). */
-const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status });
+const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status, support: status });
 /** Any signed-in user, confirmed phone or not. */
-const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status });
+const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status, support: status });
 /** Signed in with a confirmed phone. */
-const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status });
+const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status, support: status });
 /** Administrators only. */
-const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status });
+const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
+/** Administrators whose role has the billingDetails permission. */
+const billingOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
 
 const route = (method: string, path: string, expected: Expected, request?: Row["request"]): Row => ({ method, path, expected, request });
 
@@ -46,6 +49,30 @@ const ROUTES: Row[] = [
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
 
   route("POST", "/api/admin/users", adminOnly(400)),
+  route("GET", "/api/admin/audience", adminOnly(200)),
+  route("GET", "/api/admin/invitation-audience", adminOnly(200)),
+  route("GET", "/api/admin/regions", adminOnly(200)),
+  route("GET", "/api/admin/settings", adminOnly(200)),
+  route("GET", "/api/admin/outbox", adminOnly(200)),
+  route("POST", "/api/admin/campaigns", adminOnly(400)),
+  route("GET", "/api/admin/campaigns", adminOnly(200)),
+  route("GET", "/api/admin/campaigns/:id", adminOnly(404)),
+  route("GET", "/api/admin/campaigns/:id/messages", adminOnly(404)),
+  route("POST", "/api/admin/campaigns/:id/retry-failed", adminOnly(404)),
+  route("GET", "/api/admin/campaigns/:id/export.csv", adminOnly(404)),
+
+  route("GET", "/api/flex/v1/all-users-table", adminOnly(200)),
+  route("GET", "/api/spark/v1/admin/all-users-table", adminOnly(200)),
+  route("GET", "/api/flex/v1/admin/invitations", adminOnly(200)),
+  route("GET", "/api/flex/v1/admin/referrals", billingOnly(200)),
+  route("GET", "/api/flex/v1/admin/sendWhatsapp", billingOnly(200)),
+  route("POST", "/api/flex/v1/admin/sendsms", adminOnly(400)),
+  route("POST", "/api/flex/v1/admin/sendWhatsapp", adminOnly(400)),
+
+  route("POST", "/api/webhooks/twilio/status", open(401)),
+  route("POST", "/api/webhooks/twilio/inbound", open(401)),
+  route("GET", "/api/webhooks/whatsapp", open(403)),
+  route("POST", "/api/webhooks/whatsapp", open(401)),
 ];
 
 /** The routes the app really has: one entry per method and path, middleware ("ALL") left out. */
@@ -68,10 +95,12 @@ const tokens: Partial<Record<Caller, string>> = {};
 beforeAll(async () => {
   const unverified = await seedUser({ phoneVerified: false });
   const driver = await seedUser();
-  const admin = await seedAdmin();
+  const admin = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
+  const support = await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } });
   tokens.unverified = (await signIn(unverified)).idToken;
   tokens.driver = (await signIn(driver)).idToken;
   tokens.admin = (await signInAdmin(admin)).idToken;
+  tokens.support = (await signInAdmin(support)).idToken;
 });
 
 describe("authorization table", () => {
@@ -86,7 +115,7 @@ describe("authorization table", () => {
   });
 
   describe.each(ROUTES)("$method $path", (row) => {
-    it.each(["anonymous", "unverified", "driver", "admin"] as const)("answers %s callers as listed", async (caller) => {
+    it.each(["anonymous", "unverified", "driver", "admin", "support"] as const)("answers %s callers as listed", async (caller) => {
       const body = row.request?.body ?? (row.method === "GET" ? undefined : {});
       const res = await call(row.request?.path ?? samplePath(row.path), { method: row.method, body, token: tokens[caller] });
       expect(res.status, `${row.method} ${row.path} as ${caller}: ${await res.clone().text()}`).toBe(row.expected[caller]);

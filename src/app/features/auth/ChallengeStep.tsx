@@ -1,12 +1,12 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
-import { ApiClientError } from "../../lib/api-client";
+import { useForm } from "../../components/ui/use-form";
 import type { TokenAnswer } from "../../lib/session";
 import { maskPhone } from "../../../shared/phone";
 import { authApi, isChallenge, type Challenge } from "./api";
 import { codeDigits } from "./AppChoice";
+import { challengeErrorKey } from "./code-errors";
 import { codeOnlySchema, newPasswordSchema } from "./schemas";
 
 type StepProps = {
@@ -24,12 +24,6 @@ type StepProps = {
 export function ChallengeStep(props: StepProps) {
   // A new challenge (even of the same kind) starts with a fresh form.
   return props.challenge.challenge === "NEW_PASSWORD_REQUIRED" ? <NewPasswordChallenge key={props.challenge.session} {...props} /> : <CodeChallenge key={props.challenge.session} {...props} />;
-}
-
-/** A wrong or expired code, or a challenge session that timed out, all answer 4xx here. */
-function challengeErrorKey(error: unknown): string {
-  if (error instanceof ApiClientError && error.status >= 400 && error.status < 500 && error.status !== 429) return "auth:errors.codeIncorrect";
-  return apiErrorKey(error, "common:errors.couldntSignIn");
 }
 
 function useAnswer({ onSignedIn, onNext }: Pick<StepProps, "onSignedIn" | "onNext">) {
@@ -150,7 +144,7 @@ function NewPasswordChallenge({ challenge, onSignedIn, onNext, onRestart }: Step
     try {
       answer(await authApi.respond({ challenge: "NEW_PASSWORD_REQUIRED", session: challenge.session, newPassword }));
     } catch (err) {
-      form.setFormError(apiErrorKey(err, "common:errors.couldntSignIn"));
+      form.setFormError(challengeErrorKey(err));
     }
   });
   const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };

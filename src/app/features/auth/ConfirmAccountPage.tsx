@@ -10,6 +10,7 @@ import { phoneSchema } from "../../../shared/auth";
 import { formatUsPhone } from "../../../shared/phone";
 import { authApi, isChallenge, type App } from "./api";
 import { AppChoice, codeDigits } from "./AppChoice";
+import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";
 import { takeSignIn } from "./pending-sign-in";
 import { confirmSchema } from "./schemas";
@@ -64,9 +65,8 @@ export default function ConfirmAccountPage() {
       // 409: confirmed already (a second tab, a double submit): carry on as confirmed.
       const already = err instanceof ApiClientError && err.status === 409;
       if (!already) {
-        const wrongCode = err instanceof ApiClientError && err.status >= 400 && err.status < 500 && err.status !== 429;
-        form.setFormError(wrongCode ? "common:errors.couldntConfirmAccount" : apiErrorKey(err, "common:errors.couldntConfirmAccount"));
-        if (wrongCode) form.setFieldError("code", "auth:errors.codeIncorrect");
+        form.setFormError(apiErrorKey(err, "common:errors.couldntConfirmAccount"));
+        if (isCodeRefusal(err)) form.setFieldError("code", codeErrorKey(err, "auth:errors.codeIncorrect"));
         return;
       }
     }

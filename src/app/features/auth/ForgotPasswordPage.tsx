@@ -4,10 +4,10 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
-import { ApiClientError } from "../../lib/api-client";
 import { formatUsPhone } from "../../../shared/phone";
 import { authApi, type App } from "./api";
 import { AppChoice, codeDigits } from "./AppChoice";
+import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";
 import { phoneOnlySchema, resetSchema } from "./schemas";
 import "./auth.css";
@@ -68,8 +68,7 @@ function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
       const state: LoginState = { ...target, notice: "passwordReset" };
       void navigate("/login", { replace: true, state });
     } catch (err) {
-      const wrongCode = err instanceof ApiClientError && err.status >= 400 && err.status < 500 && err.status !== 429 && err.code !== "validation_failed";
-      if (wrongCode) form.setFieldError("code", "auth:errors.codeIncorrect");
+      if (isCodeRefusal(err)) form.setFieldError("code", codeErrorKey(err, "auth:errors.codeIncorrect"));
       form.setFormError(apiErrorKey(err, "auth:errors.couldntResetPassword"));
     }
   });

@@ -5,6 +5,7 @@ import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { authApi, type App } from "./api";
 import { AppChoice } from "./AppChoice";
+import { isUnknownReferral } from "./code-errors";
 import type { ConfirmPageState } from "./ConfirmAccountPage";
 import { rememberSignIn } from "./pending-sign-in";
 import { registerSchema } from "./schemas";
@@ -32,6 +33,7 @@ export default function RegisterPage() {
     } catch (err) {
       const exists = err instanceof ApiClientError && err.status === 409;
       form.setFormError(exists ? "common:errors.accountExists" : apiErrorKey(err, "common:errors.couldntCreateAccount"));
+      if (isUnknownReferral(err)) form.setFieldError("referralCode", "auth:errors.referralNotFound");
     }
   });
 

@@ -28,7 +28,7 @@ function stubApi(answers: Record<string, Reply | Reply[]>) {
   return calls;
 }
 
-const error = (status: number, code: string, message = "x"): Reply => ({ status, body: { error: { code, message } } });
+const error = (status: number, code: string, details?: unknown): Reply => ({ status, body: { error: { code, message: "x", details } } });
 const tokens = { idToken: "header.eyJzdWIiOiI3IiwiZXhwIjo0MDAwMDAwMDAwfQ.sig", refreshToken: "r1", expiresIn: 3600 };
 
 function renderScreen(path: string, session: Partial<SessionValue> = {}, state?: unknown) {
@@ -155,16 +155,18 @@ describe("register: validation in both languages", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Ya existe una cuenta con este número de teléfono");
   });
 
-  it("says it couldn't create the account on any other refusal", async () => {
+  it("says it couldn't create the account, and names an unknown referral code", async () => {
     const user = userEvent.setup();
-    stubApi({ "/api/auth/register": error(422, "unprocessable") });
+    stubApi({ "/api/auth/register": error(422, "unprocessable", { field: "referralCode" }) });
     renderScreen("/register");
     await user.type(await screen.findByLabelText("Full name"), "Dana");
     await user.type(screen.getByLabelText("Phone number"), "3055550123");
     await user.type(screen.getByLabelText("Password"), "Str0ng!pass");
     await user.type(screen.getByLabelText("Confirm password"), "Str0ng!pass");
+    await user.type(screen.getByLabelText("Referral code (optional)"), "NOPE");
     await user.click(screen.getByRole("button", { name: "Create account" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Couldn't create account");
+    expect(screen.getByLabelText("Referral code (optional)")).toHaveAccessibleDescription("Referral code not found. Check it or leave it empty.");
   });
 });
 
@@ -214,7 +216,7 @@ describe("login", () => {
     const user = userEvent.setup();
     const calls = stubApi({
       "/api/auth/sign-in": { body: { challenge: "SOFTWARE_TOKEN_MFA", session: "challenge-1" } },
-      "/api/auth/respond": [error(401, "unauthorized"), { body: { tokens } }],
+      "/api/auth/respond": [error(400, "bad_request", { reason: "mismatch", attemptsLeft: 4 }), error(400, "bad_request", { reason: "used" }), { body: { tokens } }],
     });
     const { value } = renderScreen("/login");
     await fill(user);
@@ -225,13 +227,31 @@ describe("login", () => {
     await user.type(code, "000 000");
     await user.click(screen.getByRole("button", { name: "Verify" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("The code is incorrect or has expired.");
+    await user.type(screen.getByLabelText("6-digit code"), "111111");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("This code was already used.");
     await user.type(screen.getByLabelText("6-digit code"), "123456");
     await user.click(screen.getByRole("button", { name: "Verify" }));
     await waitFor(() => expect(value.signIn).toHaveBeenCalledWith(tokens));
     expect(calls.filter((c) => c.path === "/api/auth/respond").map((c) => c.body)).toEqual([
       { challenge: "SOFTWARE_TOKEN_MFA", session: "challenge-1", code: "000000" },
+      { challenge: "SOFTWARE_TOKEN_MFA", session: "challenge-1", code: "111111" },
       { challenge: "SOFTWARE_TOKEN_MFA", session: "challenge-1", code: "123456" },
     ]);
+  });
+
+  it("says a timed-out challenge is over, and starting over goes back to the sign-in form", async () => {
+    const user = userEvent.setup();
+    stubApi({ "/api/auth/sign-in": { body: { challenge: "SMS_MFA", session: "s9" } }, "/api/auth/respond": error(401, "unauthorized", { reason: "expired" }) });
+    renderScreen("/login");
+    await fill(user);
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await screen.findByText("We sent a 6-digit code to •••0123.")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("6-digit code"), "123456");
+    await user.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("This sign-in has expired. Start over.");
+    await user.click(screen.getByRole("button", { name: "Start over" }));
+    expect(await screen.findByRole("button", { name: "Sign in" })).toBeInTheDocument();
   });
 
   it("shows MFA_SETUP as a QR code of the otpauth URI with the key to type instead", async () => {
@@ -309,7 +329,7 @@ describe("confirm account", () => {
 
   it("says it couldn't confirm a wrong code, in both languages", async () => {
     const user = userEvent.setup();
-    stubApi({ "/api/auth/confirm": error(400, "bad_request", "Invalid code") });
+    stubApi({ "/api/auth/confirm": error(400, "bad_request", { reason: "mismatch", attemptsLeft: 4 }) });
     renderScreen("/confirm-account", {}, { phoneNumber: "+13055550123", app: "flex" });
     await user.type(await screen.findByLabelText("6-digit code"), "999999");
     await user.click(screen.getByRole("button", { name: "Confirm account" }));
@@ -371,7 +391,7 @@ describe("confirm account", () => {
 describe("forgot password", () => {
   it("requests a code, then resets with the code and a new password, and sends the person to sign in", async () => {
     const user = userEvent.setup();
-    const calls = stubApi({ "/api/auth/forgot-password": { body: { codeDelivery: {} } }, "/api/auth/reset-password": [error(400, "bad_request"), { body: { reset: true } }] });
+    const calls = stubApi({ "/api/auth/forgot-password": { body: { codeDelivery: {} } }, "/api/auth/reset-password": [error(400, "bad_request", { reason: "expired" }), { body: { reset: true } }] });
     const { router } = renderScreen("/forgot-password");
     await user.type(await screen.findByLabelText("Phone number"), "305-555-0123");
     await user.click(screen.getByRole("button", { name: "Send code" }));
@@ -381,7 +401,7 @@ describe("forgot password", () => {
     await user.type(screen.getByLabelText("Confirm password"), "N3w!password");
     await user.click(screen.getByRole("button", { name: "Change password" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Couldn't reset the password");
-    expect(screen.getByLabelText("6-digit code")).toHaveAccessibleDescription("The code is incorrect or has expired.");
+    expect(screen.getByLabelText("6-digit code")).toHaveAccessibleDescription("This code has expired. Send a new one.");
     await user.click(screen.getByRole("button", { name: "Change password" }));
     expect(await wentTo(router, "/forgot-password")).toEqual({ path: "/login", state: { phoneNumber: "+13055550123", app: "flex", notice: "passwordReset" } });
     expect(await screen.findByText("Your password was changed. Sign in with the new one.")).toBeInTheDocument();

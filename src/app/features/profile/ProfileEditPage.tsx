@@ -30,7 +30,8 @@ function EditForm({ user }: { user: User }) {
 
   const submit = form.onSubmit(async (data) => {
     try {
-      const { Item } = await profileApi.update(data);
+      // An emptied email is sent as "" so the server removes it (absent would mean "unchanged").
+      const { Item } = await profileApi.update({ ...data, email: data.email ?? "" });
       setUser(Item);
       // The account's language is also the interface's from now on.
       if (data.language !== i18n.language) await setLanguage(data.language);

@@ -25,8 +25,7 @@ export default function ProfilePasswordPage() {
       toast.success(t("profile.passwordChanged"));
       void navigate("/profile");
     } catch (err) {
-      // A wrong current password is refused as a client error other than a validation failure.
-      const wrongCurrent = err instanceof ApiClientError && [400, 401, 403, 422].includes(err.status) && err.code !== "validation_failed";
+      const wrongCurrent = err instanceof ApiClientError && err.status === 400 && (err.details as { reason?: unknown } | undefined)?.reason === "wrong_password";
       if (wrongCurrent) form.setFieldError("currentPassword", "auth:errors.currentPasswordIncorrect");
       form.setFormError(wrongCurrent ? "auth:errors.currentPasswordIncorrect" : apiErrorKey(err, "auth:errors.couldntChangePassword"));
     }

@@ -152,7 +152,7 @@ describe("change password", () => {
 
   it("says when the current password is wrong or the new ones don't match", async () => {
     const user = userEvent.setup();
-    stubApi({ "/api/auth/change-password": [{ status: 401, body: { error: { code: "unauthorized", message: "Wrong password" } } }] });
+    stubApi({ "/api/auth/change-password": [{ status: 400, body: { error: { code: "bad_request", message: "Current password is incorrect", details: { reason: "wrong_password" } } } }] });
     renderAt("/profile/password");
     await user.type(await screen.findByLabelText("Current password"), "wrong");
     await user.type(screen.getByLabelText("New password"), "N3w!Password");

@@ -4,7 +4,7 @@ import { createSmsProvider } from "../providers/sms/provider";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 import { backoffSeconds, RetryLater, type Job, type JobContext } from "../queue";
 import { recipientsSelect, type Channel, type RecipientSource } from "./audience";
-import { pacerFor } from "./pacer";
+import { pacerFor, sendRate } from "./pacer";
 import { prepare, sql } from "./sql-fragment";
 
 /**
@@ -104,8 +104,8 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
       await env.DISPATCH.sendBatch(chunk.map((r) => ({ body: { kind: "dispatch", messageId: r.id } satisfies Job })));
       cursor = chunk[chunk.length - 1]!.id;
       queued += chunk.length;
+      await db.prepare("UPDATE campaigns SET dispatch_cursor = ?, updated_at = ? WHERE id = ?").bind(cursor, Date.now(), c.id).run();
     }
-    await db.prepare("UPDATE campaigns SET dispatch_cursor = ?, updated_at = ? WHERE id = ?").bind(cursor, Date.now(), c.id).run();
   }
   await db.prepare("UPDATE campaigns SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'expanding'").bind(Date.now(), c.id).run();
   await finishIfDone(db, c.id);
@@ -230,7 +230,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   let slotAt = Date.now();
   if (sender) {
     const reserved = job.slotAt;
-    slotAt = reserved !== undefined && reserved >= Date.now() - STALE_SLOT_MS ? reserved : await pacerFor(env, sender).reserve();
+    slotAt = reserved !== undefined && reserved >= Date.now() - STALE_SLOT_MS ? reserved : await pacerFor(env, sender).reserve(sendRate(env));
     const wait = slotAt - Date.now();
     if (wait > SLOT_HORIZON_MS) {
       // Holding an invocation for minutes helps nobody: come back just before the slot, keeping it.

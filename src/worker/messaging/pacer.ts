@@ -41,9 +41,13 @@ export class SendPacer extends DurableObject<Env> {
     this.nextFree = ctx.storage.kv.get<number>("nextFree") ?? 0;
   }
 
-  /** The next send slot (epoch ms). Calls are serialised by the object, so no two callers share one. */
-  reserve(): number {
-    const { at, nextFree } = nextSlot(this.nextFree, Date.now(), sendRate(this.env));
+  /**
+   * The next send slot (epoch ms). Calls are serialised by the object, so no two callers share one.
+   * The caller passes the rate (its SEND_RATE_PER_SECOND) so the setting is read in one place.
+   */
+  reserve(ratePerSecond: number): number {
+    if (!Number.isFinite(ratePerSecond) || ratePerSecond <= 0) throw new Error(`Invalid send rate ${ratePerSecond}`);
+    const { at, nextFree } = nextSlot(this.nextFree, Date.now(), ratePerSecond);
     this.nextFree = nextFree;
     this.ctx.storage.kv.put("nextFree", nextFree);
     return at;

@@ -1,0 +1,391 @@
+import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
+import { createLogger } from "../log";
+import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
+import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { createCampaign, type CampaignInput } from "./campaigns";
+import { LEASE_MS, SLOT_HORIZON_MS } from "./dispatch";
+import { jobHandlers } from "./jobs";
+import { recoverStalledWork } from "./sweep";
+
+const log = createLogger({ test: "dispatch" });
+
+/**
+ * A producer that records instead of delivering: the test decides when (and how often) each job
+ * reaches the consumer, so redeliveries and crashes happen exactly where the test says.
+ */
+function recordingQueue(opts: { failOnBatch?: number } = {}) {
+  const jobs: { job: Job; delaySeconds?: number }[] = [];
+  const batches: number[] = [];
+  const queue = {
+    async send(body: Job, options?: { delaySeconds?: number }) {
+      jobs.push({ job: body, delaySeconds: options?.delaySeconds });
+    },
+    async sendBatch(messages: Iterable<{ body: Job; delaySeconds?: number }>) {
+      const list = [...messages];
+      if (opts.failOnBatch !== undefined && batches.length + 1 === opts.failOnBatch) {
+        opts.failOnBatch = undefined;
+        throw new Error("queue unavailable");
+      }
+      batches.push(list.length);
+      for (const m of list) jobs.push({ job: m.body, delaySeconds: m.delaySeconds });
+    },
+  };
+  return { queue: queue as unknown as Queue, jobs, batches };
+}
+
+type Setup = ReturnType<typeof fakeTenant> & { workerEnv: Env; queue: ReturnType<typeof recordingQueue> };
+
+/** A private fake-provider tenant, a private sender (so a private pacer), and a recording queue. */
+function setup(overrides: Partial<Env> = {}, queueOpts: { failOnBatch?: number } = {}): Setup {
+  const tenant = fakeTenant();
+  const queue = recordingQueue(queueOpts);
+  const workerEnv = tenant.env({ TWILIO_FROM: uniquePhone(), WHATSAPP_PHONE_NUMBER_ID: "100000000000000", DISPATCH: queue.queue, ...overrides });
+  return { ...tenant, workerEnv, queue };
+}
+
+async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignInput> = {}) {
+  const { user } = await signIn("owner");
+  const author = (await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(user.id).first())!;
+  const input: CampaignInput = {
+    idempotencyKey: uniqueTag("k"),
+    app: "flex",
+    channel: "sms",
+    message: "Hello from the dispatch test",
+    template: null,
+    recipients: { source: "list", phones, app: "flex" },
+    excludedPhones: [],
+    liftLimit: false,
+    ...extra,
+  };
+  const { campaign } = await createCampaign(s.workerEnv, log, toSessionUser(author), input);
+  return campaign.id;
+}
+
+function toSessionUser(row: Record<string, unknown>) {
+  return { id: row.id as number, roleName: row.role_name as string | null } as Parameters<typeof createCampaign>[2];
+}
+
+const msg = (id: string, body: Job, attempts = 1) => ({ id, timestamp: new Date(), attempts, body });
+
+/** Runs one batch through the real consumer and reports acks, retries and the delays asked for. */
+async function deliver(s: Setup, jobs: Job[], { queue = "blockpilot-dispatch", attempts = 1, withContext = false } = {}) {
+  const batch = createMessageBatch(queue, jobs.map((job, i) => msg(`m${i}`, job, attempts)));
+  const delays: Record<string, number | undefined> = {};
+  for (const m of batch.messages) {
+    const retry = m.retry.bind(m);
+    vi.spyOn(m, "retry").mockImplementation((options) => {
+      delays[m.id] = options?.delaySeconds;
+      retry(options);
+    });
+  }
+  const ctx = createExecutionContext();
+  const started = Date.now();
+  await handleQueueBatch(batch, s.workerEnv, jobHandlers, withContext ? ctx : undefined);
+  const tookMs = Date.now() - started;
+  const result = await getQueueResult(batch, ctx);
+  return { acked: result.explicitAcks.sort(), retried: result.retryMessages.map((m) => m.msgId).sort(), delays, ctx, tookMs };
+}
+
+const rows = async (campaignId: number) =>
+  (
+    await env.DB.prepare("SELECT id, phone, status, provider_id, error_code, error_message, attempts, dead_lettered, updated_at FROM campaign_messages WHERE campaign_id = ? ORDER BY id")
+      .bind(campaignId)
+      .all<{ id: number; phone: string; status: string; provider_id: string | null; error_code: string | null; error_message: string | null; attempts: number; dead_lettered: number; updated_at: number }>()
+  ).results;
+
+const campaignStatus = async (id: number) => (await env.DB.prepare("SELECT status, total, skipped, dispatch_cursor FROM campaigns WHERE id = ?").bind(id).first<{ status: string; total: number; skipped: number; dispatch_cursor: number }>())!;
+
+const dispatchJobs = (s: Setup) => s.queue.jobs.filter((j) => j.job.kind === "dispatch").map((j) => j.job as Extract<Job, { kind: "dispatch" }>);
+
+async function expanded(s: Setup, phones: string[], extra: Partial<CampaignInput> = {}) {
+  const id = await listCampaign(s, phones, extra);
+  const res = await deliver(s, [{ kind: "expand", campaignId: id }]);
+  expect(res.acked).toEqual(["m0"]);
+  return id;
+}
+
+describe("expand", () => {
+  it("materialises the recipients in one statement and queues dispatch jobs in batches of at most 100", async () => {
+    const s = setup();
+    const phones = Array.from({ length: 250 }, () => uniquePhone());
+    const optedOut = await createUser({ phone: phones[7]!, smsOptOut: true });
+    await env.DB.prepare("INSERT INTO opt_outs (phone, channel, keyword) VALUES (?, 'sms', 'STOP')").bind(phones[8]).run();
+    const id = await expanded(s, phones);
+    const all = await rows(id);
+    expect(all).toHaveLength(250);
+    expect(all.filter((r) => r.status === "skipped").map((r) => r.phone).sort()).toEqual([optedOut.phone, phones[8]!].sort());
+    expect(s.queue.batches).toEqual([100, 100, 48]);
+    expect(new Set(dispatchJobs(s).map((j) => j.messageId)).size).toBe(248);
+    expect(await campaignStatus(id)).toMatchObject({ status: "sending", total: 250, skipped: 2, dispatch_cursor: Math.max(...all.filter((r) => r.status === "pending").map((r) => r.id)) });
+
+    // Redelivered: nothing inserted twice, nothing queued twice.
+    await deliver(s, [{ kind: "expand", campaignId: id }]);
+    expect(await rows(id)).toHaveLength(250);
+    expect(s.queue.batches).toEqual([100, 100, 48]);
+  });
+
+  it("resumes from its cursor after dying halfway through queueing", async () => {
+    const s = setup({}, { failOnBatch: 2 });
+    const phones = Array.from({ length: 230 }, () => uniquePhone());
+    const id = await listCampaign(s, phones);
+    const first = await deliver(s, [{ kind: "expand", campaignId: id }]);
+    expect(first.retried).toEqual(["m0"]);
+    expect(await campaignStatus(id)).toMatchObject({ status: "expanding" });
+    await deliver(s, [{ kind: "expand", campaignId: id }]);
+    const ids = dispatchJobs(s).map((j) => j.messageId);
+    expect(ids).toHaveLength(230);
+    expect(new Set(ids).size).toBe(230);
+    expect(await campaignStatus(id)).toMatchObject({ status: "sending" });
+  });
+
+  it("records a dead-lettered expansion on the campaign and its rows", async () => {
+    const s = setup({}, { failOnBatch: 1 });
+    const id = await listCampaign(s, [uniquePhone(), uniquePhone()]);
+    await deliver(s, [{ kind: "expand", campaignId: id }]);
+    await deliver(s, [{ kind: "expand", campaignId: id }], { queue: DEAD_LETTER_QUEUE });
+    expect(await campaignStatus(id)).toMatchObject({ status: "failed" });
+    expect((await rows(id)).map((r) => [r.status, r.error_code, r.dead_lettered])).toEqual([
+      ["failed", "expand_failed", 1],
+      ["failed", "expand_failed", 1],
+    ]);
+  });
+});
+
+describe("dispatch through Twilio (fake provider over HTTP)", () => {
+  it("sends each message once with the provider id recorded, and finishes the campaign", async () => {
+    const s = setup();
+    const phones = [uniquePhone(), uniquePhone(), uniquePhone()];
+    const id = await expanded(s, phones);
+    const res = await deliver(s, dispatchJobs(s));
+    expect(res.acked).toEqual(["m0", "m1", "m2"]);
+    const sent = await rows(id);
+    expect(sent.map((r) => r.status)).toEqual(["sent", "sent", "sent"]);
+    const { messages } = await s.messages();
+    expect(messages.map((m) => m.to).sort()).toEqual([...phones].sort());
+    expect(sent.map((r) => r.provider_id).sort()).toEqual(messages.map((m) => m.id).sort());
+    expect(messages.every((m) => m.from === s.workerEnv.TWILIO_FROM && m.body === "Hello from the dispatch test")).toBe(true);
+    expect(await campaignStatus(id)).toMatchObject({ status: "done" });
+  });
+
+  it("never sends twice when the queue delivers a job again, in sequence or at once", async () => {
+    const s = setup();
+    const id = await expanded(s, [uniquePhone(), uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    await deliver(s, jobs);
+    const again = await deliver(s, jobs);
+    expect(again.acked).toEqual(["m0", "m1"]);
+    const concurrent = await Promise.all([deliver(s, jobs), deliver(s, [...jobs, ...jobs])]);
+    expect(concurrent.every((r) => r.retried.length === 0)).toBe(true);
+    expect((await s.stats()).accepted).toBe(2);
+    expect((await rows(id)).every((r) => r.attempts === 1)).toBe(true);
+  });
+
+  it("runs duplicate jobs of one batch concurrently without a double send", async () => {
+    const s = setup();
+    await expanded(s, [uniquePhone()]);
+    const [job] = dispatchJobs(s);
+    await deliver(s, Array.from({ length: 10 }, () => job!));
+    const stats = await s.stats();
+    expect(stats.accepted).toBe(1);
+    expect(stats.duplicates).toBe(0);
+  });
+
+  it("recovers a row whose consumer died mid-send only after its claim runs out", async () => {
+    const s = setup();
+    const id = await expanded(s, [uniquePhone(), uniquePhone(), uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    const [crashed] = await rows(id);
+    // The crash: claimed ('sending') a moment ago, never recorded.
+    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), crashed!.id).run();
+    const redelivered = await deliver(s, jobs, { attempts: 2 });
+    expect(redelivered.acked).toEqual(["m1", "m2"]);
+    expect(redelivered.retried).toEqual(["m0"]);
+    expect(redelivered.delays.m0).toBeGreaterThan(100);
+    expect(redelivered.delays.m0).toBeLessThanOrEqual(LEASE_MS / 1000 + 1);
+    expect((await s.stats()).accepted).toBe(2);
+
+    await env.DB.prepare("UPDATE campaign_messages SET updated_at = ? WHERE id = ?").bind(Date.now() - LEASE_MS - 1, crashed!.id).run();
+    const later = await deliver(s, [jobs[0]!], { attempts: 3 });
+    expect(later.acked).toEqual(["m0"]);
+    expect((await rows(id)).map((r) => [r.status, r.attempts])).toEqual([
+      ["sent", 2],
+      ["sent", 1],
+      ["sent", 1],
+    ]);
+    expect((await s.stats()).accepted).toBe(3);
+    expect(await campaignStatus(id)).toMatchObject({ status: "done" });
+  });
+
+  it("retries a 429 after the provider's Retry-After, keeping the error visible meanwhile", async () => {
+    const s = setup();
+    await s.configure({ script: [{ kind: "429", retryAfter: 7 }] });
+    const id = await expanded(s, [uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    const first = await deliver(s, jobs);
+    expect(first.retried).toEqual(["m0"]);
+    expect(first.delays.m0).toBe(7);
+    expect((await rows(id))[0]).toMatchObject({ status: "pending", error_code: "20429", attempts: 1 });
+    const second = await deliver(s, jobs, { attempts: 2 });
+    expect(second.acked).toEqual(["m0"]);
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", error_code: null, attempts: 2 });
+    expect(await s.stats()).toMatchObject({ accepted: 1, rejected: { injected429: 1 } });
+  });
+
+  it("backs off exponentially on 5xx and time-outs", async () => {
+    const s = setup();
+    await s.configure({ script: [{ kind: "5xx", status: 503 }, { kind: "timeout" }] });
+    const id = await expanded(s, [uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    const r1 = await deliver(s, jobs, { attempts: 1 });
+    expect(r1.delays.m0).toBe(backoffSeconds(1));
+    expect((await rows(id))[0]).toMatchObject({ status: "pending", error_code: "20500" });
+    const r2 = await deliver(s, jobs, { attempts: 2 });
+    expect(r2.delays.m0).toBe(backoffSeconds(2));
+    expect((await rows(id))[0]).toMatchObject({ status: "pending", error_code: "timeout" });
+    await deliver(s, jobs, { attempts: 3 });
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 3 });
+    expect((await s.stats()).accepted).toBe(1);
+  });
+
+  it("fails a permanently refused number with the provider's code, without retrying", async () => {
+    const s = setup();
+    const [bad, unsubscribed, good] = [uniquePhone(), uniquePhone(), uniquePhone()];
+    await s.configure({ permanent: { [bad]: "21211", [unsubscribed]: "21610" } });
+    const id = await expanded(s, [bad, unsubscribed, good]);
+    const res = await deliver(s, dispatchJobs(s));
+    expect(res.retried).toEqual([]);
+    expect((await rows(id)).map((r) => [r.phone, r.status, r.error_code])).toEqual([
+      [bad, "failed", "21211"],
+      [unsubscribed, "failed", "21610"],
+      [good, "sent", null],
+    ]);
+    expect(await campaignStatus(id)).toMatchObject({ status: "done" });
+  });
+
+  it("marks what the dead-letter queue receives as failed and dead-lettered, with the last error", async () => {
+    const s = setup();
+    await s.configure({ script: [{ kind: "429", retryAfter: 1 }] });
+    const id = await expanded(s, [uniquePhone(), uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    await deliver(s, [jobs[0]!]);
+    await deliver(s, [jobs[1]!]);
+    const dead = await deliver(s, [jobs[0]!], { queue: DEAD_LETTER_QUEUE });
+    expect(dead.acked).toEqual(["m0"]);
+    const [died, fine] = await rows(id);
+    expect(died).toMatchObject({ status: "failed", dead_lettered: 1, error_code: "dead_lettered" });
+    expect(died!.error_message).toBe("Gave up after 1 send attempt; last error 20429: Too Many Requests");
+    // A dead letter for a row that did get sent changes nothing.
+    await deliver(s, [jobs[1]!], { queue: DEAD_LETTER_QUEUE });
+    expect((await rows(id))[1]).toMatchObject({ status: fine!.status, dead_lettered: 0 });
+    expect(await campaignStatus(id)).toMatchObject({ status: "done" });
+  });
+
+  it("skips a number that opted out after the campaign was expanded", async () => {
+    const s = setup();
+    const phone = uniquePhone();
+    const id = await expanded(s, [phone]);
+    await env.DB.prepare("INSERT INTO opt_outs (phone, channel, keyword) VALUES (?, 'sms', 'STOP')").bind(phone).run();
+    await deliver(s, dispatchJobs(s));
+    expect((await rows(id))[0]).toMatchObject({ status: "skipped", error_code: "opted_out" });
+    expect((await s.stats()).accepted).toBe(0);
+  });
+
+  it("lets a slow provider call finish in the background instead of holding its batch", async () => {
+    const s = setup({ PROVIDER_TIMEOUT_MS: "3000" });
+    await s.configure({ script: [{ kind: "timeout" }] });
+    const id = await expanded(s, [uniquePhone(), uniquePhone()]);
+    const res = await deliver(s, dispatchJobs(s), { withContext: true });
+    // The batch was settled after the two-second grace, not after the three-second time-out.
+    expect(res.tookMs).toBeGreaterThanOrEqual(1_900);
+    expect(res.tookMs).toBeLessThan(2_900);
+    expect(res.acked).toEqual(["m1"]);
+    expect(res.retried).toEqual(["m0"]);
+    expect(res.delays.m0).toBe(5);
+    await waitOnExecutionContext(res.ctx);
+    expect((await rows(id)).map((r) => [r.status, r.error_code])).toEqual([
+      ["pending", "timeout"],
+      ["sent", null],
+    ]);
+  });
+});
+
+describe("dispatch through the WhatsApp Cloud API (fake provider over HTTP)", () => {
+  it("sends the template and fails numbers not on WhatsApp with 131026", async () => {
+    const s = setup();
+    const name = uniqueTag("tpl");
+    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')").bind(uniqueTag("id"), name).run();
+    await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", components: [] }] });
+    const [ok, notOnWhatsApp] = [uniquePhone(), uniquePhone()];
+    await s.configure({ permanent: { [notOnWhatsApp]: "131026" } });
+    const id = await expanded(s, [ok, notOnWhatsApp], { channel: "whatsapp", message: null, template: { name, language: "en_US" } });
+    await deliver(s, dispatchJobs(s));
+    const [a, b] = await rows(id);
+    expect(a).toMatchObject({ status: "sent" });
+    expect(a!.provider_id).toMatch(/^wamid\./);
+    expect(b).toMatchObject({ status: "failed", error_code: "131026" });
+    const { messages } = await s.messages();
+    expect(messages).toMatchObject([{ channel: "whatsapp", to: ok, body: `template:${name}:en_US` }]);
+  });
+});
+
+describe("pacing", () => {
+  it("spaces sends of one sender 1/R apart after the small burst, across concurrent batches", async () => {
+    const rate = 20;
+    const s = setup({ SEND_RATE_PER_SECOND: String(rate) });
+    await expanded(s, Array.from({ length: 16 }, () => uniquePhone()));
+    const jobs = dispatchJobs(s);
+    await Promise.all([deliver(s, jobs.slice(0, 8)), deliver(s, jobs.slice(8))]);
+    const times = (await s.messages()).messages.map((m) => m.at).sort((a, b) => a - b);
+    expect(times).toHaveLength(16);
+    const burst = Math.max(1, Math.floor(rate * 0.25));
+    // A token bucket of `burst` at R/s: any n + 1 consecutive sends span at least (n − burst + 1)/R seconds
+    // (less 30 ms for the timers and the HTTP hop between the slot and the fake's clock).
+    for (let i = 0; i < times.length; i++) {
+      for (let j = i + burst; j < times.length; j++) expect(times[j]! - times[i]!, `sends ${i}..${j}`).toBeGreaterThanOrEqual(((j - i - burst + 1) * 1000) / rate - 30);
+    }
+    // And it does not dawdle: 16 sends take about (16 − burst)/R.
+    expect(times[15]! - times[0]!).toBeLessThan(((16 - burst) * 1000) / rate + 600);
+  });
+
+  it("sends a job whose slot is far off back to the queue, keeping its slot, instead of sleeping", async () => {
+    const s = setup({ SEND_RATE_PER_SECOND: "0.05" });
+    await expanded(s, [uniquePhone(), uniquePhone()]);
+    const [first, second] = dispatchJobs(s);
+    await deliver(s, [first!]);
+    expect((await s.stats()).accepted).toBe(1);
+    const queuedBefore = s.queue.jobs.length;
+    const res = await deliver(s, [second!]);
+    expect(res.acked).toEqual(["m0"]);
+    const deferred = s.queue.jobs.slice(queuedBefore);
+    expect(deferred).toHaveLength(1);
+    const job = deferred[0]!.job as Extract<Job, { kind: "dispatch" }>;
+    expect(job).toMatchObject({ kind: "dispatch", messageId: second!.messageId });
+    expect(job.slotAt! - Date.now()).toBeGreaterThan(SLOT_HORIZON_MS);
+    expect(deferred[0]!.delaySeconds).toBe(Math.floor((job.slotAt! - Date.now() - 5_000) / 1000));
+    expect((await s.stats()).accepted).toBe(1);
+  });
+});
+
+describe("the cron sweep", () => {
+  it("re-queues stalled expansions and abandoned sends, and closes finished campaigns", async () => {
+    const s = setup();
+    const stalledId = await listCampaign(s, [uniquePhone()]);
+    const now = Date.now();
+    await env.DB.prepare("UPDATE campaigns SET updated_at = ? WHERE id = ?").bind(now - 120_000, stalledId).run();
+    const abandonedCampaign = await expanded(s, [uniquePhone()]);
+    const [row] = await rows(abandonedCampaign);
+    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(now - 6 * LEASE_MS, row!.id).run();
+    const before = s.queue.jobs.length;
+    await recoverStalledWork(s.workerEnv, log, now);
+    const queued = s.queue.jobs.slice(before).map((j) => j.job);
+    expect(queued).toContainEqual({ kind: "expand", campaignId: stalledId });
+    expect(queued).toContainEqual({ kind: "dispatch", messageId: row!.id });
+    expect((await rows(abandonedCampaign))[0]).toMatchObject({ status: "pending" });
+    // Sent by the re-queued job, then closed.
+    await deliver(s, [{ kind: "dispatch", messageId: row!.id }]);
+    await env.DB.prepare("UPDATE campaigns SET status = 'sending' WHERE id = ?").bind(abandonedCampaign).run();
+    await recoverStalledWork(s.workerEnv, log, Date.now());
+    expect(await campaignStatus(abandonedCampaign)).toMatchObject({ status: "done" });
+  });
+});

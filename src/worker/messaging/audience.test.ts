@@ -177,7 +177,7 @@ describe("GET /api/admin/audience — sorting and paging", () => {
   it("pages with an exact total and sorts by the chosen column, ties broken by id", async () => {
     const { token } = await signIn("owner");
     const region = uniqueTag("Page");
-    const made = [];
+    const made: { id: number; name: string }[] = [];
     for (let i = 0; i < 45; i++) made.push(await createUser({ humanRegion: region, name: `N${String(i).padStart(2, "0")}` }));
     const p1 = await audience({ region, sort: "name", dir: "asc", pageSize: "20" }, token);
     const p3 = await audience({ region, sort: "name", dir: "asc", pageSize: "20", page: "3" }, token);
@@ -202,7 +202,8 @@ describe("GET /api/admin/audience — sorting and paging", () => {
 
   it("refuses malformed queries with 400 in the envelope", async () => {
     const { token } = await signIn("owner");
-    for (const query of [{ pageSize: "50" }, { page: "0" }, { startDate: "2026-02-30" }, { goodStanding: "maybe" }, { sort: "password_hash" }, { app: "uber" }, { startDate: "2026-03-02", endDate: "2026-03-01" }]) {
+    const queries: Record<string, string>[] = [{ pageSize: "50" }, { page: "0" }, { startDate: "2026-02-30" }, { goodStanding: "maybe" }, { sort: "password_hash" }, { app: "uber" }, { startDate: "2026-03-02", endDate: "2026-03-01" }];
+    for (const query of queries) {
       const r = await audience(query, token);
       expect(r.status, JSON.stringify(query)).toBe(400);
       expect(r.body.error?.code).toBe("validation_failed");

@@ -40,7 +40,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
   it("creates the campaign, stores the deselected phones, audits it, and reports N = audience − deselected", async () => {
     const { user, token } = await signIn("owner");
     const region = uniqueTag("Camp");
-    const drivers = [];
+    const drivers: { id: number; phone: string }[] = [];
     for (let i = 0; i < 5; i++) drivers.push(await createUser({ humanRegion: region }));
     const excluded = [drivers[0]!.phone, drivers[1]!.phone.slice(2)];
     const res = await driversCampaign(token, region, { excludedPhones: excluded });
@@ -267,7 +267,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
   it("retries only the failed rows, once, and exports the ledger as CSV", async () => {
     const { token } = await signIn("owner");
     const region = uniqueTag("Retry");
-    const people = [];
+    const people: { id: number; phone: string }[] = [];
     for (let i = 0; i < 4; i++) people.push(await createUser({ humanRegion: region, name: i === 0 ? '=HYPERLINK("x")' : `P${i}` }));
     const created = await driversCampaign(token, region);
     const done = await settled(token, created.body.campaign.id);

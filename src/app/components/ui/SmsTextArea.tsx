@@ -22,10 +22,12 @@ type Props = {
   limitControl?: LimitControl;
   error?: string;
   placeholder?: string;
+  /** The campaign endpoint takes at most 1600 characters, even when the limit is lifted. */
+  maxLength?: number;
 };
 
 /** The SMS text with its characters-remaining counter (encoding and segments included). */
-export function SmsTextArea({ label, value, onChange, limit, labels, limitControl, error, placeholder }: Props) {
+export function SmsTextArea({ label, value, onChange, limit, labels, limitControl, error, placeholder, maxLength = 1600 }: Props) {
   const id = useId();
   const [refused, setRefused] = useState(false);
   const count = countSms(value);
@@ -37,6 +39,7 @@ export function SmsTextArea({ label, value, onChange, limit, labels, limitContro
         id={id}
         value={value}
         placeholder={placeholder}
+        maxLength={maxLength}
         aria-describedby={`${id}-counter${error ? ` ${id}-error` : ""}`}
         aria-invalid={over || Boolean(error) || undefined}
         onChange={(e) => {

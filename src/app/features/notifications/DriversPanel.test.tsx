@@ -158,6 +158,24 @@ describe("referral select", () => {
     expect(screen.queryByRole("alert")).not.toBeInTheDocument();
   });
 
+  it("lists every referral code, however many pages the server splits them into", async () => {
+    const api = mockApi([
+      {
+        path: "/api/flex/v1/admin/referrals",
+        reply: (c) => {
+          const page = Number(c.url.searchParams.get("page"));
+          const codes = Array.from({ length: 150 }, (_, i) => ({ referralCode: `CODE${i}` }));
+          return { body: { Items: codes.slice((page - 1) * 100, page * 100), total: 150, page, pageSize: 100 } };
+        },
+      },
+      ...baseRoutes,
+    ]);
+    renderScreen(<DriversPanel />);
+    const referrals = await screen.findByRole("group", { name: "Referral codes" });
+    expect(within(referrals).getByLabelText("CODE149")).toBeInTheDocument();
+    expect(api.to("/api/flex/v1/admin/referrals").map((c) => c.url.searchParams.get("page"))).toEqual(["1", "2"]);
+  });
+
   it("is hidden when no referral codes exist", async () => {
     mockApi([{ path: "/api/flex/v1/admin/referrals", reply: () => ({ body: { Items: [] } }) }, ...baseRoutes]);
     renderScreen(<DriversPanel />);

@@ -1,4 +1,4 @@
-import useSWR, { type SWRConfiguration } from "swr";
+import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
 import { api, ApiClientError, swrFetcher, type Query } from "../../lib/api-client";
 import type { WhatsAppTemplate } from "../../components/ui/TemplatePicker";
 
@@ -17,14 +17,29 @@ export function useRegions(app: "flex" | "spark") {
   return useSWR<{ Items: string[] }, Error>(app === "flex" ? ["/api/admin/regions", { app }] : null, swrFetcher, noRetryOn4xx);
 }
 
+/**
+ * A short list the server pages (referral codes, templates): all of it, 100 rows a request, at
+ * most 20 requests. These feed a select, so a first page alone would silently hide options.
+ */
+async function fetchAllItems<T>(path: string): Promise<{ Items: T[] }> {
+  const items: T[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const res = await api.get<{ Items: T[]; total?: number }>(path, { query: { page, pageSize: 100 } });
+    items.push(...res.Items);
+    if (res.total === undefined || res.Items.length === 0 || items.length >= res.total) break;
+  }
+  return { Items: items };
+}
+const allItems = <T,>([path]: [string, "all"]) => fetchAllItems<T>(path);
+
 /** Referral codes need billingDetails; without it (or on a 403) the select is hidden. */
-export function useReferrals(allowed: boolean) {
-  return useSWR<{ Items: { referralCode: string }[] }, Error>(allowed ? "/api/flex/v1/admin/referrals" : null, swrFetcher, noRetryOn4xx);
+export function useReferrals(allowed: boolean): SWRResponse<{ Items: { referralCode: string }[] }, Error> {
+  return useSWR<{ Items: { referralCode: string }[] }, Error>(allowed ? ["/api/flex/v1/admin/referrals", "all"] : null, allItems, noRetryOn4xx);
 }
 
 /** WhatsApp templates need billingDetails too. */
-export function useTemplates(allowed: boolean) {
-  return useSWR<{ Items: WhatsAppTemplate[] }, Error>(allowed ? "/api/flex/v1/admin/sendWhatsapp" : null, swrFetcher, noRetryOn4xx);
+export function useTemplates(allowed: boolean): SWRResponse<{ Items: WhatsAppTemplate[] }, Error> {
+  return useSWR<{ Items: WhatsAppTemplate[] }, Error>(allowed ? ["/api/flex/v1/admin/sendWhatsapp", "all"] : null, allItems, noRetryOn4xx);
 }
 
 export type Page<Row> = { total: number; page: number; pageSize: number; rows: Row[] };

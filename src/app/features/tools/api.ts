@@ -1,4 +1,4 @@
-import useSWR, { type SWRConfiguration } from "swr";
+import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
 import { api, ApiClientError, swrFetcher } from "../../lib/api-client";
 import type { WhatsAppTemplate } from "../../components/ui/TemplatePicker";
 
@@ -10,9 +10,24 @@ export function useOwnerName() {
   return useSWR<{ ownerName: string }, Error>("/api/admin/settings", swrFetcher, noRetryOn4xx);
 }
 
+/**
+ * A short list the server pages (referral codes, templates): all of it, 100 rows a request, at
+ * most 20 requests. These feed a select, so a first page alone would silently hide options.
+ */
+async function fetchAllItems<T>(path: string): Promise<{ Items: T[] }> {
+  const items: T[] = [];
+  for (let page = 1; page <= 20; page++) {
+    const res = await api.get<{ Items: T[]; total?: number }>(path, { query: { page, pageSize: 100 } });
+    items.push(...res.Items);
+    if (res.total === undefined || res.Items.length === 0 || items.length >= res.total) break;
+  }
+  return { Items: items };
+}
+const allItems = <T,>([path]: [string, "all"]) => fetchAllItems<T>(path);
+
 /** WhatsApp templates need billingDetails. */
-export function useTemplates(allowed: boolean) {
-  return useSWR<{ Items: WhatsAppTemplate[] }, Error>(allowed ? "/api/flex/v1/admin/sendWhatsapp" : null, swrFetcher, noRetryOn4xx);
+export function useTemplates(allowed: boolean): SWRResponse<{ Items: WhatsAppTemplate[] }, Error> {
+  return useSWR<{ Items: WhatsAppTemplate[] }, Error>(allowed ? ["/api/flex/v1/admin/sendWhatsapp", "all"] : null, allItems, noRetryOn4xx);
 }
 
 export type ListCampaignBody = {

@@ -1,7 +1,7 @@
 import { normalizeUsPhone } from "../../../shared/phone";
 
-/** At most this many numbers in one list (a bigger audience belongs to the notification panels). */
-export const MAX_LIST_SIZE = 10_000;
+/** At most this many numbers in one list, as the campaign endpoint allows (MAX_LIST_PHONES). */
+export const MAX_LIST_SIZE = 20_000;
 
 export type PhoneList = {
   /** E.164, de-duplicated, in the order typed. */

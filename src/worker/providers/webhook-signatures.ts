@@ -9,9 +9,11 @@ function hmacKey(secret: string, hash: "SHA-1" | "SHA-256") {
   return crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash }, false, ["sign", "verify"]);
 }
 
+/** Canonical base64 only: atob also takes unpadded or oddly spaced text, which Twilio never sends. */
 function base64ToBytes(b64: string): Uint8Array | null {
   try {
-    return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    return btoa(String.fromCharCode(...bytes)) === b64 ? bytes : null;
   } catch {
     return null;
   }

@@ -48,7 +48,7 @@ export type FakeConfig = {
   templatePageSize: number;
 };
 
-export type AcceptedMessage = { id: string; channel: "sms" | "whatsapp"; to: string; from: string; body: string; at: number };
+export type AcceptedMessage = { id: string; channel: "sms" | "whatsapp"; to: string; from: string; body: string; at: number; statusCallback?: string };
 
 type Tenant = {
   config: FakeConfig;
@@ -240,9 +240,9 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       return json(res, 400, { ...twilioError(Number(permanent), `Permanent failure for ${to}`), status: 400 });
     }
     if (!admit(t, res, `sms:${from}`, (code, message) => ({ ...twilioError(code, message), status: 429 }))) return;
-    const message: AcceptedMessage = { id: id("SM"), channel: "sms", to, from, body, at: Date.now() };
-    t.accepted.push(message);
     const callback = form.get("StatusCallback");
+    const message: AcceptedMessage = { id: id("SM"), channel: "sms", to, from, body, at: Date.now(), ...(callback ? { statusCallback: callback } : {}) };
+    t.accepted.push(message);
     if (callback) scheduleCallback(t, callback, message);
     json(res, 201, { sid: message.id, account_sid: sid, to, from, body, status: "queued", num_segments: "1", date_created: new Date().toUTCString() });
   }

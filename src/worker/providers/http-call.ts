@@ -25,6 +25,8 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   if (!header) return undefined;
   const trimmed = header.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed);
+  // An HTTP date always names its weekday and month; anything else Date.parse might take ("-5") is not one.
+  if (!/^[A-Za-z]{3}, /.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }

@@ -1,0 +1,102 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../log";
+import { findTemplate, syncTemplates, templatePage } from "../../messaging/templates";
+import { fakeTenant, uniquePhone, uniqueTag } from "../../test/messaging-fixtures";
+import { CloudApiWhatsApp } from "./cloud-api";
+import { createWhatsAppProvider } from "./provider";
+
+const log = createLogger({ test: "cloud-api" });
+const template = (name: string, language = "en_US", status = "APPROVED") => ({
+  id: uniqueTag("tpl"),
+  name,
+  language,
+  status,
+  components: [
+    { type: "HEADER", format: "TEXT", text: `${name} header` },
+    { type: "BODY", text: `${name} body` },
+  ],
+});
+
+function cloudApi(overrides: Partial<Env> = {}) {
+  const tenant = fakeTenant();
+  return { tenant, whatsapp: new CloudApiWhatsApp(tenant.env(overrides)) };
+}
+
+describe("CloudApiWhatsApp", () => {
+  it("is what WHATSAPP_PROVIDER = cloud-api builds, paced per phone-number id", () => {
+    const provider = createWhatsAppProvider({ ...env, WHATSAPP_PROVIDER: "cloud-api" });
+    expect(provider.sender).toBe("whatsapp:100000000000000");
+    expect(createWhatsAppProvider(env).sender).toBeNull();
+    expect(() => createWhatsAppProvider({ ...env, WHATSAPP_PROVIDER: "telegram" })).toThrow(/Unknown WHATSAPP_PROVIDER/);
+  });
+
+  it("sends a template with the Bearer token and answers the wamid", async () => {
+    const { tenant, whatsapp } = cloudApi();
+    const to = uniquePhone();
+    const outcome = await whatsapp.sendTemplate(to, { name: "welcome_back", language: "en_US" });
+    expect(outcome).toMatchObject({ ok: true, providerId: expect.stringMatching(/^wamid\./) });
+    expect((await tenant.messages()).messages).toMatchObject([{ channel: "whatsapp", to, from: "100000000000000", body: "template:welcome_back:en_US" }]);
+    expect(await whatsapp.sendText(to, "Reply STOP to opt out")).toMatchObject({ ok: true });
+  });
+
+  it("keeps Meta's code on final errors: bad token 190, unknown template 132001, not on WhatsApp 131026", async () => {
+    const { whatsapp: badToken } = cloudApi({ WHATSAPP_TOKEN: "expired" });
+    expect(await badToken.sendTemplate(uniquePhone(), { name: "welcome_back", language: "en_US" })).toMatchObject({ ok: false, retryable: false, errorCode: "190" });
+    const { tenant, whatsapp } = cloudApi();
+    expect(await whatsapp.sendTemplate(uniquePhone(), { name: "nope", language: "en_US" })).toMatchObject({ ok: false, retryable: false, errorCode: "132001" });
+    const to = uniquePhone();
+    await tenant.configure({ permanent: { [to]: "131026" } });
+    expect(await whatsapp.sendTemplate(to, { name: "welcome_back", language: "en_US" })).toMatchObject({ ok: false, retryable: false, errorCode: "131026" });
+  });
+
+  it("retries throttling (130429), 5xx and time-outs", async () => {
+    const { tenant, whatsapp } = cloudApi();
+    await tenant.configure({ script: [{ kind: "429", retryAfter: 4 }, { kind: "5xx" }, { kind: "timeout" }] });
+    const ref = { name: "welcome_back", language: "en_US" };
+    expect(await whatsapp.sendTemplate(uniquePhone(), ref)).toMatchObject({ ok: false, retryable: true, errorCode: "130429", retryAfterSeconds: 4 });
+    expect(await whatsapp.sendTemplate(uniquePhone(), ref)).toMatchObject({ ok: false, retryable: true, errorCode: "131000" });
+    expect(await whatsapp.sendTemplate(uniquePhone(), ref)).toMatchObject({ ok: false, retryable: true, errorCode: "timeout" });
+  });
+
+  it("lists every template, following the paging links", async () => {
+    const { tenant, whatsapp } = cloudApi();
+    const list = ["a", "b", "c", "d", "e"].map((n) => template(`${n}_tpl`));
+    await tenant.configure({ templates: list, templatePageSize: 2 });
+    expect(await whatsapp.fetchTemplates()).toEqual(list);
+    const { whatsapp: unauthorised } = cloudApi({ WHATSAPP_TOKEN: "nope" });
+    await expect(unauthorised.fetchTemplates()).rejects.toThrow(/401/);
+  });
+});
+
+describe("template sync", () => {
+  it("mirrors the provider's list (upserts, drops what is gone) and serves approved ones", async () => {
+    const { tenant } = cloudApi();
+    const keep = template(uniqueTag("keep"));
+    const rejected = template(uniqueTag("rejected"), "en_US", "REJECTED");
+    const gone = template(uniqueTag("gone"));
+    await tenant.configure({ templates: [keep, rejected, gone] });
+    const workerEnv = tenant.env();
+    expect(await syncTemplates(workerEnv, log, { force: true })).toBe(true);
+    expect(await findTemplate(env.DB, keep)).toMatchObject({ id: keep.id, components: keep.components });
+    expect(await findTemplate(env.DB, rejected)).toBeNull();
+    // Fresh copy: no call to the provider within ten minutes.
+    await tenant.configure({ templates: [{ ...keep, components: [{ type: "BODY", text: "changed" }] }] });
+    expect(await syncTemplates(workerEnv, log)).toBe(false);
+    expect(await syncTemplates(workerEnv, log, { force: true })).toBe(true);
+    expect(await findTemplate(env.DB, gone)).toBeNull();
+    expect((await findTemplate(env.DB, keep))!.components).toEqual([{ type: "BODY", text: "changed" }]);
+    const page = await templatePage(workerEnv, log, 1, 20);
+    expect(page.rows.map((t) => t.name)).toContain(keep.name);
+    expect(page.rows.every((t) => t.status === "APPROVED")).toBe(true);
+  });
+
+  it("keeps the last good copy when the provider fails", async () => {
+    const { tenant } = cloudApi({ WHATSAPP_TOKEN: "broken" });
+    expect(await syncTemplates(tenant.env({ WHATSAPP_TOKEN: "broken" }), log, { force: true })).toBe(false);
+  });
+
+  it("does nothing for the outbox provider: the seeded table is the list", async () => {
+    expect(await syncTemplates(env, log, { force: true })).toBe(false);
+  });
+});

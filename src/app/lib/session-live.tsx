@@ -137,7 +137,7 @@ export type LiveSessionProps = {
 };
 
 export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
-  const { mutate: mutateCache } = useSWRConfig();
+  const { cache } = useSWRConfig();
   const [tokens, setTokens] = useState<Tokens | null>(readStoredSession);
   // Reading storage is synchronous; only a stored session that already expired keeps us loading.
   const [loading, setLoading] = useState(() => {
@@ -145,6 +145,8 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     return stored !== null && isExpired(stored.idToken);
   });
   const [expiryNotice, setExpiryNotice] = useState(false);
+  // Each sign-in in this tab reads the user afresh under a key of its own (see the user's key below).
+  const [signIns, setSignIns] = useState(0);
 
   // The token getter runs outside React; refs hold the current values it reads.
   const tokensRef = useRef(tokens);
@@ -161,7 +163,11 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     setTokens(next);
   }, []);
 
-  const clearCache = useCallback(() => mutateCache(() => true, undefined, { revalidate: false }), [mutateCache]);
+  // One person's data must not show for the next. Entries are deleted rather than mutated to
+  // undefined, which would also make SWR discard any fetch already under way for them.
+  const clearCache = useCallback(() => {
+    for (const key of [...cache.keys()]) cache.delete(key);
+  }, [cache]);
 
   const refresh = useCallback((): Promise<Tokens | null> => {
     if (inflight.current) return inflight.current;
@@ -246,7 +252,10 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   }, []);
 
   const claims = useMemo(() => (tokens ? decodeClaims(tokens.idToken) : null), [tokens]);
-  const userKey = tokens && claims ? ([USER_PATH, claims.sub] as const) : null;
+  // SWR skips the first fetch of a key fetched in the last 2 s (its de-duplication) and reads the
+  // cache instead, which sign-out has just emptied: a quick sign-out and sign-in would wait for a
+  // user forever. A key per sign-in avoids that; refreshes keep the key, so no splash on rotation.
+  const userKey = tokens && claims ? ([USER_PATH, claims.sub, signIns] as const) : null;
   const {
     data: user,
     error,
@@ -259,7 +268,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     expiryRaised.current = false;
     setExpiryNotice(false);
     apply(null);
-    void clearCache();
+    clearCache();
   }, [apply, clearCache]);
 
   // A 401 on the user call means the ID token is no good even after the pre-call refresh (revoked,
@@ -299,7 +308,8 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
       expiryRaised.current = false;
       recovery.current = "idle";
       setExpiryNotice(false);
-      void clearCache();
+      clearCache();
+      setSignIns((n) => n + 1);
       apply({ idToken: answer.idToken, refreshToken: answer.refreshToken });
     },
     [apply, clearCache],

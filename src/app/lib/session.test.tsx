@@ -52,6 +52,9 @@ function Probe() {
       <button type="button" onClick={() => void s.reloadUser()}>
         reload
       </button>
+      <button type="button" disabled={s.loading} onClick={() => s.signIn({ idToken: idToken(60 * MINUTE), refreshToken: "refresh-in" })}>
+        sign in
+      </button>
     </>
   );
 }
@@ -229,6 +232,22 @@ describe("sign-out and the expiry flag", () => {
     expect(calls.find((c) => c.path === "/api/auth/sign-out")!.body).toEqual({ refreshToken: "refresh-1" });
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
     expect(onSignOut).toHaveBeenCalledTimes(1);
+  });
+
+  it("signs in, out and straight back in, and loads the user each time", async () => {
+    const ui = userEvent.setup();
+    const calls = stubApi({ "/api/flex/v1/user": () => ({ body: { Item: user } }), "/api/auth/sign-out": () => ({ body: { signedOut: true } }) });
+    renderSession();
+    await waitFor(() => expect(screen.getByRole("button", { name: "sign in" })).toBeEnabled());
+    await ui.click(screen.getByRole("button", { name: "sign in" }));
+    await waitFor(() => expect(state().user).toBe("Dana Driver"));
+    expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!)).toEqual({ idToken: expect.any(String), refreshToken: "refresh-in" });
+    await ui.click(screen.getByRole("button", { name: "sign out" }));
+    await waitFor(() => expect(state().signedIn).toBe(false));
+    // Within SWR's 2 s de-duplication window of the first read.
+    await ui.click(screen.getByRole("button", { name: "sign in" }));
+    await waitFor(() => expect(state().user).toBe("Dana Driver"));
+    expect(calls.filter((c) => c.path === "/api/flex/v1/user")).toHaveLength(2);
   });
 
   it("still signs out locally when the sign-out call fails (logged)", async () => {

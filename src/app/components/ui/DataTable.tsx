@@ -28,7 +28,7 @@ type Props<Row> = {
 /** A presentational table: the rows it is given are one page from the server. */
 export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, sort, onSort, rowClassName }: Props<Row>) {
   return (
-    <div className="table-wrap" aria-busy={busy || undefined}>
+    <div className="table-wrap data-table-wrap" aria-busy={busy || undefined}>
       <table className={busy ? "data-table busy" : "data-table"}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>

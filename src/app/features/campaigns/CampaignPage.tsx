@@ -193,7 +193,7 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
   }, [live, mutate]);
 
   const columns: Column<LedgerRow>[] = [
-    { key: "phone", header: t("columns.phone"), cell: (r) => formatUsPhone(r.phone) || r.phone },
+    { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
     { key: "name", header: t("columns.name"), cell: (r) => r.name ?? "" },
     { key: "status", header: t("campaigns.status"), cell: (r) => <span className={`badge badge-${r.status}`}>{t(`status.${r.status}`)}</span> },
     { key: "provider", header: t("campaigns.providerId"), cell: (r) => <code>{r.providerId ?? ""}</code> },

@@ -132,7 +132,7 @@ describe("campaign ledger", () => {
     const confirm = stubConfirm(true);
     const router = renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });
     await user.click(await screen.findByRole("button", { name: "Retry failed only" }));
-    expect(confirm).toHaveBeenCalledWith("Send again to the 1 failed recipients?");
+    expect(confirm).toHaveBeenCalledWith("Send again to the failed recipients (1)?");
     await waitFor(() => expect(router.state.location.pathname).toBe("/admin/campaigns/13"));
     expect(api.to("/api/admin/campaigns/12/retry-failed", "POST")).toHaveLength(1);
   });

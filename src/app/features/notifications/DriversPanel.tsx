@@ -156,7 +156,7 @@ export function DriversPanel() {
             r.name
           ),
       },
-      { key: "phone", header: t("columns.phone"), sortKey: "phone", cell: (r) => formatUsPhone(r.phone) || r.phone },
+      { key: "phone", header: t("columns.phone"), className: "nowrap", sortKey: "phone", cell: (r) => formatUsPhone(r.phone) || r.phone },
       { key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (r) => r.referral ?? "" },
       f.app === "flex"
         ? { key: "region", header: t("columns.region"), sortKey: "region", cell: (r) => r.region ?? "" }
@@ -164,11 +164,11 @@ export function DriversPanel() {
       { key: "standing", header: t("columns.goodStanding"), cell: (r) => <BoolMark value={r.goodStanding} yes={t("tri.yes")} no={t("tri.no")} /> },
       { key: "connected", header: t("columns.accountConnected"), cell: (r) => <BoolMark value={r.accountConnected} yes={t("tri.yes")} no={t("tri.no")} /> },
       { key: "setup", header: t("columns.filtersComplete"), cell: (r) => <BoolMark value={r.setupComplete} yes={t("tri.yes")} no={t("tri.no")} /> },
-      { key: "expiration", header: t("columns.expirationDate"), sortKey: "expirationAt", cell: (r) => formatDDMMYY(r.expirationAt) ?? t("review.none") },
+      { key: "expiration", header: t("columns.expirationDate"), className: "nowrap", sortKey: "expirationAt", cell: (r) => formatDDMMYY(r.expirationAt) ?? t("review.none") },
       { key: "status", header: t("columns.status"), sortKey: "status", cell: (r) => (r.status === "start" ? t("review.on") : t("review.off")) },
     ];
     return (
-      <section className="card panel" aria-labelledby={`${ids}-title`}>
+      <section className="card panel panel-reviewing" aria-labelledby={`${ids}-title`}>
         <h2 id={`${ids}-title`}>{t("drivers.title")}</h2>
         <ReviewStep<DriverRow>
           path="/api/admin/audience"

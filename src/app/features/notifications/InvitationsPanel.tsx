@@ -113,14 +113,14 @@ export function InvitationsPanel() {
     const f = review.form;
     const columns: Column<InvitationRow>[] = [
       { key: "name", header: t("columns.name"), cell: (r) => (r.unregistered ? <em className="muted">{t("invitations.unregistered")}</em> : r.name) },
-      { key: "phone", header: t("columns.phone"), cell: (r) => formatUsPhone(r.phone) || r.phone },
-      { key: "invited", header: t("columns.invitationDate"), cell: (r) => formatDDMMYY(r.invitedAt) ?? "" },
+      { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
+      { key: "invited", header: t("columns.invitationDate"), className: "nowrap", cell: (r) => formatDDMMYY(r.invitedAt) ?? "" },
       { key: "registered", header: t("columns.registered"), cell: (r) => <BoolMark value={!r.unregistered} yes={t("tri.yes")} no={t("tri.no")} /> },
       { key: "connected", header: t("columns.accountConnected"), cell: (r) => <BoolMark value={r.accountConnected} yes={t("tri.yes")} no={t("tri.no")} /> },
       { key: "setup", header: t("columns.filtersComplete"), cell: (r) => <BoolMark value={r.setupComplete} yes={t("tri.yes")} no={t("tri.no")} /> },
     ];
     return (
-      <section className="card panel" aria-labelledby={`${ids}-title`}>
+      <section className="card panel panel-reviewing" aria-labelledby={`${ids}-title`}>
         <h2 id={`${ids}-title`}>{t("invitations.title")}</h2>
         <ReviewStep<InvitationRow>
           path="/api/admin/invitation-audience"

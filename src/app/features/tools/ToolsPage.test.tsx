@@ -30,9 +30,9 @@ describe("tools: send to a phone list", () => {
     mockApi(routes);
     renderScreen(<ToolsPage />, { path: "/admin/tools" });
     fireEvent.change(phones(), { target: { value: "(305) 555-0100\n3055550100\n4075550101\n555-0100\nnope" } });
-    expect(await screen.findByText("2 valid numbers · 1 duplicates removed")).toBeInTheDocument();
+    expect(await screen.findByText("Valid numbers: 2 · duplicates removed: 1")).toBeInTheDocument();
     const alert = screen.getByRole("alert");
-    expect(alert).toHaveTextContent("2 entries are not valid US/Canada numbers:");
+    expect(alert).toHaveTextContent("Not valid US/Canada numbers (2):");
     expect(within(alert).getByText("555-0100")).toBeInTheDocument();
     expect(within(alert).getByText("nope")).toBeInTheDocument();
     expect(screen.getByText("2 of 2 selected")).toBeInTheDocument();
@@ -55,7 +55,7 @@ describe("tools: send to a phone list", () => {
     expect(screen.getAllByRole("row")).toHaveLength(1 + 25);
     await user.click(screen.getByRole("button", { name: "Select none" }));
     expect(screen.getByText("0 of 25 selected")).toBeInTheDocument();
-    expect(screen.getByRole("button", { name: "Send to 0 numbers" })).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Send (0)" })).toBeDisabled();
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551000" }));
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551007" }));
     expect(screen.getByText("2 of 25 selected")).toBeInTheDocument();
@@ -63,7 +63,7 @@ describe("tools: send to a phone list", () => {
     expect(screen.getByRole("checkbox", { name: "Limit characters" })).toBeDisabled();
     await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi €");
     expect(screen.getByText("155 characters remaining · 1 SMS · GSM-7 with extended characters")).toBeInTheDocument();
-    await user.click(screen.getByRole("button", { name: "Send to 2 numbers" }));
+    await user.click(screen.getByRole("button", { name: "Send (2)" }));
     expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 2 users?");
     expect(await screen.findByText("Message sent successfully to 2 users.")).toBeInTheDocument();
     const body = api.to("/api/admin/campaigns", "POST")[0]!.body;
@@ -78,7 +78,7 @@ describe("tools: send to a phone list", () => {
     renderScreen(<ToolsPage />, { path: "/admin/tools" });
     fireEvent.change(phones(), { target: { value: "3055550100" } });
     await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi");
-    await user.click(await screen.findByRole("button", { name: "Send to 1 numbers" }));
+    await user.click(await screen.findByRole("button", { name: "Send (1)" }));
     expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(0);
   });
 
@@ -93,7 +93,7 @@ describe("tools: send to a phone list", () => {
     await user.click(screen.getByLabelText("WhatsApp"));
     await user.selectOptions(await screen.findByRole("combobox", { name: "Template" }), "t1");
     expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Regístrate.");
-    await user.click(screen.getByRole("button", { name: "Send to 1 numbers" }));
+    await user.click(screen.getByRole("button", { name: "Send (1)" }));
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({ channel: "whatsapp", template: { name: "friend_invite", language: "es_MX" }, phones: ["+13055550100"] });
   });
@@ -105,7 +105,7 @@ describe("tools: send to a phone list", () => {
     renderScreen(<ToolsPage />, { path: "/admin/tools" });
     fireEvent.change(phones(), { target: { value: "3055550100" } });
     await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi");
-    await user.click(await screen.findByRole("button", { name: "Send to 1 numbers" }));
+    await user.click(await screen.findByRole("button", { name: "Send (1)" }));
     expect(await screen.findByText("Too many numbers")).toBeInTheDocument();
     expect(phones()).toHaveValue("3055550100");
   });

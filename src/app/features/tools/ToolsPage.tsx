@@ -80,7 +80,7 @@ export default function ToolsPage() {
       ),
       cell: (p) => <input type="checkbox" aria-label={t("review.selectRow", { phone: p })} checked={!excluded.has(p)} onChange={(e) => toggle([p], e.target.checked)} />,
     },
-    { key: "phone", header: t("columns.phone"), cell: (p) => formatUsPhone(p) },
+    { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (p) => formatUsPhone(p) },
   ];
 
   async function send() {

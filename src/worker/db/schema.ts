@@ -39,9 +39,38 @@ export const users = sqliteTable(
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
     smsOptOut: integer("sms_opt_out", { mode: "boolean" }).notNull().default(false),
     whatsappOptOut: integer("whatsapp_opt_out", { mode: "boolean" }).notNull().default(false),
+    /**
+     * What the review search matches (spec §5): name, region (or delivery area) and referral code,
+     * lower-cased with the accented capitals folded too, joined by U+001F. Kept by triggers
+     * (migrations/0002_audience_search.sql), never written by code, so every writer gets it right.
+     */
+    searchKey: text("search_key"),
   },
   (t) => [
     uniqueIndex("users_app_phone").on(t.app, t.phone),
+    // The audience review (DESIGN §6.1, §10: ≤ 50 ms over 100,000 drivers). The wide index answers
+    // the count and the default page for every yes/no, date, region, referral and search filter
+    // without touching the table; the narrow ones serve the other sort orders and selective lists.
+    index("users_audience").on(
+      t.app,
+      t.isAdmin,
+      t.createdAt,
+      t.id,
+      t.goodStanding,
+      t.expirationAt,
+      t.accountConnected,
+      t.setupComplete,
+      t.humanRegion,
+      t.deliveryArea,
+      t.referralCode,
+      t.searchKey,
+    ),
+    index("users_audience_name").on(t.app, t.isAdmin, sql`${t.name} COLLATE NOCASE`, t.id),
+    index("users_audience_expiration").on(t.app, t.isAdmin, t.expirationAt, t.id),
+    index("users_audience_region").on(t.app, t.isAdmin, t.humanRegion, t.id),
+    index("users_audience_area").on(t.app, t.isAdmin, t.deliveryArea, t.id),
+    index("users_audience_referral").on(t.app, t.isAdmin, t.referralCode, t.id),
+    index("users_audience_status").on(t.app, t.isAdmin, t.status, t.id),
     uniqueIndex("users_invite_code").on(t.inviteCode),
     index("users_app_created").on(t.app, t.createdAt),
     index("users_app_expiration").on(t.app, t.expirationAt),

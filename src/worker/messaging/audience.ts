@@ -2,7 +2,7 @@ import { dayEnd, dayStart, type DriverAudience, type DriverRow, type InvitationA
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
-import { and, join, prepare, raw, Sql, sql } from "./sql-fragment";
+import { and, prepare, raw, sql, type Sql } from "./sql-fragment";
 
 /**
  * Audiences are queries evaluated in D1 (DESIGN §6.1) with the spec's filter semantics. Each
@@ -28,30 +28,28 @@ type BuildOptions = {
 const triState = (column: Sql, value: "all" | "yes" | "no"): Sql[] => (value === "all" ? [] : [sql`${column} = ${value === "yes" ? 1 : 0}`]);
 
 /**
- * Lower-cases like the search term is lower-cased. SQLite's lower() folds ASCII only, so the
- * accented capitals of the product's languages are folded by hand; the cost is paid only when the
- * term itself has a non-ASCII character (an ASCII term can only match ASCII letters).
+ * The fold users.search_key is stored in (migrations/0002_audience_search.sql): SQLite's lower()
+ * folds ASCII only, so the accented capitals of the product's languages are folded explicitly;
+ * any other character is kept as it is. The term is folded the same way, so both sides agree.
  */
-const ACCENTED_CAPITALS = "ÁÉÍÓÚÜÑÀÈÌÒÙÂÊÎÔÛÇÃÕÄÖ";
-function folded(column: Sql, term: string): Sql {
-  if (/^[\x00-\x7f]*$/.test(term)) return sql`lower(${column})`;
-  let expr = column.text;
-  for (const capital of ACCENTED_CAPITALS) expr = `replace(${expr}, '${capital}', '${capital.toLowerCase()}')`;
-  return new Sql(`lower(${expr})`, column.params);
+export const ACCENTED_CAPITALS = "ÁÉÍÓÚÜÑÀÈÌÒÙÂÊÎÔÛÇÃÕÄÖ";
+export function foldSearchText(text: string): string {
+  let out = "";
+  for (const ch of text) out += (ch >= "A" && ch <= "Z") || ACCENTED_CAPITALS.includes(ch) ? ch.toLowerCase() : ch;
+  return out;
 }
 
-/** Spec §5 search: a phone number (normalised by the shared rule) or a case-insensitive match on name, region or referral. */
-function searchCondition(search: string | undefined, columns: { phone: Sql; name: Sql; region: Sql; referral: Sql }): Sql[] {
+/**
+ * Spec §5 search: a phone number (normalised by the shared rule) or a case-insensitive match on
+ * name, region or referral, read from search_key (one indexed column instead of three folded on
+ * every row). Control characters are dropped so a term cannot reach across fields.
+ */
+function searchCondition(search: string | undefined, columns: { phone: Sql; searchKey: Sql }): Sql[] {
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
-  const term = parsed.text;
-  return [
-    join(
-      [columns.name, columns.region, columns.referral].map((c) => sql`instr(${folded(sql`coalesce(${c}, '')`, term)}, ${term}) > 0`),
-      " OR ",
-    ),
-  ];
+  const term = foldSearchText((search ?? "").trim().replace(/[\u0000-\u001f]/g, ""));
+  return term ? [sql`instr(${columns.searchKey}, ${term}) > 0`] : [];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,7 +77,7 @@ function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
   conditions.push(...triState(goodStanding(options.now ?? Date.now()), f.goodStanding));
   conditions.push(...triState(raw("u.account_connected"), f.accountConnected));
   conditions.push(...triState(raw("u.setup_complete"), f.setupComplete));
-  conditions.push(...searchCondition(f.search, { phone: raw("u.phone"), name: raw("u.name"), region: regionColumn(f.app), referral: raw("u.referral_code") }));
+  conditions.push(...searchCondition(f.search, { phone: raw("u.phone"), searchKey: raw("u.search_key") }));
   if (options.asOf !== undefined) conditions.push(sql`u.created_at <= ${options.asOf}`);
   return and(conditions);
 }
@@ -96,8 +94,9 @@ function driverOrder(f: DriverFilters): Sql {
     createdAt: "u.created_at",
     // "None" (no expiration) sorts last both ways: it is never what someone sorting by date is after.
     expirationAt: "u.expiration_at",
-    region: `${regionColumn(f.app).text} COLLATE NOCASE`,
-    referral: "u.referral_code COLLATE NOCASE",
+    // Regions and referral codes come from fixed lists with consistent case: byte order keeps the (app, is_admin, column) indexes usable.
+    region: regionColumn(f.app).text,
+    referral: "u.referral_code",
     status: "u.status",
   }[f.sort];
   return raw(`${column} ${dir} NULLS LAST, u.id ${dir}`);
@@ -172,14 +171,8 @@ function invitationSelect(f: InvitationFilters, options: BuildOptions): Sql {
   outer.push(...triState(raw("(u.id IS NOT NULL)"), f.registered));
   outer.push(...triState(raw("coalesce(u.account_connected, 0)"), f.accountConnected));
   outer.push(...triState(raw("coalesce(u.setup_complete, 0)"), f.setupComplete));
-  outer.push(
-    ...searchCondition(f.search, {
-      phone: raw("g.phone"),
-      name: raw("coalesce(u.name, 'Unregistered')"),
-      region: raw("coalesce(u.human_region, u.delivery_area)"),
-      referral: raw("u.referral_code"),
-    }),
-  );
+  // An invitee without an account is listed as "Unregistered", so that is what a search sees.
+  outer.push(...searchCondition(f.search, { phone: raw("g.phone"), searchKey: raw("coalesce(u.search_key, 'unregistered')") }));
   return sql`SELECT g.phone AS phone, g.invited_at AS invited_at, u.id AS user_id, coalesce(u.name, 'Unregistered') AS name,
       (u.id IS NULL) AS unregistered, coalesce(u.account_connected, 0) AS account_connected, coalesce(u.setup_complete, 0) AS setup_complete,
       coalesce(u.sms_opt_out, 0) AS sms_opt_out, coalesce(u.whatsapp_opt_out, 0) AS whatsapp_opt_out

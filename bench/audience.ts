@@ -1,0 +1,104 @@
+/**
+ * `npm run bench:audience`: the review page (one page of drivers plus the exact count) over
+ * 100,000 Flex drivers, through the built Worker on the local runtime, against the budget of
+ * DESIGN §10 (median ≤ 50 ms), printed beside what the old product's whole-table download
+ * (all-users-table, every row) costs for the same data.
+ *
+ *   --drivers N     extra drivers to seed (default 100000)
+ *   --runs N        requests per query shape (default 40)
+ *   --skip-build    reuse the last private build copy
+ *   --skip-seed     reuse the last seeded state
+ */
+import { gzipSync } from "node:zlib";
+import { buildCopy, freshState, median, ownerToken, percentile, startWorker } from "./dispatch-harness.ts";
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const DRIVERS = arg("drivers", 100_000);
+const RUNS = arg("runs", 40);
+const PORT = arg("port", 8792);
+const DIR = ".wrangler/bench-audience-build";
+const STATE = ".wrangler/bench-audience-state";
+const BUDGET_MS = 50;
+
+if (!process.argv.includes("--skip-build")) buildCopy(DIR);
+if (!process.argv.includes("--skip-seed")) freshState(STATE, DRIVERS);
+const worker = await startWorker({ dir: DIR, port: PORT, state: STATE });
+const token = await ownerToken(DIR);
+const headers = { Authorization: `Bearer ${token}` };
+
+async function timed(path: string): Promise<{ ms: number; bytes: number; body: unknown }> {
+  const started = performance.now();
+  const res = await fetch(`${worker.url}${path}`, { headers });
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${text.slice(0, 200)}`);
+  return { ms, bytes: Buffer.byteLength(text), body: JSON.parse(text) };
+}
+
+// The review's typical requests: the default page, filters, a text search, a phone search, a sort, a deep page.
+const shapes: [string, (run: number) => string][] = [
+  ["default (newest first)", () => "/api/admin/audience?app=flex&page=1&pageSize=20"],
+  ["region + good standing + setup", () => "/api/admin/audience?app=flex&region=Miami&region=Tampa&goodStanding=yes&setupComplete=yes&page=1&pageSize=20"],
+  ["created in a date range", () => "/api/admin/audience?app=flex&startDate=2026-01-01&endDate=2026-12-31&tzOffsetMinutes=300&page=1&pageSize=100"],
+  ["text search", (i) => `/api/admin/audience?app=flex&search=${["garc", "maría", "miami10", "ana l"][i % 4]}&page=1&pageSize=20`],
+  ["phone search", (i) => `/api/admin/audience?app=flex&search=${6460000000 + i * 997}&page=1&pageSize=20`],
+  ["sort by name, page 50", () => "/api/admin/audience?app=flex&sort=name&dir=asc&page=50&pageSize=20"],
+];
+
+// Warm the runtime and SQLite's page cache, as a running Worker would be.
+for (const [, path] of shapes) await timed(path(0));
+
+const all: number[] = [];
+const rows: string[] = [];
+let total = 0;
+let reviewBytes = 0;
+for (const [name, path] of shapes) {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const r = await timed(path(i));
+    times.push(r.ms);
+    if (name.startsWith("default")) {
+      total = (r.body as { total: number }).total;
+      reviewBytes = r.bytes;
+    }
+  }
+  all.push(...times);
+  rows.push(`| ${name} | ${median(times).toFixed(1)} ms | ${percentile(times, 95).toFixed(1)} ms |`);
+}
+
+// The old way: every row of all-users-table. Paged now, so fetch every page and add up.
+const started = performance.now();
+const items: unknown[] = [];
+let bytes = 0;
+const first = await timed("/api/flex/v1/all-users-table?page=1&pageSize=100");
+const pages = Math.ceil((first.body as { total: number }).total / 100);
+items.push(...(first.body as { Items: unknown[] }).Items);
+bytes += first.bytes;
+for (let p = 2; p <= pages; p += 8) {
+  const batch = await Promise.all(Array.from({ length: Math.min(8, pages - p + 1) }, (_, k) => timed(`/api/flex/v1/all-users-table?page=${p + k}&pageSize=100`)));
+  for (const r of batch) {
+    items.push(...(r.body as { Items: unknown[] }).Items);
+    bytes += r.bytes;
+  }
+}
+const wholeMs = performance.now() - started;
+const whole = JSON.stringify({ Items: items });
+const wholeBytes = Buffer.byteLength(whole);
+const wholeGzip = gzipSync(whole).length;
+worker.stop();
+
+const mb = (b: number) => `${(b / 1_048_576).toFixed(1)} MB`;
+const seconds = (bits: number, mbps: number) => `${(bits / (mbps * 1_000_000)).toFixed(1)} s`;
+const overall = median(all);
+console.log(`\nAudience review over ${total.toLocaleString("en-US")} Flex drivers (${RUNS} requests per shape, local runtime, client-measured)\n`);
+console.log("| query | median | p95 |\n|---|---|---|");
+for (const r of rows) console.log(r);
+console.log(`| **all shapes** | **${overall.toFixed(1)} ms** | ${percentile(all, 95).toFixed(1)} ms |`);
+console.log(`\nBudget: median ≤ ${BUDGET_MS} ms → ${overall <= BUDGET_MS ? "within" : "OVER"}. One review answer (20 rows and the count) is ${(reviewBytes / 1024).toFixed(1)} KB.`);
+console.log(`\nThe old whole-table download (all-users-table, ${items.length.toLocaleString("en-US")} rows):`);
+console.log(`  ${mb(wholeBytes)} of JSON (${mb(wholeGzip)} gzipped); ${(wholeMs / 1000).toFixed(1)} s to produce here in ${pages} pages (${mb(bytes)} on the wire)`);
+console.log(`  transfer alone: ${seconds(wholeGzip * 8, 10)} at 10 Mbit/s, ${seconds(wholeGzip * 8, 50)} at 50 Mbit/s (gzipped), before parsing and filtering in the browser`);
+if (overall > BUDGET_MS) process.exit(1);

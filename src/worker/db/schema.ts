@@ -300,6 +300,23 @@ export const campaignMessages = sqliteTable(
   ],
 );
 
+/**
+ * A delivery receipt that arrived before its send was recorded (the provider can call back within
+ * milliseconds, while the consumer is still writing the provider id). The consumer applies it when
+ * it records the send; the sweep drops receipts nobody claimed after a day (e.g. HELP replies).
+ */
+export const deliveryReceipts = sqliteTable(
+  "delivery_receipts",
+  {
+    providerId: text("provider_id").primaryKey(),
+    status: text("status", { enum: ["delivered", "failed"] }).notNull(),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    receivedAt: integer("received_at").notNull().default(now),
+  },
+  (t) => [index("delivery_receipts_received").on(t.receivedAt)],
+);
+
 export const whatsappTemplates = sqliteTable("whatsapp_templates", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),

@@ -4,7 +4,8 @@ import { createLogger } from "../log";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
 import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
 import { createCampaign, type CampaignInput } from "./campaigns";
-import { LEASE_MS, SLOT_HORIZON_MS } from "./dispatch";
+import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
+import { recordDeliveryStatus } from "./opt-outs";
 import { jobHandlers } from "./jobs";
 import { recoverStalledWork } from "./sweep";
 
@@ -191,29 +192,34 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     expect(stats.duplicates).toBe(0);
   });
 
-  it("recovers a row whose consumer died mid-send only after its claim runs out", async () => {
+  it("survives a crash mid-batch: the redelivered batch sends only what was not sent, and the row caught mid-send after its claim runs out", async () => {
     const s = setup();
-    const id = await expanded(s, [uniquePhone(), uniquePhone(), uniquePhone()]);
+    const id = await expanded(s, Array.from({ length: 5 }, () => uniquePhone()));
     const jobs = dispatchJobs(s);
-    const [crashed] = await rows(id);
-    // The crash: claimed ('sending') a moment ago, never recorded.
-    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), crashed!.id).run();
-    const redelivered = await deliver(s, jobs, { attempts: 2 });
-    expect(redelivered.acked).toEqual(["m1", "m2"]);
-    expect(redelivered.retried).toEqual(["m0"]);
-    expect(redelivered.delays.m0).toBeGreaterThan(100);
-    expect(redelivered.delays.m0).toBeLessThanOrEqual(LEASE_MS / 1000 + 1);
-    expect((await s.stats()).accepted).toBe(2);
+    // The crashed invocation had sent two messages (recorded, never acked) and was inside the
+    // provider call for the third (claimed a moment ago, never recorded) when it died.
+    await deliver(s, jobs.slice(0, 2));
+    const crashed = (await rows(id))[2]!;
+    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), crashed.id).run();
 
-    await env.DB.prepare("UPDATE campaign_messages SET updated_at = ? WHERE id = ?").bind(Date.now() - LEASE_MS - 1, crashed!.id).run();
-    const later = await deliver(s, [jobs[0]!], { attempts: 3 });
+    const redelivered = await deliver(s, jobs, { attempts: 2 });
+    expect(redelivered.acked).toEqual(["m0", "m1", "m3", "m4"]);
+    expect(redelivered.retried).toEqual(["m2"]);
+    expect(redelivered.delays.m2).toBeGreaterThan(100);
+    expect(redelivered.delays.m2).toBeLessThanOrEqual(LEASE_MS / 1000 + 1);
+    expect((await s.stats()).accepted).toBe(4);
+
+    await env.DB.prepare("UPDATE campaign_messages SET updated_at = ? WHERE id = ?").bind(Date.now() - LEASE_MS - 1, crashed.id).run();
+    const later = await deliver(s, [jobs[2]!], { attempts: 3 });
     expect(later.acked).toEqual(["m0"]);
     expect((await rows(id)).map((r) => [r.status, r.attempts])).toEqual([
+      ["sent", 1],
+      ["sent", 1],
       ["sent", 2],
       ["sent", 1],
       ["sent", 1],
     ]);
-    expect((await s.stats()).accepted).toBe(3);
+    expect(await s.stats()).toMatchObject({ accepted: 5, duplicates: 0 });
     expect(await campaignStatus(id)).toMatchObject({ status: "done" });
   });
 
@@ -308,6 +314,44 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
       ["pending", "timeout"],
       ["sent", null],
     ]);
+  });
+});
+
+describe("delivery receipts racing the record of the send", () => {
+  async function claimedRow() {
+    const s = setup();
+    const id = await expanded(s, [uniquePhone()]);
+    const [row] = await rows(id);
+    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), row!.id).run();
+    return { campaignId: id, row: { id: row!.id, campaign_id: id } };
+  }
+
+  it("applies a receipt that arrived before the provider id was written", async () => {
+    const { campaignId, row } = await claimedRow();
+    const sid = uniqueTag("SMearly");
+    await recordDeliveryStatus(env.DB, sid, "delivered", null, null);
+    expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "delivered" });
+    await record(env.DB, row, { ok: true, providerId: sid });
+    expect((await rows(campaignId))[0]).toMatchObject({ status: "delivered", provider_id: sid });
+    expect(await env.DB.prepare("SELECT 1 FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toBeNull();
+    expect(await campaignStatus(campaignId)).toMatchObject({ status: "done" });
+  });
+
+  it("applies an early failure receipt with its code, and a late one the usual way", async () => {
+    const early = await claimedRow();
+    const sid = uniqueTag("SMfail");
+    await recordDeliveryStatus(env.DB, sid, "failed", "30007", "Carrier filtered");
+    await record(env.DB, early.row, { ok: true, providerId: sid });
+    expect((await rows(early.campaignId))[0]).toMatchObject({ status: "failed", error_code: "30007", error_message: "Carrier filtered" });
+
+    const late = await claimedRow();
+    const lateSid = uniqueTag("SMlate");
+    await record(env.DB, late.row, { ok: true, providerId: lateSid });
+    await recordDeliveryStatus(env.DB, lateSid, "delivered", null, null);
+    expect((await rows(late.campaignId))[0]).toMatchObject({ status: "delivered" });
+    // A repeated receipt for a settled row is not kept as an early one.
+    await recordDeliveryStatus(env.DB, lateSid, "delivered", null, null);
+    expect(await env.DB.prepare("SELECT 1 FROM delivery_receipts WHERE provider_id = ?").bind(lateSid).first()).toBeNull();
   });
 });
 

@@ -134,14 +134,17 @@ async function expansionDied(db: D1Database, campaignId: number, attempts: numbe
 }
 
 /** A campaign is done when none of its rows is waiting or being sent. Cheap: an index range on (campaign, status). */
-export async function finishIfDone(db: D1Database, campaignId: number): Promise<void> {
-  await db
+function finishStatement(db: D1Database, campaignId: number): D1PreparedStatement {
+  return db
     .prepare(
       `UPDATE campaigns SET status = 'done', updated_at = ?1 WHERE id = ?2 AND status = 'sending'
          AND NOT EXISTS (SELECT 1 FROM campaign_messages WHERE campaign_id = ?2 AND status IN ('pending', 'sending'))`,
     )
-    .bind(Date.now(), campaignId)
-    .run();
+    .bind(Date.now(), campaignId);
+}
+
+export async function finishIfDone(db: D1Database, campaignId: number): Promise<void> {
+  await finishStatement(db, campaignId).run();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -191,20 +194,41 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
   };
 }
 
-/** Records what the provider said, on a row this consumer still holds. */
-async function record(db: D1Database, id: number, outcome: SendOutcome): Promise<void> {
+/**
+ * Records what the provider said, on a row this consumer still holds, in one transaction with
+ * what follows from it: a delivery receipt that beat us here is applied, and a campaign whose last
+ * row this was is closed.
+ */
+export async function record(db: D1Database, m: { id: number; campaign_id: number }, outcome: SendOutcome): Promise<void> {
   const now = Date.now();
+  const finish = finishStatement(db, m.campaign_id);
   if (outcome.ok) {
+    await db.batch([
+      db
+        .prepare("UPDATE campaign_messages SET status = 'sent', provider_id = ?, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'sending'")
+        .bind(outcome.providerId, now, m.id),
+      db
+        .prepare(
+          `UPDATE campaign_messages SET status = r.status, error_code = r.error_code, error_message = r.error_message, updated_at = ?1
+           FROM delivery_receipts r WHERE r.provider_id = ?2 AND campaign_messages.id = ?3 AND campaign_messages.status = 'sent'`,
+        )
+        .bind(now, outcome.providerId, m.id),
+      db.prepare("DELETE FROM delivery_receipts WHERE provider_id = ?").bind(outcome.providerId),
+      finish,
+    ]);
+  } else if (outcome.retryable) {
+    // A transient failure hands the row back (pending) with the error visible until the retry.
     await db
-      .prepare("UPDATE campaign_messages SET status = 'sent', provider_id = ?, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'sending'")
-      .bind(outcome.providerId, now, id)
+      .prepare("UPDATE campaign_messages SET status = 'pending', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'sending'")
+      .bind(outcome.errorCode, outcome.errorMessage.slice(0, 500), now, m.id)
       .run();
   } else {
-    // A transient failure hands the row back (pending) with the error visible until the retry; a final one fails it.
-    await db
-      .prepare("UPDATE campaign_messages SET status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'sending'")
-      .bind(outcome.retryable ? "pending" : "failed", outcome.errorCode, outcome.errorMessage.slice(0, 500), now, id)
-      .run();
+    await db.batch([
+      db
+        .prepare("UPDATE campaign_messages SET status = 'failed', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'sending'")
+        .bind(outcome.errorCode, outcome.errorMessage.slice(0, 500), now, m.id),
+      finish,
+    ]);
   }
 }
 
@@ -265,8 +289,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       await db.prepare("UPDATE campaign_messages SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'").bind(Date.now(), m.id).run();
       throw err;
     }
-    await record(db, m.id, outcome);
-    if (outcome.ok || !outcome.retryable) await finishIfDone(db, m.campaign_id);
+    await record(db, m, outcome);
     return outcome;
   })();
 

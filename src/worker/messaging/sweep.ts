@@ -10,6 +10,8 @@ const QUEUED_GRACE_MS = 60_000;
 const EXPANDING_GRACE_MS = 5 * 60_000;
 /** Well past the lease: the queue's own retries of that message have had their chance. */
 const ABANDONED_SENDING_MS = 5 * LEASE_MS;
+/** An early delivery receipt waits this long for its send to be recorded. */
+const RECEIPT_KEEP_MS = 24 * 3_600_000;
 
 /**
  * The safety net behind the queue's own guarantees, run by the cron trigger: a campaign whose
@@ -43,6 +45,9 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
   for (let i = 0; i < abandoned.results.length; i += 100) {
     await env.DISPATCH.sendBatch(abandoned.results.slice(i, i + 100).map((m) => ({ body: { kind: "dispatch", messageId: m.id } satisfies Job })));
   }
+
+  // Receipts that never met their send (replies outside any campaign, or sends long settled).
+  await db.prepare("DELETE FROM delivery_receipts WHERE received_at < ?").bind(now - RECEIPT_KEEP_MS).run();
 
   const sending = await db.prepare("SELECT id FROM campaigns WHERE status = 'sending' ORDER BY id LIMIT ?").bind(SWEEP_LIMIT).all<{ id: number }>();
   for (const c of sending.results) await finishIfDone(db, c.id);

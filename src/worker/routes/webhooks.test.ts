@@ -113,6 +113,15 @@ describe("POST /api/webhooks/twilio/status", () => {
     expect(await rowOf(id)).toMatchObject({ status: "sent" });
   });
 
+  it("keeps a receipt for a send not recorded yet, for the consumer to apply", async () => {
+    const sid = `SM${uniqueTag("ahead")}`;
+    expect((await twilioPost("/api/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "undelivered", ErrorCode: "30005" })).status).toBe(204);
+    expect(await env.DB.prepare("SELECT status, error_code FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "failed", error_code: "30005" });
+    // A later "delivered" for the same id does not overwrite a failure.
+    await twilioPost("/api/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "delivered" });
+    expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "failed" });
+  });
+
   it("refuses a signed receipt without the message id with 400", async () => {
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageStatus: "delivered" })).status).toBe(400);
   });

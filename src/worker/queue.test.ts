@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, RetryLater, type JobHandlers } from "./queue";
+import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, MAX_DELAY_SECONDS, RetryLater, type JobHandlers } from "./queue";
 
 const msg = (id: string, body: unknown, attempts = 1) => ({ id, timestamp: new Date(), attempts, body });
 
@@ -59,6 +59,36 @@ describe("queue consumer", () => {
       },
     });
     expect(flags).toEqual([true]);
+  });
+
+  it("runs the messages of a batch at the same time, each settled on its own", async () => {
+    let running = 0;
+    let peak = 0;
+    const result = await run(
+      "blockpilot-dispatch",
+      Array.from({ length: 5 }, (_, i) => msg(`m${i}`, { kind: "dispatch", messageId: i + 1 })),
+      {
+        dispatch: async (job) => {
+          running++;
+          peak = Math.max(peak, running);
+          await new Promise((r) => setTimeout(r, 50));
+          running--;
+          if (job.messageId === 3) throw new RetryLater("busy", 9);
+        },
+      },
+    );
+    expect(peak).toBe(5);
+    expect(result.explicitAcks.sort()).toEqual(["m0", "m1", "m3", "m4"]);
+    expect(result.delays).toEqual({ m2: 9 });
+  });
+
+  it("never asks for a delay the queue would refuse", async () => {
+    const result = await run("blockpilot-dispatch", [msg("far", { kind: "dispatch", messageId: 1 })], {
+      dispatch: async () => {
+        throw new RetryLater("come back next week", 7 * 86_400);
+      },
+    });
+    expect(result.delays).toEqual({ far: MAX_DELAY_SECONDS });
   });
 
   it("backs off exponentially up to five minutes", () => {

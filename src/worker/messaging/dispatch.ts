@@ -302,8 +302,12 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     const late = new Promise<"late">((resolve) => {
       timer = setTimeout(() => resolve("late"), Math.max(0, slotAt + DETACH_AFTER_MS - Date.now()));
     });
-    const first = await Promise.race([attempt, late]);
-    if (timer !== null) clearTimeout(timer);
+    let first: SendOutcome | "late";
+    try {
+      first = await Promise.race([attempt, late]);
+    } finally {
+      if (timer !== null) clearTimeout(timer);
+    }
     if (first === "late") {
       ctx.waitUntil(attempt.catch((err: unknown) => ctx.log.error("dispatch.background_failed", { messageId: m.id, error: String(err) })));
       // By then the call has answered or timed out and its outcome is recorded (a second to spare for that).

@@ -1,5 +1,6 @@
-import useSWR, { type SWRConfiguration } from "swr";
-import { ApiClientError, swrFetcher, type Query } from "../../lib/api-client";
+import useSWR from "swr";
+import { noRetryOn4xx, type Page } from "../../lib/admin-api";
+import { swrFetcher, type Query } from "../../lib/api-client";
 
 export type CampaignStatus = "queued" | "expanding" | "sending" | "done" | "failed";
 export type MessageStatus = "pending" | "sending" | "sent" | "delivered" | "failed" | "skipped";
@@ -30,18 +31,12 @@ export type LedgerRow = {
   updatedAt: number;
 };
 
-export type Page<Row> = { total: number; page: number; pageSize: number; rows: Row[] };
-
 /** How often a running campaign's progress is fetched again. */
 export const LIVE_REFRESH_MS = 2000;
 
 export function isRunning(c: Pick<Campaign, "status">): boolean {
   return c.status === "queued" || c.status === "expanding" || c.status === "sending";
 }
-
-const noRetryOn4xx: SWRConfiguration = {
-  shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
-};
 
 export function useCampaigns(query: Query) {
   return useSWR<Page<Campaign>, Error>(["/api/admin/campaigns", query], swrFetcher, {
@@ -64,11 +59,4 @@ export function useLedger(id: string, query: Query, live: boolean) {
     keepPreviousData: true,
     refreshInterval: live ? LIVE_REFRESH_MS : 0,
   });
-}
-
-/** The envelope's message when the server sent one. */
-export function serverMessage(err: unknown): string | null {
-  if (!(err instanceof ApiClientError)) return null;
-  if (err.code === "network_error" || err.code === "http_error") return null;
-  return err.message || null;
 }

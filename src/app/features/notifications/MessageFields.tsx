@@ -2,7 +2,7 @@ import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { SmsTextArea } from "../../components/ui/SmsTextArea";
 import { TemplatePicker, templateText, type WhatsAppTemplate } from "../../components/ui/TemplatePicker";
-import { useTemplates } from "./api";
+import { useTemplates } from "../../lib/admin-api";
 import { useSmsLabels } from "./labels";
 
 export type Channel = "sms" | "whatsapp";

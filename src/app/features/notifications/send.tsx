@@ -1,7 +1,8 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
 import { toast } from "../../components/ui/Toast";
-import { createCampaign, serverMessage, type CampaignBody, type CreatedCampaign } from "./api";
+import { createCampaign, serverMessage, type CreatedCampaign } from "../../lib/admin-api";
+import type { CampaignBody } from "./api";
 
 /**
  * Spec §2/§7/§8: confirm, a loading toast that is always dismissed, then the server's message (or

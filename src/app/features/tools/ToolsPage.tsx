@@ -7,11 +7,12 @@ import { SmsTextArea } from "../../components/ui/SmsTextArea";
 import { TemplatePicker } from "../../components/ui/TemplatePicker";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
+import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../../lib/admin-api";
+import { useAdminUser } from "../../lib/admin-user";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, pageCount, pageOffset } from "../../../shared/paging";
 import { formatUsPhone } from "../../../shared/phone";
 import { fitsOneSegment } from "../../../shared/sms";
-import { useAdminUser } from "./admin-user";
-import { createListCampaign, newIdempotencyKey, serverMessage, useOwnerName, useTemplates } from "./api";
+import { createListCampaign } from "./api";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
 import "./tools.css";
 
@@ -24,7 +25,7 @@ export default function ToolsPage() {
   const ids = useId();
   const navigate = useNavigate();
   const { isOwner, billingDetails } = useAdminUser();
-  const owner = useOwnerName();
+  const settings = useSettings();
   const [text, setText] = useState("");
   const deferredText = useDeferredValue(text);
   const list = useMemo(() => parsePhoneList(deferredText), [deferredText]);
@@ -243,7 +244,7 @@ export default function ToolsPage() {
                 disabled: !isOwner,
                 onChange: changed(setLimit),
                 label: t("sms.limit"),
-                hint: t("sms.limitHint", { name: owner.data?.ownerName ?? t("drivers.theOwner") }),
+                hint: t("sms.limitHint", { name: settings.data?.ownerName ?? t("drivers.theOwner") }),
               }}
             />
           ) : !billingDetails ? (

@@ -1,4 +1,4 @@
-import { useSession } from "../../lib/session";
+import { useSession } from "./session";
 
 export function useAdminUser() {
   const user = useSession().user;

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { DataTable, type Column } from "../../components/ui/DataTable";
+import { PageHead } from "../../components/ui/PageHead";
 import { Pager } from "../../components/ui/Pager";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
@@ -12,7 +13,7 @@ import { formatUsPhone } from "../../../shared/phone";
 import { isRunning, MESSAGE_STATUSES, useCampaign, useLedger, type Campaign, type LedgerRow, type MessageStatus } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
-import { usePagerLabels } from "./labels";
+import { usePagerLabels } from "../../lib/admin-labels";
 import "./campaigns.css";
 
 /** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */
@@ -48,13 +49,9 @@ export default function CampaignPage() {
 
   return (
     <section className="campaign">
-      <div className="page-head">
-        <Link to="/admin/campaigns" className="back-link">
-          ← {t("campaigns.all")}
-        </Link>
+      <PageHead back={{ to: "/admin/campaigns", label: t("campaigns.all") }} title={t("campaigns.one", { id })}>
         <Link to="/admin/notifications">{t("notifications.title")}</Link>
-      </div>
-      <h1>{t("campaigns.one", { id })}</h1>
+      </PageHead>
       {body}
     </section>
   );

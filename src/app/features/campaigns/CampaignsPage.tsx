@@ -2,13 +2,14 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { DataTable, type Column } from "../../components/ui/DataTable";
+import { PageHead } from "../../components/ui/PageHead";
 import { Pager } from "../../components/ui/Pager";
 import "../../i18n/admin";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { isRunning, useCampaigns, type Campaign } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
-import { usePagerLabels } from "./labels";
+import { usePagerLabels } from "../../lib/admin-labels";
 import "./campaigns.css";
 
 /** /admin/campaigns: every send, newest first, with live progress while one is running. */
@@ -35,12 +36,7 @@ export default function CampaignsPage() {
 
   return (
     <section className="campaigns">
-      <div className="page-head">
-        <Link to="/admin/notifications" className="back-link">
-          ← {t("actions.goBack")}
-        </Link>
-      </div>
-      <h1>{t("campaigns.title")}</h1>
+      <PageHead back={{ to: "/admin/notifications", label: t("actions.goBack") }} title={t("campaigns.title")} />
       {campaigns.error && !campaigns.data ? (
         <div className="alert" role="alert">
           <p>{t("errors.generic")}</p>

@@ -11,8 +11,8 @@ import { formatDDMMYY } from "../../../shared/dates";
 import { formatUsPhone } from "../../../shared/phone";
 import { fitsOneSegment } from "../../../shared/sms";
 import { DateField } from "./DateField";
-import { useTriLabels } from "./labels";
-import { findTemplate, MessageFields, MessagePreview, type MessageErrors, type MessageValue } from "./MessageFields";
+import { useTriLabels } from "../../lib/admin-labels";
+import { findTemplate, MessageFields, MessagePreview, type MessageErrors, type MessageValue } from "../../lib/admin-message";
 import { ReviewStep } from "./ReviewStep";
 import { confirmAndSend } from "./send";
 

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { PageHead } from "../../components/ui/PageHead";
 import "../../i18n/admin";
 import { DriversPanel } from "./DriversPanel";
 import { InvitationsPanel } from "./InvitationsPanel";
@@ -10,13 +11,9 @@ export default function NotificationsPage() {
   const { t } = useTranslation("admin");
   return (
     <section className="notifications">
-      <div className="page-head">
-        <Link to="/admin" className="back-link">
-          ← {t("actions.goBack")}
-        </Link>
+      <PageHead back={{ to: "/admin", label: t("actions.goBack") }} title={t("notifications.title")}>
         <Link to="/admin/campaigns">{t("campaigns.link")}</Link>
-      </div>
-      <h1>{t("notifications.title")}</h1>
+      </PageHead>
       <div className="panels">
         <DriversPanel />
         <InvitationsPanel />

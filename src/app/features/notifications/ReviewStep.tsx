@@ -5,7 +5,7 @@ import { Pager } from "../../components/ui/Pager";
 import type { Query } from "../../lib/api-client";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { usePage } from "./api";
-import { usePagerLabels } from "./labels";
+import { usePagerLabels } from "../../lib/admin-labels";
 
 type Props<Row extends { phone: string }> = {
   /** The audience endpoint: it filters, searches, sorts, pages and counts. */

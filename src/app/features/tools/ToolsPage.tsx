@@ -2,12 +2,12 @@ import { useDeferredValue, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { DataTable, type Column } from "../../components/ui/DataTable";
+import { PageHead } from "../../components/ui/PageHead";
 import { Pager } from "../../components/ui/Pager";
-import { SmsTextArea } from "../../components/ui/SmsTextArea";
-import { TemplatePicker } from "../../components/ui/TemplatePicker";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
 import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../../lib/admin-api";
+import { findTemplate, MessageFields, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, pageCount, pageOffset } from "../../../shared/paging";
 import { formatUsPhone } from "../../../shared/phone";
@@ -16,8 +16,8 @@ import { createListCampaign } from "./api";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
 import "./tools.css";
 
-type Channel = "sms" | "whatsapp";
 const SHOWN_INVALID = 50;
+const initialContent: MessageValue = { channel: "sms", message: "", templateId: "" };
 
 /** /admin/tools: send an SMS or a WhatsApp template to a typed or pasted list of numbers. */
 export default function ToolsPage() {
@@ -32,16 +32,15 @@ export default function ToolsPage() {
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const [page, setPage] = useState(FIRST_PAGE);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const [channel, setChannel] = useState<Channel>("sms");
-  const [message, setMessage] = useState("");
+  const [content, setContent] = useState<MessageValue>(initialContent);
+  const { channel, message } = content;
   const [limit, setLimit] = useState(true);
-  const [templateId, setTemplateId] = useState("");
   const [errors, setErrors] = useState<{ phones?: string; message?: string; template?: string }>({});
   const [sending, setSending] = useState(false);
   // One key per prepared send: a retry after a lost answer, or a double click, sends once.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
   const templates = useTemplates(billingDetails && channel === "whatsapp");
-  const template = templates.data?.Items.find((tpl) => tpl.id === templateId);
+  const template = findTemplate(templates.data?.Items, content.templateId);
 
   const selected = list.valid.filter((p) => !excluded.has(p));
   const pages = pageCount(list.valid.length, pageSize);
@@ -123,8 +122,7 @@ export default function ToolsPage() {
         </>,
       );
       setText("");
-      setMessage("");
-      setTemplateId("");
+      setContent(initialContent);
       setExcluded(new Set());
       setPage(FIRST_PAGE);
       setLimit(true);
@@ -137,16 +135,11 @@ export default function ToolsPage() {
     }
   }
 
-  const radioName = `${ids}-channel`;
   return (
     <section className="tools">
-      <div className="page-head">
-        <Link to="/admin" className="back-link">
-          ← {t("actions.goBack")}
-        </Link>
+      <PageHead back={{ to: "/admin", label: t("actions.goBack") }} title={t("tools.title")}>
         <Link to="/admin/campaigns">{t("campaigns.link")}</Link>
-      </div>
-      <h1>{t("tools.title")}</h1>
+      </PageHead>
       <div className="tools-grid">
         <section className="card" aria-labelledby={`${ids}-list`}>
           <h2 id={`${ids}-list`}>{t("tools.listTitle")}</h2>
@@ -217,55 +210,20 @@ export default function ToolsPage() {
 
         <section className="card" aria-labelledby={`${ids}-message`}>
           <h2 id={`${ids}-message`}>{t("tools.messageTitle")}</h2>
-          <fieldset className="radio-row">
-            <legend>{t("message.type")}</legend>
-            <label className="check">
-              <input type="radio" name={radioName} value="sms" checked={channel === "sms"} onChange={() => changed(setChannel)("sms")} />
-              {t("message.sms")}
-            </label>
-            <label className="check">
-              <input type="radio" name={radioName} value="whatsapp" checked={channel === "whatsapp"} onChange={() => changed(setChannel)("whatsapp")} />
-              {t("message.whatsapp")}
-            </label>
-          </fieldset>
-          {channel === "sms" ? (
-            <SmsTextArea
-              label={t("message.text")}
-              value={message}
-              onChange={changed(setMessage)}
-              limit={limit}
-              error={errors.message}
-              labels={{
-                counter: (c) => t("sms.counter", { remaining: c.remaining, messages: c.messages, encoding: t(`sms.encoding.${c.encoding}`) }),
-                limitReached: t("sms.limitReached"),
-              }}
-              limitControl={{
-                checked: limit,
-                disabled: !isOwner,
-                onChange: changed(setLimit),
-                label: t("sms.limit"),
-                hint: t("sms.limitHint", { name: settings.data?.ownerName ?? t("drivers.theOwner") }),
-              }}
-            />
-          ) : !billingDetails ? (
-            <p className="notice">{t("message.templatesNeedBilling")}</p>
-          ) : templates.error ? (
-            <p className="alert" role="alert">
-              {t("message.templatesError")}
-            </p>
-          ) : !templates.data ? (
-            <p className="loading-inline" role="status">
-              <span className="spinner spinner-small" aria-hidden="true" /> {t("message.templatesLoading")}
-            </p>
-          ) : (
-            <TemplatePicker
-              templates={templates.data.Items}
-              value={templateId}
-              onChange={changed(setTemplateId)}
-              error={errors.template}
-              labels={{ template: t("message.template"), placeholder: t("message.selectTemplate"), preview: t("message.preview") }}
-            />
-          )}
+          <MessageFields
+            value={content}
+            onChange={(patch) => changed(setContent)((c: MessageValue) => ({ ...c, ...patch }))}
+            limit={limit}
+            billingDetails={billingDetails}
+            errors={errors}
+            limitControl={{
+              checked: limit,
+              disabled: !isOwner,
+              onChange: changed(setLimit),
+              label: t("sms.limit"),
+              hint: t("sms.limitHint", { name: settings.data?.ownerName ?? t("drivers.theOwner") }),
+            }}
+          />
           <div className="actions">
             <button type="button" className="button" disabled={sending || selected.length === 0 || tooMany} onClick={() => void send()}>
               {sending ? t("send.sending") : t("tools.send", { n: selected.length })}

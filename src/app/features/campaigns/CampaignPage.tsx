@@ -8,12 +8,12 @@ import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
 import { serverMessage } from "../../lib/admin-api";
 import { api, ApiClientError } from "../../lib/api-client";
+import { usePagerLabels } from "../../lib/admin-labels";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { formatUsPhone } from "../../../shared/phone";
 import { isRunning, MESSAGE_STATUSES, useCampaign, useLedger, type Campaign, type LedgerRow, type MessageStatus } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
-import { usePagerLabels } from "../../lib/admin-labels";
 import "./campaigns.css";
 
 /** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */

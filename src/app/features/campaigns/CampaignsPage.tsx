@@ -5,11 +5,11 @@ import { DataTable, type Column } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
 import { Pager } from "../../components/ui/Pager";
 import "../../i18n/admin";
+import { usePagerLabels } from "../../lib/admin-labels";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { isRunning, useCampaigns, type Campaign } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
-import { usePagerLabels } from "../../lib/admin-labels";
 import "./campaigns.css";
 
 /** /admin/campaigns: every send, newest first, with live progress while one is running. */

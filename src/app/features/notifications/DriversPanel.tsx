@@ -1,22 +1,20 @@
-import { useId, useState, type FormEvent } from "react";
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
 import { BoolMark, type Column } from "../../components/ui/DataTable";
 import { MultiSelect } from "../../components/ui/MultiSelect";
 import { TriStateSelect, type TriState } from "../../components/ui/TriStateSelect";
-import { newIdempotencyKey, useSettings, useTemplates } from "../../lib/admin-api";
+import { useSettings } from "../../lib/admin-api";
+import { useMultiSelectLabels, useTriLabels } from "../../lib/admin-labels";
+import { MessageFields, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
 import type { Query } from "../../lib/api-client";
 import { driverAudienceSchema, type DriverRow } from "../../../shared/audience";
 import { formatDDMMYY } from "../../../shared/dates";
 import { formatUsPhone } from "../../../shared/phone";
-import { fitsOneSegment } from "../../../shared/sms";
 import { useReferrals, useRegions } from "./api";
-import { useMultiSelectLabels, useTriLabels } from "../../lib/admin-labels";
-import { findTemplate, MessageFields, MessagePreview, type MessageErrors, type MessageValue } from "../../lib/admin-message";
 import { DateField } from "./DateField";
+import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
 import { ReviewStep } from "./ReviewStep";
-import { confirmAndSend } from "./send";
 
 type App = "flex" | "spark";
 
@@ -51,7 +49,7 @@ const initialForm: DriverForm = {
   limit: true,
 };
 
-type FieldErrors = Partial<Record<"startDate" | "endDate" | "startExpirationDate" | "endExpirationDate", string>> & MessageErrors;
+const DATE_FIELDS = ["startDate", "endDate", "startExpirationDate", "endExpirationDate"] as const;
 
 /** The audience the form describes, as the query the server reads (no paging). */
 export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().getTimezoneOffset()): Query {
@@ -75,73 +73,28 @@ export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().ge
 export function DriversPanel() {
   const { t } = useTranslation("admin");
   const ids = useId();
-  const navigate = useNavigate();
-  const { isOwner, billingDetails } = useAdminUser();
+  const { isOwner } = useAdminUser();
   const triLabels = useTriLabels();
   const multiLabels = useMultiSelectLabels();
-  const [form, setForm] = useState<DriverForm>(initialForm);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [review, setReview] = useState<{ audience: Query; key: string; form: DriverForm } | null>(null);
+  const { form, update, errors, billingDetails, review, reviewProps, startReview } = useAudienceSend({
+    source: "drivers",
+    initialForm,
+    audience: driverAudience,
+    schema: driverAudienceSchema,
+    dateFields: DATE_FIELDS,
+    limited: (f) => f.limit,
+    extra: (f) => (isOwner && !f.limit ? { liftLimit: true } : {}),
+  });
 
   const settings = useSettings();
   const regions = useRegions(form.app);
   const referrals = useReferrals(billingDetails);
-  const templates = useTemplates(billingDetails && form.channel === "whatsapp");
   const referralCodes = referrals.data?.Items.map((r) => r.referralCode) ?? [];
   const loadFailed = Boolean(settings.error || regions.error);
   const ownerName = settings.data?.ownerName ?? t("drivers.theOwner");
 
-  const update = (patch: Partial<DriverForm>) => setForm((f) => ({ ...f, ...patch }));
-
-  function startReview(e: FormEvent) {
-    e.preventDefault();
-    const audience = driverAudience(form);
-    const next: FieldErrors = {};
-    const parsed = driverAudienceSchema.safeParse(audience);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as keyof FieldErrors;
-        if (field in { startDate: 1, endDate: 1, startExpirationDate: 1, endExpirationDate: 1 }) next[field] ??= t("errors.dateOrder");
-      }
-    }
-    if (form.channel === "sms") {
-      if (!form.message.trim()) next.message = t("errors.messageRequired");
-      else if (form.limit && !fitsOneSegment(form.message)) next.message = t("errors.oneSegment");
-    } else if (!findTemplate(templates.data?.Items, form.templateId)) {
-      next.template = t("errors.templateRequired");
-    }
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    setReview({ audience, key: newIdempotencyKey(), form });
-  }
-
-  async function send(excludedPhones: string[], recipients: number) {
-    if (!review) return;
-    const f = review.form;
-    const template = findTemplate(templates.data?.Items, f.templateId);
-    const created = await confirmAndSend(
-      {
-        idempotencyKey: review.key,
-        source: "drivers",
-        channel: f.channel,
-        ...(f.channel === "sms" ? { message: f.message } : { template: { name: template!.name, language: template!.language } }),
-        audience: review.audience,
-        excludedPhones,
-        ...(isOwner && !f.limit ? { liftLimit: true } : {}),
-      },
-      recipients,
-      t,
-      navigate,
-    );
-    if (created) {
-      setForm(initialForm);
-      setErrors({});
-      setReview(null);
-    }
-  }
-
-  if (review) {
-    const f = review.form;
+  if (review && reviewProps) {
+    const f = review;
     const appName = t(`apps.${f.app}`);
     const columns: Column<DriverRow>[] = [
       {
@@ -169,33 +122,28 @@ export function DriversPanel() {
       { key: "status", header: t("columns.status"), sortKey: "status", cell: (r) => (r.status === "start" ? t("review.on") : t("review.off")) },
     ];
     return (
-      <section className="card panel panel-reviewing" aria-labelledby={`${ids}-title`}>
-        <h2 id={`${ids}-title`}>{t("drivers.title")}</h2>
+      <AudiencePanel title={t("drivers.title")} reviewing>
         <ReviewStep<DriverRow>
           path="/api/admin/audience"
-          filters={review.audience}
+          {...reviewProps}
           columns={columns}
           sortable
           summary={(n) => t("review.summary", { n, app: appName })}
-          preview={<MessagePreview channel={f.channel} message={f.message} template={findTemplate(templates.data?.Items, f.templateId)} />}
           loadError={t("errors.generic")}
           nothingToReview={t("review.nothingDrivers")}
-          onCancel={() => setReview(null)}
-          onSend={send}
         />
-      </section>
+      </AudiencePanel>
     );
   }
 
   return (
-    <section className="card panel" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>{t("drivers.title")}</h2>
+    <AudiencePanel title={t("drivers.title")} reviewing={false}>
       {loadFailed && (
         <p className="alert" role="alert">
           {t("errors.generic")}
         </p>
       )}
-      <form onSubmit={startReview} noValidate>
+      <AudienceForm onSubmit={startReview}>
         <fieldset className="radio-row">
           <legend>{t("drivers.app")}</legend>
           {(["flex", "spark"] as const).map((app) => (
@@ -260,13 +208,7 @@ export function DriversPanel() {
             hint: t("sms.limitHint", { name: ownerName }),
           }}
         />
-
-        <div className="actions">
-          <button type="submit" className="button">
-            {t("actions.review")}
-          </button>
-        </div>
-      </form>
-    </section>
+      </AudienceForm>
+    </AudiencePanel>
   );
 }

@@ -3,9 +3,9 @@ import { useTranslation } from "react-i18next";
 import { DataTable, type Column, type SortDir } from "../../components/ui/DataTable";
 import { Pager } from "../../components/ui/Pager";
 import type { Query } from "../../lib/api-client";
+import { usePagerLabels } from "../../lib/admin-labels";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { usePage } from "./api";
-import { usePagerLabels } from "../../lib/admin-labels";
 
 type Props<Row extends { phone: string }> = {
   /** The audience endpoint: it filters, searches, sorts, pages and counts. */

@@ -19,8 +19,3 @@ export function AppChoice({ value, onChange, disabled }: { value: App; onChange:
     />
   );
 }
-
-/** Digits only, at most six: what a code field keeps of what is typed or pasted ("123 456"). */
-export function codeDigits(value: string): string {
-  return value.replace(/\D/g, "").slice(0, 6);
-}

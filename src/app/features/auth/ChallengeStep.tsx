@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { FormMessage, PasswordField } from "../../components/ui/FormField";
 import { useForm } from "../../components/ui/use-form";
 import type { TokenAnswer } from "../../lib/session";
 import { maskPhone } from "../../../shared/phone";
 import { authApi, isChallenge, type Challenge } from "./api";
-import { codeDigits } from "./AppChoice";
+import { CodeField, ResendButton, useResending } from "./code-entry";
 import { challengeErrorKey } from "./code-errors";
 import { codeOnlySchema, newPasswordSchema } from "./schemas";
 
@@ -37,7 +37,7 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
   const { t } = useTranslation("auth");
   const form = useForm({ initial: { code: "" }, schema: codeOnlySchema, required: ["code"] });
   const answer = useAnswer({ onSignedIn, onNext });
-  const [resending, setResending] = useState(false);
+  const [resending, whileResending] = useResending();
   const kind = challenge.challenge;
   const destination = typeof challenge.parameters?.destination === "string" ? challenge.parameters.destination : maskPhone(phoneNumber);
 
@@ -51,36 +51,18 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
   });
 
   const resend = async () => {
-    if (!onResend) return;
-    setResending(true);
-    try {
-      await onResend();
-    } finally {
-      setResending(false);
-    }
+    if (onResend) await whileResending(onResend);
   };
 
   const title = kind === "MFA_SETUP" ? t("challenge.setupTitle") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpTitle") : t("challenge.smsTitle");
   const lead = kind === "MFA_SETUP" ? t("challenge.setupLead") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpLead") : t("challenge.smsLead", { destination });
-  const codeField = form.field("code");
 
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{title}</h1>
       <p className="auth-lead">{lead}</p>
       {kind === "MFA_SETUP" && <MfaSetup uri={challenge.parameters?.otpauthUri} secret={challenge.parameters?.secret} />}
-      <TextField
-        {...codeField}
-        onChange={(e) => form.setValue("code", codeDigits(e.target.value))}
-        label={t("fields.code")}
-        className="code-field"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={6}
-        autoFocus
-        placeholder="123456"
-      />
+      <CodeField {...form.field("code")} onCode={(code) => form.setValue("code", code)} autoFocus />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("challenge.verifying") : t("challenge.verify")}
@@ -90,9 +72,7 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
           {t("challenge.startOver")}
         </button>
         {onResend && (kind === "SMS_MFA" || kind === "CUSTOM_CHALLENGE") && (
-          <button type="button" className="link-button" onClick={() => void resend()} disabled={resending}>
-            {resending ? t("confirm.resending") : t("confirm.resend")}
-          </button>
+          <ResendButton resending={resending} onClick={() => void resend()} />
         )}
       </div>
     </form>

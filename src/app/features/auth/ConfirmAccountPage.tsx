@@ -9,7 +9,8 @@ import { useSession } from "../../lib/session";
 import { phoneSchema } from "../../../shared/auth";
 import { formatUsPhone } from "../../../shared/phone";
 import { authApi, isChallenge, type App } from "./api";
-import { AppChoice, codeDigits } from "./AppChoice";
+import { AppChoice } from "./AppChoice";
+import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";
 import { takeSignIn } from "./pending-sign-in";
@@ -51,7 +52,7 @@ export default function ConfirmAccountPage() {
   });
   const app = form.values.app as App;
   const [cooldown, setCooldown] = useCooldown(state.reason ? RESEND_COOLDOWN_S : 0);
-  const [resending, setResending] = useState(false);
+  const [resending, whileResending] = useResending();
 
   const toLogin = (phoneNumber: string, chosenApp: App) => {
     const loginState: LoginState = { phoneNumber, app: chosenApp, notice: "confirmed" };
@@ -95,20 +96,18 @@ export default function ConfirmAccountPage() {
       form.setFieldError("phoneNumber", form.values.phoneNumber.trim() ? "auth:validation.phone" : "auth:validation.required");
       return;
     }
-    setResending(true);
     form.setFormError(null);
-    try {
-      await authApi.resendCode({ phoneNumber: phone.data, app });
-      toast.success(t("confirm.codeSent"));
-      setCooldown(RESEND_COOLDOWN_S);
-    } catch (err) {
-      form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
-    } finally {
-      setResending(false);
-    }
+    await whileResending(async () => {
+      try {
+        await authApi.resendCode({ phoneNumber: phone.data, app });
+        toast.success(t("confirm.codeSent"));
+        setCooldown(RESEND_COOLDOWN_S);
+      } catch (err) {
+        form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
+      }
+    });
   };
 
-  const codeField = form.field("code");
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t("common:titles.confirmAccount")}</h1>
@@ -122,26 +121,13 @@ export default function ConfirmAccountPage() {
       ) : (
         <p className="auth-lead">{t("confirm.lead", { phone: formatUsPhone(knownPhone) || knownPhone })}</p>
       )}
-      <TextField
-        {...codeField}
-        onChange={(e) => form.setValue("code", codeDigits(e.target.value))}
-        label={t("fields.code")}
-        className="code-field"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={6}
-        autoFocus={!askPhone}
-        placeholder="123456"
-      />
+      <CodeField {...form.field("code")} onCode={(code) => form.setValue("code", code)} autoFocus={!askPhone} />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("confirm.submitting") : t("confirm.submit")}
       </button>
       <div className="resend-row">
-        <button type="button" className="link-button" onClick={() => void resend()} disabled={resending || cooldown > 0}>
-          {resending ? t("confirm.resending") : cooldown > 0 ? t("confirm.resendIn", { seconds: cooldown }) : t("confirm.resend")}
-        </button>
+        <ResendButton resending={resending} cooldown={cooldown} onClick={() => void resend()} />
       </div>
       {!session && (
         <p className="auth-switch">

@@ -6,7 +6,8 @@ import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { formatUsPhone } from "../../../shared/phone";
 import { authApi, type App } from "./api";
-import { AppChoice, codeDigits } from "./AppChoice";
+import { AppChoice } from "./AppChoice";
+import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";
 import { phoneOnlySchema, resetSchema } from "./schemas";
@@ -59,7 +60,7 @@ function RequestStep({ initial, onSent }: { initial: { phoneNumber: string; app:
 function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
-  const [resending, setResending] = useState(false);
+  const [resending, whileResending] = useResending();
   const form = useForm({ initial: { code: "", newPassword: "", confirmPassword: "" }, schema: resetSchema, required: ["code", "newPassword", "confirmPassword"] });
 
   const submit = form.onSubmit(async ({ code, newPassword }) => {
@@ -73,35 +74,22 @@ function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
     }
   });
 
-  const resend = async () => {
-    setResending(true);
-    try {
-      await authApi.forgotPassword(target);
-      toast.success(t("confirm.codeSent"));
-    } catch (err) {
-      form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
-    } finally {
-      setResending(false);
-    }
-  };
+  const resend = () =>
+    whileResending(async () => {
+      try {
+        await authApi.forgotPassword(target);
+        toast.success(t("confirm.codeSent"));
+      } catch (err) {
+        form.setFormError(apiErrorKey(err, "common:errors.errorSendingCode"));
+      }
+    });
 
   const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t("common:titles.forgotPassword")}</h1>
       <p className="auth-lead">{t("forgot.codeLead", { phone: formatUsPhone(target.phoneNumber) })}</p>
-      <TextField
-        {...form.field("code")}
-        onChange={(e) => form.setValue("code", codeDigits(e.target.value))}
-        label={t("fields.code")}
-        className="code-field"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]*"
-        maxLength={6}
-        autoFocus
-        placeholder="123456"
-      />
+      <CodeField {...form.field("code")} onCode={(code) => form.setValue("code", code)} autoFocus />
       <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} />
       <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
       <FormMessage>{form.formError}</FormMessage>
@@ -112,9 +100,7 @@ function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
         <button type="button" className="link-button" onClick={onBack}>
           {t("forgot.otherPhone")}
         </button>
-        <button type="button" className="link-button" onClick={() => void resend()} disabled={resending}>
-          {resending ? t("confirm.resending") : t("confirm.resend")}
-        </button>
+        <ResendButton resending={resending} onClick={() => void resend()} />
       </div>
     </form>
   );

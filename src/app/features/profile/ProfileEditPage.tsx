@@ -1,12 +1,13 @@
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
-import { FormMessage, SelectField, TextField } from "../../components/ui/FormField";
+import { useNavigate } from "react-router";
+import { SelectField, TextField } from "../../components/ui/FormField";
 import { Splash } from "../../components/ui/Splash";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { setLanguage } from "../../i18n";
 import { useSession, type User } from "../../lib/session";
 import { profileApi } from "./api";
+import { FormActions } from "./FormActions";
 import { profileSchema } from "./schemas";
 import "./profile.css";
 import "../../i18n/auth";
@@ -52,15 +53,7 @@ function EditForm({ user }: { user: User }) {
           <option value="en">{t("languages.en")}</option>
           <option value="es">{t("languages.es")}</option>
         </SelectField>
-        <FormMessage>{form.formError}</FormMessage>
-        <div className="actions">
-          <button type="submit" className="button" disabled={form.submitting}>
-            {form.submitting ? t("profile.saving") : t("profile.save")}
-          </button>
-          <Link className="button button-secondary" to="/profile">
-            {t("profile.cancel")}
-          </Link>
-        </div>
+        <FormActions error={form.formError} submitting={form.submitting} submitLabel={t("profile.save")} />
       </form>
     </section>
   );

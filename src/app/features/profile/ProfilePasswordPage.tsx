@@ -1,10 +1,11 @@
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
-import { FormMessage, PasswordField } from "../../components/ui/FormField";
+import { useNavigate } from "react-router";
+import { PasswordField } from "../../components/ui/FormField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { profileApi } from "./api";
+import { FormActions } from "./FormActions";
 import { changePasswordSchema } from "./schemas";
 import "./profile.css";
 import "../../i18n/auth";
@@ -39,15 +40,7 @@ export default function ProfilePasswordPage() {
         <PasswordField {...form.field("currentPassword")} {...toggle} label={t("fields.currentPassword")} autoComplete="current-password" />
         <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} />
         <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
-        <FormMessage>{form.formError}</FormMessage>
-        <div className="actions">
-          <button type="submit" className="button" disabled={form.submitting}>
-            {form.submitting ? t("profile.saving") : t("profile.changePassword")}
-          </button>
-          <Link className="button button-secondary" to="/profile">
-            {t("profile.cancel")}
-          </Link>
-        </div>
+        <FormActions error={form.formError} submitting={form.submitting} submitLabel={t("profile.changePassword")} />
       </form>
     </section>
   );

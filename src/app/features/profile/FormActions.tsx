@@ -1,0 +1,21 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { FormMessage } from "../../components/ui/FormField";
+
+/** The end of a profile form: its error, then save (busy while submitting) and back to /profile. */
+export function FormActions({ error, submitting, submitLabel }: { error: string | null | undefined; submitting: boolean; submitLabel: string }) {
+  const { t } = useTranslation("auth");
+  return (
+    <>
+      <FormMessage>{error}</FormMessage>
+      <div className="actions">
+        <button type="submit" className="button" disabled={submitting}>
+          {submitting ? t("profile.saving") : submitLabel}
+        </button>
+        <Link className="button button-secondary" to="/profile">
+          {t("profile.cancel")}
+        </Link>
+      </div>
+    </>
+  );
+}

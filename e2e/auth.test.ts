@@ -5,39 +5,16 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import * as OTPAuth from "otpauth";
 import type { Browser, Page } from "playwright-core";
 import { DEMO } from "../scripts/seed.ts";
 import { baseUrl, launch, newPage } from "./browser.ts";
+import { freshTotp, signInOwner, type Tokens } from "./owner.ts";
 
-type Tokens = { idToken: string; refreshToken: string };
 type OutboxPage = { total: number; rows: { to: string; body: string; createdAt: number }[] };
-
-const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
-const STEP_MS = 30_000;
-// A TOTP step is accepted once (and ±1 step around now): every code this file uses is for a later step.
-let lastStep = -1;
-function freshTotp(): string {
-  const step = Math.max(Math.floor(Date.now() / STEP_MS), lastStep + 1);
-  lastStep = step;
-  return totp.generate({ timestamp: step * STEP_MS });
-}
 
 async function post<T>(path: string, body: unknown): Promise<{ status: number; data: T }> {
   const res = await fetch(`${baseUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   return { status: res.status, data: (await res.json()) as T };
-}
-
-/** The owner, signed in through the API, reads the outbox (GET /api/admin/outbox). */
-async function signInOwner(): Promise<Tokens> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const first = await post<{ challenge?: string; session?: string }>("/api/auth/sign-in", { phoneNumber: DEMO.owner.phone, app: "flex", password: DEMO.owner.password });
-    assert.equal(first.data.challenge, "SOFTWARE_TOKEN_MFA", `owner sign-in answered ${first.status}: ${JSON.stringify(first.data)}`);
-    const answer = await post<{ tokens?: Tokens }>("/api/auth/respond", { challenge: "SOFTWARE_TOKEN_MFA", session: first.data.session, code: freshTotp() });
-    if (answer.data.tokens) return answer.data.tokens;
-    // Another test file may have used this step already; the next code is for the next step.
-  }
-  throw new Error("the owner could not sign in");
 }
 
 let browser: Browser;
@@ -167,7 +144,7 @@ test("the demo owner signs in with a TOTP code and lands on /admin", async () =>
   await page.getByLabel("Password", { exact: true }).fill(DEMO.owner.password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.getByRole("heading", { name: "Two-step verification" }).waitFor();
-  await page.getByLabel("6-digit code").fill(freshTotp());
+  await page.getByLabel("6-digit code").fill(await freshTotp());
   await page.getByRole("button", { name: "Verify" }).click();
   await path(page, "/admin");
   await page.getByRole("button", { name: DEMO.owner.name }).waitFor();

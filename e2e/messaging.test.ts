@@ -5,12 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import * as OTPAuth from "otpauth";
 import type { Browser, Page } from "playwright-core";
-import { DEMO } from "../scripts/seed.ts";
 import { baseUrl, launch, newPage } from "./browser.ts";
+import { signInOwner, type Tokens } from "./owner.ts";
 
-type Tokens = { idToken: string; refreshToken: string };
 type OutboxPage = { total: number; rows: { to: string; body: string }[] };
 
 let browser: Browser;
@@ -36,29 +34,6 @@ async function get<T>(path: string, token: string): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200, `GET ${path} answered ${res.status}`);
   return (await res.json()) as T;
-}
-
-/**
- * Signs the owner in through the API: password, then the TOTP challenge. A TOTP step can be used
- * once, so if another test just used this one, the next step's code is used.
- */
-async function signInOwner(): Promise<Tokens> {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const first = await post<{ challenge?: string; session?: string; tokens?: Tokens }>("/api/auth/sign-in", {
-      phoneNumber: DEMO.owner.phone,
-      app: "flex",
-      password: DEMO.owner.password,
-    });
-    assert.equal(first.status, 200, `sign-in answered ${first.status}: ${JSON.stringify(first.data)}`);
-    if (first.data.tokens) return first.data.tokens;
-    assert.equal(first.data.challenge, "SOFTWARE_TOKEN_MFA");
-    const answer = await post<{ tokens?: Tokens }>("/api/auth/respond", { challenge: first.data.challenge, session: first.data.session, code: totp.generate() });
-    if (answer.status === 200 && answer.data.tokens) return answer.data.tokens;
-    const wait = 30_000 - (Date.now() % 30_000) + 500;
-    await new Promise((r) => setTimeout(r, wait));
-  }
-  throw new Error("the owner could not sign in");
 }
 
 async function openSignedIn(tokens: Tokens, path: string): Promise<Page> {

@@ -1,0 +1,45 @@
+/**
+ * The demo owner, signed in through the API (password, then the TOTP challenge).
+ *
+ * The server accepts each TOTP step once, one step either side of now. Test files run one after
+ * another against the same server, and a file may have used now + 1 already; so each code here is
+ * for a step after the last one this process used, and when that step is not yet within reach
+ * (later than now + 1) we wait for the clock to catch up.
+ */
+import assert from "node:assert/strict";
+import * as OTPAuth from "otpauth";
+import { DEMO } from "../scripts/seed.ts";
+import { baseUrl } from "./browser.ts";
+
+export type Tokens = { idToken: string; refreshToken: string };
+
+const STEP_MS = 30_000;
+const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
+let lastStep = -1;
+
+/** A code for a step this process has not used, within the server's window. */
+export async function freshTotp(): Promise<string> {
+  const now = Math.floor(Date.now() / STEP_MS);
+  const step = Math.max(now, lastStep + 1);
+  if (step > now + 1) await new Promise((r) => setTimeout(r, (step - 1) * STEP_MS - Date.now() + 250));
+  lastStep = step;
+  return totp.generate({ timestamp: step * STEP_MS });
+}
+
+async function post<T>(path: string, body: unknown): Promise<{ status: number; data: T }> {
+  const res = await fetch(`${baseUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  return { status: res.status, data: (await res.json()) as T };
+}
+
+/** Tokens for the owner; a step another file used is skipped (at most three steps are tried). */
+export async function signInOwner(): Promise<Tokens> {
+  let last = "";
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const first = await post<{ challenge?: string; session?: string }>("/api/auth/sign-in", { phoneNumber: DEMO.owner.phone, app: "flex", password: DEMO.owner.password });
+    assert.equal(first.data.challenge, "SOFTWARE_TOKEN_MFA", `owner sign-in answered ${first.status}: ${JSON.stringify(first.data)}`);
+    const answer = await post<{ tokens?: Tokens }>("/api/auth/respond", { challenge: "SOFTWARE_TOKEN_MFA", session: first.data.session, code: await freshTotp() });
+    if (answer.data.tokens) return answer.data.tokens;
+    last = `${answer.status}: ${JSON.stringify(answer.data)}`;
+  }
+  throw new Error(`the owner could not sign in (last answer ${last})`);
+}

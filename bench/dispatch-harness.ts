@@ -38,7 +38,7 @@ export async function startWorker(opts: { dir: string; port: number; state: stri
   const child = spawn(
     "wrangler",
     ["dev", "-c", config, "--port", String(opts.port), "--ip", "127.0.0.1", `--persist-to=${opts.state}`, "--log-level", "error", "--show-interactive-dev-session=false", ...vars],
-    { stdio: ["ignore", "ignore", "inherit"], detached: true },
+    { stdio: ["ignore", "ignore", "inherit"], detached: true, env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env } },
   );
   const stop = () => {
     try {

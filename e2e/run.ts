@@ -9,7 +9,8 @@ import { ensureDevVars } from "../scripts/dev-vars.ts";
 const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
-const env = { ...process.env, D1_PERSIST_TO: state };
+// No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });

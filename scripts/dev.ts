@@ -8,6 +8,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.ts";
 import { printDemoDetails } from "./seed.ts";
 
+// Nothing here needs a real request.cf; without this the runtime fetches it from workers.cloudflare.com
+// at start and logs an error on a machine without internet.
+process.env.CLOUDFLARE_CF_FETCH_ENABLED ??= "false";
+
 const port = Number(process.env.PORT ?? 5173);
 const url = `http://localhost:${port}`;
 

@@ -7,6 +7,7 @@ import { countSms, fitsOneSegment } from "../../shared/sms";
 import type { SessionUser } from "../auth/middleware";
 import { ApiError } from "../errors";
 import type { Logger } from "../log";
+import type { CampaignView, LedgerRow, MessageCounts, MessageStatus } from "../../shared/campaigns";
 import type { Job } from "../queue";
 import { countRecipients, type Channel, type RecipientSource } from "./audience";
 import { findTemplate } from "./templates";
@@ -16,24 +17,8 @@ export const MAX_LIFTED_SEGMENTS = 10;
 export const MAX_LIST_PHONES = 20_000;
 export const MAX_EXCLUDED_PHONES = 50_000;
 
-export const STATUSES = ["pending", "sending", "sent", "delivered", "failed", "skipped"] as const;
-export type MessageStatus = (typeof STATUSES)[number];
-export type Counts = Record<MessageStatus, number>;
-
-export type CampaignView = {
-  id: number;
-  app: "flex" | "spark";
-  channel: Channel;
-  source: "drivers" | "invitations" | "list" | "retry";
-  message: string | null;
-  template: { name: string; language: string } | null;
-  author: { id: number; name: string };
-  status: "queued" | "expanding" | "sending" | "done" | "failed";
-  total: number;
-  counts: Counts;
-  createdAt: number;
-  updatedAt: number;
-};
+export { MESSAGE_STATUSES as STATUSES, type CampaignView, type LedgerRow, type MessageStatus } from "../../shared/campaigns";
+export type Counts = MessageCounts;
 
 /** POST /api/admin/campaigns (docs/api.md). Audience filters are checked per source below. */
 export const campaignRequestSchema = z.object({
@@ -323,18 +308,6 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
   };
   return createCampaign(env, log, author, input, "retry");
 }
-
-export type LedgerRow = {
-  phone: string;
-  name: string | null;
-  status: MessageStatus;
-  providerId: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  attempts: number;
-  deadLettered: boolean;
-  updatedAt: number;
-};
 
 type LedgerRecord = {
   id: number;

@@ -2,34 +2,10 @@ import useSWR from "swr";
 import { noRetryOn4xx, type Page } from "../../lib/admin-api";
 import { swrFetcher, type Query } from "../../lib/api-client";
 
-export type CampaignStatus = "queued" | "expanding" | "sending" | "done" | "failed";
-export type MessageStatus = "pending" | "sending" | "sent" | "delivered" | "failed" | "skipped";
-export const MESSAGE_STATUSES: MessageStatus[] = ["pending", "sending", "sent", "delivered", "failed", "skipped"];
+import type { CampaignView as Campaign, LedgerRow } from "../../../shared/campaigns";
 
-export type Campaign = {
-  id: number;
-  app: "flex" | "spark";
-  channel: "sms" | "whatsapp";
-  source: "drivers" | "invitations" | "list" | "retry";
-  message: string | null;
-  template: { name: string; language: string } | null;
-  author: { id: number; name: string } | null;
-  status: CampaignStatus;
-  total: number;
-  counts: Record<MessageStatus, number>;
-  createdAt: number;
-};
-
-export type LedgerRow = {
-  phone: string;
-  name: string | null;
-  status: MessageStatus;
-  providerId: string | null;
-  errorCode: string | null;
-  errorMessage: string | null;
-  attempts: number;
-  updatedAt: number;
-};
+export { MESSAGE_STATUSES, type CampaignStatus, type MessageStatus } from "../../../shared/campaigns";
+export type { Campaign, LedgerRow };
 
 /** How often a running campaign's progress is fetched again. */
 export const LIVE_REFRESH_MS = 2000;

@@ -22,6 +22,7 @@ function campaign(over: Partial<Campaign> = {}): Campaign {
     total: 10,
     counts: { pending: 6, sending: 0, sent: 2, delivered: 1, failed: 1, skipped: 0 },
     createdAt: Date.UTC(2026, 4, 2, 15, 30),
+    updatedAt: Date.UTC(2026, 4, 2, 15, 31),
     ...over,
   };
 }
@@ -38,6 +39,7 @@ function ledger(call: Call) {
     errorCode: i === 0 ? "21211" : i === 1 ? "opted_out" : null,
     errorMessage: i === 0 ? "Invalid 'To' number" : null,
     attempts: 1,
+    deadLettered: false,
     updatedAt: Date.UTC(2026, 4, 2, 15, 31),
   })).filter((r) => !status || r.status === status);
   return { body: { total: rows.length, page: 1, pageSize: 20, rows } };

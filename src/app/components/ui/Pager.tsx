@@ -1,5 +1,5 @@
-import { useId } from "react";
-import { PAGE_SIZES, pageCount } from "../../../shared/paging";
+import { useId, useState } from "react";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES, pageCount } from "../../../shared/paging";
 import "./controls.css";
 
 export type PagerLabels = {
@@ -20,6 +20,21 @@ type Props = {
   sizes?: readonly number[];
   disabled?: boolean;
 };
+
+/**
+ * The page and page size behind a Pager, starting at page 1 with 20 rows. A new page size, and
+ * `restart()` (for a new filter, search or sort), go back to page 1. Spread `pager` on the Pager.
+ */
+export function usePaging() {
+  const [page, setPage] = useState(FIRST_PAGE);
+  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const restart = () => setPage(FIRST_PAGE);
+  const onPageSize = (size: number) => {
+    setPageSize(size);
+    setPage(FIRST_PAGE);
+  };
+  return { page, pageSize, restart, pager: { page, pageSize, onPage: setPage, onPageSize } };
+}
 
 /** Rows per page (spec §9: 20/40/60/80/100), previous and next, and "Page N". */
 export function Pager({ page, pageSize, total, onPage, onPageSize, labels, sizes = PAGE_SIZES, disabled }: Props) {

@@ -3,13 +3,12 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { DataTable, type Column } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
-import { Pager } from "../../components/ui/Pager";
+import { Pager, usePaging } from "../../components/ui/Pager";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
 import { serverMessage } from "../../lib/admin-api";
 import { api, ApiClientError } from "../../lib/api-client";
 import { usePagerLabels } from "../../lib/admin-labels";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { formatUsPhone } from "../../../shared/phone";
 import { isRunning, MESSAGE_STATUSES, useCampaign, useLedger, type Campaign, type LedgerRow, type MessageStatus } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
@@ -181,8 +180,7 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
   const pagerLabels = usePagerLabels();
   const statusId = useId();
   const [status, setStatus] = useState<MessageStatus | "">("");
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, restart, pager } = usePaging();
   const ledger = useLedger(campaignId, { status: status || undefined, page, pageSize }, live);
   const { mutate } = ledger;
   // When the campaign finishes, the ledger stops polling: fetch it once more so it shows the end.
@@ -210,7 +208,7 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
           value={status}
           onChange={(e) => {
             setStatus(e.target.value as MessageStatus | "");
-            setPage(FIRST_PAGE);
+            restart();
           }}
         >
           <option value="">{t("tri.all")}</option>
@@ -244,15 +242,9 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
             empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
           />
           <Pager
-            page={page}
-            pageSize={pageSize}
+            {...pager}
             total={ledger.data.total}
             labels={pagerLabels}
-            onPage={setPage}
-            onPageSize={(size) => {
-              setPageSize(size);
-              setPage(FIRST_PAGE);
-            }}
           />
         </>
       )}

@@ -1,12 +1,10 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { DataTable, type Column } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
-import { Pager } from "../../components/ui/Pager";
+import { Pager, usePaging } from "../../components/ui/Pager";
 import "../../i18n/admin";
 import { usePagerLabels } from "../../lib/admin-labels";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { isRunning, useCampaigns, type Campaign } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
@@ -16,8 +14,7 @@ import "./campaigns.css";
 export default function CampaignsPage() {
   const { t } = useTranslation("admin");
   const pagerLabels = usePagerLabels();
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, pager } = usePaging();
   const campaigns = useCampaigns({ page, pageSize });
 
   const columns: Column<Campaign>[] = [
@@ -69,15 +66,9 @@ export default function CampaignsPage() {
             }
           />
           <Pager
-            page={page}
-            pageSize={pageSize}
+            {...pager}
             total={campaigns.data.total}
             labels={pagerLabels}
-            onPage={setPage}
-            onPageSize={(size) => {
-              setPageSize(size);
-              setPage(FIRST_PAGE);
-            }}
           />
         </>
       )}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { DataTable, type Column, type SortDir } from "../../components/ui/DataTable";
-import { Pager } from "../../components/ui/Pager";
+import { Pager, usePaging } from "../../components/ui/Pager";
 import type { Query } from "../../lib/api-client";
 import { usePagerLabels } from "../../lib/admin-labels";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
@@ -38,8 +38,7 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
   const pagerLabels = usePagerLabels();
   const [searchInput, setSearchInput] = useState("");
   const [search, setSearch] = useState("");
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, restart, pager } = usePaging();
   const [sort, setSort] = useState<{ key: string; dir: SortDir } | undefined>();
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const [sending, setSending] = useState(false);
@@ -47,7 +46,7 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
   useEffect(() => {
     const timer = setTimeout(() => {
       setSearch(searchInput.trim());
-      setPage(FIRST_PAGE);
+      restart();
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [searchInput]);
@@ -152,22 +151,16 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
               sortable
                 ? (key, dir) => {
                     setSort({ key, dir });
-                    setPage(FIRST_PAGE);
+                    restart();
                   }
                 : undefined
             }
             rowClassName={rowClassName}
           />
           <Pager
-            page={page}
-            pageSize={pageSize}
+            {...pager}
             total={rows.data?.total ?? 0}
             labels={pagerLabels}
-            onPage={setPage}
-            onPageSize={(size) => {
-              setPageSize(size);
-              setPage(FIRST_PAGE);
-            }}
           />
           <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
         </>

@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { DataTable, type Column } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
-import { Pager } from "../../components/ui/Pager";
+import { Pager, usePaging } from "../../components/ui/Pager";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
 import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../../lib/admin-api";
 import { findTemplate, MessageFields, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, pageCount, pageOffset } from "../../../shared/paging";
+import { pageCount, pageOffset } from "../../../shared/paging";
 import { formatUsPhone } from "../../../shared/phone";
 import { fitsOneSegment } from "../../../shared/sms";
 import { createListCampaign } from "./api";
@@ -30,8 +30,7 @@ export default function ToolsPage() {
   const deferredText = useDeferredValue(text);
   const list = useMemo(() => parsePhoneList(deferredText), [deferredText]);
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
-  const [page, setPage] = useState(FIRST_PAGE);
-  const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  const { page, pageSize, restart, pager } = usePaging();
   const [content, setContent] = useState<MessageValue>(initialContent);
   const { channel, message } = content;
   const [limit, setLimit] = useState(true);
@@ -124,7 +123,7 @@ export default function ToolsPage() {
       setText("");
       setContent(initialContent);
       setExcluded(new Set());
-      setPage(FIRST_PAGE);
+      restart();
       setLimit(true);
       setIdempotencyKey(newIdempotencyKey());
     } catch (err) {
@@ -193,15 +192,10 @@ export default function ToolsPage() {
               </div>
               <DataTable caption={t("tools.phones")} columns={columns} rows={pageRows} rowKey={(p) => p} empty={null} />
               <Pager
+                {...pager}
                 page={current}
-                pageSize={pageSize}
                 total={list.valid.length}
                 labels={{ rowsPerPage: t("paging.rowsPerPage"), previous: t("paging.previous"), next: t("paging.next"), page: (n) => t("paging.page", { page: n }) }}
-                onPage={setPage}
-                onPageSize={(size) => {
-                  setPageSize(size);
-                  setPage(FIRST_PAGE);
-                }}
               />
             </>
           )}

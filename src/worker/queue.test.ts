@@ -1,20 +1,12 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { createExecutionContext, env, getQueueResult } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { batchWithRetryDelays, queueMessage } from "./test/queue-batch";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, MAX_DELAY_SECONDS, RetryLater, type JobHandlers } from "./queue";
 
-const msg = (id: string, body: unknown, attempts = 1) => ({ id, timestamp: new Date(), attempts, body });
+const msg = queueMessage;
 
 async function run(queue: string, messages: ReturnType<typeof msg>[], handlers: JobHandlers) {
-  const batch = createMessageBatch(queue, messages);
-  // The harness records which messages were retried but not the delay asked for, so spy on it.
-  const delays: Record<string, number | undefined> = {};
-  for (const m of batch.messages) {
-    const retry = m.retry.bind(m);
-    vi.spyOn(m, "retry").mockImplementation((options) => {
-      delays[m.id] = options?.delaySeconds;
-      retry(options);
-    });
-  }
+  const { batch, delays } = batchWithRetryDelays(queue, messages);
   const ctx = createExecutionContext();
   await handleQueueBatch(batch, env, handlers);
   return { ...(await getQueueResult(batch, ctx)), delays };

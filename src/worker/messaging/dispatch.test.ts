@@ -1,7 +1,8 @@
-import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it, vi } from "vitest";
+import { createExecutionContext, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
 import { createLogger } from "../log";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
+import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
 import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
 import { createCampaign, type CampaignInput } from "./campaigns";
 import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
@@ -67,19 +68,9 @@ function toSessionUser(row: Record<string, unknown>) {
   return { id: row.id as number, roleName: row.role_name as string | null } as Parameters<typeof createCampaign>[2];
 }
 
-const msg = (id: string, body: Job, attempts = 1) => ({ id, timestamp: new Date(), attempts, body });
-
 /** Runs one batch through the real consumer and reports acks, retries and the delays asked for. */
 async function deliver(s: Setup, jobs: Job[], { queue = "blockpilot-dispatch", attempts = 1, withContext = false } = {}) {
-  const batch = createMessageBatch(queue, jobs.map((job, i) => msg(`m${i}`, job, attempts)));
-  const delays: Record<string, number | undefined> = {};
-  for (const m of batch.messages) {
-    const retry = m.retry.bind(m);
-    vi.spyOn(m, "retry").mockImplementation((options) => {
-      delays[m.id] = options?.delaySeconds;
-      retry(options);
-    });
-  }
+  const { batch, delays } = batchWithRetryDelays(queue, jobs.map((job, i) => queueMessage(`m${i}`, job, attempts)));
   const ctx = createExecutionContext();
   const started = Date.now();
   await handleQueueBatch(batch, s.workerEnv, jobHandlers, withContext ? ctx : undefined);

@@ -21,15 +21,6 @@ after(async () => {
   await browser?.close();
 });
 
-async function post<T>(path: string, body: unknown, token?: string): Promise<{ status: number; data: T }> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, data: (await res.json()) as T };
-}
-
 async function get<T>(path: string, token: string): Promise<T> {
   const res = await fetch(`${baseUrl}${path}`, { headers: { Authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200, `GET ${path} answered ${res.status}`);

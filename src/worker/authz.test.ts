@@ -20,8 +20,6 @@ type Row = { method: string; path: string; expected: Expected; request?: { path?
 const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status, support: status });
 /** Any signed-in user, confirmed phone or not. */
 const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status, support: status });
-/** Signed in with a confirmed phone. */
-const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status, support: status });
 /** Administrators only. */
 const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
 /** Administrators whose role has the billingDetails permission. */

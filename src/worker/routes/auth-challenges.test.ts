@@ -4,7 +4,7 @@ import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { openSecret } from "../auth/secret-box";
 import { startRefreshFamily } from "../auth/refresh-tokens";
-import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedAdmin, seedUser, uniquePhone } from "../auth/test-fixtures";
+import { call, codeIn, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, uniquePhone } from "../auth/test-fixtures";
 import { generateTotpSecret, totpCode } from "../auth/totp";
 import { auditLog, authChallenges, users } from "../db/schema";
 

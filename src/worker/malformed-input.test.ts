@@ -1,0 +1,103 @@
+/**
+ * DESIGN §10: any endpoint given malformed input answers a 4xx in the one error envelope, never a
+ * 5xx, and writes nothing. Every route the app registers is called by a signed-in owner (so
+ * authorization lets it through to validation) with broken JSON, bodies of the wrong shape,
+ * nonsense query values and nonsense path ids; the row count of every table is compared before
+ * and after.
+ */
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { app } from "./app";
+import { call, PASSWORD, seedAdmin, signInAdmin, uniqueAddress, uniquePhone } from "./auth/test-fixtures";
+
+type Attempt = { label: string; path: string; body?: string; contentType?: string };
+
+/** Routes that take no input at all: any query is ignored, so a 200 is the right answer. */
+const NO_INPUT = new Set(["GET /api/status/health", "GET /api/flex/v1/user", "GET /api/flex/v1/user/chat", "GET /api/admin/settings"]);
+
+const BAD_QUERY =
+  "page=-1&pageSize=7&app=pluto&channel=fax&status=lost&sort=__proto__&dir=sideways&createdFrom=2026-13-45&createdTo=yesterday&goodStanding=maybe&regions=%00&q=" +
+  "x".repeat(300);
+
+const BAD_BODIES: { label: string; body: string; contentType?: string }[] = [
+  { label: "broken JSON", body: "{\"phoneNumber\": " },
+  { label: "a JSON array", body: "[1, 2, 3]" },
+  { label: "JSON null", body: "null" },
+  { label: "a JSON string", body: "\"hello\"" },
+  {
+    label: "fields of the wrong types",
+    body: JSON.stringify({ phoneNumber: 5, password: ["x"], code: { a: 1 }, app: "pluto", idempotencyKey: 7, source: "everyone", channel: "fax", message: 12, numbers: "all", page: "one" }),
+  },
+  { label: "a form body", body: "phoneNumber=1&password=2", contentType: "application/x-www-form-urlencoded" },
+  { label: "a body over 1 MB", body: JSON.stringify({ message: "x".repeat(1024 * 1024 + 10) }) },
+];
+
+/** Made-up path values of the wrong kind for `:id`-style parameters. */
+const BAD_IDS = ["abc", "-1", "1.5", "99999999999999999999999"];
+
+function routes(): { method: string; path: string }[] {
+  const seen = new Map<string, { method: string; path: string }>();
+  for (const r of app.routes) if (r.method !== "ALL") seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+  return [...seen.values()];
+}
+
+const hasParams = (pattern: string) => /:[A-Za-z_]/.test(pattern);
+const withId = (pattern: string, id: string) => pattern.replace(/:[A-Za-z_]\w*(\{[^}]*\})?/g, encodeURIComponent(id));
+
+function attemptsFor(method: string, pattern: string): Attempt[] {
+  const base = withId(pattern, "1");
+  const attempts: Attempt[] = [];
+  if (method === "GET") attempts.push({ label: "nonsense query values", path: `${base}?${BAD_QUERY}` });
+  else for (const b of BAD_BODIES) attempts.push({ label: b.label, path: base, body: b.body, contentType: b.contentType });
+  if (hasParams(pattern)) for (const id of BAD_IDS) attempts.push({ label: `path id ${id}`, path: withId(pattern, id), ...(method === "GET" ? {} : { body: "{}" }) });
+  return attempts;
+}
+
+/** Row counts of every table: a request that wrote anything changes at least one. */
+async function fingerprint(): Promise<Record<string, number>> {
+  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name").all<{ name: string }>();
+  const counts: Record<string, number> = {};
+  for (const { name } of tables.results) {
+    const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`).first<{ n: number }>();
+    counts[name] = row?.n ?? 0;
+  }
+  return counts;
+}
+
+let token: string;
+beforeAll(async () => {
+  const owner = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
+  token = (await signInAdmin(owner)).idToken;
+});
+
+describe("malformed input", () => {
+  it("reaches every route, and the fingerprint sees a write", async () => {
+    expect(routes().length).toBeGreaterThan(30);
+    const before = await fingerprint();
+    const res = await call("/api/auth/register", { body: { phoneNumber: uniquePhone(), password: PASSWORD, name: "Well Formed", app: "flex" } });
+    expect(res.status).toBe(201);
+    expect(await fingerprint()).not.toEqual(before);
+  });
+
+  describe.each(routes())("$method $path", ({ method, path: pattern }) => {
+    it.each(attemptsFor(method, pattern))("$label: a 4xx envelope, nothing written", async ({ path, body, contentType }) => {
+      const before = await fingerprint();
+      const headers: Record<string, string> = { Authorization: `Bearer ${token}`, "CF-Connecting-IP": uniqueAddress() };
+      if (body !== undefined) headers["content-type"] = contentType ?? "application/json";
+      const res = await exports.default.fetch(new Request(`https://bp.test${path}`, { method, headers, body }));
+      const text = await res.text();
+      const where = `${method} ${path.slice(0, 120)} → ${res.status} ${text.slice(0, 200)}`;
+
+      if (NO_INPUT.has(`${method} ${pattern}`)) expect(res.status, where).toBe(200);
+      else {
+        expect(res.status, where).toBeGreaterThanOrEqual(400);
+        expect(res.status, where).toBeLessThan(500);
+        const parsed = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+        expect(typeof parsed.error?.code, where).toBe("string");
+        expect(typeof parsed.error?.message, where).toBe("string");
+      }
+      expect(await fingerprint(), where).toEqual(before);
+    });
+  });
+});

@@ -1,7 +1,7 @@
 import { lazy, StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router";
-import "./i18n";
+import { ready } from "./i18n";
 import { SessionProvider, useSession } from "./lib/session";
 import { createRouter } from "./router";
 import "./styles.css";
@@ -19,12 +19,15 @@ function SignedInChat() {
   ) : null;
 }
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    {/* The session sits above the router: sign-out leaves for "/" through it. */}
-    <SessionProvider onSignOut={() => void router.navigate("/")}>
-      <RouterProvider router={router} />
-      <SignedInChat />
-    </SessionProvider>
-  </StrictMode>,
+// A stored non-English choice fetches its strings first; index.html shows the splash meanwhile.
+void ready.then(() =>
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      {/* The session sits above the router: sign-out leaves for "/" through it. */}
+      <SessionProvider onSignOut={() => void router.navigate("/")}>
+        <RouterProvider router={router} />
+        <SignedInChat />
+      </SessionProvider>
+    </StrictMode>,
+  ),
 );

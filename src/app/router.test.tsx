@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import i18n, { LANGUAGE_STORAGE_KEY, setLanguage } from "./i18n";
+import i18n, { applyStoredLanguage, LANGUAGE_STORAGE_KEY, setLanguage } from "./i18n";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
 import { lazyPage } from "./lib/lazy-page";
@@ -95,11 +95,15 @@ describe("language toggle", () => {
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe("en");
   });
 
-  it("starts in the stored language", async () => {
+  it("starts in the stored language, fetching its strings (only English is in the entry bundle)", async () => {
+    await act(() => setLanguage("en"));
+    i18n.removeResourceBundle("es", "common");
+    expect(i18n.hasResourceBundle("es", "common")).toBe(false);
     localStorage.setItem(LANGUAGE_STORAGE_KEY, "es");
-    const { storedLanguage } = await import("./i18n");
-    expect(storedLanguage()).toBe("es");
-    await act(() => i18n.changeLanguage(storedLanguage()));
+    await act(() => applyStoredLanguage());
+    expect(i18n.language).toBe("es");
+    expect(i18n.hasResourceBundle("es", "common")).toBe(true);
+    expect(i18n.t("goBack")).toBe("Regresar");
     renderAt("/terms");
     expect(await screen.findByRole("heading", { name: "Términos del servicio" })).toBeInTheDocument();
   });

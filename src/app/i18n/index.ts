@@ -7,11 +7,29 @@ export const LANGUAGE_STORAGE_KEY = "language";
 
 // One JSON file per language and feature (locales/<lang>/<namespace>.json); a test keeps their keys identical.
 // The admin and auth namespaces are not among them: their screens load them (./admin.ts, ./auth.ts), off the landing route.
-const files = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/*/admin.json", "!./locales/*/auth.json"], { eager: true, import: "default" });
-export const resources: Record<string, Record<string, Record<string, unknown>>> = {};
-for (const [path, content] of Object.entries(files)) {
-  const [, lang, ns] = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(path) ?? [];
-  if (lang && ns) (resources[lang] ??= {})[ns] = content;
+// Only English (the default and the fallback) is in the entry bundle; another language's landing
+// strings are a small chunk fetched before the first render (ready) or when the toggle picks it.
+const english = import.meta.glob<Record<string, unknown>>(["./locales/en/*.json", "!./locales/en/admin.json", "!./locales/en/auth.json"], { eager: true, import: "default" });
+const others = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/en/*.json", "!./locales/*/admin.json", "!./locales/*/auth.json"], { import: "default" });
+
+const namespaceOf = (path: string) => /\.\/locales\/\w+\/([\w-]+)\.json$/.exec(path)?.[1];
+
+/** The strings in the entry bundle, by language and namespace (English only). */
+export const resources: Record<string, Record<string, Record<string, unknown>>> = { en: {} };
+for (const [path, content] of Object.entries(english)) {
+  const ns = namespaceOf(path);
+  if (ns) resources.en![ns] = content;
+}
+
+/** Adds a language's landing namespaces (a no-op for English or once loaded). */
+export async function loadLanguage(lang: Language): Promise<void> {
+  const pending = Object.entries(others).filter(([path]) => path.startsWith(`./locales/${lang}/`));
+  await Promise.all(
+    pending.map(async ([path, load]) => {
+      const ns = namespaceOf(path);
+      if (ns && !i18n.hasResourceBundle(lang, ns)) i18n.addResourceBundle(lang, ns, await load());
+    }),
+  );
 }
 
 export function storedLanguage(): Language {
@@ -23,24 +41,35 @@ export function storedLanguage(): Language {
   }
 }
 
-export function setLanguage(lang: Language) {
+export async function setLanguage(lang: Language): Promise<void> {
+  await loadLanguage(lang);
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
   } catch {
     // Private browsing may refuse storage; the toggle still works for this visit.
   }
   document.documentElement.lang = lang;
-  return i18n.changeLanguage(lang);
+  await i18n.changeLanguage(lang);
 }
 
-void i18n.use(initReactI18next).init({
+const initialized = i18n.use(initReactI18next).init({
   resources,
-  lng: storedLanguage(),
+  lng: "en",
   fallbackLng: "en",
   ns: Object.keys(resources.en ?? {}),
   defaultNS: "common",
   interpolation: { escapeValue: false },
   returnNull: false,
 });
+
+/** Fetches and applies the stored language; if its strings cannot be fetched the app stays in English. */
+export async function applyStoredLanguage(): Promise<void> {
+  await initialized;
+  const lang = storedLanguage();
+  if (lang !== "en") await setLanguage(lang).catch((err: unknown) => console.error("could not load the stored language; showing English", err));
+}
+
+/** Resolves once the stored language's strings are in: main.tsx renders after it, so no English flashes first. */
+export const ready = applyStoredLanguage();
 
 export default i18n;

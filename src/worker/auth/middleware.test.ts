@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
+import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { users } from "../db/schema";
 import { toBase64Url } from "./password";
@@ -13,7 +13,7 @@ const me = (token: string, headers: Record<string, string> = {}) => call("/api/f
 const b64 = (value: unknown) => toBase64Url(new TextEncoder().encode(JSON.stringify(value)));
 
 function claimsFor(user: { id: number; phone: string }) {
-  return { sub: String(user.id), phone_number: user.phone, phone_number_verified: true, app: "flex" as const, is_admin: false };
+  return { sub: String(user.id), sid: "made-up-session", phone_number: user.phone, phone_number_verified: true, app: "flex" as const, is_admin: false };
 }
 
 async function expectRejected(token: string, message = "Invalid token") {
@@ -89,9 +89,10 @@ describe("requireUser", () => {
 
   it("rejects our own key's tokens for another audience, issuer or type", async () => {
     const user = await seedUser();
+    const sid = decodeJwt((await signIn(user)).idToken).sid as string;
     const key = await importJWK(JSON.parse(env.JWT_PRIVATE_JWK), "ES256");
     const sign = (options: { aud?: string; iss?: string; typ?: string }) =>
-      new SignJWT(claimsFor(user))
+      new SignJWT({ ...claimsFor(user), sid })
         .setProtectedHeader({ alg: "ES256", typ: options.typ ?? JWT_TYPE })
         .setIssuer(options.iss ?? JWT_ISSUER)
         .setAudience(options.aud ?? JWT_AUDIENCE)
@@ -116,5 +117,50 @@ describe("requireUser", () => {
     await expectRejected("a.b.c");
     const jwk = await exportJWK((await generateKeyPair("ES256", { extractable: true })).publicKey);
     await expectRejected(b64(jwk));
+  });
+});
+
+describe("requireUser and the session behind a token", () => {
+  const signOut = (refreshToken: string, global = false, idToken?: string) =>
+    call("/api/auth/sign-out", { body: { refreshToken, global }, headers: idToken ? { Authorization: `Bearer ${idToken}` } : {} });
+
+  it("ends an ID token the moment its session signs out; the user's other sessions go on", async () => {
+    const user = await seedUser();
+    const phone = await signIn(user);
+    const laptop = await signIn(user);
+    expect((await me(phone.idToken)).status).toBe(200);
+    expect((await signOut(phone.refreshToken)).status).toBeLessThan(300);
+    await expectRejected(phone.idToken, "Session ended. Sign in again");
+    expect((await me(laptop.idToken)).status).toBe(200);
+  });
+
+  it("ends every ID token of the user on a global sign-out", async () => {
+    const user = await seedUser();
+    const a = await signIn(user);
+    const b = await signIn(user);
+    expect((await signOut(a.refreshToken, true, a.idToken)).status).toBe(200);
+    await expectRejected(a.idToken, "Session ended. Sign in again");
+    await expectRejected(b.idToken, "Session ended. Sign in again");
+  });
+
+  it("keeps the ID token through a refresh, and ends it when a rotated refresh token is replayed", async () => {
+    const user = await seedUser();
+    const first = await signIn(user);
+    const refreshed = await json(await call("/api/auth/refresh", { body: { refreshToken: first.refreshToken } }));
+    expect((await me(first.idToken)).status).toBe(200);
+    expect((await me(refreshed.tokens.idToken)).status).toBe(200);
+    // The first refresh token was rotated: presenting it again revokes the family.
+    expect((await call("/api/auth/refresh", { body: { refreshToken: first.refreshToken } })).status).toBe(401);
+    await expectRejected(first.idToken, "Session ended. Sign in again");
+    await expectRejected(refreshed.tokens.idToken, "Session ended. Sign in again");
+  });
+
+  it("refuses a token with no session, or with another user's session", async () => {
+    const user = await seedUser();
+    const other = await seedUser();
+    const { sid: _unused, ...noSid } = claimsFor(user);
+    await expectRejected(await signIdToken(env, noSid as unknown as ReturnType<typeof claimsFor>));
+    const theirs = decodeJwt((await signIn(other)).idToken).sid as string;
+    await expectRejected(await signIdToken(env, { ...claimsFor(user), sid: theirs }), "Session ended. Sign in again");
   });
 });

@@ -1,15 +1,17 @@
-import { eq } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../context";
-import { users } from "../db/schema";
+import { refreshTokens, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { verifyIdToken } from "./tokens";
 
 export type SessionUser = typeof users.$inferSelect;
 
 /**
- * Every signed-in route: a valid ID token, and the user it names still exists. The user row is
- * read fresh so a demoted admin or a deleted account loses access at once, not after an hour.
+ * Every signed-in route: a valid ID token, the user it names still exists, and the session it was
+ * issued for (its `sid`, a refresh-token family) still has a live token. Both are read fresh, in
+ * one round trip, so a demoted admin, a deleted account, a sign-out (this session or all of them),
+ * a password reset or a detected refresh-token theft end access at once, not when the token expires.
  */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("Authorization") ?? "";
@@ -18,8 +20,19 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const result = await verifyIdToken(c.env, token);
   if (!result.ok) throw new ApiError("unauthorized", result.reason === "expired" ? "Session expired" : "Invalid token");
   const id = Number(result.claims.sub);
-  const user = Number.isInteger(id) ? await c.var.db.query.users.findFirst({ where: eq(users.id, id) }) : undefined;
+  if (!Number.isInteger(id)) throw new ApiError("unauthorized", "Invalid token");
+  const db = c.var.db;
+  const [found, session] = await db.batch([
+    db.select().from(users).where(eq(users.id, id)).limit(1),
+    db
+      .select({ live: sql<number>`1` })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.family, result.claims.sid), eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, Date.now())))
+      .limit(1),
+  ]);
+  const user = found[0];
   if (!user) throw new ApiError("unauthorized", "Invalid token");
+  if (session.length === 0) throw new ApiError("unauthorized", "Session ended. Sign in again");
   c.set("user", user);
   await next();
 });

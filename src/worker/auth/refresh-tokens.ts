@@ -24,12 +24,12 @@ export function familyPassedTotp(family: string): boolean {
   return family.startsWith(TOTP_FAMILY_PREFIX);
 }
 
-/** Starts a new family (a sign-in) and returns its first token. */
-export async function startRefreshFamily(db: Db, userId: number, options: { passedTotp: boolean }, now = Date.now()): Promise<string> {
+/** Starts a new family (a sign-in): its first token, and the family id the ID tokens carry as `sid`. */
+export async function startRefreshFamily(db: Db, userId: number, options: { passedTotp: boolean }, now = Date.now()): Promise<{ token: string; family: string }> {
   const token = randomToken();
   const family = `${options.passedTotp ? TOTP_FAMILY_PREFIX : ""}${randomToken(16)}`;
   await db.insert(refreshTokens).values({ tokenHash: await hashRefreshToken(token), family, userId, expiresAt: now + REFRESH_TOKEN_TTL_MS, createdAt: now });
-  return token;
+  return { token, family };
 }
 
 export type RotateResult =

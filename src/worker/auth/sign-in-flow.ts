@@ -53,10 +53,11 @@ export function nextChallenge(user: User, passed: ReadonlySet<ChallengeName>): C
   return null;
 }
 
-export function idTokenFor(env: Env, user: User, now: number): Promise<string> {
+/** An ID token for a user's session: `sid` names the refresh family, so signing that session out ends the token too. */
+export function idTokenFor(env: Env, user: User, family: string, now: number): Promise<string> {
   return signIdToken(
     env,
-    { sub: String(user.id), phone_number: user.phone, phone_number_verified: user.phoneVerified, app: user.app, is_admin: user.isAdmin },
+    { sub: String(user.id), sid: family, phone_number: user.phone, phone_number_verified: user.phoneVerified, app: user.app, is_admin: user.isAdmin },
     now,
   );
 }
@@ -98,8 +99,8 @@ export async function consumeChallenge(db: Db, session: string): Promise<boolean
 
 async function issueTokens(deps: IdentityDeps, user: User, progress: Omit<ChallengeData, "sealedSecret">): Promise<Tokens> {
   const passedTotp = progress.passed.includes("SOFTWARE_TOKEN_MFA") || progress.passed.includes("MFA_SETUP");
-  const refreshToken = await startRefreshFamily(deps.db, user.id, { passedTotp }, deps.now);
-  const idToken = await idTokenFor(deps.env, user, deps.now);
+  const { token: refreshToken, family } = await startRefreshFamily(deps.db, user.id, { passedTotp }, deps.now);
+  const idToken = await idTokenFor(deps.env, user, family, deps.now);
   await deps.db.update(users).set({ lastSignInAt: deps.now }).where(eq(users.id, user.id));
   await recordAudit(deps.db, { actorId: user.id, action: "auth.sign_in", target: `user:${user.id}`, details: { method: progress.method, challenges: progress.passed, address: deps.address } }, deps.now);
   return { idToken, refreshToken, expiresIn: ID_TOKEN_TTL_SECONDS };

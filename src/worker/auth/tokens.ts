@@ -13,6 +13,8 @@ export const JWT_TYPE = "id+jwt";
 /** What the SPA needs from the token itself; everything else comes from GET /api/flex/v1/user. */
 export type IdTokenFields = {
   sub: string;
+  /** The session (refresh-token family) the token was issued for. */
+  sid: string;
   phone_number: string;
   phone_number_verified: boolean;
   app: "flex" | "spark";
@@ -52,8 +54,9 @@ export async function verifyIdToken(env: Pick<Env, "JWT_PUBLIC_JWK">, token: str
       issuer: JWT_ISSUER,
       audience: JWT_AUDIENCE,
       typ: JWT_TYPE,
-      requiredClaims: ["sub", "exp", "iat"],
+      requiredClaims: ["sub", "sid", "exp", "iat"],
     });
+    if (typeof payload.sid !== "string" || typeof payload.sub !== "string") return { ok: false, reason: "invalid" };
     return { ok: true, claims: payload as IdTokenClaims };
   } catch (err) {
     if (err instanceof errors.JWTExpired) return { ok: false, reason: "expired" };

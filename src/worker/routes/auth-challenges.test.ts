@@ -125,8 +125,8 @@ describe("an administrator never gets tokens without TOTP", () => {
 
   it("will not refresh an admin session that did not pass TOTP", async () => {
     const admin = await seedAdmin();
-    const family = await startRefreshFamily(db, admin.id, { passedTotp: false });
-    const res = await call("/api/auth/refresh", { body: { refreshToken: family } });
+    const { token } = await startRefreshFamily(db, admin.id, { passedTotp: false });
+    const res = await call("/api/auth/refresh", { body: { refreshToken: token } });
     expect(res.status).toBe(401);
   });
 

@@ -294,7 +294,7 @@ export const authRoutes = new Hono<AppEnv>()
       await revokeFamily(db, result.family, now);
       throw new ApiError("unauthorized", "Sign in again", { details: { reason: "revoked" } });
     }
-    return c.json({ tokens: { idToken: await idTokenFor(c.env, user, now), refreshToken: result.token, expiresIn: ID_TOKEN_TTL_SECONDS } });
+    return c.json({ tokens: { idToken: await idTokenFor(c.env, user, result.family, now), refreshToken: result.token, expiresIn: ID_TOKEN_TTL_SECONDS } });
   })
 
   .post("/sign-out", validate("json", z.object({ refreshToken: refreshTokenSchema, global: z.boolean().optional() })), async (c) => {

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
+import { startRefreshFamily } from "../auth/refresh-tokens";
 import { signIdToken } from "../auth/tokens";
+import { createDb } from "../db/client";
 
 /**
  * Test data for the messaging tests. Every helper makes fresh, unique rows (phones, invite codes,
@@ -76,8 +78,10 @@ export async function createUser(u: UserRow = {}): Promise<{ id: number; phone: 
   return { id: row!.id, phone, name };
 }
 
+/** An ID token for a fresh session of the user (a real refresh family, as a sign-in makes). */
 export async function tokenFor(user: { id: number; phone: string }, opts: { isAdmin?: boolean; app?: "flex" | "spark" } = {}): Promise<string> {
-  return signIdToken(env, { sub: String(user.id), phone_number: user.phone, phone_number_verified: true, app: opts.app ?? "flex", is_admin: opts.isAdmin ?? false });
+  const { family } = await startRefreshFamily(createDb(env.DB), user.id, { passedTotp: opts.isAdmin ?? false });
+  return signIdToken(env, { sub: String(user.id), sid: family, phone_number: user.phone, phone_number_verified: true, app: opts.app ?? "flex", is_admin: opts.isAdmin ?? false });
 }
 
 /** A signed-in admin: the owner (billingDetails), a support admin (no billingDetails), or a plain driver. */

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
 import { formatDDMMYY } from "../../shared/dates";
@@ -6,7 +6,7 @@ import { pageOffset } from "../../shared/paging";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
 import { driverPage, type DriverRecord } from "../messaging/audience";
-import { campaignRequestSchema, createCampaign, toCampaignInput } from "../messaging/campaigns";
+import { createCampaign, toCampaignInput, type CampaignRequest } from "../messaging/campaigns";
 import { templatePage } from "../messaging/templates";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
@@ -51,6 +51,17 @@ const sendWhatsappSchema = z.object({
 });
 
 /** The old calls carried no idempotency key; a client that sends the standard header gets replay safety too. */
+/**
+ * The old send calls are phone-list campaigns on the campaign service. Their bodies were validated
+ * by the stricter schemas above, so the request is built, not parsed again; an old client without
+ * an Idempotency-Key gets a fresh campaign per call, as before.
+ */
+async function sendToList(c: Context<AppEnv>, numbers: { number: string }[], content: Pick<CampaignRequest, "channel" | "message" | "template" | "liftLimit">) {
+  const request: CampaignRequest = { idempotencyKey: idempotencyKey(c.req.header("Idempotency-Key")), source: "list", app: "flex", phones: numbers.map((n) => n.number), ...content };
+  const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(request));
+  return { message: result.message, campaignId: result.campaign.id };
+}
+
 const idempotencyKey = (header: string | undefined) => header?.trim().slice(0, 200) || `legacy:${crypto.randomUUID()}`;
 
 function allUsersTable(app: "flex" | "spark") {
@@ -93,28 +104,9 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
   })
   .post("/flex/v1/admin/sendsms", requireUser, requireAdmin, validate("json", sendSmsSchema), async (c) => {
     const body = c.req.valid("json");
-    const request = campaignRequestSchema.parse({
-      idempotencyKey: idempotencyKey(c.req.header("Idempotency-Key")),
-      source: "list",
-      channel: "sms",
-      app: "flex",
-      message: body.message,
-      phones: body.numbers.map((n) => n.number),
-      liftLimit: body.liftLimit,
-    });
-    const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(request));
-    return c.json({ message: result.message, campaignId: result.campaign.id });
+    return c.json(await sendToList(c, body.numbers, { channel: "sms", message: body.message, liftLimit: body.liftLimit }));
   })
   .post("/flex/v1/admin/sendWhatsapp", requireUser, requireAdmin, validate("json", sendWhatsappSchema), async (c) => {
     const body = c.req.valid("json");
-    const request = campaignRequestSchema.parse({
-      idempotencyKey: idempotencyKey(c.req.header("Idempotency-Key")),
-      source: "list",
-      channel: "whatsapp",
-      app: "flex",
-      template: { name: body.msgTemplate.name, language: body.msgTemplate.language },
-      phones: body.numbers.map((n) => n.number),
-    });
-    const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(request));
-    return c.json({ message: result.message, campaignId: result.campaign.id });
+    return c.json(await sendToList(c, body.numbers, { channel: "whatsapp", template: { name: body.msgTemplate.name, language: body.msgTemplate.language } }));
   });

@@ -111,4 +111,52 @@ describe("dayStart / dayEnd", () => {
   it("make consecutive days meet with no gap and no overlap", () => {
     expect(dayEnd("2026-06-30", 240) + 1).toBe(dayStart("2026-07-01", 240));
   });
+
+  describe("with an IANA zone: each day its own offset", () => {
+    const NY = "America/New_York";
+    it("matches the fixed offset on an ordinary day", () => {
+      expect(dayStart("2026-01-15", NY)).toBe(dayStart("2026-01-15", 300));
+      expect(dayStart("2026-07-15", NY)).toBe(dayStart("2026-07-15", 240));
+      expect(dayStart("2026-01-15", "Asia/Kolkata")).toBe(Date.UTC(2026, 0, 14, 18, 30));
+      expect(dayStart("2026-03-10", "UTC")).toBe(Date.UTC(2026, 2, 10));
+    });
+
+    it("gives the spring-forward day 23 hours and the fall-back day 25", () => {
+      expect(dayStart("2026-03-08", NY)).toBe(Date.UTC(2026, 2, 8, 5));
+      expect(dayEnd("2026-03-08", NY)).toBe(Date.UTC(2026, 2, 9, 4) - 1);
+      expect(dayStart("2026-11-01", NY)).toBe(Date.UTC(2026, 10, 1, 4));
+      expect(dayEnd("2026-11-01", NY)).toBe(Date.UTC(2026, 10, 2, 5) - 1);
+    });
+
+    it("keeps a range across a change exact at both ends, where one offset is an hour off at one", () => {
+      // January in winter time, July in summer time: the old single offset (winter's 300) ends July an hour late.
+      expect(dayStart("2026-01-15", NY)).toBe(Date.UTC(2026, 0, 15, 5));
+      expect(dayEnd("2026-07-15", NY)).toBe(Date.UTC(2026, 6, 16, 4) - 1);
+      expect(dayEnd("2026-07-15", 300)).toBe(Date.UTC(2026, 6, 16, 5) - 1);
+    });
+
+    it("starts a day whose midnight was skipped at its first real instant", () => {
+      // Chile springs forward at midnight: 2026-09-06 00:00 (−04) does not exist; the day begins at 01:00 (−03).
+      expect(dayStart("2026-09-06", "America/Santiago")).toBe(Date.UTC(2026, 8, 6, 4));
+      expect(dayEnd("2026-09-05", "America/Santiago") + 1).toBe(dayStart("2026-09-06", "America/Santiago"));
+    });
+
+    it("makes consecutive days meet across every change of a year", () => {
+      for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2027, 0, 1); t += 86_400_000) {
+        const day = new Date(t).toISOString().slice(0, 10);
+        const next = new Date(t + 86_400_000).toISOString().slice(0, 10);
+        for (const zone of [NY, "Europe/Madrid", "America/Santiago", "Australia/Lord_Howe"]) {
+          expect(dayEnd(day, zone) + 1, `${zone} ${day}`).toBe(dayStart(next, zone));
+          const hours = (dayEnd(day, zone) + 1 - dayStart(day, zone)) / 3_600_000;
+          expect([23, 23.5, 24, 24.5, 25], `${zone} ${day}`).toContain(hours);
+        }
+      }
+    });
+
+    it("is validated: a known zone passes, an unknown one is a field error", () => {
+      expect(driverAudienceSchema.parse({ timeZone: "America/Mexico_City" }).timeZone).toBe("America/Mexico_City");
+      expect(issuesOf(driverAudienceSchema.safeParse({ timeZone: "Mars/Olympus_Mons" }))).toEqual(["timeZone"]);
+      expect(issuesOf(invitationAudienceSchema.safeParse({ timeZone: "x".repeat(65) }))).toEqual(["timeZone"]);
+    });
+  });
 });

@@ -4,9 +4,10 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
 /**
  * The admin list filters (spec §3 "Admin list filters", §5 filter semantics), shared by the
  * notification panels (which send them as a query string) and the Worker (which turns them into
- * SQL). Dates are calendar days (YYYY-MM-DD) in the admin's time zone, given as
- * `tzOffsetMinutes` (the browser's Date#getTimezoneOffset): a start date counts from the start of
- * that day, an end date to its end.
+ * SQL). Dates are calendar days (YYYY-MM-DD) in the admin's time zone: a start date counts from
+ * the start of that day, an end date to its end. The zone is `timeZone` (an IANA name, so each day
+ * gets its own UTC offset and a range across a daylight-saving change is exact), or, from clients
+ * that send only that, `tzOffsetMinutes` (Date#getTimezoneOffset: one offset for every day).
  */
 // Date.parse rolls "2026-02-30" over to March 2 and Date.UTC maps years 0–99 to 1900–1999, so a
 // day is real only if it survives the round trip unchanged.
@@ -18,6 +19,14 @@ const isoDay = z
     const t = Date.UTC(y, m - 1, day);
     return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
   }, "Not a date");
+function isTimeZone(name: string): boolean {
+  try {
+    zoneFormat(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const triState = z.enum(["all", "yes", "no"]).default("all");
 /** A repeated query parameter arrives as a string or a list; either way a bounded list. */
 const stringList = (max: number) =>
@@ -35,6 +44,7 @@ const paging = {
   pageSize,
   search: z.string().max(100).optional(),
   tzOffsetMinutes: z.coerce.number().int().min(-840).max(840).default(0),
+  timeZone: z.string().max(64, { abort: true }).refine(isTimeZone, "Unknown time zone").optional(),
 };
 
 export const DRIVER_SORTS = ["name", "phone", "createdAt", "expirationAt", "region", "referral", "status"] as const;
@@ -76,15 +86,56 @@ export const invitationAudienceSchema = z
 export type InvitationAudience = z.infer<typeof invitationAudienceSchema>;
 export type InvitationAudienceInput = z.input<typeof invitationAudienceSchema>;
 
-/** Epoch ms of the first millisecond of a calendar day in the admin's zone. */
-export function dayStart(day: string, tzOffsetMinutes: number): number {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return Date.UTC(y, m - 1, d) + tzOffsetMinutes * 60_000;
+/** This runtime's IANA zone (the browser's, in the console), if it names one. */
+export function localTimeZone(): string | undefined {
+  const name = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return name && isTimeZone(name) ? name : undefined;
 }
 
-/** Epoch ms of the last millisecond of a calendar day in the admin's zone. */
-export function dayEnd(day: string, tzOffsetMinutes: number): number {
-  return dayStart(day, tzOffsetMinutes) + 86_400_000 - 1;
+/** The admin's zone: an IANA name, or minutes as Date#getTimezoneOffset gives them (UTC − local). */
+export type Zone = string | number;
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+function zoneFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = zoneFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    zoneFormats.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The wall clock of a zone at an instant, read as if it were UTC (so subtracting gives the offset). */
+function wallClock(timeZone: string, at: number): number {
+  const parts: Record<string, number> = {};
+  for (const p of zoneFormat(timeZone).formatToParts(at)) if (p.type !== "literal") parts[p.type] = Number(p.value);
+  return Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!, parts.second!);
+}
+
+const offsetMinutesAt = (timeZone: string, at: number) => Math.round((at - wallClock(timeZone, at)) / 60_000);
+const utcMidnight = (day: string) => {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d);
+};
+const nextDay = (day: string) => new Date(utcMidnight(day) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Epoch ms of the first millisecond of a calendar day in the admin's zone. With a zone name the
+ * offset is the one in force at that midnight; where a daylight-saving change skips midnight, the
+ * day starts at the first instant that exists on it.
+ */
+export function dayStart(day: string, zone: Zone): number {
+  const base = utcMidnight(day);
+  if (typeof zone === "number") return base + zone * 60_000;
+  const first = base + offsetMinutesAt(zone, base) * 60_000;
+  const candidates = [first, base + offsetMinutesAt(zone, first) * 60_000];
+  const onDay = candidates.filter((t) => new Date(wallClock(zone, t)).toISOString().slice(0, 10) === day);
+  return Math.min(...(onDay.length > 0 ? onDay : candidates));
+}
+
+/** Epoch ms of the last millisecond of a calendar day in the admin's zone (23 or 25 hours long on a change). */
+export function dayEnd(day: string, zone: Zone): number {
+  return dayStart(nextDay(day), zone) - 1;
 }
 
 /** A row of the drivers review table (spec §2 columns). */

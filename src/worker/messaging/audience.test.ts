@@ -53,6 +53,30 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
     expect(utc.body.rows.map((r) => r.id).sort()).toEqual([before.id, first.id].sort());
   });
 
+  it("with a zone name, gives each end of a range the offset of its own day (a range across daylight saving)", async () => {
+    const { token } = await signIn("owner");
+    const region = uniqueTag("Dst");
+    // New York: 2026-01-15 starts at 05:00 UTC (winter), 2026-07-15 ends at 04:00 UTC next day (summer).
+    const janStart = Date.UTC(2026, 0, 15, 5);
+    const julEnd = Date.UTC(2026, 6, 16, 4) - 1;
+    await createUser({ humanRegion: region, createdAt: janStart - 1, name: "Early" });
+    const first = await createUser({ humanRegion: region, createdAt: janStart, name: "First" });
+    const last = await createUser({ humanRegion: region, createdAt: julEnd, name: "Last" });
+    const late = await createUser({ humanRegion: region, createdAt: julEnd + 1, name: "Late (00:00 EDT, 16 July)" });
+    const range = { region, startDate: "2026-01-15", endDate: "2026-07-15" };
+
+    const zoned = await audience({ ...range, timeZone: "America/New_York", tzOffsetMinutes: "300" }, token);
+    expect(zoned.status).toBe(200);
+    expect(zoned.body.rows.map((r) => r.id).sort()).toEqual([first.id, last.id].sort());
+    // One winter offset for both ends lets the first hour of 16 July in.
+    const fixed = await audience({ ...range, tzOffsetMinutes: "300" }, token);
+    expect(fixed.body.rows.map((r) => r.id).sort()).toEqual([first.id, last.id, late.id].sort());
+
+    const unknown = await audience({ ...range, timeZone: "Nowhere/Special" }, token);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error?.code).toBe("validation_failed");
+  });
+
   it("filters the expiration date the same way and leaves out drivers without one", async () => {
     const { token } = await signIn("owner");
     const region = uniqueTag("Exp");

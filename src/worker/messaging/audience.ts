@@ -64,7 +64,7 @@ const goodStanding = (now: number) => sql`(u.good_standing = 1 AND (u.expiration
 const regionColumn = (app: "flex" | "spark") => raw(app === "flex" ? "u.human_region" : "u.delivery_area");
 
 function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
-  const tz = f.tzOffsetMinutes;
+  const tz = f.timeZone ?? f.tzOffsetMinutes;
   const conditions: Sql[] = [sql`u.app = ${f.app}`];
   if (!options.includeAdmins) conditions.push(raw("u.is_admin = 0"));
   if (f.startDate) conditions.push(sql`u.created_at >= ${dayStart(f.startDate, tz)}`);
@@ -162,7 +162,7 @@ export async function driverPage(db: D1Database, f: DriverAudience, options: Bui
  * registered in both apps); without one the invitee is "Unregistered".
  */
 function invitationSelect(f: InvitationFilters, options: BuildOptions): Sql {
-  const tz = f.tzOffsetMinutes;
+  const tz = f.timeZone ?? f.tzOffsetMinutes;
   const inRange: Sql[] = [raw("i.free_week = 0")];
   if (f.startDate) inRange.push(sql`i.invited_at >= ${dayStart(f.startDate, tz)}`);
   if (f.endDate) inRange.push(sql`i.invited_at <= ${dayEnd(f.endDate, tz)}`);

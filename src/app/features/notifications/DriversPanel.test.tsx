@@ -103,6 +103,7 @@ describe("panel 1 filters", () => {
     expect(q.get("page")).toBe("1");
     expect(q.get("pageSize")).toBe("20");
     expect(q.get("tzOffsetMinutes")).toBe(String(new Date().getTimezoneOffset()));
+    expect(q.get("timeZone")).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
   });
 
   it("shows a count and Clear on the region multi-select, and only for Flex", async () => {

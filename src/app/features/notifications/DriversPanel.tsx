@@ -8,7 +8,7 @@ import { useMultiSelectLabels, useTriLabels } from "../../lib/admin-labels";
 import { MessageFields, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
 import type { Query } from "../../lib/api-client";
-import { driverAudienceSchema, type DriverRow } from "../../../shared/audience";
+import { driverAudienceSchema, localTimeZone, type DriverRow } from "../../../shared/audience";
 import { formatDDMMYY } from "../../../shared/dates";
 import { formatUsPhone } from "../../../shared/phone";
 import { useReferrals, useRegions } from "./api";
@@ -66,6 +66,7 @@ export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().ge
     accountConnected: tri(form.accountConnected),
     setupComplete: tri(form.setupComplete),
     tzOffsetMinutes,
+    timeZone: localTimeZone(),
   };
 }
 

@@ -5,7 +5,7 @@ import { TriStateSelect, type TriState } from "../../components/ui/TriStateSelec
 import { useTriLabels } from "../../lib/admin-labels";
 import { MessageFields, type MessageValue } from "../../lib/admin-message";
 import type { Query } from "../../lib/api-client";
-import { invitationAudienceSchema, type InvitationRow } from "../../../shared/audience";
+import { invitationAudienceSchema, localTimeZone, type InvitationRow } from "../../../shared/audience";
 import { formatDDMMYY } from "../../../shared/dates";
 import { formatUsPhone } from "../../../shared/phone";
 import { DateField } from "./DateField";
@@ -42,6 +42,7 @@ export function invitationAudience(form: InvitationForm, tzOffsetMinutes = new D
     accountConnected: tri(form.accountConnected),
     setupComplete: tri(form.setupComplete),
     tzOffsetMinutes,
+    timeZone: localTimeZone(),
   };
 }
 

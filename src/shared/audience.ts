@@ -95,11 +95,15 @@ export function localTimeZone(): string | undefined {
 /** The admin's zone: an IANA name, or minutes as Date#getTimezoneOffset gives them (UTC − local). */
 export type Zone = string | number;
 
+// Formats are costly to build, so each zone's is kept; the key is what the client sent (Intl also
+// takes other spellings of a name), so the cache is emptied if it ever grows past any real list.
 const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+const MAX_CACHED_ZONES = 1000;
 function zoneFormat(timeZone: string): Intl.DateTimeFormat {
   let format = zoneFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", { timeZone, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    if (zoneFormats.size >= MAX_CACHED_ZONES) zoneFormats.clear();
     zoneFormats.set(timeZone, format);
   }
   return format;

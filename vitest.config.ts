@@ -1,7 +1,7 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import react from "@vitejs/plugin-react";
 import { generateKeyPairSync } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
 // A throw-away key pair per test run: tests never read a developer's .dev.vars.

@@ -78,7 +78,9 @@ const pages = Math.ceil((first.body as { total: number }).total / 100);
 items.push(...(first.body as { Items: unknown[] }).Items);
 bytes += first.bytes;
 for (let p = 2; p <= pages; p += 8) {
-  const batch = await Promise.all(Array.from({ length: Math.min(8, pages - p + 1) }, (_, k) => timed(`/api/flex/v1/all-users-table?page=${p + k}&pageSize=100`)));
+  const batch = await Promise.all(
+    Array.from({ length: Math.min(8, pages - p + 1) }, (_, k) => timed(`/api/flex/v1/all-users-table?page=${p + k}&pageSize=100`)),
+  );
   for (const r of batch) {
     items.push(...(r.body as { Items: unknown[] }).Items);
     bytes += r.bytes;
@@ -97,8 +99,14 @@ console.log(`\nAudience review over ${total.toLocaleString("en-US")} Flex driver
 console.log("| query | median | p95 |\n|---|---|---|");
 for (const r of rows) console.log(r);
 console.log(`| **all shapes** | **${overall.toFixed(1)} ms** | ${percentile(all, 95).toFixed(1)} ms |`);
-console.log(`\nBudget: median ≤ ${BUDGET_MS} ms → ${overall <= BUDGET_MS ? "within" : "OVER"}. One review answer (20 rows and the count) is ${(reviewBytes / 1024).toFixed(1)} KB.`);
+console.log(
+  `\nBudget: median ≤ ${BUDGET_MS} ms → ${overall <= BUDGET_MS ? "within" : "OVER"}. One review answer (20 rows and the count) is ${(reviewBytes / 1024).toFixed(1)} KB.`,
+);
 console.log(`\nThe old whole-table download (all-users-table, ${items.length.toLocaleString("en-US")} rows):`);
-console.log(`  ${mb(wholeBytes)} of JSON (${mb(wholeGzip)} gzipped); ${(wholeMs / 1000).toFixed(1)} s to produce here in ${pages} pages (${mb(bytes)} on the wire)`);
-console.log(`  transfer alone: ${seconds(wholeGzip * 8, 10)} at 10 Mbit/s, ${seconds(wholeGzip * 8, 50)} at 50 Mbit/s (gzipped), before parsing and filtering in the browser`);
+console.log(
+  `  ${mb(wholeBytes)} of JSON (${mb(wholeGzip)} gzipped); ${(wholeMs / 1000).toFixed(1)} s to produce here in ${pages} pages (${mb(bytes)} on the wire)`,
+);
+console.log(
+  `  transfer alone: ${seconds(wholeGzip * 8, 10)} at 10 Mbit/s, ${seconds(wholeGzip * 8, 50)} at 50 Mbit/s (gzipped), before parsing and filtering in the browser`,
+);
 if (overall > BUDGET_MS) process.exit(1);

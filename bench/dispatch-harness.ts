@@ -37,7 +37,20 @@ export async function startWorker(opts: { dir: string; port: number; state: stri
   const vars = Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   const child = spawn(
     "wrangler",
-    ["dev", "-c", config, "--port", String(opts.port), "--ip", "127.0.0.1", `--persist-to=${opts.state}`, "--log-level", "error", "--show-interactive-dev-session=false", ...vars],
+    [
+      "dev",
+      "-c",
+      config,
+      "--port",
+      String(opts.port),
+      "--ip",
+      "127.0.0.1",
+      `--persist-to=${opts.state}`,
+      "--log-level",
+      "error",
+      "--show-interactive-dev-session=false",
+      ...vars,
+    ],
     { stdio: ["ignore", "ignore", "inherit"], detached: true, env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env } },
   );
   const stop = () => {
@@ -50,7 +63,13 @@ export async function startWorker(opts: { dir: string; port: number; state: stri
   process.on("exit", stop);
   const url = `http://127.0.0.1:${opts.port}`;
   for (let i = 0; i < 240; i++) {
-    if (await fetch(`${url}/api/status/health`).then((r) => r.ok, () => false)) return { url, stop };
+    if (
+      await fetch(`${url}/api/status/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, stop };
     await new Promise((r) => setTimeout(r, 500));
   }
   stop();
@@ -76,7 +95,6 @@ export async function ownerToken(dir: string): Promise<string> {
     .setExpirationTime(now + 3600)
     .sign(key);
 }
-
 
 export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

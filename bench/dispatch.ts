@@ -12,7 +12,7 @@
  *   --skip-build     reuse the last private build copy
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { startFakeProvider, type AcceptedMessage } from "../test/fake-provider/server.ts";
+import { type AcceptedMessage, startFakeProvider } from "../test/fake-provider/server.ts";
 import { buildCopy, devVarsOf, freshState, ownerToken, startWorker } from "./dispatch-harness.ts";
 
 const arg = (name: string, fallback: number) => {
@@ -37,7 +37,12 @@ freshState(STATE);
 const vars = devVarsOf(DIR);
 const fake = await startFakeProvider({ port: FAKE_PORT });
 const phones = Array.from({ length: RECIPIENTS }, (_, i) => `+1646555${String(i).padStart(4, "0")}`);
-const permanent = Object.fromEntries(phones.filter((_, i) => i % Math.floor(RECIPIENTS / Math.max(1, PERMANENT)) === 7).slice(0, PERMANENT).map((p) => [p, "21211"]));
+const permanent = Object.fromEntries(
+  phones
+    .filter((_, i) => i % Math.floor(RECIPIENTS / Math.max(1, PERMANENT)) === 7)
+    .slice(0, PERMANENT)
+    .map((p) => [p, "21211"]),
+);
 await fetch(`${fake.url}/__control/config`, {
   method: "POST",
   body: JSON.stringify({
@@ -85,7 +90,9 @@ const created = await api<{ campaign: Campaign; message: string }>("/api/admin/c
   method: "POST",
   body: JSON.stringify({ idempotencyKey: `bench-${started}`, source: "list", channel: "sms", message: body, phones }),
 });
-console.log(`${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%`);
+console.log(
+  `${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%`,
+);
 
 let campaign = created.campaign;
 const deadline = started + (RECIPIENTS / RATE) * 3_000 + 180_000;
@@ -148,7 +155,11 @@ const rows: [string, string, string][] = [
   ["provider limit R", `${RATE} msg/s`, "token bucket, burst R"],
   ["achieved rate", `${achieved.toFixed(2)} msg/s (${pct.toFixed(1)} % of R)`, "goal ≥ 95 %"],
   ["send window", `${windowSeconds.toFixed(1)} s first to last accepted`, `campaign done after ${((finished - started) / 1000).toFixed(1)} s`],
-  ["provider requests", `${attempts} (${(attempts / windowSeconds).toFixed(2)}/s)`, `rate-limited ${stats.rejected.rateLimited}, injected 429 ${stats.rejected.injected429}, 5xx ${stats.rejected.injected5xx}, time-outs ${stats.rejected.timeouts}, permanent ${stats.rejected.permanent}`],
+  [
+    "provider requests",
+    `${attempts} (${(attempts / windowSeconds).toFixed(2)}/s)`,
+    `rate-limited ${stats.rejected.rateLimited}, injected 429 ${stats.rejected.injected429}, 5xx ${stats.rejected.injected5xx}, time-outs ${stats.rejected.timeouts}, permanent ${stats.rejected.permanent}`,
+  ],
   ["duplicates", String(duplicates), "goal 0"],
   ["lost", String(lost), `goal 0 (never accepted and not failed ${lostPhones.length}, phantom sends ${phantom.length}, unsettled ${unsettled.length})`],
   ["sent but unrecorded", String(unrecorded.length), "provider accepted, ledger has no id"],
@@ -160,7 +171,20 @@ for (const [a, b, c] of rows) console.log(`| ${a} | ${b} | ${c} |`);
 mkdirSync("bench/results", { recursive: true });
 writeFileSync(
   `bench/results/dispatch-${started}.json`,
-  JSON.stringify({ RECIPIENTS, RATE, FAIL_429, FAIL_5XX, TIMEOUTS, achieved, pct, duplicates, lost, stats, counts: campaign.counts, acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b) }),
+  JSON.stringify({
+    RECIPIENTS,
+    RATE,
+    FAIL_429,
+    FAIL_5XX,
+    TIMEOUTS,
+    achieved,
+    pct,
+    duplicates,
+    lost,
+    stats,
+    counts: campaign.counts,
+    acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
+  }),
 );
 const ok = pct >= 95 && duplicates === 0 && lost === 0;
 console.log(`\n${ok ? "Within the goals." : "OUTSIDE THE GOALS."}`);

@@ -35,8 +35,12 @@ const homeKey = Object.keys(manifest).find((k) => k.endsWith("features/home/Home
 if (homeKey) addWithImports(homeKey);
 const landingBytes = [...landing].filter((f) => f.endsWith(".js")).reduce((sum, f) => sum + gz(join("dist/client", f)), 0);
 
-const workerDir = readdirSync("dist").map((d) => join("dist", d)).find((d) => d !== join("dist", "client") && statSync(d).isDirectory())!;
-const workerFiles = readdirSync(workerDir, { recursive: true }).map(String).filter((f) => /\.(m?js|wasm)$/.test(f));
+const workerDir = readdirSync("dist")
+  .map((d) => join("dist", d))
+  .find((d) => d !== join("dist", "client") && statSync(d).isDirectory())!;
+const workerFiles = readdirSync(workerDir, { recursive: true })
+  .map(String)
+  .filter((f) => /\.(m?js|wasm)$/.test(f));
 const workerBytes = workerFiles.reduce((sum, f) => sum + gz(join(workerDir, f)), 0);
 
 const lazyChunks = Object.values(manifest).filter((c) => c.file.endsWith(".js") && !landing.has(c.file)).length;

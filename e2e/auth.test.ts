@@ -30,7 +30,9 @@ after(async () => {
 /** The newest code texted to `phone` after `since` (the SMS leaves in the background: poll). */
 async function codeSentTo(phone: string, since: number): Promise<string> {
   for (let i = 0; i < 60; i++) {
-    const res = await fetch(`${baseUrl}/api/admin/outbox?${new URLSearchParams({ to: phone, page: "1", pageSize: "20" })}`, { headers: { Authorization: `Bearer ${owner.idToken}` } });
+    const res = await fetch(`${baseUrl}/api/admin/outbox?${new URLSearchParams({ to: phone, page: "1", pageSize: "20" })}`, {
+      headers: { Authorization: `Bearer ${owner.idToken}` },
+    });
     assert.equal(res.status, 200, `GET /api/admin/outbox answered ${res.status}`);
     const newest = ((await res.json()) as OutboxPage).rows.find((row) => row.createdAt >= since);
     const code = newest && /\b(\d{6})\b/.exec(newest.body)?.[1];

@@ -91,7 +91,10 @@ test("the owner filters Flex drivers, deselects two, sends an SMS and sees it co
   const progress = page.locator(".campaign-summary").getByRole("progressbar");
   assert.equal(await progress.getAttribute("aria-valuenow"), "100");
   const ledger = page.getByRole("table", { name: "Recipients" });
-  await ledger.getByRole("cell", { name: /^\+1 \(\d{3}\) \d{3}-\d{4}$/ }).first().waitFor();
+  await ledger
+    .getByRole("cell", { name: /^\+1 \(\d{3}\) \d{3}-\d{4}$/ })
+    .first()
+    .waitFor();
   assert.equal(await ledger.locator("tbody tr").count(), Math.min(n - 2, 20), "the ledger's first page lists the recipients");
   assert.equal(await ledger.getByRole("cell", { name: /^(Pending|Sending)$/ }).count(), 0, "no message is left pending");
   for (const phone of deselected) {

@@ -35,9 +35,17 @@ async function post<T>(path: string, body: unknown): Promise<{ status: number; d
 export async function signInOwner(): Promise<Tokens> {
   let last = "";
   for (let attempt = 0; attempt < 4; attempt++) {
-    const first = await post<{ challenge?: string; session?: string }>("/api/auth/sign-in", { phoneNumber: DEMO.owner.phone, app: "flex", password: DEMO.owner.password });
+    const first = await post<{ challenge?: string; session?: string }>("/api/auth/sign-in", {
+      phoneNumber: DEMO.owner.phone,
+      app: "flex",
+      password: DEMO.owner.password,
+    });
     assert.equal(first.data.challenge, "SOFTWARE_TOKEN_MFA", `owner sign-in answered ${first.status}: ${JSON.stringify(first.data)}`);
-    const answer = await post<{ tokens?: Tokens }>("/api/auth/respond", { challenge: "SOFTWARE_TOKEN_MFA", session: first.data.session, code: await freshTotp() });
+    const answer = await post<{ tokens?: Tokens }>("/api/auth/respond", {
+      challenge: "SOFTWARE_TOKEN_MFA",
+      session: first.data.session,
+      code: await freshTotp(),
+    });
     if (answer.data.tokens) return answer.data.tokens;
     last = `${answer.status}: ${JSON.stringify(answer.data)}`;
   }

@@ -28,11 +28,27 @@ rmSync(state, { recursive: true, force: true });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
 
-const server = spawn("wrangler", ["dev", "-c", "dist/blockpilot/wrangler.json", "--port", String(port), "--ip", "127.0.0.1", `--persist-to=${state}`, "--log-level", "warn", "--show-interactive-dev-session=false"], {
-  stdio: ["ignore", "inherit", "inherit"],
-  env,
-  detached: true,
-});
+const server = spawn(
+  "wrangler",
+  [
+    "dev",
+    "-c",
+    "dist/blockpilot/wrangler.json",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    `--persist-to=${state}`,
+    "--log-level",
+    "warn",
+    "--show-interactive-dev-session=false",
+  ],
+  {
+    stdio: ["ignore", "inherit", "inherit"],
+    env,
+    detached: true,
+  },
+);
 const stop = () => {
   try {
     process.kill(-server.pid!, "SIGTERM");
@@ -46,13 +62,21 @@ let code = 1;
 try {
   let ready = false;
   for (let i = 0; i < 120 && !ready; i++) {
-    ready = await fetch(`${baseUrl}/api/status/health`).then((r) => r.ok, () => false);
+    ready = await fetch(`${baseUrl}/api/status/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (!ready) await new Promise((r) => setTimeout(r, 500));
   }
   if (!ready) throw new Error(`the built app did not answer on ${baseUrl}`);
   // `npm run test:e2e -- e2e/auth.test.ts` runs only the files named.
   const named = process.argv.slice(2).filter((a) => a.endsWith(".test.ts"));
-  const files = named.length > 0 ? named : readdirSync("e2e").filter((f) => f.endsWith(".test.ts")).map((f) => `e2e/${f}`);
+  const files =
+    named.length > 0
+      ? named
+      : readdirSync("e2e")
+          .filter((f) => f.endsWith(".test.ts"))
+          .map((f) => `e2e/${f}`);
   const tests = spawnSync("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
     stdio: "inherit",
     env: { ...env, E2E_BASE_URL: baseUrl },

@@ -29,11 +29,13 @@ vite.on("exit", (code) => process.exit(code ?? 0));
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => vite.kill(signal));
 
 // Local runtimes do not fire cron triggers by themselves; call the scheduled handler each minute.
-const tick = () =>
-  fetch(`${url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`).catch((err: unknown) => console.warn(`cron tick failed: ${String(err)}`));
+const tick = () => fetch(`${url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`).catch((err: unknown) => console.warn(`cron tick failed: ${String(err)}`));
 async function whenReady() {
   for (let i = 0; i < 240; i++) {
-    const ok = await fetch(`${url}/api/status/health`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/api/status/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 500));
   }

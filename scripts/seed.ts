@@ -19,12 +19,93 @@ export const DEMO = {
   driver: { phone: "+13055550102", password: "Driver#2026!", name: "Diego Driver" },
 };
 
-const FLEX_REGIONS = ["Miami", "Orlando", "Tampa", "Jacksonville", "Atlanta", "Dallas", "Houston", "Austin", "Phoenix", "Los Angeles", "San Diego", "Chicago", "Newark", "Charlotte", "Las Vegas", "Toronto"];
-const SPARK_AREAS = ["Kissimmee, FL", "Hialeah, FL", "Brandon, FL", "Mesa, AZ", "Plano, TX", "Pasadena, TX", "Aurora, IL", "Henderson, NV", "Mississauga, ON", "Marietta, GA"];
+const FLEX_REGIONS = [
+  "Miami",
+  "Orlando",
+  "Tampa",
+  "Jacksonville",
+  "Atlanta",
+  "Dallas",
+  "Houston",
+  "Austin",
+  "Phoenix",
+  "Los Angeles",
+  "San Diego",
+  "Chicago",
+  "Newark",
+  "Charlotte",
+  "Las Vegas",
+  "Toronto",
+];
+const SPARK_AREAS = [
+  "Kissimmee, FL",
+  "Hialeah, FL",
+  "Brandon, FL",
+  "Mesa, AZ",
+  "Plano, TX",
+  "Pasadena, TX",
+  "Aurora, IL",
+  "Henderson, NV",
+  "Mississauga, ON",
+  "Marietta, GA",
+];
 const REFERRALS = ["MIAMI10", "FLEXPRO", "SPARKUP", "TAMPA5", "ATL2026", "DALLASX", "ROADKING", "WELCOME"];
-const FIRST = ["José", "María", "Luis", "Ana", "Carlos", "Sofía", "Miguel", "Lucía", "Juan", "Camila", "James", "Emily", "Michael", "Olivia", "David", "Emma", "Daniel", "Ava", "Kevin", "Grace", "André", "Fatima", "Wei", "Priya"];
-const LAST = ["García", "Rodríguez", "Martínez", "Hernández", "López", "González", "Pérez", "Sánchez", "Ramírez", "Torres", "Smith", "Johnson", "Williams", "Brown", "Jones", "Miller", "Davis", "Nguyen", "Kim", "Patel"];
-const DISLIKE_REASONS = ["Pay below minimum", "Station not selected", "Outside schedule", "Block too long", "Arrival buffer too short", "Hourly rate below minimum"];
+const FIRST = [
+  "José",
+  "María",
+  "Luis",
+  "Ana",
+  "Carlos",
+  "Sofía",
+  "Miguel",
+  "Lucía",
+  "Juan",
+  "Camila",
+  "James",
+  "Emily",
+  "Michael",
+  "Olivia",
+  "David",
+  "Emma",
+  "Daniel",
+  "Ava",
+  "Kevin",
+  "Grace",
+  "André",
+  "Fatima",
+  "Wei",
+  "Priya",
+];
+const LAST = [
+  "García",
+  "Rodríguez",
+  "Martínez",
+  "Hernández",
+  "López",
+  "González",
+  "Pérez",
+  "Sánchez",
+  "Ramírez",
+  "Torres",
+  "Smith",
+  "Johnson",
+  "Williams",
+  "Brown",
+  "Jones",
+  "Miller",
+  "Davis",
+  "Nguyen",
+  "Kim",
+  "Patel",
+];
+const DISLIKE_REASONS = [
+  "Pay below minimum",
+  "Station not selected",
+  "Outside schedule",
+  "Block too long",
+  "Arrival buffer too short",
+  "Hourly rate below minimum",
+];
 const DAY = 86_400_000;
 
 // Deterministic pseudo-random numbers: the same demo data on every machine and every run.
@@ -95,28 +176,60 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   ];
   for (const a of admins) {
     const row = {
-      id: a.id, app: "flex", phone: a.who.phone, phone_verified: true, name: a.who.name, email: `${a.role}@blockpilot.local`,
-      password_hash: await hashPassword(a.who.password, vars.PASSWORD_PEPPER!), language: "en", is_admin: true, role_name: a.role,
-      role_properties: JSON.stringify({ billingDetails: a.billing }), good_standing: true, expiration_at: now + 365 * DAY,
-      account_connected: true, setup_complete: true, status: "stop", invite_code: `ADMIN${a.id}`,
-      mfa_secret: await sealSecret(a.who.totp, vars.MFA_ENCRYPTION_KEY!), mfa_method: "totp", created_at: now - 400 * DAY,
+      id: a.id,
+      app: "flex",
+      phone: a.who.phone,
+      phone_verified: true,
+      name: a.who.name,
+      email: `${a.role}@blockpilot.local`,
+      password_hash: await hashPassword(a.who.password, vars.PASSWORD_PEPPER!),
+      language: "en",
+      is_admin: true,
+      role_name: a.role,
+      role_properties: JSON.stringify({ billingDetails: a.billing }),
+      good_standing: true,
+      expiration_at: now + 365 * DAY,
+      account_connected: true,
+      setup_complete: true,
+      status: "stop",
+      invite_code: `ADMIN${a.id}`,
+      mfa_secret: await sealSecret(a.who.totp, vars.MFA_ENCRYPTION_KEY!),
+      mfa_method: "totp",
+      created_at: now - 400 * DAY,
     };
     sql.push(
       ...insert("users", [row], "").map((s) =>
-        s.replace(/;$/, " ON CONFLICT(app, phone) DO UPDATE SET password_hash = excluded.password_hash, mfa_secret = excluded.mfa_secret, mfa_method = 'totp', is_admin = 1, role_name = excluded.role_name, role_properties = excluded.role_properties;"),
+        s.replace(
+          /;$/,
+          " ON CONFLICT(app, phone) DO UPDATE SET password_hash = excluded.password_hash, mfa_secret = excluded.mfa_secret, mfa_method = 'totp', is_admin = 1, role_name = excluded.role_name, role_properties = excluded.role_properties;",
+        ),
       ),
     );
   }
 
   const drivers: Driver[] = [];
   const demoDriver = makeDriver(3, "flex", DEMO.driver.phone, rand, now, driverHash);
-  Object.assign(demoDriver, { name: DEMO.driver.name, phone_verified: true, account_connected: true, setup_complete: true, good_standing: true, expiration_at: now + 7 * DAY, status: "start", human_region: "Miami" });
+  Object.assign(demoDriver, {
+    name: DEMO.driver.name,
+    phone_verified: true,
+    account_connected: true,
+    setup_complete: true,
+    good_standing: true,
+    expiration_at: now + 7 * DAY,
+    status: "start",
+    human_region: "Miami",
+  });
   drivers.push(demoDriver);
   for (let i = 0; i < 300; i++) drivers.push(makeDriver(10 + i, "flex", `+1305555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
   for (let i = 0; i < 100; i++) drivers.push(makeDriver(400 + i, "spark", `+1407555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
   sql.push(...insert("users", drivers));
 
-  sql.push(...insert("referral_codes", REFERRALS.map((code, i) => ({ code, app: i % 3 === 2 ? "spark" : "flex", owner: `Partner ${i + 1}`, created_at: now - 300 * DAY }))));
+  sql.push(
+    ...insert(
+      "referral_codes",
+      REFERRALS.map((code, i) => ({ code, app: i % 3 === 2 ? "spark" : "flex", owner: `Partner ${i + 1}`, created_at: now - 300 * DAY })),
+    ),
+  );
 
   const plans = [
     { id: 1, app: "flex", name: "1 week", days: 7, price_cents: 3999 },
@@ -143,7 +256,16 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     for (let p = 0; p < paidTimes; p++) {
       const plan = plans.filter((pl) => pl.app === d.app)[Math.floor(rand() * 2)]!;
       const status = rand() < 0.9 ? "successful" : rand() < 0.5 ? "failed" : "refunded";
-      payments.push({ id: paymentId, user_id: id, plan_id: plan.id, amount_cents: plan.price_cents, days: plan.days, status, provider_ref: `demo_pay_${paymentId}`, created_at: (d.created_at as number) + p * 7 * DAY });
+      payments.push({
+        id: paymentId,
+        user_id: id,
+        plan_id: plan.id,
+        amount_cents: plan.price_cents,
+        days: plan.days,
+        status,
+        provider_ref: `demo_pay_${paymentId}`,
+        created_at: (d.created_at as number) + p * 7 * DAY,
+      });
       paymentId++;
     }
     if (d.app === "flex" && d.account_connected) {
@@ -152,10 +274,15 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         const starts = now - Math.floor(rand() * 14) * DAY + Math.floor(rand() * 12) * 3_600_000;
         const roll = rand();
         offers.push({
-          id: offerId++, user_id: id, station_id: regionStations[o % regionStations.length]?.id ?? null,
+          id: offerId++,
+          user_id: id,
+          station_id: regionStations[o % regionStations.length]?.id ?? null,
           status: roll < 0.35 ? "won" : roll < 0.8 ? "disliked" : "gone",
           reason: roll >= 0.35 && roll < 0.8 ? DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)] : null,
-          pay_cents: 5400 + Math.floor(rand() * 60) * 100, starts_at: starts, ends_at: starts + (3 + Math.floor(rand() * 3)) * 1_800_000, created_at: starts - 3_600_000,
+          pay_cents: 5400 + Math.floor(rand() * 60) * 100,
+          starts_at: starts,
+          ends_at: starts + (3 + Math.floor(rand() * 3)) * 1_800_000,
+          created_at: starts - 3_600_000,
         });
       }
     }
@@ -173,14 +300,57 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
 
   sql.push(
     ...insert("whatsapp_templates", [
-      { id: "demo_welcome_en", name: "welcome_back", language: "en_US", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" }, { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." }]) },
-      { id: "demo_welcome_es", name: "welcome_back", language: "es_MX", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" }, { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." }]) },
-      { id: "demo_expiring_en", name: "service_expiring", language: "en_US", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Your week ends soon" }, { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." }]) },
-      { id: "demo_invite_es", name: "friend_invite", language: "es_MX", components: JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Un amigo te invitó" }, { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." }]) },
+      {
+        id: "demo_welcome_en",
+        name: "welcome_back",
+        language: "en_US",
+        components: JSON.stringify([
+          { type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" },
+          { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." },
+        ]),
+      },
+      {
+        id: "demo_welcome_es",
+        name: "welcome_back",
+        language: "es_MX",
+        components: JSON.stringify([
+          { type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" },
+          { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." },
+        ]),
+      },
+      {
+        id: "demo_expiring_en",
+        name: "service_expiring",
+        language: "en_US",
+        components: JSON.stringify([
+          { type: "HEADER", format: "TEXT", text: "Your week ends soon" },
+          { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." },
+        ]),
+      },
+      {
+        id: "demo_invite_es",
+        name: "friend_invite",
+        language: "es_MX",
+        components: JSON.stringify([
+          { type: "HEADER", format: "TEXT", text: "Un amigo te invitó" },
+          { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." },
+        ]),
+      },
     ]),
   );
   sql.push(
-    ...insert("leads", Array.from({ length: 40 }, (_, i) => ({ id: i + 1, app: i % 4 === 0 ? "spark" : "flex", phone: `+1954555${String(2000 + i)}`, name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`, email: null, source: ["facebook", "referral", "website"][i % 3], created_at: now - i * DAY }))),
+    ...insert(
+      "leads",
+      Array.from({ length: 40 }, (_, i) => ({
+        id: i + 1,
+        app: i % 4 === 0 ? "spark" : "flex",
+        phone: `+1954555${String(2000 + i)}`,
+        name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
+        email: null,
+        source: ["facebook", "referral", "website"][i % 3],
+        created_at: now - i * DAY,
+      })),
+    ),
   );
   return sql;
 }
@@ -195,7 +365,10 @@ function benchDrivers(count: number, now: number): string[] {
 function execute(file: string) {
   // D1_PERSIST_TO lets the end-to-end run seed its own throw-away database.
   const persist = process.env.D1_PERSIST_TO ? [`--persist-to=${process.env.D1_PERSIST_TO}`] : [];
-  const result = spawnSync("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persist], { stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+  const result = spawnSync("wrangler", ["d1", "execute", "DB", "--local", `--file=${file}`, ...persist], {
+    stdio: ["ignore", "pipe", "inherit"],
+    encoding: "utf8",
+  });
   if (result.status !== 0) {
     console.error(result.stdout);
     throw new Error(`wrangler d1 execute failed (${result.status})`);

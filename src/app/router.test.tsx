@@ -1,9 +1,9 @@
 import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, RouterProvider, type RouteObject } from "react-router";
+import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import i18n, { applyStoredLanguage, LANGUAGE_STORAGE_KEY, setLanguage } from "./i18n";
 import { ErrorPage } from "./components/ui/ErrorPage";
+import i18n, { applyStoredLanguage, LANGUAGE_STORAGE_KEY, setLanguage } from "./i18n";
 import { RootLayout } from "./layouts/RootLayout";
 import { lazyPage } from "./lib/lazy-page";
 import { routes } from "./router";
@@ -74,9 +74,7 @@ describe("route table", () => {
   });
 
   it("treats a chunk that never arrives as a load failure", async () => {
-    renderAt("/slow", [
-      { path: "/", errorElement: <ErrorPage />, children: [{ path: "slow", lazy: lazyPage(() => new Promise(() => {}), 20) }] },
-    ]);
+    renderAt("/slow", [{ path: "/", errorElement: <ErrorPage />, children: [{ path: "slow", lazy: lazyPage(() => new Promise(() => {}), 20) }] }]);
     expect(await screen.findByText("An error has occurred while loading the page.")).toBeInTheDocument();
   });
 });

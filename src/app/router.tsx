@@ -2,11 +2,11 @@ import { lazy, Suspense } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
+import type { GuardLevel } from "./features/routing/post-sign-in";
 import { AdminLayout } from "./layouts/AdminLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
 import { GeneralLayout } from "./layouts/GeneralLayout";
 import { RootLayout } from "./layouts/RootLayout";
-import type { GuardLevel } from "./features/routing/post-sign-in";
 import { lazyPage } from "./lib/lazy-page";
 
 const comingSoon = lazyPage(() => import("./features/pages/ComingSoonPage"));
@@ -51,7 +51,9 @@ export const routes: RouteObject[] = [
             { path: "register", lazy: lazyPage(() => import("./features/auth/RegisterPage")), handle: { title: "titles.register" } },
             { path: "forgot-password", lazy: lazyPage(() => import("./features/auth/ForgotPasswordPage")), handle: { title: "titles.forgotPassword" } },
           ]),
-          guarded("confirm", [{ path: "confirm-account", lazy: lazyPage(() => import("./features/auth/ConfirmAccountPage")), handle: { title: "titles.confirmAccount" } }]),
+          guarded("confirm", [
+            { path: "confirm-account", lazy: lazyPage(() => import("./features/auth/ConfirmAccountPage")), handle: { title: "titles.confirmAccount" } },
+          ]),
         ],
       },
       {

@@ -27,7 +27,8 @@ describe("driverAudienceSchema", () => {
 
   it("accepts only the spec's page sizes", () => {
     for (const size of [20, 40, 60, 80, 100]) expect(driverAudienceSchema.safeParse({ pageSize: String(size) }).success).toBe(true);
-    for (const size of ["0", "10", "50", "101", "1000", "abc", "20.5"]) expect(issuesOf(driverAudienceSchema.safeParse({ pageSize: size })), size).toEqual(["pageSize"]);
+    for (const size of ["0", "10", "50", "101", "1000", "abc", "20.5"])
+      expect(issuesOf(driverAudienceSchema.safeParse({ pageSize: size })), size).toEqual(["pageSize"]);
   });
 
   it("refuses pages before the first and absurdly far ones", () => {
@@ -38,8 +39,22 @@ describe("driverAudienceSchema", () => {
   });
 
   it("takes real calendar days only", () => {
-    for (const day of ["2026-01-31", "2024-02-29", "2026-12-31", "1970-01-01"]) expect(driverAudienceSchema.safeParse({ startDate: day }).success, day).toBe(true);
-    for (const day of ["2026-02-29", "2026-02-30", "2026-04-31", "2026-13-01", "2026-00-10", "2026-01-00", "0050-01-01", "26-01-01", "2026-1-1", "2026/01/01", "2026-01-01T00:00", ""]) {
+    for (const day of ["2026-01-31", "2024-02-29", "2026-12-31", "1970-01-01"])
+      expect(driverAudienceSchema.safeParse({ startDate: day }).success, day).toBe(true);
+    for (const day of [
+      "2026-02-29",
+      "2026-02-30",
+      "2026-04-31",
+      "2026-13-01",
+      "2026-00-10",
+      "2026-01-00",
+      "0050-01-01",
+      "26-01-01",
+      "2026-1-1",
+      "2026/01/01",
+      "2026-01-01T00:00",
+      "",
+    ]) {
       expect(issuesOf(driverAudienceSchema.safeParse({ startDate: day })), day).toEqual(["startDate"]);
     }
   });
@@ -51,7 +66,11 @@ describe("driverAudienceSchema", () => {
   });
 
   it("takes yes/no/all only", () => {
-    expect(driverAudienceSchema.parse({ goodStanding: "yes", accountConnected: "no", setupComplete: "all" })).toMatchObject({ goodStanding: "yes", accountConnected: "no", setupComplete: "all" });
+    expect(driverAudienceSchema.parse({ goodStanding: "yes", accountConnected: "no", setupComplete: "all" })).toMatchObject({
+      goodStanding: "yes",
+      accountConnected: "no",
+      setupComplete: "all",
+    });
     expect(issuesOf(driverAudienceSchema.safeParse({ goodStanding: "true" }))).toEqual(["goodStanding"]);
   });
 
@@ -70,7 +89,8 @@ describe("driverAudienceSchema", () => {
   });
 
   it("sorts by the listed columns only", () => {
-    for (const sort of ["name", "phone", "createdAt", "expirationAt", "region", "referral", "status"]) expect(driverAudienceSchema.safeParse({ sort }).success).toBe(true);
+    for (const sort of ["name", "phone", "createdAt", "expirationAt", "region", "referral", "status"])
+      expect(driverAudienceSchema.safeParse({ sort }).success).toBe(true);
     expect(issuesOf(driverAudienceSchema.safeParse({ sort: "password_hash" }))).toEqual(["sort"]);
     expect(issuesOf(driverAudienceSchema.safeParse({ dir: "up" }))).toEqual(["dir"]);
   });
@@ -78,7 +98,14 @@ describe("driverAudienceSchema", () => {
 
 describe("invitationAudienceSchema", () => {
   it("defaults to every invitation, page 1 of 20", () => {
-    expect(invitationAudienceSchema.parse({})).toEqual({ registered: "all", accountConnected: "all", setupComplete: "all", page: 1, pageSize: 20, tzOffsetMinutes: 0 });
+    expect(invitationAudienceSchema.parse({})).toEqual({
+      registered: "all",
+      accountConnected: "all",
+      setupComplete: "all",
+      page: 1,
+      pageSize: 20,
+      tzOffsetMinutes: 0,
+    });
   });
 
   it("checks its date range like the drivers' one", () => {

@@ -24,7 +24,10 @@ export const phoneSchema = z
   });
 
 /** Spec §5: something, an at sign, something, a dot, something. */
-export const emailSchema = z.string().max(254).regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email");
+export const emailSchema = z
+  .string()
+  .max(254)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email");
 
 export const appSchema = z.enum(["flex", "spark"]);
 export const languageSchema = z.enum(["en", "es"]);

@@ -3,7 +3,19 @@ import { formatUsPhone, maskPhone, normalizeUsPhone, numericString } from "./pho
 
 describe("normalizeUsPhone", () => {
   it("accepts what people type and answers E.164", () => {
-    for (const input of ["(305) 555-0100", "305.555.0100", "305-555-0100", "305 555 0100", "3055550100", "13055550100", "1 305 555 0100", "+1 305 555 0100", "+1 (305) 555-0100", "+13055550100", "  3055550100  "]) {
+    for (const input of [
+      "(305) 555-0100",
+      "305.555.0100",
+      "305-555-0100",
+      "305 555 0100",
+      "3055550100",
+      "13055550100",
+      "1 305 555 0100",
+      "+1 305 555 0100",
+      "+1 (305) 555-0100",
+      "+13055550100",
+      "  3055550100  ",
+    ]) {
       expect(normalizeUsPhone(input), input).toBe("+13055550100");
     }
   });
@@ -17,11 +29,13 @@ describe("normalizeUsPhone", () => {
   });
 
   it("refuses area codes and exchanges that start with 0 or 1", () => {
-    for (const input of ["0305550100", "1305550100", "3050550100", "3051550100", "10305550100", "11305550100"]) expect(normalizeUsPhone(input), input).toBeNull();
+    for (const input of ["0305550100", "1305550100", "3050550100", "3051550100", "10305550100", "11305550100"])
+      expect(normalizeUsPhone(input), input).toBeNull();
   });
 
   it("refuses letters and other symbols", () => {
-    for (const input of ["305-555-01OO", "305 555 0100 ext 2", "305/555/0100", "305_555_0100", "tel:3055550100"]) expect(normalizeUsPhone(input), input).toBeNull();
+    for (const input of ["305-555-01OO", "305 555 0100 ext 2", "305/555/0100", "305_555_0100", "tel:3055550100"])
+      expect(normalizeUsPhone(input), input).toBeNull();
   });
 
   it("reads a leading + as a country code: only +1 is ours", () => {

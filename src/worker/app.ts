@@ -5,7 +5,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./context";
 import { dbMiddleware } from "./db/client";
-import { ApiError, errorResponse, type ErrorCode } from "./errors";
+import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { adminUserRoutes } from "./routes/admin-users";
@@ -42,7 +42,14 @@ export const app = new Hono<AppEnv>()
       strictTransportSecurity: "max-age=63072000; includeSubDomains",
     }),
   )
-  .use(bodyLimit({ maxSize: 1024 * 1024, onError: () => { throw new ApiError("payload_too_large", "Request body is too large"); } }))
+  .use(
+    bodyLimit({
+      maxSize: 1024 * 1024,
+      onError: () => {
+        throw new ApiError("payload_too_large", "Request body is too large");
+      },
+    }),
+  )
   .use(dbMiddleware)
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
@@ -61,7 +68,7 @@ app.onError((err, c) => {
     const code = codeForStatus[err.status] ?? "bad_request";
     return errorResponse(c, new ApiError(code, err.status === 400 ? "Malformed request body" : err.message || code));
   }
-  (c.var.log ?? createLogger()).error("unhandled", { error: err instanceof Error ? err.stack ?? err.message : String(err) });
+  (c.var.log ?? createLogger()).error("unhandled", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
   return errorResponse(c, new ApiError("internal", "An unexpected error occurred. Please try again later"));
 });
 

@@ -1,6 +1,6 @@
+import type { SessionUser } from "./auth/middleware";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";
-import type { SessionUser } from "./auth/middleware";
 
 /** The Hono environment every sub-app shares: generated bindings plus what middleware puts on `c.var`. */
 export type AppEnv = {

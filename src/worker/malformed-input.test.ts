@@ -21,13 +21,24 @@ const BAD_QUERY =
   "x".repeat(300);
 
 const BAD_BODIES: { label: string; body: string; contentType?: string }[] = [
-  { label: "broken JSON", body: "{\"phoneNumber\": " },
+  { label: "broken JSON", body: '{"phoneNumber": ' },
   { label: "a JSON array", body: "[1, 2, 3]" },
   { label: "JSON null", body: "null" },
-  { label: "a JSON string", body: "\"hello\"" },
+  { label: "a JSON string", body: '"hello"' },
   {
     label: "fields of the wrong types",
-    body: JSON.stringify({ phoneNumber: 5, password: ["x"], code: { a: 1 }, app: "pluto", idempotencyKey: 7, source: "everyone", channel: "fax", message: 12, numbers: "all", page: "one" }),
+    body: JSON.stringify({
+      phoneNumber: 5,
+      password: ["x"],
+      code: { a: 1 },
+      app: "pluto",
+      idempotencyKey: 7,
+      source: "everyone",
+      channel: "fax",
+      message: 12,
+      numbers: "all",
+      page: "one",
+    }),
   },
   { label: "a form body", body: "phoneNumber=1&password=2", contentType: "application/x-www-form-urlencoded" },
   { label: "a body over 1 MB", body: JSON.stringify({ message: "x".repeat(1024 * 1024 + 10) }) },
@@ -50,13 +61,16 @@ function attemptsFor(method: string, pattern: string): Attempt[] {
   const attempts: Attempt[] = [];
   if (method === "GET") attempts.push({ label: "nonsense query values", path: `${base}?${BAD_QUERY}` });
   else for (const b of BAD_BODIES) attempts.push({ label: b.label, path: base, body: b.body, contentType: b.contentType });
-  if (hasParams(pattern)) for (const id of BAD_IDS) attempts.push({ label: `path id ${id}`, path: withId(pattern, id), ...(method === "GET" ? {} : { body: "{}" }) });
+  if (hasParams(pattern))
+    for (const id of BAD_IDS) attempts.push({ label: `path id ${id}`, path: withId(pattern, id), ...(method === "GET" ? {} : { body: "{}" }) });
   return attempts;
 }
 
 /** Row counts of every table: a request that wrote anything changes at least one. */
 async function fingerprint(): Promise<Record<string, number>> {
-  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name").all<{ name: string }>();
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name",
+  ).all<{ name: string }>();
   const counts: Record<string, number> = {};
   for (const { name } of tables.results) {
     const row = await env.DB.prepare(`SELECT count(*) AS n FROM "${name}"`).first<{ n: number }>();

@@ -1,7 +1,7 @@
 import { createExecutionContext, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type JobHandlers, MAX_DELAY_SECONDS, RetryLater } from "./queue";
 import { batchWithRetryDelays, queueMessage } from "./test/queue-batch";
-import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, MAX_DELAY_SECONDS, RetryLater, type JobHandlers } from "./queue";
 
 const msg = queueMessage;
 

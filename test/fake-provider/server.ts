@@ -254,7 +254,13 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       t.rejected.unauthorized++;
       return json(res, 401, graphError(190, "Invalid OAuth access token."));
     }
-    let payload: { messaging_product?: string; to?: string; type?: string; template?: { name?: string; language?: { code?: string } }; text?: { body?: string } };
+    let payload: {
+      messaging_product?: string;
+      to?: string;
+      type?: string;
+      template?: { name?: string; language?: { code?: string } };
+      text?: { body?: string };
+    };
     try {
       payload = JSON.parse(raw) as typeof payload;
     } catch {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import i18n from "./index";
 import { ADMIN_NS } from "./admin";
+import i18n from "./index";
 
 // Key parity and empty strings for every namespace: src/app/i18n/locales.test.ts.
 describe("admin strings", () => {

@@ -1,6 +1,6 @@
 import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
 import type { WhatsAppTemplate } from "../components/ui/TemplatePicker";
-import { api, ApiClientError, swrFetcher } from "./api-client";
+import { ApiClientError, api, swrFetcher } from "./api-client";
 
 /** API helpers the admin screens share (notifications, tools, campaigns); only they import this. */
 
@@ -32,7 +32,7 @@ async function fetchAllItems<T>(path: string): Promise<{ Items: T[] }> {
 }
 
 /** The SWR fetcher for a key `[path, "all"]`: every page of a short list. */
-export const allItems = <T,>([path]: [string, "all"]) => fetchAllItems<T>(path);
+export const allItems = <T>([path]: [string, "all"]) => fetchAllItems<T>(path);
 
 /** WhatsApp templates need billingDetails; without it (or on a 403) none are asked for. */
 export function useTemplates(allowed: boolean): SWRResponse<{ Items: WhatsAppTemplate[] }, Error> {

@@ -58,7 +58,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     throw new ApiClientError(0, "network_error", "Network error: check your connection");
   }
   const text = await res.text();
-  let data: unknown = undefined;
+  let data: unknown;
   if (text) {
     try {
       data = JSON.parse(text);

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import useSWR, { useSWRConfig, type SWRConfiguration } from "swr";
-import { api, ApiClientError, setTokenSource, swrFetcher } from "./api-client";
-import { type IdClaims, type SessionValue, type TokenAnswer, type Tokens, type User } from "./session";
+import useSWR, { type SWRConfiguration, useSWRConfig } from "swr";
+import { ApiClientError, api, setTokenSource, swrFetcher } from "./api-client";
+import type { IdClaims, SessionValue, TokenAnswer, Tokens, User } from "./session";
 
 /**
  * The live session behind SessionProvider (session.tsx): tokens in localStorage, refresh before
@@ -27,7 +27,10 @@ export function decodeClaims(idToken: string): IdClaims | null {
   const part = idToken.split(".")[1];
   if (!part) return null;
   try {
-    const base64 = part.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(part.length / 4) * 4, "=");
+    const base64 = part
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(part.length / 4) * 4, "=");
     const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
     const claims = JSON.parse(new TextDecoder().decode(bytes)) as Partial<IdClaims>;
     if (typeof claims.sub !== "string" || typeof claims.exp !== "number") return null;
@@ -256,11 +259,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   // cache instead, which sign-out has just emptied: a quick sign-out and sign-in would wait for a
   // user forever. A key per sign-in avoids that; refreshes keep the key, so no splash on rotation.
   const userKey = tokens && claims ? ([USER_PATH, claims.sub, signIns] as const) : null;
-  const {
-    data: user,
-    error,
-    mutate: mutateUser,
-  } = useSWR<User, Error>(userKey, async () => (await api.get<{ Item: User }>(USER_PATH)).Item, userConfig);
+  const { data: user, error, mutate: mutateUser } = useSWR<User, Error>(userKey, async () => (await api.get<{ Item: User }>(USER_PATH)).Item, userConfig);
 
   const endLocally = useCallback(() => {
     generation.current++;
@@ -321,7 +320,11 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
       if (current) {
         try {
           // A global sign-out must prove who asks, so it carries the ID token; a plain one only revokes its refresh token.
-          await api.post("/api/auth/sign-out", { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) }, { auth: global, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) });
+          await api.post(
+            "/api/auth/sign-out",
+            { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) },
+            { auth: global, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) },
+          );
         } catch (err) {
           // The local session ends regardless; the refresh token simply expires on the server.
           console.error("Sign-out request failed", err);

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "./api-client";
-import { SessionProvider, useSession, type User } from "./session";
+import { SessionProvider, type User, useSession } from "./session";
 import { cacheConfig, REFRESH_LEAD_MS, refreshDelay, SESSION_STORAGE_KEY } from "./session-live";
 
 const MINUTE = 60_000;
@@ -41,7 +41,14 @@ function Probe() {
   return (
     <>
       <output data-testid="state">
-        {JSON.stringify({ loading: s.loading, user: s.user?.name ?? null, userLoading: s.userLoading, signedIn: s.session !== null, expiresToday: s.expiresToday, error: s.error?.message ?? null })}
+        {JSON.stringify({
+          loading: s.loading,
+          user: s.user?.name ?? null,
+          userLoading: s.userLoading,
+          signedIn: s.session !== null,
+          expiresToday: s.expiresToday,
+          error: s.error?.message ?? null,
+        })}
       </output>
       <button type="button" onClick={() => void s.signOut()}>
         sign out
@@ -60,7 +67,14 @@ function Probe() {
 }
 
 function state() {
-  return JSON.parse(screen.getByTestId("state").textContent ?? "{}") as { loading: boolean; user: string | null; userLoading: boolean; signedIn: boolean; expiresToday: boolean; error: string | null };
+  return JSON.parse(screen.getByTestId("state").textContent ?? "{}") as {
+    loading: boolean;
+    user: string | null;
+    userLoading: boolean;
+    signedIn: boolean;
+    expiresToday: boolean;
+    error: string | null;
+  };
 }
 
 function renderSession(onSignOut = vi.fn()) {

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useState, type ComponentType, type ReactNode } from "react";
+import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useState } from "react";
 
 /**
  * The session (spec §3–§4, DESIGN §5): tokens kept in localStorage, the ID token's claims, and the
@@ -111,7 +111,13 @@ type LiveSessionProps = { onChange: (value: SessionValue) => void; onSignOut?: (
  * The real session. The live part renders nothing and hands its value up, so the app below is
  * never re-mounted when it arrives.
  */
-export function SessionProvider({ children, onSignOut }: { children: ReactNode; /** Where sign-out goes: the app passes the router's navigate to "/". */ onSignOut?: () => void }) {
+export function SessionProvider({
+  children,
+  onSignOut,
+}: {
+  children: ReactNode /** Where sign-out goes: the app passes the router's navigate to "/". */;
+  onSignOut?: () => void;
+}) {
   const [value, setValue] = useState<SessionValue>(startingSession);
   const [Live, setLive] = useState<ComponentType<LiveSessionProps> | null>(null);
   useEffect(() => {

@@ -7,7 +7,7 @@ import { vi } from "vitest";
 import { Toaster } from "../components/ui/Toast";
 import "../i18n";
 import "../i18n/admin";
-import { signedOutSession, StaticSessionProvider, type User } from "../lib/session";
+import { StaticSessionProvider, signedOutSession, type User } from "../lib/session";
 
 export type Call = { method: string; url: URL; body: unknown; headers: Headers };
 type Reply = { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
@@ -25,7 +25,10 @@ export function mockApi(routes: Route[]) {
       calls.push(call);
       const route = routes.find((r) => (r.method ?? "GET") === method && (typeof r.path === "string" ? r.path === url.pathname : r.path.test(url.pathname)));
       const { status = 200, body } = route ? await route.reply(call) : { status: 404, body: { error: { code: "not_found", message: "Not found" } } };
-      return new Response(body === undefined ? null : typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "Content-Type": typeof body === "string" ? "text/plain" : "application/json" } });
+      return new Response(body === undefined ? null : typeof body === "string" ? body : JSON.stringify(body), {
+        status,
+        headers: { "Content-Type": typeof body === "string" ? "text/plain" : "application/json" },
+      });
     }),
   );
   return {
@@ -46,7 +49,10 @@ export const support = { name: "Sam Support", isAdmin: true, role: { name: "supp
 export const supportWithBilling = { name: "Bea Billing", isAdmin: true, role: { name: "support", properties: { billingDetails: true } } };
 
 /** Renders a screen at `path` inside a router, a signed-in session and a fresh SWR cache. */
-export function renderScreen(element: ReactNode, { user = owner as Partial<User>, path = "/admin/notifications", route = undefined as string | undefined } = {}) {
+export function renderScreen(
+  element: ReactNode,
+  { user = owner as Partial<User>, path = "/admin/notifications", route = undefined as string | undefined } = {},
+) {
   const router = createMemoryRouter(
     [
       { path: route ?? path, element },

@@ -2,7 +2,7 @@ import { maskPhone } from "../../shared/phone";
 import type { Db } from "../db/client";
 import type { Logger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
-import { codeMessage, issueCode, type CodeSubject } from "./codes";
+import { type CodeSubject, codeMessage, issueCode } from "./codes";
 import { enforceRateLimits, limitFor } from "./rate-limit";
 
 /** What the identity flows need from a request, gathered once by the routes. */
@@ -53,10 +53,7 @@ export function sendSmsInBackground(deps: IdentityDeps, to: string, body: string
  * reveal whether an account exists call this for unknown phones too with `send: false`, so both
  * cases do the same database work and answer the same.
  */
-export async function issueAndSendCode(
-  deps: IdentityDeps,
-  subject: CodeSubject & { language: "en" | "es"; send: boolean },
-): Promise<CodeDelivery> {
+export async function issueAndSendCode(deps: IdentityDeps, subject: CodeSubject & { language: "en" | "es"; send: boolean }): Promise<CodeDelivery> {
   const code = await issueCode(deps.db, deps.env.PASSWORD_PEPPER, { app: subject.app, phone: subject.phone, purpose: subject.purpose }, deps.now);
   if (subject.send) sendSmsInBackground(deps, subject.phone, codeMessage(subject.purpose, subject.language, code), `code.${subject.purpose}`);
   return { destination: maskPhone(subject.phone) };

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { countSms } from "../../shared/sms";
 import { verificationCodes } from "../db/schema";
 import { ApiError } from "../errors";
-import { CODE_TTL_MS, codeMessage, consumeCode, issueCode, type CodeSubject } from "./codes";
+import { CODE_TTL_MS, type CodeSubject, codeMessage, consumeCode, issueCode } from "./codes";
 import { db, uniquePhone } from "./test-fixtures";
 
 const pepper = env.PASSWORD_PEPPER;
@@ -28,7 +28,11 @@ describe("verification codes", () => {
     const s = subject();
     const now = 1_900_000_000_000;
     const code = await issueCode(db, pepper, s, now);
-    const row = await db.select().from(verificationCodes).where(and(eq(verificationCodes.phone, s.phone))).get();
+    const row = await db
+      .select()
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.phone, s.phone)))
+      .get();
     expect(row?.codeHash).not.toContain(code);
     expect(row?.codeHash).toMatch(/^[\w-]{43}$/);
     expect(row?.expiresAt).toBe(now + CODE_TTL_MS);

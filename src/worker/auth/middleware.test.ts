@@ -83,7 +83,13 @@ describe("requireUser", () => {
   it("rejects HS256 keyed with our public key (algorithm confusion)", async () => {
     const user = await seedUser();
     const secret = new TextEncoder().encode(env.JWT_PUBLIC_JWK);
-    const forged = await new SignJWT(claimsFor(user)).setProtectedHeader({ alg: "HS256", typ: JWT_TYPE }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setIssuedAt().setExpirationTime("1h").sign(secret);
+    const forged = await new SignJWT(claimsFor(user))
+      .setProtectedHeader({ alg: "HS256", typ: JWT_TYPE })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime("1h")
+      .sign(secret);
     await expectRejected(forged);
   });
 

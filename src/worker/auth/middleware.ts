@@ -27,7 +27,14 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
     db
       .select({ live: sql<number>`1` })
       .from(refreshTokens)
-      .where(and(eq(refreshTokens.family, result.claims.sid), eq(refreshTokens.userId, id), isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, Date.now())))
+      .where(
+        and(
+          eq(refreshTokens.family, result.claims.sid),
+          eq(refreshTokens.userId, id),
+          isNull(refreshTokens.revokedAt),
+          gt(refreshTokens.expiresAt, Date.now()),
+        ),
+      )
       .limit(1),
   ]);
   const user = found[0];

@@ -48,7 +48,13 @@ export function randomTemporaryPassword(): string {
   const lower = "abcdefghijkmnpqrstuvwxyz";
   const digits = "23456789";
   const special = "#$%&*+-=?@";
-  const chars = [randomString(upper, 1), randomString(lower, 1), randomString(digits, 1), randomString(special, 1), ...randomString(upper + lower + digits + special, 10)];
+  const chars = [
+    randomString(upper, 1),
+    randomString(lower, 1),
+    randomString(digits, 1),
+    randomString(special, 1),
+    ...randomString(upper + lower + digits + special, 10),
+  ];
   // Fisher–Yates so the required classes are not always in the first four places.
   for (let i = chars.length - 1; i > 0; i--) {
     const j = randomBelow(i + 1);

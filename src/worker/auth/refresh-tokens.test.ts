@@ -1,7 +1,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { refreshTokens } from "../db/schema";
-import { familyPassedTotp, hashRefreshToken, REFRESH_TOKEN_TTL_MS, revokeAllRefreshTokens, revokeRefreshToken, rotateRefreshToken, startRefreshFamily } from "./refresh-tokens";
+import {
+  familyPassedTotp,
+  hashRefreshToken,
+  REFRESH_TOKEN_TTL_MS,
+  revokeAllRefreshTokens,
+  revokeRefreshToken,
+  rotateRefreshToken,
+  startRefreshFamily,
+} from "./refresh-tokens";
 import { db, seedUser } from "./test-fixtures";
 
 describe("refresh tokens", () => {

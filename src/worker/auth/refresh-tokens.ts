@@ -25,16 +25,19 @@ export function familyPassedTotp(family: string): boolean {
 }
 
 /** Starts a new family (a sign-in): its first token, and the family id the ID tokens carry as `sid`. */
-export async function startRefreshFamily(db: Db, userId: number, options: { passedTotp: boolean }, now = Date.now()): Promise<{ token: string; family: string }> {
+export async function startRefreshFamily(
+  db: Db,
+  userId: number,
+  options: { passedTotp: boolean },
+  now = Date.now(),
+): Promise<{ token: string; family: string }> {
   const token = randomToken();
   const family = `${options.passedTotp ? TOTP_FAMILY_PREFIX : ""}${randomToken(16)}`;
   await db.insert(refreshTokens).values({ tokenHash: await hashRefreshToken(token), family, userId, expiresAt: now + REFRESH_TOKEN_TTL_MS, createdAt: now });
   return { token, family };
 }
 
-export type RotateResult =
-  | { ok: true; userId: number; family: string; token: string }
-  | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
+export type RotateResult = { ok: true; userId: number; family: string; token: string } | { ok: false; reason: "unknown" | "expired" | "revoked" | "reused" };
 
 /**
  * Exchanges a token for its successor. The old row is claimed (revoked, pointing at the new hash)
@@ -84,12 +87,19 @@ export async function rotateRefreshToken(db: Db, token: string, now = Date.now()
 }
 
 export async function revokeFamily(db: Db, family: string, now = Date.now()): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.family, family), isNull(refreshTokens.revokedAt)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.family, family), isNull(refreshTokens.revokedAt)));
 }
 
 /** Signs a token's session out (its whole family). Unknown tokens are ignored: signing out is idempotent. */
 export async function revokeRefreshToken(db: Db, token: string, now = Date.now()): Promise<{ userId: number } | null> {
-  const row = await db.select({ family: refreshTokens.family, userId: refreshTokens.userId }).from(refreshTokens).where(eq(refreshTokens.tokenHash, await hashRefreshToken(token))).get();
+  const row = await db
+    .select({ family: refreshTokens.family, userId: refreshTokens.userId })
+    .from(refreshTokens)
+    .where(eq(refreshTokens.tokenHash, await hashRefreshToken(token)))
+    .get();
   if (!row) return null;
   await revokeFamily(db, row.family, now);
   return { userId: row.userId };
@@ -97,5 +107,8 @@ export async function revokeRefreshToken(db: Db, token: string, now = Date.now()
 
 /** Global sign-out, and what a password reset does: every session of the user ends. */
 export async function revokeAllRefreshTokens(db: Db, userId: number, now = Date.now()): Promise<void> {
-  await db.update(refreshTokens).set({ revokedAt: now }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+  await db
+    .update(refreshTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
 }

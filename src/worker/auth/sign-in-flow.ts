@@ -3,8 +3,8 @@ import type { Db } from "../db/client";
 import { authChallenges, users } from "../db/schema";
 import { recordAudit } from "./audit";
 import { deliverCode, type IdentityDeps } from "./code-delivery";
-import { familyPassedTotp, startRefreshFamily } from "./refresh-tokens";
 import { randomToken } from "./random";
+import { familyPassedTotp, startRefreshFamily } from "./refresh-tokens";
 import { sealSecret } from "./secret-box";
 import { ID_TOKEN_TTL_SECONDS, signIdToken } from "./tokens";
 import { generateTotpSecret, otpauthUri } from "./totp";
@@ -32,9 +32,7 @@ export type ChallengeData = {
 };
 
 export type Tokens = { idToken: string; refreshToken: string; expiresIn: number };
-export type SignInStep =
-  | { tokens: Tokens }
-  | { challenge: ChallengeName; session: string; parameters?: { secret: string; otpauthUri: string } };
+export type SignInStep = { tokens: Tokens } | { challenge: ChallengeName; session: string; parameters?: { secret: string; otpauthUri: string } };
 
 export function hasTotp(user: Pick<User, "mfaMethod" | "mfaSecret">): boolean {
   return user.mfaMethod === "totp" && !!user.mfaSecret;
@@ -102,7 +100,16 @@ async function issueTokens(deps: IdentityDeps, user: User, progress: Omit<Challe
   const { token: refreshToken, family } = await startRefreshFamily(deps.db, user.id, { passedTotp }, deps.now);
   const idToken = await idTokenFor(deps.env, user, family, deps.now);
   await deps.db.update(users).set({ lastSignInAt: deps.now }).where(eq(users.id, user.id));
-  await recordAudit(deps.db, { actorId: user.id, action: "auth.sign_in", target: `user:${user.id}`, details: { method: progress.method, challenges: progress.passed, address: deps.address } }, deps.now);
+  await recordAudit(
+    deps.db,
+    {
+      actorId: user.id,
+      action: "auth.sign_in",
+      target: `user:${user.id}`,
+      details: { method: progress.method, challenges: progress.passed, address: deps.address },
+    },
+    deps.now,
+  );
   return { idToken, refreshToken, expiresIn: ID_TOKEN_TTL_SECONDS };
 }
 

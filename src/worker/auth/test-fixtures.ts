@@ -86,7 +86,13 @@ export async function seedAdmin(options: SeedOptions = {}) {
 export async function nextSms(phone: string, afterId = 0) {
   return vi.waitFor(
     async () => {
-      const row = await db.select().from(outbox).where(and(eq(outbox.to, phone), gt(outbox.id, afterId))).orderBy(desc(outbox.id)).limit(1).get();
+      const row = await db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.to, phone), gt(outbox.id, afterId)))
+        .orderBy(desc(outbox.id))
+        .limit(1)
+        .get();
       if (!row) throw new Error(`no SMS to ${phone} yet`);
       return row;
     },

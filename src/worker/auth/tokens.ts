@@ -1,4 +1,4 @@
-import { errors, importJWK, jwtVerify, SignJWT, type CryptoKey, type JWTPayload } from "jose";
+import { type CryptoKey, errors, importJWK, type JWTPayload, jwtVerify, SignJWT } from "jose";
 
 /**
  * ID tokens: ES256 JWTs signed with our private key. Verification pins the algorithm, issuer,

@@ -100,7 +100,13 @@ export async function verifyTotp(secretBase32: string, code: string, timeMs = Da
 /** The URI authenticator apps read from the QR code. */
 export function otpauthUri(secretBase32: string, accountName: string): string {
   const label = `${encodeURIComponent(TOTP_ISSUER)}:${encodeURIComponent(accountName)}`;
-  const params = new URLSearchParams({ secret: secretBase32, issuer: TOTP_ISSUER, algorithm: "SHA1", digits: String(TOTP_DIGITS), period: String(TOTP_PERIOD_MS / 1000) });
+  const params = new URLSearchParams({
+    secret: secretBase32,
+    issuer: TOTP_ISSUER,
+    algorithm: "SHA1",
+    digits: String(TOTP_DIGITS),
+    period: String(TOTP_PERIOD_MS / 1000),
+  });
   return `otpauth://totp/${label}?${params.toString()}`;
 }
 

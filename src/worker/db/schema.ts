@@ -16,7 +16,9 @@ export const users = sqliteTable(
     name: text("name").notNull(),
     email: text("email"),
     passwordHash: text("password_hash"),
-    language: text("language", { enum: ["en", "es"] }).notNull().default("en"),
+    language: text("language", { enum: ["en", "es"] })
+      .notNull()
+      .default("en"),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     roleName: text("role_name"),
     roleProperties: text("role_properties", { mode: "json" }).$type<{ billingDetails?: boolean }>(),
@@ -27,14 +29,18 @@ export const users = sqliteTable(
     deliveryArea: text("delivery_area"),
     accountConnected: integer("account_connected", { mode: "boolean" }).notNull().default(false),
     setupComplete: integer("setup_complete", { mode: "boolean" }).notNull().default(false),
-    status: text("status", { enum: ["start", "stop"] }).notNull().default("stop"),
+    status: text("status", { enum: ["start", "stop"] })
+      .notNull()
+      .default("stop"),
     referralCode: text("referral_code"),
     inviteCode: text("invite_code").notNull(),
     stripeCustomerId: text("stripe_customer_id"),
     stripeExpressId: text("stripe_express_id"),
     mfaSecret: text("mfa_secret"),
     /** How a second factor is asked at sign-in: none, an SMS code, or TOTP (required for admins). */
-    mfaMethod: text("mfa_method", { enum: ["none", "sms", "totp"] }).notNull().default("none"),
+    mfaMethod: text("mfa_method", { enum: ["none", "sms", "totp"] })
+      .notNull()
+      .default("none"),
     lastSignInAt: integer("last_sign_in_at"),
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
     smsOptOut: integer("sms_opt_out", { mode: "boolean" }).notNull().default(false),
@@ -86,7 +92,9 @@ export const refreshTokens = sqliteTable(
   {
     tokenHash: text("token_hash").primaryKey(),
     family: text("family").notNull(),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
     createdAt: integer("created_at").notNull().default(now),
     revokedAt: integer("revoked_at"),
@@ -114,7 +122,9 @@ export const verificationCodes = sqliteTable(
 /** Pending sign-in challenges (the `session` handed back with a challenge). */
 export const authChallenges = sqliteTable("auth_challenges", {
   id: text("id").primaryKey(),
-  userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" }),
   challenge: text("challenge").notNull(),
   expiresAt: integer("expires_at").notNull(),
   attempts: integer("attempts").notNull().default(0),
@@ -141,7 +151,9 @@ export const stations = sqliteTable(
 );
 
 export const driverFilters = sqliteTable("driver_filters", {
-  userId: integer("user_id").primaryKey().references(() => users.id, { onDelete: "cascade" }),
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
   stationIds: text("station_ids", { mode: "json" }).$type<number[]>().notNull(),
   minHourlyCents: integer("min_hourly_cents").notNull().default(0),
   minBlockPayCents: integer("min_block_pay_cents").notNull().default(0),
@@ -157,7 +169,9 @@ export const offers = sqliteTable(
   "offers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     stationId: integer("station_id").references(() => stations.id),
     status: text("status", { enum: ["won", "disliked", "gone"] }).notNull(),
     reason: text("reason"),
@@ -182,7 +196,9 @@ export const payments = sqliteTable(
   "payments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     planId: integer("plan_id").references(() => plans.id),
     amountCents: integer("amount_cents").notNull(),
     days: integer("days").notNull(),
@@ -190,18 +206,16 @@ export const payments = sqliteTable(
     providerRef: text("provider_ref"),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [
-    index("payments_user").on(t.userId, t.createdAt),
-    index("payments_created").on(t.createdAt),
-    uniqueIndex("payments_provider_ref").on(t.providerRef),
-  ],
+  (t) => [index("payments_user").on(t.userId, t.createdAt), index("payments_created").on(t.createdAt), uniqueIndex("payments_provider_ref").on(t.providerRef)],
 );
 
 export const invitations = sqliteTable(
   "invitations",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    inviterId: integer("inviter_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    inviterId: integer("inviter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     app: text("app", { enum: ["flex", "spark"] }).notNull(),
     phone: text("phone").notNull(),
     invitedAt: integer("invited_at").notNull().default(now),
@@ -246,9 +260,13 @@ export const campaigns = sqliteTable(
     message: text("message"),
     template: text("template", { mode: "json" }).$type<{ name: string; language: string; components?: unknown[] }>(),
     audience: text("audience", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
-    authorId: integer("author_id").notNull().references(() => users.id),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id),
     idempotencyKey: text("idempotency_key").notNull(),
-    status: text("status", { enum: ["queued", "expanding", "sending", "done", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "expanding", "sending", "done", "failed"] })
+      .notNull()
+      .default("queued"),
     total: integer("total").notNull().default(0),
     skipped: integer("skipped").notNull().default(0),
     /** SHA-256 of the create request: a replayed idempotency key with a different request is refused. */
@@ -269,7 +287,9 @@ export const campaigns = sqliteTable(
 export const campaignExclusions = sqliteTable(
   "campaign_exclusions",
   {
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     phone: text("phone").notNull(),
   },
   (t) => [primaryKey({ columns: [t.campaignId, t.phone] })],
@@ -279,11 +299,15 @@ export const campaignMessages = sqliteTable(
   "campaign_messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    campaignId: integer("campaign_id").notNull().references(() => campaigns.id, { onDelete: "cascade" }),
+    campaignId: integer("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
     userId: integer("user_id"),
     phone: text("phone").notNull(),
     name: text("name"),
-    status: text("status", { enum: ["pending", "sending", "sent", "delivered", "failed", "skipped"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "sending", "sent", "delivered", "failed", "skipped"] })
+      .notNull()
+      .default("pending"),
     providerId: text("provider_id"),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),

@@ -175,7 +175,10 @@ describe("GET /api/admin/audience — search (spec §5)", () => {
     const ten = phone.slice(2);
     for (const search of [ten, `1${ten}`, `01${ten}`]) {
       const r = await audience({ region, search }, token);
-      expect(r.body.rows.map((x) => x.id), search).toEqual([target.id]);
+      expect(
+        r.body.rows.map((x) => x.id),
+        search,
+      ).toEqual([target.id]);
     }
     // Nine digits are text, and match no name, region or referral.
     expect((await audience({ region, search: ten.slice(1) }, token)).body.total).toBe(0);
@@ -228,7 +231,15 @@ describe("GET /api/admin/audience — sorting and paging", () => {
 
   it("refuses malformed queries with 400 in the envelope", async () => {
     const { token } = await signIn("owner");
-    const queries: Record<string, string>[] = [{ pageSize: "50" }, { page: "0" }, { startDate: "2026-02-30" }, { goodStanding: "maybe" }, { sort: "password_hash" }, { app: "uber" }, { startDate: "2026-03-02", endDate: "2026-03-01" }];
+    const queries: Record<string, string>[] = [
+      { pageSize: "50" },
+      { page: "0" },
+      { startDate: "2026-02-30" },
+      { goodStanding: "maybe" },
+      { sort: "password_hash" },
+      { app: "uber" },
+      { startDate: "2026-03-02", endDate: "2026-03-01" },
+    ];
     for (const query of queries) {
       const r = await audience(query, token);
       expect(r.status, JSON.stringify(query)).toBe(400);
@@ -260,7 +271,15 @@ describe("GET /api/admin/invitation-audience", () => {
     expect(r.status).toBe(200);
     expect(r.body.total).toBe(2);
     expect(r.body.rows).toEqual([
-      { phone: registered.phone, name: "Reggie", unregistered: false, invitedAt: t0 + 2000, accountConnected: true, setupComplete: true, userId: registered.id },
+      {
+        phone: registered.phone,
+        name: "Reggie",
+        unregistered: false,
+        invitedAt: t0 + 2000,
+        accountConnected: true,
+        setupComplete: true,
+        userId: registered.id,
+      },
       { phone: stranger, name: "Unregistered", unregistered: true, invitedAt: t0 + 1000, accountConnected: false, setupComplete: false, userId: null },
     ]);
     expect((await invitationRows(token, { startDate: day, endDate: day, registered: "no" })).body.rows.map((x) => x.phone)).toEqual([stranger]);
@@ -306,7 +325,9 @@ describe("users.search_key", () => {
     const key = async () => (await env.DB.prepare("SELECT search_key FROM users WHERE id = ?").bind(u.id).first<{ search_key: string }>())!.search_key;
     expect(await key()).toBe([name, "Los Ángeles", "MIAMI10"].map(foldSearchText).join("\u001f"));
     expect(await key()).toContain(ACCENTED_CAPITALS.toLowerCase());
-    await env.DB.prepare("UPDATE users SET name = 'Renamed', human_region = NULL, delivery_area = 'Área 51', referral_code = NULL WHERE id = ?").bind(u.id).run();
+    await env.DB.prepare("UPDATE users SET name = 'Renamed', human_region = NULL, delivery_area = 'Área 51', referral_code = NULL WHERE id = ?")
+      .bind(u.id)
+      .run();
     expect(await key()).toBe("renamed\u001fárea 51\u001f");
     // Other columns do not touch it.
     await env.DB.prepare("UPDATE users SET status = 'start' WHERE id = ?").bind(u.id).run();

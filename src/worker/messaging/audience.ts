@@ -1,8 +1,8 @@
-import { dayEnd, dayStart, type DriverAudience, type DriverRow, type InvitationAudience, type InvitationRow } from "../../shared/audience";
+import { type DriverAudience, type DriverRow, dayEnd, dayStart, type InvitationAudience, type InvitationRow } from "../../shared/audience";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
-import { and, prepare, raw, sql, type Sql } from "./sql-fragment";
+import { and, prepare, raw, type Sql, sql } from "./sql-fragment";
 
 /**
  * Audiences are queries evaluated in D1 (DESIGN §6.1) with the spec's filter semantics. Each
@@ -147,7 +147,10 @@ export async function driverPage(db: D1Database, f: DriverAudience, options: Bui
   const where = driverWhere(f, { ...options, now });
   const [count, rows] = await db.batch([
     prepare(db, sql`SELECT count(*) AS n FROM users u WHERE ${where}`),
-    prepare(db, sql`SELECT ${driverColumns(now)} FROM users u WHERE ${where} ORDER BY ${driverOrder(f)} LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`),
+    prepare(
+      db,
+      sql`SELECT ${driverColumns(now)} FROM users u WHERE ${where} ORDER BY ${driverOrder(f)} LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`,
+    ),
   ]);
   return { total: (count!.results[0] as { n: number }).n, page: f.page, pageSize: f.pageSize, rows: rows!.results as DriverRecord[] };
 }
@@ -258,7 +261,10 @@ export function recipientsSelect(from: RecipientSource, channel: Channel, exclud
 /** How many the campaign will reach and how many of those are opted out (skipped), before anything is written. */
 export async function countRecipients(db: D1Database, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number) {
   const excluded = sql`SELECT value FROM json_each(${JSON.stringify(excludedPhones)})`;
-  const row = await prepare(db, sql`SELECT count(*) AS total, coalesce(sum(opted_out), 0) AS skipped FROM (${recipientsSelect(from, channel, excluded, asOf)})`).first<{
+  const row = await prepare(
+    db,
+    sql`SELECT count(*) AS total, coalesce(sum(opted_out), 0) AS skipped FROM (${recipientsSelect(from, channel, excluded, asOf)})`,
+  ).first<{
     total: number;
     skipped: number;
   }>();

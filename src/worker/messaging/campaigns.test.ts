@@ -46,10 +46,22 @@ describe("POST /api/admin/campaigns — drivers", () => {
     const res = await driversCampaign(token, region, { excludedPhones: excluded });
     expect(res.status).toBe(201);
     expect(res.body.message).toBe("Message sent successfully to 3 users.");
-    expect(res.body.campaign).toMatchObject({ app: "flex", channel: "sms", source: "drivers", message: "Your week is waiting", template: null, author: { id: user.id, name: "owner admin" }, total: 3 });
-    const stored = await env.DB.prepare("SELECT phone FROM campaign_exclusions WHERE campaign_id = ? ORDER BY phone").bind(res.body.campaign.id).all<{ phone: string }>();
+    expect(res.body.campaign).toMatchObject({
+      app: "flex",
+      channel: "sms",
+      source: "drivers",
+      message: "Your week is waiting",
+      template: null,
+      author: { id: user.id, name: "owner admin" },
+      total: 3,
+    });
+    const stored = await env.DB.prepare("SELECT phone FROM campaign_exclusions WHERE campaign_id = ? ORDER BY phone")
+      .bind(res.body.campaign.id)
+      .all<{ phone: string }>();
     expect(stored.results.map((r) => r.phone)).toEqual([drivers[0]!.phone, drivers[1]!.phone].sort());
-    const audit = await env.DB.prepare("SELECT actor_id, action, target, details FROM audit_log WHERE target = ?").bind(`campaign:${res.body.campaign.id}`).first<{ actor_id: number; action: string; details: string }>();
+    const audit = await env.DB.prepare("SELECT actor_id, action, target, details FROM audit_log WHERE target = ?")
+      .bind(`campaign:${res.body.campaign.id}`)
+      .first<{ actor_id: number; action: string; details: string }>();
     expect(audit).toMatchObject({ actor_id: user.id, action: "campaign.create" });
     expect(JSON.parse(audit!.details)).toMatchObject({ channel: "sms", source: "drivers", total: 3, excluded: 2 });
 
@@ -57,7 +69,9 @@ describe("POST /api/admin/campaigns — drivers", () => {
     const done = await settled(token, res.body.campaign.id);
     expect(done).toMatchObject({ status: "done", total: 3, counts: { pending: 0, sending: 0, sent: 3, delivered: 0, failed: 0, skipped: 0 } });
     for (const d of drivers) {
-      const got = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE \"to\" = ? AND body = 'Your week is waiting'").bind(d.phone).first<{ n: number }>();
+      const got = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE \"to\" = ? AND body = 'Your week is waiting'")
+        .bind(d.phone)
+        .first<{ n: number }>();
       expect(got!.n, d.phone).toBe(excluded.some((p) => d.phone.endsWith(p)) ? 0 : 1);
     }
   });
@@ -102,7 +116,11 @@ describe("POST /api/admin/campaigns — drivers", () => {
     const region = uniqueTag("Race");
     await createUser({ humanRegion: region });
     const body = { idempotencyKey: uniqueTag("race"), source: "drivers", channel: "sms", message: "Race", audience: { region: [region] } };
-    const results = await Promise.all([post("/api/admin/campaigns", token, body), post("/api/admin/campaigns", token, body), post("/api/admin/campaigns", token, body)]);
+    const results = await Promise.all([
+      post("/api/admin/campaigns", token, body),
+      post("/api/admin/campaigns", token, body),
+      post("/api/admin/campaigns", token, body),
+    ]);
     expect(new Set(results.map((r) => r.body.campaign.id)).size).toBe(1);
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 201]);
     expect(await campaignsOf(user.id)).toBe(1);
@@ -149,20 +167,33 @@ describe("POST /api/admin/campaigns — WhatsApp", () => {
     const driver = await createUser({ humanRegion: region });
     const name = uniqueTag("tpl");
     await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', ?)")
-      .bind(uniqueTag("id"), name, JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Hi" }, { type: "BODY", text: "Come back" }]))
+      .bind(
+        uniqueTag("id"),
+        name,
+        JSON.stringify([
+          { type: "HEADER", format: "TEXT", text: "Hi" },
+          { type: "BODY", text: "Come back" },
+        ]),
+      )
       .run();
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'REJECTED', '[]')").bind(uniqueTag("id"), `${name}-rejected`).run();
+    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'REJECTED', '[]')")
+      .bind(uniqueTag("id"), `${name}-rejected`)
+      .run();
     const base = { source: "drivers", channel: "whatsapp", audience: { region: [region] } };
     expect((await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k") })).status).toBe(400);
     const unknown = await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k"), template: { name: "nope", language: "en_US" } });
     expect(unknown.status).toBe(422);
-    const rejected = await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k"), template: { name: `${name}-rejected`, language: "en_US" } });
+    const rejected = await post("/api/admin/campaigns", token, {
+      ...base,
+      idempotencyKey: uniqueTag("k"),
+      template: { name: `${name}-rejected`, language: "en_US" },
+    });
     expect(rejected.status).toBe(422);
     const ok = await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k"), template: { name, language: "en_US" } });
     expect(ok.status).toBe(201);
     expect(ok.body.campaign).toMatchObject({ channel: "whatsapp", template: { name, language: "en_US" }, message: null });
     await settled(token, ok.body.campaign.id);
-    const sent = await env.DB.prepare("SELECT channel, body FROM outbox WHERE \"to\" = ?").bind(driver.phone).first<{ channel: string; body: string }>();
+    const sent = await env.DB.prepare('SELECT channel, body FROM outbox WHERE "to" = ?').bind(driver.phone).first<{ channel: string; body: string }>();
     expect(sent).toEqual({ channel: "whatsapp", body: "Hi\n\nCome back" });
   });
 });
@@ -189,7 +220,13 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     expect(await campaignsOf(user.id)).toBe(0);
 
     const [a, b] = [uniquePhone(), uniquePhone()];
-    const ok = await post("/api/admin/campaigns", token, { idempotencyKey: uniqueTag("list"), source: "list", channel: "sms", message: "Hi list", phones: [a, a.slice(2), `1${b.slice(2)}`] });
+    const ok = await post("/api/admin/campaigns", token, {
+      idempotencyKey: uniqueTag("list"),
+      source: "list",
+      channel: "sms",
+      message: "Hi list",
+      phones: [a, a.slice(2), `1${b.slice(2)}`],
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.message).toBe("Message sent successfully to 2 users.");
     const done = await settled(token, ok.body.campaign.id);
@@ -198,7 +235,9 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
 
   it("refuses empty lists, bad exclusions and an empty audience", async () => {
     const { user, token } = await signIn("owner");
-    expect((await post("/api/admin/campaigns", token, { idempotencyKey: uniqueTag("l"), source: "list", channel: "sms", message: "Hi", phones: [] })).status).toBe(400);
+    expect(
+      (await post("/api/admin/campaigns", token, { idempotencyKey: uniqueTag("l"), source: "list", channel: "sms", message: "Hi", phones: [] })).status,
+    ).toBe(400);
     const badExclusion = await driversCampaign(token, uniqueTag("R"), { excludedPhones: ["12"] });
     expect(badExclusion.status).toBe(400);
     expect(badExclusion.body.error?.details).toEqual([{ path: "excludedPhones.0", message: "Not a US or Canada phone number", value: "12" }]);
@@ -215,7 +254,13 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     const raw = await api("/api/admin/campaigns", { method: "POST", token, body: "{nope", headers: { "Content-Type": "application/json" } });
     expect(raw.status).toBe(400);
     expect((await post("/api/admin/campaigns", token, { idempotencyKey: "k", source: "everyone", channel: "sms", message: "x" })).status).toBe(400);
-    const badAudience = await post("/api/admin/campaigns", token, { idempotencyKey: "k", source: "drivers", channel: "sms", message: "x", audience: { startDate: "2026-02-30" } });
+    const badAudience = await post("/api/admin/campaigns", token, {
+      idempotencyKey: "k",
+      source: "drivers",
+      channel: "sms",
+      message: "x",
+      audience: { startDate: "2026-02-30" },
+    });
     expect(badAudience.status).toBe(400);
     expect(badAudience.body.error?.details).toEqual([{ path: "audience.startDate", message: "Not a date" }]);
     expect((await post("/api/admin/campaigns", token, { source: "list", channel: "sms", message: "x", phones: [uniquePhone()] })).status).toBe(400);
@@ -274,7 +319,9 @@ describe("campaign list, detail, ledger, retry and export", () => {
     expect((await api(`/api/admin/campaigns/${done.id}/retry-failed`, { method: "POST", token })).status).toBe(422);
 
     // Two rows failed at the provider.
-    await env.DB.prepare("UPDATE campaign_messages SET status = 'failed', error_code = '30003', error_message = 'Unreachable, \"really\"' WHERE campaign_id = ? AND phone IN (?, ?)")
+    await env.DB.prepare(
+      "UPDATE campaign_messages SET status = 'failed', error_code = '30003', error_message = 'Unreachable, \"really\"' WHERE campaign_id = ? AND phone IN (?, ?)",
+    )
       .bind(done.id, people[0]!.phone, people[1]!.phone)
       .run();
     const failedOnly = (await (await api(`/api/admin/campaigns/${done.id}/messages?status=failed`, { token })).json()) as { total: number; rows: LedgerRow[] };

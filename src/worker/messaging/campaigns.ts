@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
+import type { CampaignView, LedgerRow, MessageCounts, MessageStatus } from "../../shared/campaigns";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { normalizeUsPhone } from "../../shared/phone";
@@ -7,9 +8,8 @@ import { countSms, fitsOneSegment } from "../../shared/sms";
 import type { SessionUser } from "../auth/middleware";
 import { ApiError } from "../errors";
 import type { Logger } from "../log";
-import type { CampaignView, LedgerRow, MessageCounts, MessageStatus } from "../../shared/campaigns";
 import type { Job } from "../queue";
-import { countRecipients, type Channel, type RecipientSource } from "./audience";
+import { type Channel, countRecipients, type RecipientSource } from "./audience";
 import { findTemplate } from "./templates";
 
 /** An SMS whose limit the owner lifted still stops somewhere: ten segments (Twilio's own advice). */
@@ -17,7 +17,7 @@ export const MAX_LIFTED_SEGMENTS = 10;
 export const MAX_LIST_PHONES = 20_000;
 export const MAX_EXCLUDED_PHONES = 50_000;
 
-export { MESSAGE_STATUSES as STATUSES, type CampaignView, type LedgerRow, type MessageStatus } from "../../shared/campaigns";
+export { type CampaignView, type LedgerRow, MESSAGE_STATUSES as STATUSES, type MessageStatus } from "../../shared/campaigns";
 export type Counts = MessageCounts;
 
 /** POST /api/admin/campaigns (docs/api.md). Audience filters are checked per source below. */
@@ -64,7 +64,10 @@ export function normalizePhones(values: string[], path: string): { phones: strin
 function validationError(issues: Issue[]): ApiError {
   const first = issues[0]!;
   const message = issues.every((i) => i.value !== undefined)
-    ? `${issues.length} phone number${issues.length === 1 ? " is" : "s are"} not valid: ${issues.slice(0, 5).map((i) => i.value).join(", ")}${issues.length > 5 ? " …" : ""}`
+    ? `${issues.length} phone number${issues.length === 1 ? " is" : "s are"} not valid: ${issues
+        .slice(0, 5)
+        .map((i) => i.value)
+        .join(", ")}${issues.length > 5 ? " …" : ""}`
     : `${first.path}: ${first.message}`;
   return new ApiError("validation_failed", message, { details: issues });
 }
@@ -162,7 +165,9 @@ async function withCounts(db: D1Database, rows: CampaignRow[]): Promise<Campaign
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const counted = await db
-    .prepare("SELECT campaign_id, status, count(*) AS n FROM campaign_messages WHERE campaign_id IN (SELECT value FROM json_each(?)) GROUP BY campaign_id, status")
+    .prepare(
+      "SELECT campaign_id, status, count(*) AS n FROM campaign_messages WHERE campaign_id IN (SELECT value FROM json_each(?)) GROUP BY campaign_id, status",
+    )
     .bind(JSON.stringify(ids))
     .all<{ campaign_id: number; status: MessageStatus; n: number }>();
   const counts = new Map<number, Counts>(ids.map((id) => [id, { pending: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }]));
@@ -217,11 +222,20 @@ export type CreateResult = { campaign: CampaignView; created: boolean; message: 
  * expand job is queued. N in the answer is the audience minus the deselected rows, counted by the
  * same query the expansion runs (opted-out numbers are in N and end as skipped).
  */
-export async function createCampaign(env: Env, log: Logger, author: SessionUser, input: CampaignInput, source: CampaignView["source"] = input.recipients.source): Promise<CreateResult> {
+export async function createCampaign(
+  env: Env,
+  log: Logger,
+  author: SessionUser,
+  input: CampaignInput,
+  source: CampaignView["source"] = input.recipients.source,
+): Promise<CreateResult> {
   const db = env.DB;
   const { idempotencyKey: _key, ...hashed } = input;
   const requestHash = await sha256Hex(JSON.stringify(hashed));
-  const existing = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`).bind(author.id, input.idempotencyKey).first<CampaignRow>();
+  const existing = await db
+    .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
+    .bind(author.id, input.idempotencyKey)
+    .first<CampaignRow>();
   if (existing) return replay(env, log, existing, requestHash);
 
   // A retry resends content that passed these rules when its parent was created.
@@ -230,7 +244,8 @@ export async function createCampaign(env: Env, log: Logger, author: SessionUser,
   const { total, skipped } = await countRecipients(db, input.recipients, input.channel, input.excludedPhones, now);
   if (total === 0) throw new ApiError("unprocessable", "Nobody to send to: the audience is empty");
 
-  const audience = input.recipients.source === "drivers" || input.recipients.source === "invitations" ? { ...input.recipients.filters } : { ...input.recipients };
+  const audience =
+    input.recipients.source === "drivers" || input.recipients.source === "invitations" ? { ...input.recipients.filters } : { ...input.recipients };
   const idOf = "(SELECT id FROM campaigns WHERE author_id = ? AND idempotency_key = ?)";
   try {
     await db.batch([
@@ -239,7 +254,21 @@ export async function createCampaign(env: Env, log: Logger, author: SessionUser,
           `INSERT INTO campaigns (app, channel, source, message, template, audience, author_id, idempotency_key, status, total, skipped, request_hash, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
         )
-        .bind(input.app, input.channel, source, input.message, input.template ? JSON.stringify(input.template) : null, JSON.stringify(audience), author.id, input.idempotencyKey, total, skipped, requestHash, now, now),
+        .bind(
+          input.app,
+          input.channel,
+          source,
+          input.message,
+          input.template ? JSON.stringify(input.template) : null,
+          JSON.stringify(audience),
+          author.id,
+          input.idempotencyKey,
+          total,
+          skipped,
+          requestHash,
+          now,
+          now,
+        ),
       db
         .prepare(`INSERT INTO campaign_exclusions (campaign_id, phone) SELECT ${idOf}, value FROM json_each(?)`)
         .bind(author.id, input.idempotencyKey, JSON.stringify(input.excludedPhones)),
@@ -256,12 +285,18 @@ export async function createCampaign(env: Env, log: Logger, author: SessionUser,
   } catch (err) {
     // Two identical requests raced: the loser answers with the winner's campaign.
     if (String(err).includes("UNIQUE constraint failed")) {
-      const winner = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`).bind(author.id, input.idempotencyKey).first<CampaignRow>();
+      const winner = await db
+        .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
+        .bind(author.id, input.idempotencyKey)
+        .first<CampaignRow>();
       if (winner) return replay(env, log, winner, requestHash);
     }
     throw err;
   }
-  const row = (await db.prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`).bind(author.id, input.idempotencyKey).first<CampaignRow>())!;
+  const row = (await db
+    .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
+    .bind(author.id, input.idempotencyKey)
+    .first<CampaignRow>())!;
   await enqueueExpand(env, log, row.id);
   log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
   return { campaign: (await withCounts(db, [row]))[0]!, created: true, message: sentMessage(total) };
@@ -336,12 +371,20 @@ const toLedgerRow = (r: LedgerRecord): LedgerRow => ({
 
 const LEDGER_COLUMNS = "id, phone, name, status, provider_id, error_code, error_message, attempts, dead_lettered, updated_at";
 
-export async function ledgerPage(db: D1Database, campaignId: number, status: MessageStatus | undefined, page: number, pageSize: number): Promise<Page<LedgerRow>> {
+export async function ledgerPage(
+  db: D1Database,
+  campaignId: number,
+  status: MessageStatus | undefined,
+  page: number,
+  pageSize: number,
+): Promise<Page<LedgerRow>> {
   const filter = status ? " AND status = ?" : "";
   const args = status ? [campaignId, status] : [campaignId];
   const [count, rows] = await db.batch([
     db.prepare(`SELECT count(*) AS n FROM campaign_messages WHERE campaign_id = ?${filter}`).bind(...args),
-    db.prepare(`SELECT ${LEDGER_COLUMNS} FROM campaign_messages WHERE campaign_id = ?${filter} ORDER BY id LIMIT ? OFFSET ?`).bind(...args, pageSize, pageOffset(page, pageSize)),
+    db
+      .prepare(`SELECT ${LEDGER_COLUMNS} FROM campaign_messages WHERE campaign_id = ?${filter} ORDER BY id LIMIT ? OFFSET ?`)
+      .bind(...args, pageSize, pageOffset(page, pageSize)),
   ]);
   return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: (rows!.results as LedgerRecord[]).map(toLedgerRow) };
 }

@@ -2,12 +2,12 @@ import { createExecutionContext, env, getQueueResult, waitOnExecutionContext } f
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../log";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
-import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
 import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
-import { createCampaign, type CampaignInput } from "./campaigns";
+import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
+import { type CampaignInput, createCampaign } from "./campaigns";
 import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
-import { recordDeliveryStatus } from "./opt-outs";
 import { jobHandlers } from "./jobs";
+import { recordDeliveryStatus } from "./opt-outs";
 import { recoverStalledWork } from "./sweep";
 
 const log = createLogger({ test: "dispatch" });
@@ -70,7 +70,10 @@ function toSessionUser(row: Record<string, unknown>) {
 
 /** Runs one batch through the real consumer and reports acks, retries and the delays asked for. */
 async function deliver(s: Setup, jobs: Job[], { queue = "blockpilot-dispatch", attempts = 1, withContext = false } = {}) {
-  const { batch, delays } = batchWithRetryDelays(queue, jobs.map((job, i) => queueMessage(`m${i}`, job, attempts)));
+  const { batch, delays } = batchWithRetryDelays(
+    queue,
+    jobs.map((job, i) => queueMessage(`m${i}`, job, attempts)),
+  );
   const ctx = createExecutionContext();
   const started = Date.now();
   await handleQueueBatch(batch, s.workerEnv, jobHandlers, withContext ? ctx : undefined);
@@ -81,12 +84,27 @@ async function deliver(s: Setup, jobs: Job[], { queue = "blockpilot-dispatch", a
 
 const rows = async (campaignId: number) =>
   (
-    await env.DB.prepare("SELECT id, phone, status, provider_id, error_code, error_message, attempts, dead_lettered, updated_at FROM campaign_messages WHERE campaign_id = ? ORDER BY id")
+    await env.DB.prepare(
+      "SELECT id, phone, status, provider_id, error_code, error_message, attempts, dead_lettered, updated_at FROM campaign_messages WHERE campaign_id = ? ORDER BY id",
+    )
       .bind(campaignId)
-      .all<{ id: number; phone: string; status: string; provider_id: string | null; error_code: string | null; error_message: string | null; attempts: number; dead_lettered: number; updated_at: number }>()
+      .all<{
+        id: number;
+        phone: string;
+        status: string;
+        provider_id: string | null;
+        error_code: string | null;
+        error_message: string | null;
+        attempts: number;
+        dead_lettered: number;
+        updated_at: number;
+      }>()
   ).results;
 
-const campaignStatus = async (id: number) => (await env.DB.prepare("SELECT status, total, skipped, dispatch_cursor FROM campaigns WHERE id = ?").bind(id).first<{ status: string; total: number; skipped: number; dispatch_cursor: number }>())!;
+const campaignStatus = async (id: number) =>
+  (await env.DB.prepare("SELECT status, total, skipped, dispatch_cursor FROM campaigns WHERE id = ?")
+    .bind(id)
+    .first<{ status: string; total: number; skipped: number; dispatch_cursor: number }>())!;
 
 const dispatchJobs = (s: Setup) => s.queue.jobs.filter((j) => j.job.kind === "dispatch").map((j) => j.job as Extract<Job, { kind: "dispatch" }>);
 
@@ -106,10 +124,20 @@ describe("expand", () => {
     const id = await expanded(s, phones);
     const all = await rows(id);
     expect(all).toHaveLength(250);
-    expect(all.filter((r) => r.status === "skipped").map((r) => r.phone).sort()).toEqual([optedOut.phone, phones[8]!].sort());
+    expect(
+      all
+        .filter((r) => r.status === "skipped")
+        .map((r) => r.phone)
+        .sort(),
+    ).toEqual([optedOut.phone, phones[8]!].sort());
     expect(s.queue.batches).toEqual([100, 100, 48]);
     expect(new Set(dispatchJobs(s).map((j) => j.messageId)).size).toBe(248);
-    expect(await campaignStatus(id)).toMatchObject({ status: "sending", total: 250, skipped: 2, dispatch_cursor: Math.max(...all.filter((r) => r.status === "pending").map((r) => r.id)) });
+    expect(await campaignStatus(id)).toMatchObject({
+      status: "sending",
+      total: 250,
+      skipped: 2,
+      dispatch_cursor: Math.max(...all.filter((r) => r.status === "pending").map((r) => r.id)),
+    });
 
     // Redelivered: nothing inserted twice, nothing queued twice.
     await deliver(s, [{ kind: "expand", campaignId: id }]);
@@ -177,7 +205,10 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     const s = setup();
     await expanded(s, [uniquePhone()]);
     const [job] = dispatchJobs(s);
-    await deliver(s, Array.from({ length: 10 }, () => job!));
+    await deliver(
+      s,
+      Array.from({ length: 10 }, () => job!),
+    );
     const stats = await s.stats();
     expect(stats.accepted).toBe(1);
     expect(stats.duplicates).toBe(0);
@@ -185,7 +216,10 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
 
   it("survives a crash mid-batch: the redelivered batch sends only what was not sent, and the row caught mid-send after its claim runs out", async () => {
     const s = setup();
-    const id = await expanded(s, Array.from({ length: 5 }, () => uniquePhone()));
+    const id = await expanded(
+      s,
+      Array.from({ length: 5 }, () => uniquePhone()),
+    );
     const jobs = dispatchJobs(s);
     // The crashed invocation had sent two messages (recorded, never acked) and was inside the
     // provider call for the third (claimed a moment ago, never recorded) when it died.
@@ -200,7 +234,9 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     expect(redelivered.delays.m2).toBeLessThanOrEqual(LEASE_MS / 1000 + 1);
     expect((await s.stats()).accepted).toBe(4);
 
-    await env.DB.prepare("UPDATE campaign_messages SET updated_at = ? WHERE id = ?").bind(Date.now() - LEASE_MS - 1, crashed.id).run();
+    await env.DB.prepare("UPDATE campaign_messages SET updated_at = ? WHERE id = ?")
+      .bind(Date.now() - LEASE_MS - 1, crashed.id)
+      .run();
     const later = await deliver(s, [jobs[2]!], { attempts: 3 });
     expect(later.acked).toEqual(["m0"]);
     expect((await rows(id)).map((r) => [r.status, r.attempts])).toEqual([
@@ -350,7 +386,9 @@ describe("dispatch through the WhatsApp Cloud API (fake provider over HTTP)", ()
   it("sends the template and fails numbers not on WhatsApp with 131026", async () => {
     const s = setup();
     const name = uniqueTag("tpl");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')").bind(uniqueTag("id"), name).run();
+    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+      .bind(uniqueTag("id"), name)
+      .run();
     await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", components: [] }] });
     const [ok, notOnWhatsApp] = [uniquePhone(), uniquePhone()];
     await s.configure({ permanent: { [notOnWhatsApp]: "131026" } });
@@ -369,7 +407,10 @@ describe("pacing", () => {
   it("spaces sends of one sender 1/R apart after the small burst, across concurrent batches", async () => {
     const rate = 20;
     const s = setup({ SEND_RATE_PER_SECOND: String(rate) });
-    await expanded(s, Array.from({ length: 16 }, () => uniquePhone()));
+    await expanded(
+      s,
+      Array.from({ length: 16 }, () => uniquePhone()),
+    );
     const jobs = dispatchJobs(s);
     await Promise.all([deliver(s, jobs.slice(0, 8)), deliver(s, jobs.slice(8))]);
     const times = (await s.messages()).messages.map((m) => m.at).sort((a, b) => a - b);
@@ -378,7 +419,8 @@ describe("pacing", () => {
     // A token bucket of `burst` at R/s: any n + 1 consecutive sends span at least (n − burst + 1)/R seconds
     // (less 30 ms for the timers and the HTTP hop between the slot and the fake's clock).
     for (let i = 0; i < times.length; i++) {
-      for (let j = i + burst; j < times.length; j++) expect(times[j]! - times[i]!, `sends ${i}..${j}`).toBeGreaterThanOrEqual(((j - i - burst + 1) * 1000) / rate - 30);
+      for (let j = i + burst; j < times.length; j++)
+        expect(times[j]! - times[i]!, `sends ${i}..${j}`).toBeGreaterThanOrEqual(((j - i - burst + 1) * 1000) / rate - 30);
     }
     // And it does not dawdle: 16 sends take about (16 − burst)/R.
     expect(times[15]! - times[0]!).toBeLessThan(((16 - burst) * 1000) / rate + 600);
@@ -408,10 +450,14 @@ describe("the cron sweep", () => {
     const s = setup();
     const stalledId = await listCampaign(s, [uniquePhone()]);
     const now = Date.now();
-    await env.DB.prepare("UPDATE campaigns SET updated_at = ? WHERE id = ?").bind(now - 120_000, stalledId).run();
+    await env.DB.prepare("UPDATE campaigns SET updated_at = ? WHERE id = ?")
+      .bind(now - 120_000, stalledId)
+      .run();
     const abandonedCampaign = await expanded(s, [uniquePhone()]);
     const [row] = await rows(abandonedCampaign);
-    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', updated_at = ? WHERE id = ?").bind(now - 6 * LEASE_MS, row!.id).run();
+    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', updated_at = ? WHERE id = ?")
+      .bind(now - 6 * LEASE_MS, row!.id)
+      .run();
     const before = s.queue.jobs.length;
     await recoverStalledWork(s.workerEnv, log, now);
     const queued = s.queue.jobs.slice(before).map((j) => j.job);

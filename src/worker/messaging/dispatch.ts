@@ -1,9 +1,9 @@
-import type { SendOutcome } from "../providers/outcome";
 import { providerTimeoutMs } from "../providers/http-call";
+import type { SendOutcome } from "../providers/outcome";
 import { createSmsProvider } from "../providers/sms/provider";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
-import { backoffSeconds, RetryLater, type Job, type JobContext } from "../queue";
-import { recipientsSelect, type Channel, type RecipientSource } from "./audience";
+import { backoffSeconds, type Job, type JobContext, RetryLater } from "../queue";
+import { type Channel, type RecipientSource, recipientsSelect } from "./audience";
 import { pacerFor, sendRate } from "./pacer";
 import { prepare, sql } from "./sql-fragment";
 
@@ -205,7 +205,9 @@ export async function record(db: D1Database, m: { id: number; campaign_id: numbe
   if (outcome.ok) {
     await db.batch([
       db
-        .prepare("UPDATE campaign_messages SET status = 'sent', provider_id = ?, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'sending'")
+        .prepare(
+          "UPDATE campaign_messages SET status = 'sent', provider_id = ?, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'sending'",
+        )
         .bind(outcome.providerId, now, m.id),
       db
         .prepare(

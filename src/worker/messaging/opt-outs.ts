@@ -28,7 +28,9 @@ export async function optOut(db: D1Database, phone: string, channel: Channel, ke
   const flag = channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out";
   await db.batch([
     db
-      .prepare("INSERT INTO opt_outs (phone, channel, keyword, at) VALUES (?, ?, ?, ?) ON CONFLICT(phone, channel) DO UPDATE SET keyword = excluded.keyword, at = excluded.at")
+      .prepare(
+        "INSERT INTO opt_outs (phone, channel, keyword, at) VALUES (?, ?, ?, ?) ON CONFLICT(phone, channel) DO UPDATE SET keyword = excluded.keyword, at = excluded.at",
+      )
       .bind(phone, channel, keyword, at),
     db.prepare(`UPDATE users SET ${flag} = 1 WHERE phone = ?`).bind(phone),
   ]);
@@ -36,7 +38,10 @@ export async function optOut(db: D1Database, phone: string, channel: Channel, ke
 
 export async function optIn(db: D1Database, phone: string, channel: Channel) {
   const flag = channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out";
-  await db.batch([db.prepare("DELETE FROM opt_outs WHERE phone = ? AND channel = ?").bind(phone, channel), db.prepare(`UPDATE users SET ${flag} = 0 WHERE phone = ?`).bind(phone)]);
+  await db.batch([
+    db.prepare("DELETE FROM opt_outs WHERE phone = ? AND channel = ?").bind(phone, channel),
+    db.prepare(`UPDATE users SET ${flag} = 0 WHERE phone = ?`).bind(phone),
+  ]);
 }
 
 /**
@@ -45,13 +50,21 @@ export async function optIn(db: D1Database, phone: string, channel: Channel) {
  * consumer wrote the provider id) is kept for the consumer to apply. Both statements run as one
  * transaction, so the receipt is either applied here or kept, never lost between the two.
  */
-export async function recordDeliveryStatus(db: D1Database, providerId: string, status: "delivered" | "failed", errorCode: string | null, errorMessage: string | null) {
+export async function recordDeliveryStatus(
+  db: D1Database,
+  providerId: string,
+  status: "delivered" | "failed",
+  errorCode: string | null,
+  errorMessage: string | null,
+) {
   const now = Date.now();
   const apply =
     status === "delivered"
       ? db.prepare("UPDATE campaign_messages SET status = 'delivered', updated_at = ? WHERE provider_id = ? AND status = 'sent'").bind(now, providerId)
       : db
-          .prepare("UPDATE campaign_messages SET status = 'failed', error_code = ?, error_message = ?, updated_at = ? WHERE provider_id = ? AND status = 'sent'")
+          .prepare(
+            "UPDATE campaign_messages SET status = 'failed', error_code = ?, error_message = ?, updated_at = ? WHERE provider_id = ? AND status = 'sent'",
+          )
           .bind(errorCode, errorMessage, now, providerId);
   await db.batch([
     apply,

@@ -16,7 +16,10 @@ describe("nextSlot", () => {
   it("hands out slots exactly 1/R apart to callers that all arrive at once, after a burst of R·0.25", () => {
     const rate = 40;
     const burst = Math.floor(rate * BURST_SECONDS);
-    const slots = schedule(Array.from({ length: 30 }, () => 10_000), rate);
+    const slots = schedule(
+      Array.from({ length: 30 }, () => 10_000),
+      rate,
+    );
     expect(slots.slice(0, burst)).toEqual(Array.from({ length: burst }, () => 10_000));
     for (let i = burst; i < 30; i++) expect(slots[i]).toBe(Math.ceil(10_000 + (i - burst + 1) * 25));
   });
@@ -30,7 +33,11 @@ describe("nextSlot", () => {
     const rate = 20;
     const burst = rate * BURST_SECONDS;
     // A long quiet spell, then a crowd: exactly `burst` go at once.
-    const slots = schedule(Array.from({ length: 10 }, () => 1_000_000), rate, 0);
+    const slots = schedule(
+      Array.from({ length: 10 }, () => 1_000_000),
+      rate,
+      0,
+    );
     expect(slots.filter((t) => t === 1_000_000)).toHaveLength(burst);
   });
 

@@ -33,12 +33,20 @@ export function raw(text: string): Sql {
 }
 
 export function join(parts: readonly Sql[], separator: string): Sql {
-  return new Sql(parts.map((p) => p.text).join(separator), parts.flatMap((p) => p.params));
+  return new Sql(
+    parts.map((p) => p.text).join(separator),
+    parts.flatMap((p) => p.params),
+  );
 }
 
 /** All conditions, or a true condition when there are none. */
 export function and(conditions: readonly Sql[]): Sql {
-  return conditions.length === 0 ? raw("1 = 1") : join(conditions.map((c) => sql`(${c})`), " AND ");
+  return conditions.length === 0
+    ? raw("1 = 1")
+    : join(
+        conditions.map((c) => sql`(${c})`),
+        " AND ",
+      );
 }
 
 export const D1_MAX_PARAMS = 100;

@@ -22,16 +22,17 @@ const RECEIPT_KEEP_MS = 24 * 3_600_000;
 export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()): Promise<void> {
   const db = env.DB;
   const stalled = await db
-    .prepare(
-      `SELECT id FROM campaigns WHERE (status = 'queued' AND updated_at < ?) OR (status = 'expanding' AND updated_at < ?) ORDER BY id LIMIT ?`,
-    )
+    .prepare(`SELECT id FROM campaigns WHERE (status = 'queued' AND updated_at < ?) OR (status = 'expanding' AND updated_at < ?) ORDER BY id LIMIT ?`)
     .bind(now - QUEUED_GRACE_MS, now - EXPANDING_GRACE_MS, SWEEP_LIMIT)
     .all<{ id: number }>();
   for (let i = 0; i < stalled.results.length; i += 100) {
     await env.DISPATCH.sendBatch(stalled.results.slice(i, i + 100).map((c) => ({ body: { kind: "expand", campaignId: c.id } satisfies Job })));
   }
   if (stalled.results.length > 0) {
-    await db.prepare("UPDATE campaigns SET updated_at = ? WHERE id IN (SELECT value FROM json_each(?))").bind(now, JSON.stringify(stalled.results.map((c) => c.id))).run();
+    await db
+      .prepare("UPDATE campaigns SET updated_at = ? WHERE id IN (SELECT value FROM json_each(?))")
+      .bind(now, JSON.stringify(stalled.results.map((c) => c.id)))
+      .run();
   }
 
   // Released to 'pending' first, so the next tick does not find (and queue) them again.
@@ -47,7 +48,10 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
   }
 
   // Receipts that never met their send (replies outside any campaign, or sends long settled).
-  await db.prepare("DELETE FROM delivery_receipts WHERE received_at < ?").bind(now - RECEIPT_KEEP_MS).run();
+  await db
+    .prepare("DELETE FROM delivery_receipts WHERE received_at < ?")
+    .bind(now - RECEIPT_KEEP_MS)
+    .run();
 
   const sending = await db.prepare("SELECT id FROM campaigns WHERE status = 'sending' ORDER BY id LIMIT ?").bind(SWEEP_LIMIT).all<{ id: number }>();
   for (const c of sending.results) await finishIfDone(db, c.id);

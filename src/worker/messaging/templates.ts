@@ -60,10 +60,9 @@ export async function templatePage(env: Env, log: Logger, page: number, pageSize
   await syncTemplates(env, log);
   const [count, rows] = await env.DB.batch([
     env.DB.prepare("SELECT count(*) AS n FROM whatsapp_templates WHERE status = 'APPROVED'"),
-    env.DB.prepare("SELECT id, name, language, status, components FROM whatsapp_templates WHERE status = 'APPROVED' ORDER BY name, language LIMIT ? OFFSET ?").bind(
-      pageSize,
-      pageOffset(page, pageSize),
-    ),
+    env.DB.prepare(
+      "SELECT id, name, language, status, components FROM whatsapp_templates WHERE status = 'APPROVED' ORDER BY name, language LIMIT ? OFFSET ?",
+    ).bind(pageSize, pageOffset(page, pageSize)),
   ]);
   return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: (rows!.results as TemplateRecord[]).map(toTemplate) };
 }

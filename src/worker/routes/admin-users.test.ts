@@ -31,10 +31,16 @@ describe("POST /api/admin/users", () => {
 
     const step = await json<Step>(await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: "flex", password: temporary } }));
     expect(step.challenge).toBe("NEW_PASSWORD_REQUIRED");
-    const done = await json<Step>(await call("/api/auth/respond", { body: { challenge: "NEW_PASSWORD_REQUIRED", session: step.session, newPassword: "Chosen#Pass1" } }));
+    const done = await json<Step>(
+      await call("/api/auth/respond", { body: { challenge: "NEW_PASSWORD_REQUIRED", session: step.session, newPassword: "Chosen#Pass1" } }),
+    );
     expect(done.tokens).toBeTruthy();
 
-    const audit = await db.select().from(auditLog).where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "admin.user_created"))).get();
+    const audit = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "admin.user_created")))
+      .get();
     expect(audit).toMatchObject({ target: `user:${body.Item.id}`, details: { app: "flex", isAdmin: false } });
   });
 
@@ -42,16 +48,23 @@ describe("POST /api/admin/users", () => {
     const { token } = await adminToken();
     const phone = uniquePhone();
     const before = await lastOutboxId();
-    const res = await call("/api/admin/users", { body: { phoneNumber: phone, app: "flex", name: "New Support", isAdmin: true, roleName: "support", billingDetails: false }, token });
+    const res = await call("/api/admin/users", {
+      body: { phoneNumber: phone, app: "flex", name: "New Support", isAdmin: true, roleName: "support", billingDetails: false },
+      token,
+    });
     expect(res.status).toBe(201);
     expect((await json(res)).Item).toMatchObject({ isAdmin: true, role: { name: "support", properties: { billingDetails: false } } });
     const temporary = temporaryPasswordIn((await nextSms(phone, before)).body);
 
     const a = await json<Step>(await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: "flex", password: temporary } }));
     expect(a.challenge).toBe("NEW_PASSWORD_REQUIRED");
-    const b = await json<Step>(await call("/api/auth/respond", { body: { challenge: "NEW_PASSWORD_REQUIRED", session: a.session, newPassword: "Chosen#Pass1" } }));
+    const b = await json<Step>(
+      await call("/api/auth/respond", { body: { challenge: "NEW_PASSWORD_REQUIRED", session: a.session, newPassword: "Chosen#Pass1" } }),
+    );
     expect(b.challenge).toBe("MFA_SETUP");
-    const c = await json<Step>(await call("/api/auth/respond", { body: { challenge: "MFA_SETUP", session: b.session, code: await totpCode(b.parameters!.secret) } }));
+    const c = await json<Step>(
+      await call("/api/auth/respond", { body: { challenge: "MFA_SETUP", session: b.session, code: await totpCode(b.parameters!.secret) } }),
+    );
     expect(c.tokens).toBeTruthy();
   });
 
@@ -71,7 +84,11 @@ describe("POST /api/admin/users", () => {
     const conflict = await call("/api/admin/users", { body: { phoneNumber: existing.phone, app: "flex", name: "Dup" }, token });
     expect(conflict.status).toBe(409);
     expect((await json(conflict)).error.message).toBe("An account with this phone number already exists");
-    for (const body of [{ app: "flex", name: "No phone" }, { phoneNumber: "123", app: "flex", name: "X" }, { phoneNumber: uniquePhone(), app: "flex", name: "X", roleName: "owner" }]) {
+    for (const body of [
+      { app: "flex", name: "No phone" },
+      { phoneNumber: "123", app: "flex", name: "X" },
+      { phoneNumber: uniquePhone(), app: "flex", name: "X", roleName: "owner" },
+    ]) {
       expect((await call("/api/admin/users", { body, token })).status).toBe(400);
     }
   });

@@ -44,7 +44,9 @@ export const adminUserRoutes = new Hono<AppEnv>().post("/", requireUser, require
     throw new ApiError("forbidden", "Only the owner may create administrator accounts");
   }
   if (!body.isAdmin && (body.roleName !== undefined || body.billingDetails)) {
-    throw new ApiError("validation_failed", "roleName and billingDetails apply to administrators only", { details: [{ path: "isAdmin", message: "Must be true with roleName or billingDetails" }] });
+    throw new ApiError("validation_failed", "roleName and billingDetails apply to administrators only", {
+      details: [{ path: "isAdmin", message: "Must be true with roleName or billingDetails" }],
+    });
   }
   const existing = await db.query.users.findFirst({ where: and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)), columns: { id: true } });
   if (existing) throw new ApiError("conflict", "An account with this phone number already exists");
@@ -85,6 +87,15 @@ export const adminUserRoutes = new Hono<AppEnv>().post("/", requireUser, require
     c.var.log.error("admin.user_create.sms_failed", { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
     throw new ApiError("unavailable", "Couldn't send the temporary password by SMS. Try again");
   }
-  await recordAudit(db, { actorId: actor.id, action: "admin.user_created", target: `user:${created.id}`, details: { app: created.app, isAdmin: created.isAdmin, roleName: created.roleName } }, now);
+  await recordAudit(
+    db,
+    {
+      actorId: actor.id,
+      action: "admin.user_created",
+      target: `user:${created.id}`,
+      details: { app: created.app, isAdmin: created.isAdmin, roleName: created.roleName },
+    },
+    now,
+  );
   return c.json({ Item: toUserItem(created, now), delivery: { destination: maskPhone(created.phone) } }, 201);
 });

@@ -1,13 +1,23 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { phoneSchema } from "../../shared/auth";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { driverPage, invitationPage, toDriverRow } from "../messaging/audience";
-import { campaignRequestSchema, createCampaign, getCampaign, ledgerCsv, ledgerPage, listCampaigns, retryFailed, STATUSES, toCampaignInput } from "../messaging/campaigns";
+import {
+  campaignRequestSchema,
+  createCampaign,
+  getCampaign,
+  ledgerCsv,
+  ledgerPage,
+  listCampaigns,
+  retryFailed,
+  STATUSES,
+  toCampaignInput,
+} from "../messaging/campaigns";
 import { sendRate } from "../messaging/pacer";
 import { validate } from "../validate";
 
@@ -49,24 +59,17 @@ export const adminRoutes = new Hono<AppEnv>()
     });
   })
   // What the embedded providers "sent", newest first (the e2e tests read codes and messages here).
-  .get(
-    "/outbox",
-    validate("query", pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() })),
-    async (c) => {
-      const { page, pageSize, to, channel } = c.req.valid("query");
-      const where = `WHERE (?1 IS NULL OR "to" = ?1) AND (?2 IS NULL OR channel = ?2)`;
-      const [count, rows] = await c.env.DB.batch([
-        c.env.DB.prepare(`SELECT count(*) AS n FROM outbox ${where}`).bind(to ?? null, channel ?? null),
-        c.env.DB.prepare(`SELECT id, channel, "to", body, provider_id AS providerId, created_at AS createdAt FROM outbox ${where} ORDER BY id DESC LIMIT ?3 OFFSET ?4`).bind(
-          to ?? null,
-          channel ?? null,
-          pageSize,
-          (page - 1) * pageSize,
-        ),
-      ]);
-      return c.json({ total: (count!.results[0] as { n: number }).n, page, pageSize, rows: rows!.results });
-    },
-  )
+  .get("/outbox", validate("query", pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() })), async (c) => {
+    const { page, pageSize, to, channel } = c.req.valid("query");
+    const where = `WHERE (?1 IS NULL OR "to" = ?1) AND (?2 IS NULL OR channel = ?2)`;
+    const [count, rows] = await c.env.DB.batch([
+      c.env.DB.prepare(`SELECT count(*) AS n FROM outbox ${where}`).bind(to ?? null, channel ?? null),
+      c.env.DB.prepare(
+        `SELECT id, channel, "to", body, provider_id AS providerId, created_at AS createdAt FROM outbox ${where} ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
+      ).bind(to ?? null, channel ?? null, pageSize, (page - 1) * pageSize),
+    ]);
+    return c.json({ total: (count!.results[0] as { n: number }).n, page, pageSize, rows: rows!.results });
+  })
   .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));
     return c.json({ campaign: result.campaign, message: result.message }, result.created ? 201 : 200);

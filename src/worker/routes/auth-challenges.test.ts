@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { openSecret } from "../auth/secret-box";
 import { startRefreshFamily } from "../auth/refresh-tokens";
+import { openSecret } from "../auth/secret-box";
 import { call, codeIn, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, uniquePhone } from "../auth/test-fixtures";
 import { generateTotpSecret, totpCode } from "../auth/totp";
 import { auditLog, authChallenges, users } from "../db/schema";
@@ -37,7 +37,11 @@ describe("SOFTWARE_TOKEN_MFA", () => {
     expect(res.status).toBe(200);
     const { tokens } = await json<Step>(res);
     expect(decodeJwt(tokens!.idToken)).toMatchObject({ sub: String(admin.id), is_admin: true });
-    const audit = await db.select().from(auditLog).where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "auth.sign_in"))).get();
+    const audit = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "auth.sign_in")))
+      .get();
     expect(audit?.details).toMatchObject({ method: "password", challenges: ["SOFTWARE_TOKEN_MFA"] });
   });
 
@@ -154,7 +158,9 @@ describe("MFA_SETUP", () => {
     expect(step.challenge).toBe("MFA_SETUP");
     const { secret, otpauthUri } = step.parameters!;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-    expect(otpauthUri).toBe(`otpauth://totp/Blockpilot:${encodeURIComponent(admin.phone)}?secret=${secret}&issuer=Blockpilot&algorithm=SHA1&digits=6&period=30`);
+    expect(otpauthUri).toBe(
+      `otpauth://totp/Blockpilot:${encodeURIComponent(admin.phone)}?secret=${secret}&issuer=Blockpilot&algorithm=SHA1&digits=6&period=30`,
+    );
     // The proposed secret is sealed in the challenge row, not stored in clear.
     const row = await db.select().from(authChallenges).where(eq(authChallenges.id, step.session!)).get();
     expect(JSON.stringify(row)).not.toContain(secret);
@@ -171,7 +177,12 @@ describe("MFA_SETUP", () => {
     expect(enrolled.mfaMethod).toBe("totp");
     expect(enrolled.mfaSecret).not.toContain(secret);
     expect(await openSecret(enrolled.mfaSecret!, env.MFA_ENCRYPTION_KEY)).toBe(secret);
-    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "auth.mfa_enabled")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, admin.id), eq(auditLog.action, "auth.mfa_enabled"))),
+    ).toHaveLength(1);
 
     // From now on the admin is asked for a code, and the setup code cannot be replayed.
     const next = await passwordSignIn(admin);

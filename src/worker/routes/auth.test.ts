@@ -28,7 +28,10 @@ const countRows = async (phone: string) => (await db.select().from(users).where(
 
 /** Moves a code's expiry into the past, as ten minutes passing would. */
 async function expireCodes(phone: string) {
-  await db.update(verificationCodes).set({ expiresAt: Date.now() - 1 }).where(eq(verificationCodes.phone, phone));
+  await db
+    .update(verificationCodes)
+    .set({ expiresAt: Date.now() - 1 })
+    .where(eq(verificationCodes.phone, phone));
 }
 
 describe("POST /api/auth/register", () => {
@@ -40,7 +43,16 @@ describe("POST /api/auth/register", () => {
     expect(await json(res)).toEqual({ codeDelivery: { destination: `•••${phone.slice(-4)}` } });
 
     const user = await userByPhone(phone);
-    expect(user).toMatchObject({ app: "flex", phone, phoneVerified: false, name: "New Driver", email: "new@example.com", language: "es", isAdmin: false, referralCode: null });
+    expect(user).toMatchObject({
+      app: "flex",
+      phone,
+      phoneVerified: false,
+      name: "New Driver",
+      email: "new@example.com",
+      language: "es",
+      isAdmin: false,
+      referralCode: null,
+    });
     expect(user!.passwordHash).toMatch(new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$`));
     expect(await verifyPassword(PASSWORD, user!.passwordHash!, env.PASSWORD_PEPPER)).toBe(true);
     expect(user!.inviteCode).toMatch(/^[A-Z2-9]{8}$/);
@@ -209,7 +221,8 @@ describe("POST /api/auth/confirm", () => {
   it("rate-limits code checks per client address across phones", async () => {
     const address = uniqueAddress();
     let last = 0;
-    for (let i = 0; i < 51; i++) last = (await call("/api/auth/confirm", { body: { phoneNumber: uniquePhone(), app: "flex", code: "999999" }, address })).status;
+    for (let i = 0; i < 51; i++)
+      last = (await call("/api/auth/confirm", { body: { phoneNumber: uniquePhone(), app: "flex", code: "999999" }, address })).status;
     expect(last).toBe(429);
   });
 });
@@ -276,12 +289,24 @@ describe("POST /api/auth/sign-in (password)", () => {
     expect(tokens.expiresIn).toBe(3600);
     expect(tokens.refreshToken).toMatch(/^[\w-]{43}$/);
     const claims = decodeJwt(tokens.idToken);
-    expect(claims).toMatchObject({ sub: String(user.id), phone_number: user.phone, phone_number_verified: true, app: "flex", is_admin: false, iss: "blockpilot", aud: "blockpilot-app" });
+    expect(claims).toMatchObject({
+      sub: String(user.id),
+      phone_number: user.phone,
+      phone_number_verified: true,
+      app: "flex",
+      is_admin: false,
+      iss: "blockpilot",
+      aud: "blockpilot-app",
+    });
     expect(claims.exp! - claims.iat!).toBe(3600);
 
     const row = await db.query.users.findFirst({ where: eq(users.id, user.id) });
     expect(row!.lastSignInAt).toBeGreaterThan(Date.now() - 60_000);
-    const audit = await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_in"))).get();
+    const audit = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_in")))
+      .get();
     expect(audit?.details).toMatchObject({ method: "password", challenges: [] });
   });
 
@@ -346,7 +371,11 @@ describe("POST /api/auth/sign-in (password)", () => {
     }
     expect(statuses.filter((s) => s === 401)).toHaveLength(50);
     expect(statuses[50]).toBe(429);
-    const row = await db.select().from(rateLimits).where(eq(rateLimits.key, `signInPerAddress:${address}`)).get();
+    const row = await db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `signInPerAddress:${address}`))
+      .get();
     expect(row?.count).toBe(51);
   });
 
@@ -389,7 +418,10 @@ describe("POST /api/auth/refresh", () => {
   it("answers 401 for unknown and expired tokens, 400 for malformed bodies", async () => {
     const user = await seedUser();
     const tokens = await signIn(user);
-    await db.update(refreshTokens).set({ expiresAt: Date.now() - 1 }).where(eq(refreshTokens.userId, user.id));
+    await db
+      .update(refreshTokens)
+      .set({ expiresAt: Date.now() - 1 })
+      .where(eq(refreshTokens.userId, user.id));
     expect((await call("/api/auth/refresh", { body: { refreshToken: tokens.refreshToken } })).status).toBe(401);
     expect((await call("/api/auth/refresh", { body: { refreshToken: "A".repeat(43) } })).status).toBe(401);
     expect((await call("/api/auth/refresh", { body: {} })).status).toBe(400);
@@ -425,7 +457,12 @@ describe("POST /api/auth/sign-out", () => {
     expect(res.status).toBe(200);
     for (const s of fresh) expect((await call("/api/auth/refresh", { body: { refreshToken: s.refreshToken } })).status).toBe(401);
     expect((await call("/api/auth/refresh", { body: { refreshToken: theirs.refreshToken } })).status).toBe(200);
-    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_out_global")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_out_global"))),
+    ).toHaveLength(1);
   });
 });
 
@@ -443,14 +480,21 @@ describe("POST /api/auth/forgot-password and /reset-password", () => {
     const sms = await nextSms(user.phone, before);
     expect(sms.body).toMatch(/^Blockpilot: código para nueva contraseña: \d{6}/);
 
-    const reset = await call("/api/auth/reset-password", { body: { phoneNumber: typed(user.phone), app: "flex", code: codeIn(sms.body), newPassword: NEW_PASSWORD } });
+    const reset = await call("/api/auth/reset-password", {
+      body: { phoneNumber: typed(user.phone), app: "flex", code: codeIn(sms.body), newPassword: NEW_PASSWORD },
+    });
     expect(reset.status).toBe(200);
     expect(await json(reset)).toEqual({ reset: true });
     expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } })).status).toBe(401);
     expect(await signIn({ ...user, password: NEW_PASSWORD })).toBeTruthy();
     expect((await call("/api/auth/refresh", { body: { refreshToken: session.refreshToken } })).status).toBe(401);
     expect((await userByPhone(user.phone))!.phoneVerified).toBe(true);
-    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.password_reset")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.password_reset"))),
+    ).toHaveLength(1);
   });
 
   it("answers an unknown phone exactly as a known one, doing the same work, texting nobody", async () => {
@@ -468,7 +512,12 @@ describe("POST /api/auth/forgot-password and /reset-password", () => {
     expect(bodyB).toEqual({ codeDelivery: { destination: `•••${unknown.slice(-4)}` } });
     // Both stored a code (same database work); only the real account got an SMS.
     for (const phone of [known.phone, unknown]) {
-      expect(await db.select().from(verificationCodes).where(and(eq(verificationCodes.phone, phone), eq(verificationCodes.purpose, "reset")))).toHaveLength(1);
+      expect(
+        await db
+          .select()
+          .from(verificationCodes)
+          .where(and(eq(verificationCodes.phone, phone), eq(verificationCodes.purpose, "reset"))),
+      ).toHaveLength(1);
     }
     await nextSms(known.phone, before);
     expect(await db.select().from(outbox).where(eq(outbox.to, unknown))).toHaveLength(0);
@@ -509,9 +558,15 @@ describe("POST /api/auth/forgot-password and /reset-password", () => {
     expect((await json(await call("/api/auth/reset-password", body(code)))).error.details.reason).toBe("expired");
     expect(await signIn(user)).toBeTruthy();
 
-    await db.update(verificationCodes).set({ expiresAt: Date.now() + 600_000 }).where(eq(verificationCodes.phone, user.phone));
+    await db
+      .update(verificationCodes)
+      .set({ expiresAt: Date.now() + 600_000 })
+      .where(eq(verificationCodes.phone, user.phone));
     expect((await call("/api/auth/reset-password", body(code))).status).toBe(200);
-    expect((await json(await call("/api/auth/reset-password", { body: { phoneNumber: user.phone, app: "flex", code, newPassword: "Other#Pass9" } }))).error.details.reason).toBe("used");
+    expect(
+      (await json(await call("/api/auth/reset-password", { body: { phoneNumber: user.phone, app: "flex", code, newPassword: "Other#Pass9" } }))).error.details
+        .reason,
+    ).toBe("used");
   });
 
   it("refuses a weak new password before touching the code", async () => {
@@ -545,7 +600,12 @@ describe("POST /api/auth/change-password", () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ changed: true });
     expect(await signIn({ ...user, password: NEW_PASSWORD })).toBeTruthy();
-    expect(await db.select().from(auditLog).where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.password_changed")))).toHaveLength(1);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.password_changed"))),
+    ).toHaveLength(1);
   });
 
   it("refuses a wrong current password or a weak new one, changing nothing", async () => {
@@ -562,7 +622,8 @@ describe("POST /api/auth/change-password", () => {
     const user = await seedUser();
     const { idToken } = await signIn(user);
     let last = 0;
-    for (let i = 0; i < 11; i++) last = (await call("/api/auth/change-password", { body: { currentPassword: "Nope#1234", newPassword: NEW_PASSWORD }, token: idToken })).status;
+    for (let i = 0; i < 11; i++)
+      last = (await call("/api/auth/change-password", { body: { currentPassword: "Nope#1234", newPassword: NEW_PASSWORD }, token: idToken })).status;
     expect(last).toBe(429);
   });
 });

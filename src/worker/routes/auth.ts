@@ -1,28 +1,28 @@
 import { and, eq, sql } from "drizzle-orm";
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
 import { recordAudit } from "../auth/audit";
-import { consumeCode, codeError } from "../auth/codes";
-import { deliverCode, enforceCodeSendLimits, issueAndSendCode, type IdentityDeps } from "../auth/code-delivery";
+import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
+import { codeError, consumeCode } from "../auth/codes";
 import { requireUser } from "../auth/middleware";
 import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
-import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { randomInviteCode, randomToken } from "../auth/random";
+import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
 import {
   advanceSignIn,
   CHALLENGE_MAX_ATTEMPTS,
   CHALLENGE_NAMES,
+  type ChallengeData,
+  type ChallengeName,
   claimChallengeAttempt,
   consumeChallenge,
   createChallenge,
   familyAllowedFor,
   findLiveChallenge,
   idTokenFor,
-  type ChallengeData,
-  type ChallengeName,
   type User,
 } from "../auth/sign-in-flow";
 import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "../auth/tokens";
@@ -160,7 +160,11 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/confirm", validate("json", z.object({ ...phoneAndApp, code: codeSchema })), async (c) => {
     const body = c.req.valid("json");
     const deps = identityDeps(c);
-    await enforceRateLimits(deps.db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
+    await enforceRateLimits(
+      deps.db,
+      [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)],
+      deps.now,
+    );
     await consumeCode(deps.db, c.env.PASSWORD_PEPPER, { app: body.app, phone: body.phoneNumber, purpose: "confirm" }, body.code, deps.now);
     const confirmed = await deps.db
       .update(users)
@@ -203,7 +207,10 @@ export const authRoutes = new Hono<AppEnv>()
     const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
     if (!user || !user.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
     if (needsRehash(user.passwordHash)) {
-      await deps.db.update(users).set({ passwordHash: await hashPassword(body.password, c.env.PASSWORD_PEPPER) }).where(eq(users.id, user.id));
+      await deps.db
+        .update(users)
+        .set({ passwordHash: await hashPassword(body.password, c.env.PASSWORD_PEPPER) })
+        .where(eq(users.id, user.id));
     }
     return c.json(await advanceSignIn(deps, user, { method: "password", passed: [] }));
   })
@@ -266,7 +273,11 @@ export const authRoutes = new Hono<AppEnv>()
           throw new ApiError("bad_request", "Choose a password different from the temporary one", { details: { reason: "same_password" } });
         }
         user = { ...user, passwordHash: await hashPassword(newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false };
-        await recordAudit(db, { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "NEW_PASSWORD_REQUIRED" } }, deps.now);
+        await recordAudit(
+          db,
+          { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "NEW_PASSWORD_REQUIRED" } },
+          deps.now,
+        );
         break;
       }
     }
@@ -275,7 +286,13 @@ export const authRoutes = new Hono<AppEnv>()
     if (!(await consumeChallenge(db, body.session))) throw sessionExpired();
     await db
       .update(users)
-      .set({ phoneVerified: user.phoneVerified, mfaMethod: user.mfaMethod, mfaSecret: user.mfaSecret, passwordHash: user.passwordHash, mustChangePassword: user.mustChangePassword })
+      .set({
+        phoneVerified: user.phoneVerified,
+        mfaMethod: user.mfaMethod,
+        mfaSecret: user.mfaSecret,
+        passwordHash: user.passwordHash,
+        mustChangePassword: user.mustChangePassword,
+      })
       .where(eq(users.id, user.id));
     return c.json(await advanceSignIn(deps, user, { method: data.method, passed: [...data.passed, challenge] }));
   })
@@ -287,7 +304,9 @@ export const authRoutes = new Hono<AppEnv>()
     const result = await rotateRefreshToken(db, refreshToken, now);
     if (!result.ok) {
       if (result.reason === "reused") c.var.log.warn("auth.refresh_reuse", { address: clientAddress(c.req.header("CF-Connecting-IP")) });
-      throw new ApiError("unauthorized", result.reason === "reused" ? "Session revoked. Sign in again" : "Session expired. Sign in again", { details: { reason: result.reason } });
+      throw new ApiError("unauthorized", result.reason === "reused" ? "Session revoked. Sign in again" : "Session expired. Sign in again", {
+        details: { reason: result.reason },
+      });
     }
     const user = await findUserById(db, result.userId);
     if (!user || !familyAllowedFor(user, result.family)) {
@@ -340,20 +359,29 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ reset: true as const });
   })
 
-  .post("/change-password", requireUser, validate("json", z.object({ currentPassword: z.string().min(1).max(256), newPassword: passwordSchema })), async (c) => {
-    const body = c.req.valid("json");
-    const deps = identityDeps(c);
-    const user = c.var.user;
-    await enforceRateLimits(deps.db, [limitFor("passwordChangePerUser", String(user.id)), limitFor("signInPerAddress", deps.address)], deps.now);
-    const ok = await verifyPassword(body.currentPassword, user.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
-    if (!ok || !user.passwordHash) throw new ApiError("bad_request", "Current password is incorrect", { details: { reason: "wrong_password" } });
-    await deps.db
-      .update(users)
-      .set({ passwordHash: await hashPassword(body.newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false })
-      .where(eq(users.id, user.id));
-    await recordAudit(deps.db, { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "change-password" } }, deps.now);
-    return c.json({ changed: true as const });
-  })
+  .post(
+    "/change-password",
+    requireUser,
+    validate("json", z.object({ currentPassword: z.string().min(1).max(256), newPassword: passwordSchema })),
+    async (c) => {
+      const body = c.req.valid("json");
+      const deps = identityDeps(c);
+      const user = c.var.user;
+      await enforceRateLimits(deps.db, [limitFor("passwordChangePerUser", String(user.id)), limitFor("signInPerAddress", deps.address)], deps.now);
+      const ok = await verifyPassword(body.currentPassword, user.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
+      if (!ok || !user.passwordHash) throw new ApiError("bad_request", "Current password is incorrect", { details: { reason: "wrong_password" } });
+      await deps.db
+        .update(users)
+        .set({ passwordHash: await hashPassword(body.newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false })
+        .where(eq(users.id, user.id));
+      await recordAudit(
+        deps.db,
+        { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "change-password" } },
+        deps.now,
+      );
+      return c.json({ changed: true as const });
+    },
+  )
 
   .patch("/me", requireUser, validate("json", meSchema), async (c) => {
     const body = c.req.valid("json");

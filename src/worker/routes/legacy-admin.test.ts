@@ -12,7 +12,16 @@ describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-tab
   it("pages the old user items of one app, administrators included", async () => {
     const { token } = await signIn("support");
     const region = uniqueTag("Legacy");
-    const driver = await createUser({ humanRegion: region, name: "Lee Gacy", email: "lee@example.com", referralCode: "OLD1", goodStanding: true, expirationAt: Date.UTC(2099, 0, 2), accountConnected: true, status: "start" });
+    const driver = await createUser({
+      humanRegion: region,
+      name: "Lee Gacy",
+      email: "lee@example.com",
+      referralCode: "OLD1",
+      goodStanding: true,
+      expirationAt: Date.UTC(2099, 0, 2),
+      accountConnected: true,
+      status: "start",
+    });
     const admin = await createUser({ humanRegion: region, isAdmin: true, roleName: "owner", billingDetails: true });
     const res = await getJson<Record<string, unknown>>(`/api/flex/v1/all-users-table?region=${region}&sort=name&dir=asc`, token);
     expect(res.status).toBe(200);
@@ -82,20 +91,39 @@ describe("billingDetails calls", () => {
   it("lists WhatsApp templates only for roles with billingDetails", async () => {
     const name = uniqueTag("legacy_tpl");
     await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'es_MX', 'APPROVED', ?)")
-      .bind(uniqueTag("id"), name, JSON.stringify([{ type: "HEADER", format: "TEXT", text: "Hola" }, { type: "BODY", text: "Cuerpo" }]))
+      .bind(
+        uniqueTag("id"),
+        name,
+        JSON.stringify([
+          { type: "HEADER", format: "TEXT", text: "Hola" },
+          { type: "BODY", text: "Cuerpo" },
+        ]),
+      )
       .run();
     expect((await getJson("/api/flex/v1/admin/sendWhatsapp", (await signIn("support")).token)).status).toBe(403);
     const owner = await signIn("owner");
-    const res = await getJson<{ id: string; name: string; language: string; components: unknown[] }>("/api/flex/v1/admin/sendWhatsapp?pageSize=100", owner.token);
+    const res = await getJson<{ id: string; name: string; language: string; components: unknown[] }>(
+      "/api/flex/v1/admin/sendWhatsapp?pageSize=100",
+      owner.token,
+    );
     expect(res.status).toBe(200);
-    expect(res.body.Items.find((t) => t.name === name)).toMatchObject({ language: "es_MX", components: [{ type: "HEADER", format: "TEXT", text: "Hola" }, { type: "BODY", text: "Cuerpo" }] });
+    expect(res.body.Items.find((t) => t.name === name)).toMatchObject({
+      language: "es_MX",
+      components: [
+        { type: "HEADER", format: "TEXT", text: "Hola" },
+        { type: "BODY", text: "Cuerpo" },
+      ],
+    });
   });
 });
 
 describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   const post = async (path: string, token: string, json: unknown, headers: Record<string, string> = {}) => {
     const res = await api(path, { method: "POST", token, json, headers });
-    return { status: res.status, body: (await res.json()) as { message?: string; campaignId?: number; error?: { code: string; message: string; details?: unknown } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { message?: string; campaignId?: number; error?: { code: string; message: string; details?: unknown } },
+    };
   };
 
   it("creates a list campaign from the old payload and answers the message", async () => {
@@ -126,16 +154,24 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   it("sends a template named as the old client did", async () => {
     const { token } = await signIn("support");
     const name = uniqueTag("legacy_send");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')").bind(uniqueTag("id"), name).run();
+    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+      .bind(uniqueTag("id"), name)
+      .run();
     const ok = await post("/api/flex/v1/admin/sendWhatsapp", token, {
       numbers: [{ number: uniquePhone() }],
       msgTemplate: { name, language: "en_US", components: [{ type: "BODY", text: "whatever the list said" }] },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.message).toBe("Message sent successfully to 1 user.");
-    const metaShape = await post("/api/flex/v1/admin/sendWhatsapp", token, { numbers: [{ number: uniquePhone() }], msgTemplate: { name, language: { code: "en_US" } } });
+    const metaShape = await post("/api/flex/v1/admin/sendWhatsapp", token, {
+      numbers: [{ number: uniquePhone() }],
+      msgTemplate: { name, language: { code: "en_US" } },
+    });
     expect(metaShape.status).toBe(200);
-    const missing = await post("/api/flex/v1/admin/sendWhatsapp", token, { numbers: [{ number: uniquePhone() }], msgTemplate: { name: "nope", language: "en_US" } });
+    const missing = await post("/api/flex/v1/admin/sendWhatsapp", token, {
+      numbers: [{ number: uniquePhone() }],
+      msgTemplate: { name: "nope", language: "en_US" },
+    });
     expect(missing.status).toBe(422);
   });
 });

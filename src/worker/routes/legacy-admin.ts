@@ -1,12 +1,12 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
 import { formatDDMMYY } from "../../shared/dates";
 import { pageOffset } from "../../shared/paging";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
-import { driverPage, type DriverRecord } from "../messaging/audience";
-import { createCampaign, toCampaignInput, type CampaignRequest } from "../messaging/campaigns";
+import { type DriverRecord, driverPage } from "../messaging/audience";
+import { type CampaignRequest, createCampaign, toCampaignInput } from "../messaging/campaigns";
 import { templatePage } from "../messaging/templates";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
@@ -57,7 +57,13 @@ const sendWhatsappSchema = z.object({
  * an Idempotency-Key gets a fresh campaign per call, as before.
  */
 async function sendToList(c: Context<AppEnv>, numbers: { number: string }[], content: Pick<CampaignRequest, "channel" | "message" | "template" | "liftLimit">) {
-  const request: CampaignRequest = { idempotencyKey: idempotencyKey(c.req.header("Idempotency-Key")), source: "list", app: "flex", phones: numbers.map((n) => n.number), ...content };
+  const request: CampaignRequest = {
+    idempotencyKey: idempotencyKey(c.req.header("Idempotency-Key")),
+    source: "list",
+    app: "flex",
+    phones: numbers.map((n) => n.number),
+    ...content,
+  };
   const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(request));
   return { message: result.message, campaignId: result.campaign.id };
 }
@@ -80,7 +86,10 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
     const { page, pageSize } = c.req.valid("query");
     const [count, rows] = await c.env.DB.batch([
       c.env.DB.prepare("SELECT count(*) AS n FROM invitations"),
-      c.env.DB.prepare("SELECT phone, invited_at, free_week FROM invitations ORDER BY invited_at DESC, id DESC LIMIT ? OFFSET ?").bind(pageSize, pageOffset(page, pageSize)),
+      c.env.DB.prepare("SELECT phone, invited_at, free_week FROM invitations ORDER BY invited_at DESC, id DESC LIMIT ? OFFSET ?").bind(
+        pageSize,
+        pageOffset(page, pageSize),
+      ),
     ]);
     const items = (rows!.results as { phone: string; invited_at: number; free_week: number }[]).map((r) => ({
       phoneNumber: r.phone,
@@ -95,7 +104,12 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
       c.env.DB.prepare("SELECT count(*) AS n FROM referral_codes"),
       c.env.DB.prepare("SELECT code FROM referral_codes ORDER BY code LIMIT ? OFFSET ?").bind(pageSize, pageOffset(page, pageSize)),
     ]);
-    return c.json({ Items: (rows!.results as { code: string }[]).map((r) => ({ referralCode: r.code })), total: (count!.results[0] as { n: number }).n, page, pageSize });
+    return c.json({
+      Items: (rows!.results as { code: string }[]).map((r) => ({ referralCode: r.code })),
+      total: (count!.results[0] as { n: number }).n,
+      page,
+      pageSize,
+    });
   })
   .get("/flex/v1/admin/sendWhatsapp", requireUser, requireAdmin, requireRoleProperty("billingDetails"), validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");

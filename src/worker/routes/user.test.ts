@@ -61,7 +61,13 @@ describe("GET /api/flex/v1/user", () => {
   it("carries the role of an administrator and a Spark driver's delivery area", async () => {
     const spark = await seedAdmin({ app: "spark", deliveryArea: "Mesa, AZ", roleName: "owner", roleProperties: { billingDetails: true } });
     const { Item } = await json(await call("/api/flex/v1/user", { token: (await signInAdmin(spark)).idToken }));
-    expect(Item).toMatchObject({ app: "spark", driverOptions: { deliveryArea: "Mesa, AZ" }, isAdmin: true, role: { name: "owner", properties: { billingDetails: true } }, expirationDate: null });
+    expect(Item).toMatchObject({
+      app: "spark",
+      driverOptions: { deliveryArea: "Mesa, AZ" },
+      isAdmin: true,
+      role: { name: "owner", properties: { billingDetails: true } },
+      expirationDate: null,
+    });
   });
 
   it("is not in good standing once the paid time has run out, whatever the stored flag says", async () => {
@@ -87,7 +93,14 @@ describe("GET /api/flex/v1/user/chat", () => {
   });
 
   it("answers the chat widget's identity with a phone hash signed by CHAT_HASH_SECRET", async () => {
-    const user = await seedUser({ name: "Luis", email: "luis@example.com", goodStanding: true, expirationAt: Date.UTC(2031, 11, 31, 23, 0), humanRegion: "Tampa", accountConnected: true });
+    const user = await seedUser({
+      name: "Luis",
+      email: "luis@example.com",
+      goodStanding: true,
+      expirationAt: Date.UTC(2031, 11, 31, 23, 0),
+      humanRegion: "Tampa",
+      accountConnected: true,
+    });
     const res = await call("/api/flex/v1/user/chat", { token: (await signIn(user)).idToken });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({

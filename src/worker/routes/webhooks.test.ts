@@ -24,13 +24,21 @@ async function twilioPost(path: string, params: Record<string, string>, signatur
   const url = `https://bp.test${path}`;
   const form = new URLSearchParams(params);
   const sig = signature === undefined ? await twilioSignature(TOKEN, url, form) : signature;
-  return api(path, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...(sig ? { "X-Twilio-Signature": sig } : {}) }, body: form.toString() });
+  return api(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", ...(sig ? { "X-Twilio-Signature": sig } : {}) },
+    body: form.toString(),
+  });
 }
 
 async function metaPost(payload: unknown, signature?: string | null) {
   const body = typeof payload === "string" ? payload : JSON.stringify(payload);
   const sig = signature === undefined ? await hubSignature(APP_SECRET, body) : signature;
-  return api("/api/webhooks/whatsapp", { method: "POST", headers: { "Content-Type": "application/json", ...(sig ? { "X-Hub-Signature-256": sig } : {}) }, body });
+  return api("/api/webhooks/whatsapp", {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(sig ? { "X-Hub-Signature-256": sig } : {}) },
+    body,
+  });
 }
 
 /** A sent campaign row with a provider id, to receive receipts for. */
@@ -46,8 +54,12 @@ async function sentRow(providerId: string, channel: "sms" | "whatsapp" = "sms") 
     .first<{ id: number }>();
   return row!.id;
 }
-const rowOf = (id: number) => env.DB.prepare("SELECT status, error_code, error_message FROM campaign_messages WHERE id = ?").bind(id).first<{ status: string; error_code: string | null; error_message: string | null }>();
-const optOutOf = (phone: string, channel: string) => env.DB.prepare("SELECT keyword FROM opt_outs WHERE phone = ? AND channel = ?").bind(phone, channel).first<{ keyword: string }>();
+const rowOf = (id: number) =>
+  env.DB.prepare("SELECT status, error_code, error_message FROM campaign_messages WHERE id = ?")
+    .bind(id)
+    .first<{ status: string; error_code: string | null; error_message: string | null }>();
+const optOutOf = (phone: string, channel: string) =>
+  env.DB.prepare("SELECT keyword FROM opt_outs WHERE phone = ? AND channel = ?").bind(phone, channel).first<{ keyword: string }>();
 
 describe("Twilio signatures", () => {
   it("matches Twilio's documented example", async () => {
@@ -87,8 +99,10 @@ describe("POST /api/webhooks/twilio/status", () => {
   it("moves a sent row to delivered, or to failed with Twilio's ErrorCode", async () => {
     const delivered = await sentRow("SMdelivered" + uniqueTag(""));
     const failed = await sentRow("SMfailed" + uniqueTag(""));
-    const deliveredSid = (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(delivered).first<{ provider_id: string }>())!.provider_id;
-    const failedSid = (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(failed).first<{ provider_id: string }>())!.provider_id;
+    const deliveredSid = (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(delivered).first<{ provider_id: string }>())!
+      .provider_id;
+    const failedSid = (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(failed).first<{ provider_id: string }>())!
+      .provider_id;
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageSid: deliveredSid, MessageStatus: "delivered" })).status).toBe(204);
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageSid: failedSid, MessageStatus: "undelivered", ErrorCode: "30003" })).status).toBe(204);
     expect(await rowOf(delivered)).toMatchObject({ status: "delivered", error_code: null });
@@ -108,7 +122,11 @@ describe("POST /api/webhooks/twilio/status", () => {
     expect(wrong.status).toBe(403);
     expect(await wrong.json()).toEqual({ error: { code: "forbidden", message: "Invalid X-Twilio-Signature" } });
     // Signed for other parameters than the ones sent.
-    const signedFor = await twilioSignature(TOKEN, "https://bp.test/api/webhooks/twilio/status", new URLSearchParams({ MessageSid: sid, MessageStatus: "sent" }));
+    const signedFor = await twilioSignature(
+      TOKEN,
+      "https://bp.test/api/webhooks/twilio/status",
+      new URLSearchParams({ MessageSid: sid, MessageStatus: "sent" }),
+    );
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "delivered" }, signedFor)).status).toBe(403);
     expect(await rowOf(id)).toMatchObject({ status: "sent" });
   });
@@ -116,7 +134,10 @@ describe("POST /api/webhooks/twilio/status", () => {
   it("keeps a receipt for a send not recorded yet, for the consumer to apply", async () => {
     const sid = `SM${uniqueTag("ahead")}`;
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "undelivered", ErrorCode: "30005" })).status).toBe(204);
-    expect(await env.DB.prepare("SELECT status, error_code FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "failed", error_code: "30005" });
+    expect(await env.DB.prepare("SELECT status, error_code FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({
+      status: "failed",
+      error_code: "30005",
+    });
     // A later "delivered" for the same id does not overwrite a failure.
     await twilioPost("/api/webhooks/twilio/status", { MessageSid: sid, MessageStatus: "delivered" });
     expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "failed" });
@@ -152,7 +173,9 @@ describe("POST /api/webhooks/twilio/inbound", () => {
 
   it("answers HELP with the help text as TwiML and ignores other messages", async () => {
     const help = await twilioPost("/api/webhooks/twilio/inbound", { From: uniquePhone(), Body: "help" });
-    expect(await help.text()).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?><Response><Message>Blockpilot: help at .*\/contact, 7 am to 10 pm EST\. Reply STOP to opt out, START to opt back in\.<\/Message><\/Response>$/);
+    expect(await help.text()).toMatch(
+      /^<\?xml version="1.0" encoding="UTF-8"\?><Response><Message>Blockpilot: help at .*\/contact, 7 am to 10 pm EST\. Reply STOP to opt out, START to opt back in\.<\/Message><\/Response>$/,
+    );
     const phone = uniquePhone();
     const chat = await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "please don't stop sending" });
     expect(await chat.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
@@ -181,7 +204,9 @@ describe("/api/webhooks/whatsapp", () => {
     const delivered = await sentRow(`wamid.${uniqueTag("d")}`, "whatsapp");
     const failed = await sentRow(`wamid.${uniqueTag("f")}`, "whatsapp");
     const ids = await Promise.all(
-      [delivered, failed].map(async (id) => (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(id).first<{ provider_id: string }>())!.provider_id),
+      [delivered, failed].map(
+        async (id) => (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(id).first<{ provider_id: string }>())!.provider_id,
+      ),
     );
     const stopper = await createUser();
     const helpAsker = uniquePhone();
@@ -213,8 +238,11 @@ describe("/api/webhooks/whatsapp", () => {
     expect(await rowOf(delivered)).toMatchObject({ status: "delivered" });
     expect(await rowOf(failed)).toMatchObject({ status: "failed", error_code: "131026", error_message: "Message undeliverable" });
     expect(await optOutOf(stopper.phone, "whatsapp")).toMatchObject({ keyword: "STOP" });
-    expect((await env.DB.prepare("SELECT whatsapp_opt_out, sms_opt_out FROM users WHERE id = ?").bind(stopper.id).first())).toEqual({ whatsapp_opt_out: 1, sms_opt_out: 0 });
-    const reply = await env.DB.prepare("SELECT channel, body FROM outbox WHERE \"to\" = ?").bind(helpAsker).first<{ channel: string; body: string }>();
+    expect(await env.DB.prepare("SELECT whatsapp_opt_out, sms_opt_out FROM users WHERE id = ?").bind(stopper.id).first()).toEqual({
+      whatsapp_opt_out: 1,
+      sms_opt_out: 0,
+    });
+    const reply = await env.DB.prepare('SELECT channel, body FROM outbox WHERE "to" = ?').bind(helpAsker).first<{ channel: string; body: string }>();
     expect(reply?.channel).toBe("whatsapp");
     expect(reply?.body).toContain("Reply STOP to opt out");
   });

@@ -1,8 +1,8 @@
-import { Hono, type Context } from "hono";
+import { type Context, Hono } from "hono";
+import { normalizeUsPhone } from "../../shared/phone";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { helpReply, inboundKeyword, optIn, optOut, recordDeliveryStatus } from "../messaging/opt-outs";
-import { normalizeUsPhone } from "../../shared/phone";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
@@ -91,7 +91,13 @@ export const webhookRoutes = new Hono<AppEnv>()
       if (status.status === "delivered" || status.status === "read") await recordDeliveryStatus(c.env.DB, status.id, "delivered", null, null);
       else if (status.status === "failed") {
         const error = status.errors?.[0];
-        await recordDeliveryStatus(c.env.DB, status.id, "failed", error?.code !== undefined ? String(error.code) : "failed", error?.message ?? error?.title ?? "WhatsApp reported the message failed");
+        await recordDeliveryStatus(
+          c.env.DB,
+          status.id,
+          "failed",
+          error?.code !== undefined ? String(error.code) : "failed",
+          error?.message ?? error?.title ?? "WhatsApp reported the message failed",
+        );
       }
     }
     for (const message of values.flatMap((v) => v.messages ?? [])) {

@@ -81,7 +81,14 @@ export async function createUser(u: UserRow = {}): Promise<{ id: number; phone: 
 /** An ID token for a fresh session of the user (a real refresh family, as a sign-in makes). */
 export async function tokenFor(user: { id: number; phone: string }, opts: { isAdmin?: boolean; app?: "flex" | "spark" } = {}): Promise<string> {
   const { family } = await startRefreshFamily(createDb(env.DB), user.id, { passedTotp: opts.isAdmin ?? false });
-  return signIdToken(env, { sub: String(user.id), sid: family, phone_number: user.phone, phone_number_verified: true, app: opts.app ?? "flex", is_admin: opts.isAdmin ?? false });
+  return signIdToken(env, {
+    sub: String(user.id),
+    sid: family,
+    phone_number: user.phone,
+    phone_number_verified: true,
+    app: opts.app ?? "flex",
+    is_admin: opts.isAdmin ?? false,
+  });
 }
 
 /** A signed-in admin: the owner (billingDetails), a support admin (no billingDetails), or a plain driver. */
@@ -89,7 +96,12 @@ export async function signIn(kind: "owner" | "support" | "billing" | "driver") {
   const user = await createUser(
     kind === "driver"
       ? {}
-      : { isAdmin: true, roleName: kind === "owner" ? "owner" : kind === "billing" ? "finance" : "support", billingDetails: kind !== "support", name: `${kind} admin` },
+      : {
+          isAdmin: true,
+          roleName: kind === "owner" ? "owner" : kind === "billing" ? "finance" : "support",
+          billingDetails: kind !== "support",
+          name: `${kind} admin`,
+        },
   );
   return { user, token: await tokenFor(user, { isAdmin: kind !== "driver" }) };
 }

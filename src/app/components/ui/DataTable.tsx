@@ -39,11 +39,7 @@ export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, so
               return (
                 <th key={col.key} scope="col" className={col.className} aria-sort={ariaSort}>
                   {col.sortKey && onSort ? (
-                    <button
-                      type="button"
-                      className="sort-button"
-                      onClick={() => onSort(col.sortKey!, active && sort.dir === "asc" ? "desc" : "asc")}
-                    >
+                    <button type="button" className="sort-button" onClick={() => onSort(col.sortKey!, active && sort.dir === "asc" ? "desc" : "asc")}>
                       {col.header}
                       <span aria-hidden="true" className="sort-mark">
                         {active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}

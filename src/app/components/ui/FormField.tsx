@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId, useState } from "react";
 import "./FormField.css";
 
 /**
@@ -53,7 +53,13 @@ export function PasswordField({ showLabel, hideLabel, ...props }: Omit<TextField
     <div className={className ? `form-field ${className}` : "form-field"}>
       <label htmlFor={fieldId}>{label}</label>
       <div className="password-input">
-        <input id={fieldId} type={visible ? "text" : "password"} aria-invalid={error ? true : undefined} aria-describedby={describedBy(fieldId, hint, error)} {...input} />
+        <input
+          id={fieldId}
+          type={visible ? "text" : "password"}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy(fieldId, hint, error)}
+          {...input}
+        />
         <button type="button" className="password-toggle" aria-pressed={visible} aria-controls={fieldId} onClick={() => setVisible((v) => !v)}>
           {visible ? hideLabel : showLabel}
         </button>
@@ -96,7 +102,14 @@ export function ChoiceField<V extends string>({
   );
 }
 
-export function SelectField({ label, error, hint, id, children, ...select }: Described & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { id?: string }) {
+export function SelectField({
+  label,
+  error,
+  hint,
+  id,
+  children,
+  ...select
+}: Described & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { id?: string }) {
   const autoId = useId();
   const fieldId = id ?? autoId;
   return (

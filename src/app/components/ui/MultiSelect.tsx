@@ -41,7 +41,13 @@ export function MultiSelect({ legend, options, value, onChange, labels, disabled
         </button>
       </div>
       {options.length > 10 && (
-        <input type="search" aria-label={`${labels.filter}: ${legend}`} placeholder={labels.filter} value={filter} onChange={(e) => setFilter(e.target.value)} />
+        <input
+          type="search"
+          aria-label={`${labels.filter}: ${legend}`}
+          placeholder={labels.filter}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+        />
       )}
       <div className="multi-select-options">
         {shown.length === 0 && <p className="muted">{labels.none}</p>}

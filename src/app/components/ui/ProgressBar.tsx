@@ -17,11 +17,26 @@ export function ProgressBar({ label, total, done, parts, legend = true }: Props)
   const percent = total > 0 ? Math.min(100, Math.round((done / total) * 100)) : 0;
   return (
     <div className="progress">
-      <div className="progress-track" role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent} aria-valuetext={`${percent}% (${done}/${total})`}>
+      <div
+        className="progress-track"
+        role="progressbar"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}% (${done}/${total})`}
+      >
         {total > 0 &&
           parts
             .filter((p) => p.value > 0)
-            .map((p) => <span key={p.key} className={`progress-part progress-${p.tone}`} style={{ width: `${(p.value / total) * 100}%` }} title={`${p.label}: ${p.value}`} />)}
+            .map((p) => (
+              <span
+                key={p.key}
+                className={`progress-part progress-${p.tone}`}
+                style={{ width: `${(p.value / total) * 100}%` }}
+                title={`${p.label}: ${p.value}`}
+              />
+            ))}
       </div>
       {legend && (
         <ul className="progress-legend">

@@ -29,7 +29,14 @@ export function TemplatePicker({ templates, value, onChange, labels, error, disa
   return (
     <div className="field template-picker">
       <label htmlFor={id}>{labels.template}</label>
-      <select id={id} value={value} disabled={disabled} aria-invalid={Boolean(error) || undefined} aria-describedby={error ? `${id}-error` : undefined} onChange={(e) => onChange(e.target.value)}>
+      <select
+        id={id}
+        value={value}
+        disabled={disabled}
+        aria-invalid={Boolean(error) || undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      >
         <option value="">{labels.placeholder}</option>
         {templates.map((t) => {
           const header = templateText(t, "HEADER");

@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ReactNode } from "react";
+import { type ReactNode, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import "./Toast.css";
 import "../../i18n/auth";
@@ -35,7 +35,11 @@ function dismiss(id: number) {
 function show(kind: ToastKind, message: ReactNode, durationMs = TOAST_DURATION_MS): number {
   const id = nextId++;
   emit([...items, { id, kind, message }]);
-  if (kind !== "loading") timers.set(id, setTimeout(() => dismiss(id), durationMs));
+  if (kind !== "loading")
+    timers.set(
+      id,
+      setTimeout(() => dismiss(id), durationMs),
+    );
   return id;
 }
 

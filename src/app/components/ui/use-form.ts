@@ -1,6 +1,6 @@
-import { useCallback, useRef, useState, type ChangeEvent, type FormEvent } from "react";
+import { type ChangeEvent, type FormEvent, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { z, type ZodType } from "zod";
+import { type ZodType, z } from "zod";
 import { ApiClientError } from "../../lib/api-client";
 
 /**

@@ -1,10 +1,10 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { maskPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField } from "../../components/ui/FormField";
 import { useForm } from "../../components/ui/use-form";
 import type { TokenAnswer } from "../../lib/session";
-import { maskPhone } from "../../../shared/phone";
-import { authApi, isChallenge, type Challenge } from "./api";
+import { authApi, type Challenge, isChallenge } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { challengeErrorKey } from "./code-errors";
 import { codeOnlySchema, newPasswordSchema } from "./schemas";
@@ -23,7 +23,11 @@ type StepProps = {
 /** One sign-in challenge (docs/api.md): SMS code, authenticator code, MFA setup, new password. */
 export function ChallengeStep(props: StepProps) {
   // A new challenge (even of the same kind) starts with a fresh form.
-  return props.challenge.challenge === "NEW_PASSWORD_REQUIRED" ? <NewPasswordChallenge key={props.challenge.session} {...props} /> : <CodeChallenge key={props.challenge.session} {...props} />;
+  return props.challenge.challenge === "NEW_PASSWORD_REQUIRED" ? (
+    <NewPasswordChallenge key={props.challenge.session} {...props} />
+  ) : (
+    <CodeChallenge key={props.challenge.session} {...props} />
+  );
 }
 
 function useAnswer({ onSignedIn, onNext }: Pick<StepProps, "onSignedIn" | "onNext">) {
@@ -55,7 +59,8 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
   };
 
   const title = kind === "MFA_SETUP" ? t("challenge.setupTitle") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpTitle") : t("challenge.smsTitle");
-  const lead = kind === "MFA_SETUP" ? t("challenge.setupLead") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpLead") : t("challenge.smsLead", { destination });
+  const lead =
+    kind === "MFA_SETUP" ? t("challenge.setupLead") : kind === "SOFTWARE_TOKEN_MFA" ? t("challenge.totpLead") : t("challenge.smsLead", { destination });
 
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
@@ -71,9 +76,7 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
         <button type="button" className="link-button" onClick={onRestart}>
           {t("challenge.startOver")}
         </button>
-        {onResend && (kind === "SMS_MFA" || kind === "CUSTOM_CHALLENGE") && (
-          <ResendButton resending={resending} onClick={() => void resend()} />
-        )}
+        {onResend && (kind === "SMS_MFA" || kind === "CUSTOM_CHALLENGE") && <ResendButton resending={resending} onClick={() => void resend()} />}
       </div>
     </form>
   );
@@ -102,7 +105,9 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
   const grouped = secret?.replace(/(.{4})/g, "$1 ").trim();
   return (
     <div className="mfa-setup">
-      {svg && <img className="qr-code" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt={t("challenge.qrAlt")} width={200} height={200} />}
+      {svg && (
+        <img className="qr-code" src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`} alt={t("challenge.qrAlt")} width={200} height={200} />
+      )}
       {!svg && !failed && uri && <div className="spinner" role="status" aria-label={t("challenge.qrLoading")} />}
       {grouped && (
         <>
@@ -132,7 +137,14 @@ function NewPasswordChallenge({ challenge, onSignedIn, onNext, onRestart }: Step
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t("challenge.newPasswordTitle")}</h1>
       <p className="auth-lead">{t("challenge.newPasswordLead")}</p>
-      <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} autoFocus />
+      <PasswordField
+        {...form.field("newPassword")}
+        {...toggle}
+        label={t("fields.newPassword")}
+        autoComplete="new-password"
+        hint={t("fields.passwordRules")}
+        autoFocus
+      />
       <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>

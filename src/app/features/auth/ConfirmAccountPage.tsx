@@ -1,15 +1,15 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
+import { phoneSchema } from "../../../shared/auth";
+import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage, TextField } from "../../components/ui/FormField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
-import { phoneSchema } from "../../../shared/auth";
-import { formatUsPhone } from "../../../shared/phone";
-import { authApi, isChallenge, type App } from "./api";
 import { AppChoice } from "./AppChoice";
+import { type App, authApi, isChallenge } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";

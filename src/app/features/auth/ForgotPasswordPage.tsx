@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
+import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
-import { formatUsPhone } from "../../../shared/phone";
-import { authApi, type App } from "./api";
 import { AppChoice } from "./AppChoice";
+import { type App, authApi } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";
@@ -61,7 +61,11 @@ function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
   const [resending, whileResending] = useResending();
-  const form = useForm({ initial: { code: "", newPassword: "", confirmPassword: "" }, schema: resetSchema, required: ["code", "newPassword", "confirmPassword"] });
+  const form = useForm({
+    initial: { code: "", newPassword: "", confirmPassword: "" },
+    schema: resetSchema,
+    required: ["code", "newPassword", "confirmPassword"],
+  });
 
   const submit = form.onSubmit(async ({ code, newPassword }) => {
     try {

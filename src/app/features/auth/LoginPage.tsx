@@ -1,13 +1,13 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
-import { formatUsPhone } from "../../../shared/phone";
-import { authApi, isChallenge, type App, type Challenge, type SignInAnswer } from "./api";
 import { AppChoice } from "./AppChoice";
+import { type App, authApi, type Challenge, isChallenge, type SignInAnswer } from "./api";
 import { ChallengeStep } from "./ChallengeStep";
 import { loginSchema, smsLoginSchema } from "./schemas";
 import "./auth.css";
@@ -47,12 +47,19 @@ export default function LoginPage() {
     try {
       const { phoneNumber, app: chosenApp } = data;
       const password = "password" in data ? String(data.password) : null;
-      const answer = password !== null ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
+      const answer =
+        password !== null ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
       handle(answer, phoneNumber, chosenApp);
     } catch (err) {
       // 401 is the one answer for an unknown phone and a wrong password: no account enumeration.
       const wrong = err instanceof ApiClientError && (err.status === 401 || err.status === 404);
-      form.setFormError(wrong ? (mode === "password" ? "common:errors.phoneOrPasswordIncorrect" : "common:errors.couldntSignIn") : apiErrorKey(err, "common:errors.couldntSignIn"));
+      form.setFormError(
+        wrong
+          ? mode === "password"
+            ? "common:errors.phoneOrPasswordIncorrect"
+            : "common:errors.couldntSignIn"
+          : apiErrorKey(err, "common:errors.couldntSignIn"),
+      );
     }
   });
 
@@ -92,7 +99,13 @@ export default function LoginPage() {
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
       <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
       {mode === "password" ? (
-        <PasswordField {...form.field("password")} label={t("fields.password")} autoComplete="current-password" showLabel={t("fields.showPassword")} hideLabel={t("fields.hidePassword")} />
+        <PasswordField
+          {...form.field("password")}
+          label={t("fields.password")}
+          autoComplete="current-password"
+          showLabel={t("fields.showPassword")}
+          hideLabel={t("fields.hidePassword")}
+        />
       ) : (
         <p className="form-hint">{t("login.smsHint")}</p>
       )}

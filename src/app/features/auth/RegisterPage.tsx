@@ -3,10 +3,10 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
-import { authApi, type App } from "./api";
 import { AppChoice } from "./AppChoice";
-import { isUnknownReferral } from "./code-errors";
+import { type App, authApi } from "./api";
 import type { ConfirmPageState } from "./ConfirmAccountPage";
+import { isUnknownReferral } from "./code-errors";
 import { rememberSignIn } from "./pending-sign-in";
 import { registerSchema } from "./schemas";
 import "./auth.css";
@@ -18,7 +18,15 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const form = useForm({
-    initial: { name: "", phoneNumber: "", email: "", password: "", confirmPassword: "", app: params.get("app") === "spark" ? "spark" : "flex", referralCode: params.get("ref") ?? "" },
+    initial: {
+      name: "",
+      phoneNumber: "",
+      email: "",
+      password: "",
+      confirmPassword: "",
+      app: params.get("app") === "spark" ? "spark" : "flex",
+      referralCode: params.get("ref") ?? "",
+    },
     schema: registerSchema,
     required: ["name", "phoneNumber", "password", "confirmPassword"],
   });
@@ -43,7 +51,15 @@ export default function RegisterPage() {
       <h1>{t("common:titles.register")}</h1>
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
       <TextField {...form.field("name")} label={t("fields.name")} autoComplete="name" />
-      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" hint={t("fields.phoneHint")} />
+      <TextField
+        {...form.field("phoneNumber")}
+        label={t("fields.phone")}
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        placeholder="(305) 555-0100"
+        hint={t("fields.phoneHint")}
+      />
       <TextField {...form.field("email")} label={`${t("fields.email")} ${t("fields.optional")}`} type="email" autoComplete="email" inputMode="email" />
       <PasswordField {...form.field("password")} {...toggle} label={t("fields.password")} autoComplete="new-password" hint={t("fields.passwordRules")} />
       <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />

@@ -19,13 +19,15 @@ const anonymous = { auth: false } as const;
 export const authApi = {
   signIn: (body: { phoneNumber: string; app: App; password: string }) => api.post<SignInAnswer>("/api/auth/sign-in", body, anonymous),
   signInWithSms: (body: { phoneNumber: string; app: App }) => api.post<SignInAnswer>("/api/auth/sign-in", { ...body, method: "sms" }, anonymous),
-  respond: (body: { challenge: ChallengeName; session: string; code?: string; newPassword?: string }) => api.post<SignInAnswer>("/api/auth/respond", body, anonymous),
+  respond: (body: { challenge: ChallengeName; session: string; code?: string; newPassword?: string }) =>
+    api.post<SignInAnswer>("/api/auth/respond", body, anonymous),
   register: (body: { phoneNumber: string; password: string; name: string; email?: string; app: App; referralCode?: string; language: "en" | "es" }) =>
     api.post<CodeDelivery>("/api/auth/register", body, anonymous),
   confirm: (body: { phoneNumber: string; app: App; code: string }) => api.post<{ confirmed: true }>("/api/auth/confirm", body, anonymous),
   resendCode: (body: { phoneNumber: string; app: App }) => api.post<CodeDelivery>("/api/auth/resend-code", body, anonymous),
   forgotPassword: (body: { phoneNumber: string; app: App }) => api.post<CodeDelivery>("/api/auth/forgot-password", body, anonymous),
-  resetPassword: (body: { phoneNumber: string; app: App; code: string; newPassword: string }) => api.post<{ reset: true }>("/api/auth/reset-password", body, anonymous),
+  resetPassword: (body: { phoneNumber: string; app: App; code: string; newPassword: string }) =>
+    api.post<{ reset: true }>("/api/auth/reset-password", body, anonymous),
 };
 
 export function isChallenge(answer: SignInAnswer): answer is Challenge {

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
-import { signedOutSession, StaticSessionProvider, type SessionValue } from "../../lib/session";
+import { type SessionValue, StaticSessionProvider, signedOutSession } from "../../lib/session";
 import ConfirmAccountPage from "./ConfirmAccountPage";
 import ForgotPasswordPage from "./ForgotPasswordPage";
 import LoginPage from "./LoginPage";
@@ -21,7 +21,11 @@ function stubApi(answers: Record<string, Reply | Reply[]>) {
     vi.fn(async (path: string, init: RequestInit = {}) => {
       calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : {} });
       const queue = answers[path];
-      const reply = Array.isArray(queue) ? (queue.length > 1 ? queue.shift()! : queue[0]!) : (queue ?? { status: 404, body: { error: { code: "not_found", message: "Not found" } } });
+      const reply = Array.isArray(queue)
+        ? queue.length > 1
+          ? queue.shift()!
+          : queue[0]!
+        : (queue ?? { status: 404, body: { error: { code: "not_found", message: "Not found" } } });
       return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
     }),
   );
@@ -216,7 +220,11 @@ describe("login", () => {
     const user = userEvent.setup();
     const calls = stubApi({
       "/api/auth/sign-in": { body: { challenge: "SOFTWARE_TOKEN_MFA", session: "challenge-1" } },
-      "/api/auth/respond": [error(400, "bad_request", { reason: "mismatch", attemptsLeft: 4 }), error(400, "bad_request", { reason: "used" }), { body: { tokens } }],
+      "/api/auth/respond": [
+        error(400, "bad_request", { reason: "mismatch", attemptsLeft: 4 }),
+        error(400, "bad_request", { reason: "used" }),
+        { body: { tokens } },
+      ],
     });
     const { value } = renderScreen("/login");
     await fill(user);
@@ -257,7 +265,13 @@ describe("login", () => {
   it("shows MFA_SETUP as a QR code of the otpauth URI with the key to type instead", async () => {
     const user = userEvent.setup();
     stubApi({
-      "/api/auth/sign-in": { body: { challenge: "MFA_SETUP", session: "s", parameters: { secret: "JBSWY3DPEHPK3PXP", otpauthUri: "otpauth://totp/Blockpilot:%2B13055550123?secret=JBSWY3DPEHPK3PXP&issuer=Blockpilot" } } },
+      "/api/auth/sign-in": {
+        body: {
+          challenge: "MFA_SETUP",
+          session: "s",
+          parameters: { secret: "JBSWY3DPEHPK3PXP", otpauthUri: "otpauth://totp/Blockpilot:%2B13055550123?secret=JBSWY3DPEHPK3PXP&issuer=Blockpilot" },
+        },
+      },
     });
     renderScreen("/login");
     await fill(user);
@@ -377,7 +391,12 @@ describe("confirm account", () => {
     const reloadUser = vi.fn(async () => undefined);
     renderScreen(
       "/confirm-account",
-      { session: { idToken: "i", refreshToken: "r" }, claims: { sub: "7", phone_number: "+13055550123", phone_number_verified: false, app: "flex", is_admin: false, exp: 4e9 }, refreshSession, reloadUser },
+      {
+        session: { idToken: "i", refreshToken: "r" },
+        claims: { sub: "7", phone_number: "+13055550123", phone_number_verified: false, app: "flex", is_admin: false, exp: 4e9 },
+        refreshSession,
+        reloadUser,
+      },
       { phoneNumber: "+13055550123", app: "flex", reason: "unverified" },
     );
     expect(await screen.findByText("Confirm account to continue")).toBeInTheDocument();
@@ -391,7 +410,10 @@ describe("confirm account", () => {
 describe("forgot password", () => {
   it("requests a code, then resets with the code and a new password, and sends the person to sign in", async () => {
     const user = userEvent.setup();
-    const calls = stubApi({ "/api/auth/forgot-password": { body: { codeDelivery: {} } }, "/api/auth/reset-password": [error(400, "bad_request", { reason: "expired" }), { body: { reset: true } }] });
+    const calls = stubApi({
+      "/api/auth/forgot-password": { body: { codeDelivery: {} } },
+      "/api/auth/reset-password": [error(400, "bad_request", { reason: "expired" }), { body: { reset: true } }],
+    });
     const { router } = renderScreen("/forgot-password");
     await user.type(await screen.findByLabelText("Phone number"), "305-555-0123");
     await user.click(screen.getByRole("button", { name: "Send code" }));

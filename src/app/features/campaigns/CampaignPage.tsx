@@ -1,16 +1,16 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
-import { DataTable, type Column } from "../../components/ui/DataTable";
+import { type Column, DataTable } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
 import { Pager, usePaging } from "../../components/ui/Pager";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
-import { serverMessage } from "../../lib/admin-api";
-import { api, ApiClientError } from "../../lib/api-client";
-import { usePagerLabels } from "../../lib/admin-labels";
 import { formatUsPhone } from "../../../shared/phone";
-import { isRunning, MESSAGE_STATUSES, useCampaign, useLedger, type Campaign, type LedgerRow, type MessageStatus } from "./api";
+import { serverMessage } from "../../lib/admin-api";
+import { usePagerLabels } from "../../lib/admin-labels";
+import { ApiClientError, api } from "../../lib/api-client";
+import { type Campaign, isRunning, type LedgerRow, MESSAGE_STATUSES, type MessageStatus, useCampaign, useLedger } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
 import "./campaigns.css";
@@ -241,11 +241,7 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
             busy={ledger.isLoading}
             empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
           />
-          <Pager
-            {...pager}
-            total={ledger.data.total}
-            labels={pagerLabels}
-          />
+          <Pager {...pager} total={ledger.data.total} labels={pagerLabels} />
         </>
       )}
     </section>

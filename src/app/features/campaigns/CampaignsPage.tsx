@@ -1,11 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { DataTable, type Column } from "../../components/ui/DataTable";
+import { type Column, DataTable } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
 import { Pager, usePaging } from "../../components/ui/Pager";
 import "../../i18n/admin";
 import { usePagerLabels } from "../../lib/admin-labels";
-import { isRunning, useCampaigns, type Campaign } from "./api";
+import { type Campaign, isRunning, useCampaigns } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";
 import "./campaigns.css";
@@ -65,11 +65,7 @@ export default function CampaignsPage() {
               </>
             }
           />
-          <Pager
-            {...pager}
-            total={campaigns.data.total}
-            labels={pagerLabels}
-          />
+          <Pager {...pager} total={campaigns.data.total} labels={pagerLabels} />
         </>
       )}
     </section>

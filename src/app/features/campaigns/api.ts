@@ -1,10 +1,9 @@
 import useSWR from "swr";
-import { noRetryOn4xx, type Page } from "../../lib/admin-api";
-import { swrFetcher, type Query } from "../../lib/api-client";
-
 import type { CampaignView as Campaign, LedgerRow } from "../../../shared/campaigns";
+import { noRetryOn4xx, type Page } from "../../lib/admin-api";
+import { type Query, swrFetcher } from "../../lib/api-client";
 
-export { MESSAGE_STATUSES, type CampaignStatus, type MessageStatus } from "../../../shared/campaigns";
+export { type CampaignStatus, MESSAGE_STATUSES, type MessageStatus } from "../../../shared/campaigns";
 export type { Campaign, LedgerRow };
 
 /** How often a running campaign's progress is fetched again. */

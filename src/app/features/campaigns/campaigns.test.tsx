@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toast } from "../../components/ui/Toast";
 import { setLanguage } from "../../i18n";
 import { setTokenSource } from "../../lib/api-client";
-import { mockApi, renderScreen, stubConfirm, type Call } from "../../test/admin-harness";
+import { type Call, mockApi, renderScreen, stubConfirm } from "../../test/admin-harness";
 import type { Campaign, LedgerRow } from "./api";
 import CampaignPage from "./CampaignPage";
 import CampaignsPage from "./CampaignsPage";
@@ -31,17 +31,20 @@ const done = { status: "done" as const, counts: { pending: 0, sending: 0, sent: 
 
 function ledger(call: Call) {
   const status = call.url.searchParams.get("status");
-  const rows = Array.from({ length: 10 }, (_, i): LedgerRow => ({
-    phone: `+1305555${1000 + i}`,
-    name: `Driver ${i}`,
-    status: i === 0 ? "failed" : i === 1 ? "skipped" : "delivered",
-    providerId: i === 1 ? null : `SM${i}`,
-    errorCode: i === 0 ? "21211" : i === 1 ? "opted_out" : null,
-    errorMessage: i === 0 ? "Invalid 'To' number" : null,
-    attempts: 1,
-    deadLettered: false,
-    updatedAt: Date.UTC(2026, 4, 2, 15, 31),
-  })).filter((r) => !status || r.status === status);
+  const rows = Array.from(
+    { length: 10 },
+    (_, i): LedgerRow => ({
+      phone: `+1305555${1000 + i}`,
+      name: `Driver ${i}`,
+      status: i === 0 ? "failed" : i === 1 ? "skipped" : "delivered",
+      providerId: i === 1 ? null : `SM${i}`,
+      errorCode: i === 0 ? "21211" : i === 1 ? "opted_out" : null,
+      errorMessage: i === 0 ? "Invalid 'To' number" : null,
+      attempts: 1,
+      deadLettered: false,
+      updatedAt: Date.UTC(2026, 4, 2, 15, 31),
+    }),
+  ).filter((r) => !status || r.status === status);
   return { body: { total: rows.length, page: 1, pageSize: 20, rows } };
 }
 
@@ -62,7 +65,14 @@ describe("campaigns list", () => {
         path: "/api/admin/campaigns",
         reply: () => {
           calls++;
-          return { body: { total: 2, page: 1, pageSize: 20, rows: [calls === 1 ? campaign() : campaign(done), campaign({ id: 11, channel: "whatsapp", source: "list", ...done, total: 10 })] } };
+          return {
+            body: {
+              total: 2,
+              page: 1,
+              pageSize: 20,
+              rows: [calls === 1 ? campaign() : campaign(done), campaign({ id: 11, channel: "whatsapp", source: "list", ...done, total: 10 })],
+            },
+          };
         },
       },
     ]);
@@ -111,7 +121,13 @@ describe("campaign ledger", () => {
     expect(await screen.findByText("Hello drivers")).toBeInTheDocument();
     expect(screen.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "100");
     const legend = screen.getByRole("list");
-    for (const [label, n] of [["Pending", 0], ["Sent", 5], ["Delivered", 3], ["Failed", 1], ["Skipped", 1]] as const) {
+    for (const [label, n] of [
+      ["Pending", 0],
+      ["Sent", 5],
+      ["Delivered", 3],
+      ["Failed", 1],
+      ["Skipped", 1],
+    ] as const) {
       expect(within(legend).getByText(label).parentElement).toHaveTextContent(`${label} ${n}`);
     }
     const table = await screen.findByRole("table", { name: "Recipients" });
@@ -129,7 +145,11 @@ describe("campaign ledger", () => {
     const api = mockApi([
       { path: "/api/admin/campaigns/12", reply: () => ({ body: { campaign: campaign(done) } }) },
       { path: "/api/admin/campaigns/12/messages", reply: ledger },
-      { method: "POST", path: "/api/admin/campaigns/12/retry-failed", reply: () => ({ status: 201, body: { campaign: campaign({ id: 13, source: "retry", total: 1 }) } }) },
+      {
+        method: "POST",
+        path: "/api/admin/campaigns/12/retry-failed",
+        reply: () => ({ status: 201, body: { campaign: campaign({ id: 13, source: "retry", total: 1 }) } }),
+      },
     ]);
     const confirm = stubConfirm(true);
     const router = renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });

@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { DriverRow } from "../../../shared/audience";
 import { toast } from "../../components/ui/Toast";
 import { setLanguage } from "../../i18n";
-import type { DriverRow } from "../../../shared/audience";
+import { type Call, mockApi, owner, type Route, renderScreen, stubConfirm, support, supportWithBilling } from "../../test/admin-harness";
 import { DriversPanel } from "./DriversPanel";
-import { mockApi, owner, renderScreen, stubConfirm, support, supportWithBilling, type Call, type Route } from "../../test/admin-harness";
 
 const TOTAL = 57;
 
@@ -35,7 +35,10 @@ function audience(call: Call) {
 }
 
 const baseRoutes: Route[] = [
-  { path: "/api/admin/settings", reply: () => ({ body: { ownerName: "Olivia Owner", smsProvider: "outbox", whatsappProvider: "outbox", sendRatePerSecond: 10 } }) },
+  {
+    path: "/api/admin/settings",
+    reply: () => ({ body: { ownerName: "Olivia Owner", smsProvider: "outbox", whatsappProvider: "outbox", sendRatePerSecond: 10 } }),
+  },
   { path: "/api/admin/regions", reply: () => ({ body: { Items: ["Miami", "Orlando", "Tampa"] } }) },
   { path: "/api/flex/v1/admin/referrals", reply: () => ({ body: { Items: [{ referralCode: "MIAMI10" }, { referralCode: "FLEXPRO" }] } }) },
   {
@@ -43,7 +46,15 @@ const baseRoutes: Route[] = [
     reply: () => ({
       body: {
         Items: [
-          { id: "t1", name: "welcome_back", language: "en_US", components: [{ type: "HEADER", text: "Welcome back" }, { type: "BODY", text: "Your blocks are waiting." }] },
+          {
+            id: "t1",
+            name: "welcome_back",
+            language: "en_US",
+            components: [
+              { type: "HEADER", text: "Welcome back" },
+              { type: "BODY", text: "Your blocks are waiting." },
+            ],
+          },
         ],
       },
     }),
@@ -51,7 +62,9 @@ const baseRoutes: Route[] = [
   { path: "/api/admin/audience", reply: audience },
 ];
 
-function sentRoute(reply: Route["reply"] = () => ({ status: 201, body: { campaign: { id: 42, total: 55 }, message: "Message sent successfully to 55 users." } })): Route {
+function sentRoute(
+  reply: Route["reply"] = () => ({ status: 201, body: { campaign: { id: 42, total: 55 }, message: "Message sent successfully to 55 users." } }),
+): Route {
   return { method: "POST", path: "/api/admin/campaigns", reply };
 }
 
@@ -151,7 +164,10 @@ describe("referral select", () => {
   });
 
   it("is hidden when the server answers 403", async () => {
-    const api = mockApi([{ path: "/api/flex/v1/admin/referrals", reply: () => ({ status: 403, body: { error: { code: "forbidden", message: "Forbidden" } } }) }, ...baseRoutes]);
+    const api = mockApi([
+      { path: "/api/flex/v1/admin/referrals", reply: () => ({ status: 403, body: { error: { code: "forbidden", message: "Forbidden" } } }) },
+      ...baseRoutes,
+    ]);
     renderScreen(<DriversPanel />, { user: supportWithBilling });
     await screen.findByRole("group", { name: "Amazon regions" });
     await waitFor(() => expect(api.to("/api/flex/v1/admin/referrals")).toHaveLength(1));
@@ -301,8 +317,20 @@ describe("review and send", () => {
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
     const table = await screen.findByRole("table");
-    const headers = within(table).getAllByRole("columnheader").map((h) => h.textContent?.replace(/[▲▼↕]/g, "").trim());
-    expect(headers.slice(1)).toEqual(["Nombre", "Teléfono", "Referral", "Region", "Good standing", "Account connected", "Filters complete", "Expiration date", "Status"]);
+    const headers = within(table)
+      .getAllByRole("columnheader")
+      .map((h) => h.textContent?.replace(/[▲▼↕]/g, "").trim());
+    expect(headers.slice(1)).toEqual([
+      "Nombre",
+      "Teléfono",
+      "Referral",
+      "Region",
+      "Good standing",
+      "Account connected",
+      "Filters complete",
+      "Expiration date",
+      "Status",
+    ]);
     const first = within(table).getAllByRole("row")[1]!;
     expect(within(first).getByText("Driver 1")).toBeInTheDocument();
     expect(within(first).getByText("+1 (305) 555-1001")).toBeInTheDocument();
@@ -334,7 +362,9 @@ describe("review and send", () => {
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
     await user.click(await screen.findByRole("button", { name: /Nombre/ }));
-    await waitFor(() => expect(api.to("/api/admin/audience").some((c) => c.url.searchParams.get("sort") === "name" && c.url.searchParams.get("dir") === "asc")).toBe(true));
+    await waitFor(() =>
+      expect(api.to("/api/admin/audience").some((c) => c.url.searchParams.get("sort") === "name" && c.url.searchParams.get("dir") === "asc")).toBe(true),
+    );
     await user.click(screen.getByRole("button", { name: /Nombre/ }));
     await waitFor(() => expect(api.to("/api/admin/audience").some((c) => c.url.searchParams.get("dir") === "desc")).toBe(true));
     expect(screen.getByRole("columnheader", { name: /Nombre/ })).toHaveAttribute("aria-sort", "descending");
@@ -422,7 +452,12 @@ describe("review and send", () => {
   it("uses one idempotency key per review, the same on a retry", async () => {
     const user = userEvent.setup();
     let fail = true;
-    const api = mockApi([...baseRoutes, sentRoute(() => (fail ? { status: 500, body: { error: { code: "internal", message: "Internal error" } } } : { status: 201, body: { campaign: { id: 1, total: 57 } } }))]);
+    const api = mockApi([
+      ...baseRoutes,
+      sentRoute(() =>
+        fail ? { status: 500, body: { error: { code: "internal", message: "Internal error" } } } : { status: 201, body: { campaign: { id: 1, total: 57 } } },
+      ),
+    ]);
     stubConfirm(true);
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
@@ -494,7 +529,10 @@ describe("panel 1 errors", () => {
   it("says 'An error has occurred.' when the review cannot load, with a retry", async () => {
     const user = userEvent.setup();
     let fail = true;
-    mockApi([{ path: "/api/admin/audience", reply: (c) => (fail ? { status: 500, body: { error: { code: "internal", message: "Internal error" } } } : audience(c)) }, ...baseRoutes]);
+    mockApi([
+      { path: "/api/admin/audience", reply: (c) => (fail ? { status: 500, body: { error: { code: "internal", message: "Internal error" } } } : audience(c)) },
+      ...baseRoutes,
+    ]);
     renderScreen(<DriversPanel />);
     await user.type(messageBox(), "Hi");
     await user.click(screen.getByRole("button", { name: "Review" }));

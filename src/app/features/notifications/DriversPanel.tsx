@@ -1,19 +1,19 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import { type DriverRow, driverAudienceSchema, localTimeZone } from "../../../shared/audience";
+import { formatDDMMYY } from "../../../shared/dates";
+import { formatUsPhone } from "../../../shared/phone";
 import { BoolMark, type Column } from "../../components/ui/DataTable";
 import { MultiSelect } from "../../components/ui/MultiSelect";
-import { TriStateSelect, type TriState } from "../../components/ui/TriStateSelect";
+import { type TriState, TriStateSelect } from "../../components/ui/TriStateSelect";
 import { useSettings } from "../../lib/admin-api";
 import { useMultiSelectLabels, useTriLabels } from "../../lib/admin-labels";
 import { MessageFields, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
 import type { Query } from "../../lib/api-client";
-import { driverAudienceSchema, localTimeZone, type DriverRow } from "../../../shared/audience";
-import { formatDDMMYY } from "../../../shared/dates";
-import { formatUsPhone } from "../../../shared/phone";
 import { useReferrals, useRegions } from "./api";
-import { DateField } from "./DateField";
 import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
+import { DateField } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
 
 type App = "flex" | "spark";
@@ -119,7 +119,13 @@ export function DriversPanel() {
       { key: "standing", header: t("columns.goodStanding"), cell: (r) => <BoolMark value={r.goodStanding} yes={t("tri.yes")} no={t("tri.no")} /> },
       { key: "connected", header: t("columns.accountConnected"), cell: (r) => <BoolMark value={r.accountConnected} yes={t("tri.yes")} no={t("tri.no")} /> },
       { key: "setup", header: t("columns.filtersComplete"), cell: (r) => <BoolMark value={r.setupComplete} yes={t("tri.yes")} no={t("tri.no")} /> },
-      { key: "expiration", header: t("columns.expirationDate"), className: "nowrap", sortKey: "expirationAt", cell: (r) => formatDDMMYY(r.expirationAt) ?? t("review.none") },
+      {
+        key: "expiration",
+        header: t("columns.expirationDate"),
+        className: "nowrap",
+        sortKey: "expirationAt",
+        cell: (r) => formatDDMMYY(r.expirationAt) ?? t("review.none"),
+      },
       { key: "status", header: t("columns.status"), sortKey: "status", cell: (r) => (r.status === "start" ? t("review.on") : t("review.off")) },
     ];
     return (
@@ -156,8 +162,20 @@ export function DriversPanel() {
         </fieldset>
 
         <div className="date-grid">
-          <DateField id={`${ids}-cs`} label={t("drivers.creationStart")} value={form.startDate} onChange={(startDate) => update({ startDate })} error={errors.startDate} />
-          <DateField id={`${ids}-ce`} label={t("drivers.creationEnd")} value={form.endDate} onChange={(endDate) => update({ endDate })} error={errors.endDate} />
+          <DateField
+            id={`${ids}-cs`}
+            label={t("drivers.creationStart")}
+            value={form.startDate}
+            onChange={(startDate) => update({ startDate })}
+            error={errors.startDate}
+          />
+          <DateField
+            id={`${ids}-ce`}
+            label={t("drivers.creationEnd")}
+            value={form.endDate}
+            onChange={(endDate) => update({ endDate })}
+            error={errors.endDate}
+          />
           <DateField
             id={`${ids}-es`}
             label={t("drivers.expirationStart")}
@@ -175,11 +193,23 @@ export function DriversPanel() {
         </div>
 
         {referralCodes.length > 0 && (
-          <MultiSelect legend={t("drivers.referral")} options={referralCodes} value={form.referral} onChange={(referral) => update({ referral })} labels={multiLabels} />
+          <MultiSelect
+            legend={t("drivers.referral")}
+            options={referralCodes}
+            value={form.referral}
+            onChange={(referral) => update({ referral })}
+            labels={multiLabels}
+          />
         )}
         {form.app === "flex" &&
           (regions.data ? (
-            <MultiSelect legend={t("drivers.region")} options={regions.data.Items} value={form.region} onChange={(region) => update({ region })} labels={multiLabels} />
+            <MultiSelect
+              legend={t("drivers.region")}
+              options={regions.data.Items}
+              value={form.region}
+              onChange={(region) => update({ region })}
+              labels={multiLabels}
+            />
           ) : (
             !regions.error && (
               <p className="loading-inline" role="status">
@@ -189,9 +219,24 @@ export function DriversPanel() {
           ))}
 
         <div className="tri-grid">
-          <TriStateSelect label={t("filters.goodStanding")} value={form.goodStanding} onChange={(goodStanding) => update({ goodStanding })} labels={triLabels} />
-          <TriStateSelect label={t("filters.proxyInstalled")} value={form.accountConnected} onChange={(accountConnected) => update({ accountConnected })} labels={triLabels} />
-          <TriStateSelect label={t("filters.setupComplete")} value={form.setupComplete} onChange={(setupComplete) => update({ setupComplete })} labels={triLabels} />
+          <TriStateSelect
+            label={t("filters.goodStanding")}
+            value={form.goodStanding}
+            onChange={(goodStanding) => update({ goodStanding })}
+            labels={triLabels}
+          />
+          <TriStateSelect
+            label={t("filters.proxyInstalled")}
+            value={form.accountConnected}
+            onChange={(accountConnected) => update({ accountConnected })}
+            labels={triLabels}
+          />
+          <TriStateSelect
+            label={t("filters.setupComplete")}
+            value={form.setupComplete}
+            onChange={(setupComplete) => update({ setupComplete })}
+            labels={triLabels}
+          />
         </div>
 
         <MessageFields

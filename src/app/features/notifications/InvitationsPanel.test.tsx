@@ -1,12 +1,12 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { InvitationRow } from "../../../shared/audience";
 import { toast } from "../../components/ui/Toast";
 import { setLanguage } from "../../i18n";
-import type { InvitationRow } from "../../../shared/audience";
+import { type Call, mockApi, owner, type Route, renderScreen, stubConfirm } from "../../test/admin-harness";
 import { InvitationsPanel } from "./InvitationsPanel";
 import NotificationsPage from "./NotificationsPage";
-import { mockApi, owner, renderScreen, stubConfirm, type Call, type Route } from "../../test/admin-harness";
 
 function invitation(i: number): InvitationRow {
   const registered = i % 3 === 0;
@@ -58,7 +58,14 @@ describe("panel 2, unpaid invitations", () => {
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText("This message will be sent to 25 invited users")).toBeInTheDocument();
     const q = api.to("/api/admin/invitation-audience")[0]!.url.searchParams;
-    expect(Object.fromEntries(q)).toMatchObject({ startDate: "2026-03-01", endDate: "2026-03-31", registered: "no", accountConnected: "yes", page: "1", pageSize: "20" });
+    expect(Object.fromEntries(q)).toMatchObject({
+      startDate: "2026-03-01",
+      endDate: "2026-03-31",
+      registered: "no",
+      accountConnected: "yes",
+      page: "1",
+      pageSize: "20",
+    });
     expect(q.has("setupComplete")).toBe(false);
     const rows = within(await screen.findByRole("table")).getAllByRole("row");
     expect(rows[1]).toHaveTextContent("Unregistered");
@@ -112,7 +119,10 @@ describe("panel 2, unpaid invitations", () => {
 
   it("sends with source 'invitations', the deselected phones excluded, then resets", async () => {
     const user = userEvent.setup();
-    const api = mockApi([...routes, { method: "POST", path: "/api/admin/campaigns", reply: () => ({ status: 201, body: { campaign: { id: 9, total: 24 } } }) }]);
+    const api = mockApi([
+      ...routes,
+      { method: "POST", path: "/api/admin/campaigns", reply: () => ({ status: 201, body: { campaign: { id: 9, total: 24 } } }) },
+    ]);
     const confirm = stubConfirm(true);
     renderScreen(<InvitationsPanel />);
     await user.type(messageBox(), "Hi");
@@ -122,7 +132,12 @@ describe("panel 2, unpaid invitations", () => {
     await user.click(screen.getByRole("button", { name: "Send" }));
     expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 24 users?");
     expect(await screen.findByText("Message sent successfully to 24 users.")).toBeInTheDocument();
-    expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({ source: "invitations", channel: "sms", message: "Hi", excludedPhones: ["+17865552002"] });
+    expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
+      source: "invitations",
+      channel: "sms",
+      message: "Hi",
+      excludedPhones: ["+17865552002"],
+    });
     expect(messageBox()).toHaveValue("");
   });
 

@@ -1,15 +1,15 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import { type InvitationRow, invitationAudienceSchema, localTimeZone } from "../../../shared/audience";
+import { formatDDMMYY } from "../../../shared/dates";
+import { formatUsPhone } from "../../../shared/phone";
 import { BoolMark, type Column } from "../../components/ui/DataTable";
-import { TriStateSelect, type TriState } from "../../components/ui/TriStateSelect";
+import { type TriState, TriStateSelect } from "../../components/ui/TriStateSelect";
 import { useTriLabels } from "../../lib/admin-labels";
 import { MessageFields, type MessageValue } from "../../lib/admin-message";
 import type { Query } from "../../lib/api-client";
-import { invitationAudienceSchema, localTimeZone, type InvitationRow } from "../../../shared/audience";
-import { formatDDMMYY } from "../../../shared/dates";
-import { formatUsPhone } from "../../../shared/phone";
-import { DateField } from "./DateField";
 import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
+import { DateField } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
 
 export type InvitationForm = MessageValue & {
@@ -87,13 +87,29 @@ export function InvitationsPanel() {
     <AudiencePanel title={t("invitations.title")} reviewing={false}>
       <AudienceForm onSubmit={startReview}>
         <div className="date-grid">
-          <DateField id={`${ids}-s`} label={t("invitations.start")} value={form.startDate} onChange={(startDate) => update({ startDate })} error={errors.startDate} />
+          <DateField
+            id={`${ids}-s`}
+            label={t("invitations.start")}
+            value={form.startDate}
+            onChange={(startDate) => update({ startDate })}
+            error={errors.startDate}
+          />
           <DateField id={`${ids}-e`} label={t("invitations.end")} value={form.endDate} onChange={(endDate) => update({ endDate })} error={errors.endDate} />
         </div>
         <div className="tri-grid">
           <TriStateSelect label={t("filters.registered")} value={form.registered} onChange={(registered) => update({ registered })} labels={triLabels} />
-          <TriStateSelect label={t("filters.proxyInstalled")} value={form.accountConnected} onChange={(accountConnected) => update({ accountConnected })} labels={triLabels} />
-          <TriStateSelect label={t("filters.setupComplete")} value={form.setupComplete} onChange={(setupComplete) => update({ setupComplete })} labels={triLabels} />
+          <TriStateSelect
+            label={t("filters.proxyInstalled")}
+            value={form.accountConnected}
+            onChange={(accountConnected) => update({ accountConnected })}
+            labels={triLabels}
+          />
+          <TriStateSelect
+            label={t("filters.setupComplete")}
+            value={form.setupComplete}
+            onChange={(setupComplete) => update({ setupComplete })}
+            labels={triLabels}
+          />
         </div>
         <MessageFields value={form} onChange={update} limit billingDetails={billingDetails} errors={errors} />
       </AudienceForm>

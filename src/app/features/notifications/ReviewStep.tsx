@@ -1,10 +1,10 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DataTable, type Column, type SortDir } from "../../components/ui/DataTable";
-import { Pager, usePaging } from "../../components/ui/Pager";
-import type { Query } from "../../lib/api-client";
-import { usePagerLabels } from "../../lib/admin-labels";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
+import { type Column, DataTable, type SortDir } from "../../components/ui/DataTable";
+import { Pager, usePaging } from "../../components/ui/Pager";
+import { usePagerLabels } from "../../lib/admin-labels";
+import type { Query } from "../../lib/api-client";
 import { usePage } from "./api";
 
 type Props<Row extends { phone: string }> = {
@@ -82,11 +82,21 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
         checked={pageRows.length > 0 && selectedOnPage === pageRows.length}
         indeterminate={selectedOnPage > 0 && selectedOnPage < pageRows.length}
         disabled={pageRows.length === 0}
-        onChange={(on) => toggle(pageRows.map((r) => r.phone), on)}
+        onChange={(on) =>
+          toggle(
+            pageRows.map((r) => r.phone),
+            on,
+          )
+        }
       />
     ),
     cell: (row) => (
-      <input type="checkbox" aria-label={t("review.selectRow", { phone: row.phone })} checked={!excluded.has(row.phone)} onChange={(e) => toggle([row.phone], e.target.checked)} />
+      <input
+        type="checkbox"
+        aria-label={t("review.selectRow", { phone: row.phone })}
+        checked={!excluded.has(row.phone)}
+        onChange={(e) => toggle([row.phone], e.target.checked)}
+      />
     ),
   };
 
@@ -157,11 +167,7 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
             }
             rowClassName={rowClassName}
           />
-          <Pager
-            {...pager}
-            total={rows.data?.total ?? 0}
-            labels={pagerLabels}
-          />
+          <Pager {...pager} total={rows.data?.total ?? 0} labels={pagerLabels} />
           <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
         </>
       )}
@@ -178,7 +184,19 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
   );
 }
 
-function PageCheckbox({ label, checked, indeterminate, disabled, onChange }: { label: string; checked: boolean; indeterminate: boolean; disabled: boolean; onChange: (on: boolean) => void }) {
+function PageCheckbox({
+  label,
+  checked,
+  indeterminate,
+  disabled,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  indeterminate: boolean;
+  disabled: boolean;
+  onChange: (on: boolean) => void;
+}) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (ref.current) ref.current.indeterminate = indeterminate;

@@ -1,12 +1,12 @@
-import { useId, useState, type FormEvent, type ReactNode } from "react";
+import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
+import { fitsOneSegment } from "../../../shared/sms";
 import { newIdempotencyKey, useTemplates } from "../../lib/admin-api";
-import { findTemplate, MessagePreview, type MessageErrors, type MessageValue } from "../../lib/admin-message";
+import { findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
 import type { Query } from "../../lib/api-client";
-import { fitsOneSegment } from "../../../shared/sms";
 import type { CampaignBody } from "./api";
 import { confirmAndSend } from "./send";
 
@@ -92,7 +92,9 @@ export function useAudienceSend<Form extends MessageValue, DateField extends str
   /** What the review step takes from the flow. */
   const reviewProps = review && {
     filters: review.audience,
-    preview: <MessagePreview channel={review.form.channel} message={review.form.message} template={findTemplate(templates.data?.Items, review.form.templateId)} />,
+    preview: (
+      <MessagePreview channel={review.form.channel} message={review.form.message} template={findTemplate(templates.data?.Items, review.form.templateId)} />
+    ),
     onCancel: () => setReview(null),
     onSend: send,
   };

@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
 import { toast } from "../../components/ui/Toast";
-import { createCampaign, serverMessage, type CreatedCampaign } from "../../lib/admin-api";
+import { type CreatedCampaign, createCampaign, serverMessage } from "../../lib/admin-api";
 import type { CampaignBody } from "./api";
 
 /**
@@ -9,15 +9,19 @@ import type { CampaignBody } from "./api";
  * ours) with a link to the campaign's progress, or the server's error (or ours).
  * Resolves to the created campaign, or null when cancelled or failed.
  */
-export async function confirmAndSend(body: CampaignBody, recipients: number, t: TFunction<"admin">, navigate: NavigateFunction): Promise<CreatedCampaign | null> {
+export async function confirmAndSend(
+  body: CampaignBody,
+  recipients: number,
+  t: TFunction<"admin">,
+  navigate: NavigateFunction,
+): Promise<CreatedCampaign | null> {
   if (!window.confirm(t("send.confirm", { n: recipients }))) return null;
   const loading = toast.loading(t("send.sending"));
   try {
     const created = await createCampaign(body);
     toast.success(
       <>
-        {created.message || t("send.sent", { n: recipients })}{" "}
-        <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
+        {created.message || t("send.sent", { n: recipients })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
       </>,
     );
     return created;

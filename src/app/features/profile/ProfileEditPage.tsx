@@ -5,7 +5,7 @@ import { Splash } from "../../components/ui/Splash";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { setLanguage } from "../../i18n";
-import { useSession, type User } from "../../lib/session";
+import { type User, useSession } from "../../lib/session";
 import { profileApi } from "./api";
 import { FormActions } from "./FormActions";
 import { profileSchema } from "./schemas";

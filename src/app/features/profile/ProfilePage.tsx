@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { formatUsPhone } from "../../../shared/phone";
 import { Splash } from "../../components/ui/Splash";
 import { useSession } from "../../lib/session";
-import { formatUsPhone } from "../../../shared/phone";
 import "./profile.css";
 import "../../i18n/auth";
 

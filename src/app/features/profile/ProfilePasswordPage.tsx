@@ -26,7 +26,8 @@ export default function ProfilePasswordPage() {
       toast.success(t("profile.passwordChanged"));
       void navigate("/profile");
     } catch (err) {
-      const wrongCurrent = err instanceof ApiClientError && err.status === 400 && (err.details as { reason?: unknown } | undefined)?.reason === "wrong_password";
+      const wrongCurrent =
+        err instanceof ApiClientError && err.status === 400 && (err.details as { reason?: unknown } | undefined)?.reason === "wrong_password";
       if (wrongCurrent) form.setFieldError("currentPassword", "auth:errors.currentPasswordIncorrect");
       form.setFormError(wrongCurrent ? "auth:errors.currentPasswordIncorrect" : apiErrorKey(err, "auth:errors.couldntChangePassword"));
     }
@@ -38,7 +39,13 @@ export default function ProfilePasswordPage() {
       <h1>{t("common:titles.profilePassword")}</h1>
       <form className="profile-form" onSubmit={submit} noValidate>
         <PasswordField {...form.field("currentPassword")} {...toggle} label={t("fields.currentPassword")} autoComplete="current-password" />
-        <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} />
+        <PasswordField
+          {...form.field("newPassword")}
+          {...toggle}
+          label={t("fields.newPassword")}
+          autoComplete="new-password"
+          hint={t("fields.passwordRules")}
+        />
         <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
         <FormActions error={form.formError} submitting={form.submitting} submitLabel={t("profile.changePassword")} />
       </form>

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n, { setLanguage } from "../../i18n";
-import { signedOutSession, StaticSessionProvider, type SessionValue, type User } from "../../lib/session";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
 import ProfileEditPage from "./ProfileEditPage";
 import ProfilePage from "./ProfilePage";
 import ProfilePasswordPage from "./ProfilePasswordPage";
@@ -48,7 +48,14 @@ function stubApi(answers: Record<string, Reply[]>) {
 }
 
 function renderAt(path: string, session: Partial<SessionValue> = {}) {
-  const value: SessionValue = { ...signedOutSession, session: { idToken: "i", refreshToken: "r" }, user: dana, setUser: vi.fn(), signOut: vi.fn(async () => {}), ...session };
+  const value: SessionValue = {
+    ...signedOutSession,
+    session: { idToken: "i", refreshToken: "r" },
+    user: dana,
+    setUser: vi.fn(),
+    signOut: vi.fn(async () => {}),
+    ...session,
+  };
   const router = createMemoryRouter(
     [
       { path: "/profile", Component: ProfilePage },
@@ -75,7 +82,8 @@ describe("profile", () => {
   it("shows the user, with links to edit it and to change the password", async () => {
     renderAt("/profile");
     expect(await screen.findByRole("heading", { name: "My profile" })).toBeInTheDocument();
-    for (const text of ["Dana Driver", "+1 (305) 555-0123", "dana@example.com", "Flex", "15/01/27", "MIAMI10"]) expect(screen.getByText(text)).toBeInTheDocument();
+    for (const text of ["Dana Driver", "+1 (305) 555-0123", "dana@example.com", "Flex", "15/01/27", "MIAMI10"])
+      expect(screen.getByText(text)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Edit profile" })).toHaveAttribute("href", "/profile/edit");
     expect(screen.getByRole("link", { name: "Change password" })).toHaveAttribute("href", "/profile/password");
   });
@@ -115,7 +123,12 @@ describe("profile edit", () => {
 
   it("validates in both languages and words a failed save", async () => {
     const user = userEvent.setup();
-    stubApi({ "/api/auth/me": [{ status: 500, body: { error: { code: "internal", message: "x" } } }, { status: 400, body: { error: { code: "bad_request", message: "x" } } }] });
+    stubApi({
+      "/api/auth/me": [
+        { status: 500, body: { error: { code: "internal", message: "x" } } },
+        { status: 400, body: { error: { code: "bad_request", message: "x" } } },
+      ],
+    });
     renderAt("/profile/edit");
     await user.clear(await screen.findByLabelText("Full name"));
     const email = screen.getByLabelText("Email (optional)");
@@ -152,7 +165,11 @@ describe("change password", () => {
 
   it("says when the current password is wrong or the new ones don't match", async () => {
     const user = userEvent.setup();
-    stubApi({ "/api/auth/change-password": [{ status: 400, body: { error: { code: "bad_request", message: "Current password is incorrect", details: { reason: "wrong_password" } } } }] });
+    stubApi({
+      "/api/auth/change-password": [
+        { status: 400, body: { error: { code: "bad_request", message: "Current password is incorrect", details: { reason: "wrong_password" } } } },
+      ],
+    });
     renderAt("/profile/password");
     await user.type(await screen.findByLabelText("Current password"), "wrong");
     await user.type(screen.getByLabelText("New password"), "N3w!Password");

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
-import { signedOutSession, StaticSessionProvider, type IdClaims, type SessionValue, type User } from "../../lib/session";
+import { type IdClaims, type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
 import { routes } from "../../router";
 import { forgetResends } from "./Guard";
 
@@ -63,7 +63,9 @@ let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   forgetResends();
   await setLanguage("en");
-  fetchMock = vi.fn(async () => new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } }));
+  fetchMock = vi.fn(
+    async () => new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } }),
+  );
   vi.stubGlobal("fetch", fetchMock);
 });
 afterEach(() => {

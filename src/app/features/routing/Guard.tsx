@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from "react";
+import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { Splash } from "../../components/ui/Splash";
@@ -6,7 +6,7 @@ import { api } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
-import { decide, type ConfirmState, type GuardLevel } from "./post-sign-in";
+import { type ConfirmState, decide, type GuardLevel } from "./post-sign-in";
 import "../../i18n/auth";
 
 /**

@@ -14,7 +14,10 @@ describe("post-sign-in routing, in the spec's order", () => {
   });
 
   it("2. phone not verified → a code is resent and /confirm-account gets the phone", () => {
-    const unverified = input({ claims: { ...claims, phone_number_verified: false } }, { phoneNumberVerified: false, proxyInstalled: false, setupComplete: false, goodStanding: false });
+    const unverified = input(
+      { claims: { ...claims, phone_number_verified: false } },
+      { phoneNumberVerified: false, proxyInstalled: false, setupComplete: false, goodStanding: false },
+    );
     expect(landingDecision(unverified)).toEqual({
       kind: "confirm",
       to: "/confirm-account",
@@ -39,7 +42,10 @@ describe("post-sign-in routing, in the spec's order", () => {
   });
 
   it("5. not in good standing → /payment, keeping the query string", () => {
-    expect(landingDecision(input({}, { goodStanding: false }), "?plan=weekly&ref=MIAMI10")).toEqual({ kind: "redirect", to: "/payment?plan=weekly&ref=MIAMI10" });
+    expect(landingDecision(input({}, { goodStanding: false }), "?plan=weekly&ref=MIAMI10")).toEqual({
+      kind: "redirect",
+      to: "/payment?plan=weekly&ref=MIAMI10",
+    });
     expect(landingDecision(input({}, { goodStanding: false }))).toEqual({ kind: "redirect", to: "/payment" });
   });
 

@@ -3,16 +3,34 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { toast } from "../../components/ui/Toast";
 import { setLanguage } from "../../i18n";
-import { mockApi, owner, renderScreen, stubConfirm, support, type Route } from "../../test/admin-harness";
+import { mockApi, owner, type Route, renderScreen, stubConfirm, support } from "../../test/admin-harness";
 import ToolsPage from "./ToolsPage";
 
 const routes: Route[] = [
   { path: "/api/admin/settings", reply: () => ({ body: { ownerName: "Olivia Owner" } }) },
   {
     path: "/api/flex/v1/admin/sendWhatsapp",
-    reply: () => ({ body: { Items: [{ id: "t1", name: "friend_invite", language: "es_MX", components: [{ type: "HEADER", text: "Un amigo te invitó" }, { type: "BODY", text: "Regístrate." }] }] } }),
+    reply: () => ({
+      body: {
+        Items: [
+          {
+            id: "t1",
+            name: "friend_invite",
+            language: "es_MX",
+            components: [
+              { type: "HEADER", text: "Un amigo te invitó" },
+              { type: "BODY", text: "Regístrate." },
+            ],
+          },
+        ],
+      },
+    }),
   },
-  { method: "POST", path: "/api/admin/campaigns", reply: () => ({ status: 201, body: { campaign: { id: 5, total: 2 }, message: "Message sent successfully to 2 users." } }) },
+  {
+    method: "POST",
+    path: "/api/admin/campaigns",
+    reply: () => ({ status: 201, body: { campaign: { id: 5, total: 2 }, message: "Message sent successfully to 2 users." } }),
+  },
 ];
 
 beforeEach(async () => {
@@ -95,12 +113,23 @@ describe("tools: send to a phone list", () => {
     expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Regístrate.");
     await user.click(screen.getByRole("button", { name: "Send (1)" }));
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
-    expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({ channel: "whatsapp", template: { name: "friend_invite", language: "es_MX" }, phones: ["+13055550100"] });
+    expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
+      channel: "whatsapp",
+      template: { name: "friend_invite", language: "es_MX" },
+      phones: ["+13055550100"],
+    });
   });
 
   it("shows the server's error", async () => {
     const user = userEvent.setup();
-    mockApi([{ method: "POST", path: "/api/admin/campaigns", reply: () => ({ status: 400, body: { error: { code: "validation_failed", message: "Too many numbers" } } }) }, ...routes]);
+    mockApi([
+      {
+        method: "POST",
+        path: "/api/admin/campaigns",
+        reply: () => ({ status: 400, body: { error: { code: "validation_failed", message: "Too many numbers" } } }),
+      },
+      ...routes,
+    ]);
     stubConfirm(true);
     renderScreen(<ToolsPage />, { path: "/admin/tools" });
     fireEvent.change(phones(), { target: { value: "3055550100" } });

@@ -1,17 +1,17 @@
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { DataTable, type Column } from "../../components/ui/DataTable";
+import { type Column, DataTable } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
 import { Pager, usePaging } from "../../components/ui/Pager";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
-import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../../lib/admin-api";
-import { findTemplate, MessageFields, type MessageValue } from "../../lib/admin-message";
-import { useAdminUser } from "../../lib/admin-user";
 import { pageCount, pageOffset } from "../../../shared/paging";
 import { formatUsPhone } from "../../../shared/phone";
 import { fitsOneSegment } from "../../../shared/sms";
+import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../../lib/admin-api";
+import { findTemplate, MessageFields, type MessageValue } from "../../lib/admin-message";
+import { useAdminUser } from "../../lib/admin-user";
 import { createListCampaign } from "./api";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
 import "./tools.css";
@@ -47,10 +47,12 @@ export default function ToolsPage() {
   const pageRows = list.valid.slice(pageOffset(current, pageSize), pageOffset(current, pageSize) + pageSize);
   const tooMany = list.valid.length > MAX_LIST_SIZE;
 
-  const changed = <T,>(set: (v: T) => void) => (v: T) => {
-    set(v);
-    setIdempotencyKey(newIdempotencyKey());
-  };
+  const changed =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setIdempotencyKey(newIdempotencyKey());
+    };
 
   const toggle = (phones: string[], on: boolean) => {
     setExcluded((prev) => {
@@ -77,7 +79,9 @@ export default function ToolsPage() {
           onChange={(e) => toggle(pageRows, e.target.checked)}
         />
       ),
-      cell: (p) => <input type="checkbox" aria-label={t("review.selectRow", { phone: p })} checked={!excluded.has(p)} onChange={(e) => toggle([p], e.target.checked)} />,
+      cell: (p) => (
+        <input type="checkbox" aria-label={t("review.selectRow", { phone: p })} checked={!excluded.has(p)} onChange={(e) => toggle([p], e.target.checked)} />
+      ),
     },
     { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (p) => formatUsPhone(p) },
   ];
@@ -195,7 +199,12 @@ export default function ToolsPage() {
                 {...pager}
                 page={current}
                 total={list.valid.length}
-                labels={{ rowsPerPage: t("paging.rowsPerPage"), previous: t("paging.previous"), next: t("paging.next"), page: (n) => t("paging.page", { page: n }) }}
+                labels={{
+                  rowsPerPage: t("paging.rowsPerPage"),
+                  previous: t("paging.previous"),
+                  next: t("paging.next"),
+                  page: (n) => t("paging.page", { page: n }),
+                }}
               />
             </>
           )}

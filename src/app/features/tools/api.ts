@@ -1,4 +1,4 @@
-import { createCampaign, type CampaignMessage } from "../../lib/admin-api";
+import { type CampaignMessage, createCampaign } from "../../lib/admin-api";
 
 export type ListCampaignBody = CampaignMessage & {
   source: "list";

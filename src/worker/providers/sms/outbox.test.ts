@@ -9,7 +9,9 @@ describe("outbox SMS provider", () => {
     const a = await sms.send({ to: "+13055550199", body: "Your code is 123456" });
     const b = await sms.send({ to: "+13055550199", body: "Second" });
     expect(a.ok && b.ok).toBe(true);
-    const rows = await env.DB.prepare("SELECT body, provider_id FROM outbox WHERE \"to\" = ? ORDER BY id").bind("+13055550199").all<{ body: string; provider_id: string }>();
+    const rows = await env.DB.prepare('SELECT body, provider_id FROM outbox WHERE "to" = ? ORDER BY id')
+      .bind("+13055550199")
+      .all<{ body: string; provider_id: string }>();
     expect(rows.results.map((r) => r.body)).toEqual(["Your code is 123456", "Second"]);
     expect(new Set(rows.results.map((r) => r.provider_id)).size).toBe(2);
   });

@@ -26,7 +26,15 @@ describe("TwilioSms", () => {
     expect(outcome).toMatchObject({ ok: true, providerId: expect.stringMatching(/^SM[0-9a-f]{32}$/) });
     const { messages } = await tenant.messages();
     expect(messages).toEqual([
-      { id: (outcome as { providerId: string }).providerId, channel: "sms", to, from: env.TWILIO_FROM, body: "Olá & bienvenue — 😀", at: expect.any(Number), statusCallback: "https://bp.example/api/webhooks/twilio/status" },
+      {
+        id: (outcome as { providerId: string }).providerId,
+        channel: "sms",
+        to,
+        from: env.TWILIO_FROM,
+        body: "Olá & bienvenue — 😀",
+        at: expect.any(Number),
+        statusCallback: "https://bp.example/api/webhooks/twilio/status",
+      },
     ]);
   });
 
@@ -47,10 +55,21 @@ describe("TwilioSms", () => {
   it("retries 429 with its Retry-After, 5xx and time-outs", async () => {
     const { tenant, sms } = twilio();
     await tenant.configure({ script: [{ kind: "429", retryAfter: 9 }, { kind: "5xx", status: 500 }, { kind: "timeout" }] });
-    expect(await sms.send({ to: uniquePhone(), body: "x" })).toEqual({ ok: false, retryable: true, errorCode: "20429", errorMessage: "Too Many Requests", retryAfterSeconds: 9 });
+    expect(await sms.send({ to: uniquePhone(), body: "x" })).toEqual({
+      ok: false,
+      retryable: true,
+      errorCode: "20429",
+      errorMessage: "Too Many Requests",
+      retryAfterSeconds: 9,
+    });
     expect(await sms.send({ to: uniquePhone(), body: "x" })).toMatchObject({ ok: false, retryable: true, errorCode: "20500" });
     const started = Date.now();
-    expect(await sms.send({ to: uniquePhone(), body: "x" })).toEqual({ ok: false, retryable: true, errorCode: "timeout", errorMessage: "No answer within 1000 ms" });
+    expect(await sms.send({ to: uniquePhone(), body: "x" })).toEqual({
+      ok: false,
+      retryable: true,
+      errorCode: "timeout",
+      errorMessage: "No answer within 1000 ms",
+    });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect((await tenant.stats()).accepted).toBe(0);
   });

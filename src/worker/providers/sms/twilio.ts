@@ -1,5 +1,5 @@
-import type { SendOutcome } from "../outcome";
 import { callProvider, providerTimeoutMs, readJson, retryAfterSeconds } from "../http-call";
+import type { SendOutcome } from "../outcome";
 import type { SmsMessage, SmsProvider } from "./provider";
 
 type TwilioConfig = Pick<Env, "TWILIO_API_BASE" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_FROM" | "PROVIDER_TIMEOUT_MS">;

@@ -42,7 +42,11 @@ describe("CloudApiWhatsApp", () => {
 
   it("keeps Meta's code on final errors: bad token 190, unknown template 132001, not on WhatsApp 131026", async () => {
     const { whatsapp: badToken } = cloudApi({ WHATSAPP_TOKEN: "expired" });
-    expect(await badToken.sendTemplate(uniquePhone(), { name: "welcome_back", language: "en_US" })).toMatchObject({ ok: false, retryable: false, errorCode: "190" });
+    expect(await badToken.sendTemplate(uniquePhone(), { name: "welcome_back", language: "en_US" })).toMatchObject({
+      ok: false,
+      retryable: false,
+      errorCode: "190",
+    });
     const { tenant, whatsapp } = cloudApi();
     expect(await whatsapp.sendTemplate(uniquePhone(), { name: "nope", language: "en_US" })).toMatchObject({ ok: false, retryable: false, errorCode: "132001" });
     const to = uniquePhone();

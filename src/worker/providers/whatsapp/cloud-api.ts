@@ -1,5 +1,5 @@
-import type { SendOutcome } from "../outcome";
 import { callProvider, providerTimeoutMs, readJson, retryAfterSeconds } from "../http-call";
+import type { SendOutcome } from "../outcome";
 import type { WhatsAppProvider } from "./provider";
 import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "./template";
 

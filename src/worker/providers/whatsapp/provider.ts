@@ -26,4 +26,3 @@ export function createWhatsAppProvider(env: Env): WhatsAppProvider {
   if (!factory) throw new Error(`Unknown WHATSAPP_PROVIDER "${env.WHATSAPP_PROVIDER}"`);
   return factory(env);
 }
-

@@ -1,10 +1,10 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { toast } from "../../components/ui/Toast";
-import { setLanguage } from "../../i18n";
-import { setTokenSource } from "../../lib/api-client";
-import { type Call, mockApi, renderScreen, stubConfirm } from "../../test/admin-harness";
+import { toast } from "../../../components/ui/Toast";
+import { setLanguage } from "../../../i18n";
+import { setTokenSource } from "../../../lib/api-client";
+import { type Call, mockApi, renderScreen, stubConfirm } from "../../../test/admin-harness";
 import type { Campaign, LedgerRow } from "./api";
 import CampaignPage from "./CampaignPage";
 import CampaignsPage from "./CampaignsPage";

@@ -1,6 +1,6 @@
 import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
-import type { WhatsAppTemplate } from "../components/ui/TemplatePicker";
-import { ApiClientError, api, swrFetcher } from "./api-client";
+import type { WhatsAppTemplate } from "../../components/ui/TemplatePicker";
+import { ApiClientError, api, swrFetcher } from "../../lib/api-client";
 
 /** API helpers the admin screens share (notifications, tools, campaigns); only they import this. */
 

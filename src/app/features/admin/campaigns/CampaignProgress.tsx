@@ -1,5 +1,5 @@
 import { useTranslation } from "react-i18next";
-import { ProgressBar } from "../../components/ui/ProgressBar";
+import { ProgressBar } from "../../../components/ui/ProgressBar";
 import { type Campaign, MESSAGE_STATUSES } from "./api";
 
 /** pending / sending / sent / delivered / failed / skipped as one stacked bar. */

@@ -1,10 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { type Column, DataTable } from "../../components/ui/DataTable";
-import { PageHead } from "../../components/ui/PageHead";
-import { Pager, usePaging } from "../../components/ui/Pager";
-import "../../i18n/admin";
-import { usePagerLabels } from "../../lib/admin-labels";
+import { type Column, DataTable } from "../../../components/ui/DataTable";
+import { PageHead } from "../../../components/ui/PageHead";
+import { Pager, usePaging } from "../../../components/ui/Pager";
+import "../../../i18n/admin";
+import { usePagerLabels } from "../labels";
 import { type Campaign, isRunning, useCampaigns } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { formatDateTime } from "./format";

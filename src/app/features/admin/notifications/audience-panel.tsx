@@ -2,11 +2,11 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
-import { fitsOneSegment } from "../../../shared/sms";
-import { newIdempotencyKey, useTemplates } from "../../lib/admin-api";
-import { findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../../lib/admin-message";
-import { useAdminUser } from "../../lib/admin-user";
-import type { Query } from "../../lib/api-client";
+import { fitsOneSegment } from "../../../../shared/sms";
+import type { Query } from "../../../lib/api-client";
+import { newIdempotencyKey, useTemplates } from "../api";
+import { findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../MessageFields";
+import { useAdminUser } from "../use-admin-user";
 import type { CampaignBody } from "./api";
 import { confirmAndSend } from "./send";
 

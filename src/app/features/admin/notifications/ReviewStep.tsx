@@ -1,10 +1,10 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
-import { type Column, DataTable, type SortDir } from "../../components/ui/DataTable";
-import { Pager, usePaging } from "../../components/ui/Pager";
-import { usePagerLabels } from "../../lib/admin-labels";
-import type { Query } from "../../lib/api-client";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../../shared/paging";
+import { type Column, DataTable, type SortDir } from "../../../components/ui/DataTable";
+import { Pager, usePaging } from "../../../components/ui/Pager";
+import type { Query } from "../../../lib/api-client";
+import { usePagerLabels } from "../labels";
 import { usePage } from "./api";
 
 type Props<Row extends { phone: string }> = {

@@ -1,9 +1,9 @@
 import useSWR from "swr";
-import type { CampaignView as Campaign, LedgerRow } from "../../../shared/campaigns";
-import { noRetryOn4xx, type Page } from "../../lib/admin-api";
-import { type Query, swrFetcher } from "../../lib/api-client";
+import type { CampaignView as Campaign, LedgerRow } from "../../../../shared/campaigns";
+import { type Query, swrFetcher } from "../../../lib/api-client";
+import { noRetryOn4xx, type Page } from "../api";
 
-export { type CampaignStatus, MESSAGE_STATUSES, type MessageStatus } from "../../../shared/campaigns";
+export { type CampaignStatus, MESSAGE_STATUSES, type MessageStatus } from "../../../../shared/campaigns";
 export type { Campaign, LedgerRow };
 
 /** How often a running campaign's progress is fetched again. */

@@ -1,6 +1,6 @@
 import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
-import { allItems, type CampaignMessage, noRetryOn4xx, type Page } from "../../lib/admin-api";
-import { type Query, swrFetcher } from "../../lib/api-client";
+import { type Query, swrFetcher } from "../../../lib/api-client";
+import { allItems, type CampaignMessage, noRetryOn4xx, type Page } from "../api";
 
 export function useRegions(app: "flex" | "spark") {
   return useSWR<{ Items: string[] }, Error>(app === "flex" ? ["/api/admin/regions", { app }] : null, swrFetcher, noRetryOn4xx);

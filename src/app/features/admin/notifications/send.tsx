@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
-import { toast } from "../../components/ui/Toast";
-import { type CreatedCampaign, createCampaign, serverMessage } from "../../lib/admin-api";
+import { toast } from "../../../components/ui/Toast";
+import { type CreatedCampaign, createCampaign, serverMessage } from "../api";
 import type { CampaignBody } from "./api";
 
 /**

@@ -1,7 +1,8 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import type { WhatsAppTemplate } from "../../../shared/templates";
 import { SmsTextArea } from "../../components/ui/SmsTextArea";
-import { TemplatePicker, templateText, type WhatsAppTemplate } from "../../components/ui/TemplatePicker";
+import { TemplatePicker, templateText } from "../../components/ui/TemplatePicker";
 import { useTemplates } from "./api";
 import { useSmsLabels } from "./labels";
 

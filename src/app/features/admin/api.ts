@@ -1,58 +1,48 @@
-import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
-import type { WhatsAppTemplate } from "../../components/ui/TemplatePicker";
-import { ApiClientError, api, swrFetcher } from "../../lib/api-client";
+import type { InferRequestType } from "hono/client";
+import useSWR, { type SWRConfiguration } from "swr";
+import { ApiClientError, api, asQuery, unwrap } from "../../lib/api-client";
 
-/** API helpers the admin screens share (notifications, tools, campaigns); only they import this. */
+/** API helpers the admin screens share (notifications, tools, campaigns). */
 
 /** A 4xx will not get better by asking again (a 403 hides the referral list, for one). */
 export const noRetryOn4xx: SWRConfiguration = {
   shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
 };
 
-export type Page<Row> = { total: number; page: number; pageSize: number; rows: Row[] };
-
-export type AdminSettings = { ownerName: string; smsProvider: string; whatsappProvider: string; sendRatePerSecond: number };
-
 export function useSettings() {
-  return useSWR<AdminSettings, Error>("/api/admin/settings", swrFetcher, noRetryOn4xx);
+  return useSWR("admin/settings", () => unwrap(api.admin.settings.$get()), noRetryOn4xx);
 }
+
+type ItemsPage<T> = { Items: T[]; total?: number };
 
 /**
  * A short list the server pages (referral codes, templates): all of it, 100 rows a request, at
  * most 20 requests. These feed a select, so a first page alone would silently hide options.
  */
-async function fetchAllItems<T>(path: string): Promise<{ Items: T[] }> {
+export async function fetchAll<T>(fetchPage: (query: { page: string; pageSize: string }) => Promise<ItemsPage<T>>): Promise<{ Items: T[] }> {
   const items: T[] = [];
   for (let page = 1; page <= 20; page++) {
-    const res = await api.get<{ Items: T[]; total?: number }>(path, { query: { page, pageSize: 100 } });
+    const res = await fetchPage(asQuery({ page, pageSize: 100 }));
     items.push(...res.Items);
     if (res.total === undefined || res.Items.length === 0 || items.length >= res.total) break;
   }
   return { Items: items };
 }
 
-/** The SWR fetcher for a key `[path, "all"]`: every page of a short list. */
-export const allItems = <T>([path]: [string, "all"]) => fetchAllItems<T>(path);
-
 /** WhatsApp templates need billingDetails; without it (or on a 403) none are asked for. */
-export function useTemplates(allowed: boolean): SWRResponse<{ Items: WhatsAppTemplate[] }, Error> {
-  return useSWR<{ Items: WhatsAppTemplate[] }, Error>(allowed ? ["/api/flex/v1/admin/sendWhatsapp", "all"] : null, allItems, noRetryOn4xx);
+export function useTemplates(allowed: boolean) {
+  return useSWR(allowed ? "admin/templates" : null, () => fetchAll((query) => unwrap(api.flex.v1.admin.sendWhatsapp.$get({ query }))), noRetryOn4xx);
 }
 
-/** What every new campaign carries, whatever its audience. */
-export type CampaignMessage = {
-  idempotencyKey: string;
-  channel: "sms" | "whatsapp";
-  message?: string;
-  template?: { name: string; language: string };
-  liftLimit?: boolean;
-};
+/** A new campaign, whatever its audience. */
+export type CampaignRequest = InferRequestType<typeof api.admin.campaigns.$post>["json"];
+/** What every new campaign carries besides its audience. */
+export type CampaignMessage = Pick<CampaignRequest, "idempotencyKey" | "channel" | "message" | "template" | "liftLimit">;
 
-export type CreatedCampaign = { campaign: { id: number; total: number }; message?: string };
-
-export function createCampaign(body: CampaignMessage & { source: string }) {
-  return api.post<CreatedCampaign>("/api/admin/campaigns", body);
+export function createCampaign(body: CampaignRequest) {
+  return unwrap(api.admin.campaigns.$post({ json: body }));
 }
+export type CreatedCampaign = Awaited<ReturnType<typeof createCampaign>>;
 
 /** The envelope's message when the server sent one; null for network errors and bare statuses. */
 export function serverMessage(err: unknown): string | null {

@@ -58,6 +58,10 @@ export default defineConfig({
       },
       {
         extends: false,
+        test: { name: "scripts", environment: "node", include: ["scripts/**/*.test.ts"] },
+      },
+      {
+        extends: false,
         plugins: [react()],
         test: {
           name: "app",

@@ -1,10 +1,10 @@
 import { lazy, Suspense } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
-import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
 import type { GuardLevel } from "./features/routing/post-sign-in";
 import { AdminLayout } from "./layouts/AdminLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
+import { ErrorPage } from "./layouts/ErrorPage";
 import { GeneralLayout } from "./layouts/GeneralLayout";
 import { RootLayout } from "./layouts/RootLayout";
 import { lazyPage } from "./lib/lazy-page";

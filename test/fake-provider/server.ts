@@ -130,7 +130,10 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
   const held = new Set<ServerResponse>();
   const tenantOf = (name: string) => {
     let t = tenants.get(name);
-    if (!t) tenants.set(name, (t = newTenant()));
+    if (!t) {
+      t = newTenant();
+      tenants.set(name, t);
+    }
     return t;
   };
 

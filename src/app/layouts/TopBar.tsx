@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { type KeyboardEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
 import { LanguageToggle } from "../components/ui/LanguageToggle";
@@ -19,11 +19,17 @@ export function TopBar() {
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
 
-  // Navigating closes the small-screen panel and the user menu.
-  useEffect(() => {
+  // Navigating closes the small-screen panel and the user menu (state adjusted during render, as
+  // React recommends for state that follows a changing value, rather than in an effect).
+  const [shownPath, setShownPath] = useState(location.pathname);
+  if (shownPath !== location.pathname) {
+    setShownPath(location.pathname);
     setPanelOpen(false);
     setMenuOpen(false);
-  }, [location.pathname]);
+  }
+  const closeOnEscape = (e: KeyboardEvent) => {
+    if (e.key === "Escape") setMenuOpen(false);
+  };
 
   return (
     <header className="topbar">
@@ -51,11 +57,18 @@ export function TopBar() {
         </nav>
         <LanguageToggle />
         {user && (
-          <div className="user-menu" onKeyDown={(e) => e.key === "Escape" && setMenuOpen(false)}>
-            <button type="button" className="user-menu-button" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
+          <div className="user-menu">
+            <button
+              type="button"
+              className="user-menu-button"
+              aria-haspopup="menu"
+              aria-expanded={menuOpen}
+              onClick={() => setMenuOpen((o) => !o)}
+              onKeyDown={closeOnEscape}
+            >
               {user.name}
             </button>
-            <div role="menu" className={menuOpen ? "user-menu-items open" : "user-menu-items"} aria-label={t("menu.account")}>
+            <div role="menu" className={menuOpen ? "user-menu-items open" : "user-menu-items"} aria-label={t("menu.account")} onKeyDown={closeOnEscape}>
               <span className="user-menu-name">{user.name}</span>
               <Link role="menuitem" to="/profile">
                 {t("menu.profile")}

@@ -223,15 +223,17 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   }, [refresh]);
 
   // A stored session that expired while the app was closed: refresh before anything renders.
+  // Only the first render can start loading (nothing sets it back), so this runs once.
   useEffect(() => {
     if (!loading) return;
     let live = true;
-    void refresh().finally(() => live && setLoading(false));
+    void refresh().finally(() => {
+      if (live) setLoading(false);
+    });
     return () => {
       live = false;
     };
-    // Only the first mount decides whether the stored session needed a refresh.
-  }, []);
+  }, [loading, refresh]);
 
   // The timer: ten minutes before expiry, or at once when already past that point.
   useEffect(() => {

@@ -18,9 +18,6 @@ export type TokenAnswer = Tokens & { expiresIn?: number };
 /** The signed-in user, as GET /api/flex/v1/user answers it. */
 export type User = UserItem;
 
-/** What the top bar needs of the user; kept for components that only show a name. */
-export type ShellUser = Pick<User, "name" | "isAdmin">;
-
 export type SessionValue = {
   /** True until the stored session has been read (and refreshed when it had expired). */
   loading: boolean;

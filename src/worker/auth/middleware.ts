@@ -44,7 +44,7 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-/** Signed in with a confirmed phone number. */
+/** Signed in with a confirmed phone number. @public (the driver and payment routes use it) */
 export const requireVerified = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.var.user?.phoneVerified) throw new ApiError("forbidden", "Confirm account to continue");
   await next();
@@ -64,7 +64,7 @@ export function requireRoleProperty(property: "billingDetails") {
   });
 }
 
-/** The owner role (use after requireAdmin). */
+/** The owner role (use after requireAdmin). @public (owner-only admin routes use it) */
 export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.user?.roleName !== "owner") throw new ApiError("forbidden", "Only the owner may do this");
   await next();

@@ -31,6 +31,7 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
   );
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and pin their shape with expect().
 export async function json<T = Record<string, any>>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }

@@ -48,7 +48,7 @@ function searchCondition(search: string | undefined, columns: { phone: Sql; sear
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
-  const term = foldSearchText((search ?? "").trim().replace(/[\u0000-\u001f]/g, ""));
+  const term = foldSearchText((search ?? "").trim().replace(/\p{Cc}/gu, ""));
   return term ? [sql`instr(${columns.searchKey}, ${term}) > 0`] : [];
 }
 

@@ -199,7 +199,7 @@ export const authRoutes = new Hono<AppEnv>()
     }
 
     const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
-    if (!user || !user.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
+    if (!user?.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
     if (needsRehash(user.passwordHash)) {
       await deps.db
         .update(users)

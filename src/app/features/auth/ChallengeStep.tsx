@@ -1,9 +1,9 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { maskPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField } from "../../components/ui/FormField";
-import { useForm } from "../../components/ui/use-form";
 import type { TokenAnswer } from "../../lib/session";
+import { useForm } from "../../lib/use-form";
 import { authApi, type Challenge, isChallenge } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { challengeErrorKey } from "./code-errors";
@@ -87,6 +87,7 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
   const { t } = useTranslation("auth");
   const [svg, setSvg] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const secretId = useId();
   useEffect(() => {
     if (!uri) return;
     let live = true;
@@ -111,8 +112,10 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
       {!svg && !failed && uri && <div className="spinner" role="status" aria-label={t("challenge.qrLoading")} />}
       {grouped && (
         <>
-          <p className="form-hint">{t("challenge.setupSecret")}</p>
-          <p className="totp-secret" aria-label={t("challenge.setupSecret")}>
+          <p className="form-hint" id={`${secretId}-label`}>
+            {t("challenge.setupSecret")}
+          </p>
+          <p className="totp-secret" aria-describedby={`${secretId}-label`}>
             {grouped}
           </p>
         </>

@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { toast } from "../../components/ui/Toast";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { apiErrorKey, useForm } from "../../lib/use-form";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";

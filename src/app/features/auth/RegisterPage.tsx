@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, useForm } from "../../lib/use-form";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi } from "./api";
 import type { ConfirmPageState } from "./ConfirmAccountPage";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { validationKey } from "../../components/ui/use-form";
 import i18n from "../../i18n";
+import { validationKey } from "../../lib/use-form";
 import "../../i18n/auth";
 import { codeSchema, emailSchema, passwordSchema, phoneSchema } from "../../../shared/auth";
 
@@ -8,7 +8,7 @@ import { codeSchema, emailSchema, passwordSchema, phoneSchema } from "../../../s
 describe("identity strings", () => {
   it("word every message the shared schemas can give, in both languages", () => {
     const samples: [{ safeParse: (v: unknown) => { error?: { issues: { message: string; code?: string }[] } } }, string[]][] = [
-      [passwordSchema, ["", "abcdefgh", "abcdefg1", "Abcdefg1", "A1!" + "x".repeat(300)]],
+      [passwordSchema, ["", "abcdefgh", "abcdefg1", "Abcdefg1", `A1!${"x".repeat(300)}`]],
       [phoneSchema, ["", "123", "555-0100", "1".repeat(40)]],
       [emailSchema, ["", "a@b", "x".repeat(300)]],
       [codeSchema, ["", "12345", "abcdef"]],

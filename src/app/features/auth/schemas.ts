@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, passwordSchema, phoneSchema } from "../../../shared/auth";
-import { mismatch, optionalText as optional } from "../../components/ui/use-form";
+import { mismatch, optionalText as optional } from "../../lib/use-form";
 
 /**
  * The identity forms, built from the schemas the Worker validates with (src/shared/auth.ts), so a

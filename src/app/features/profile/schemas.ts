@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { emailSchema, languageSchema, passwordSchema } from "../../../shared/auth";
-import { mismatch, optionalText } from "../../components/ui/use-form";
+import { mismatch, optionalText } from "../../lib/use-form";
 
 /** Built from the Worker's own schemas (src/shared/auth.ts); our messages are translation keys. */
 export const profileSchema = z.object({

@@ -62,15 +62,17 @@ export function forgetResends() {
 function ResendThenConfirm({ state }: { state: ConfirmState }) {
   const navigate = useNavigate();
   // Keyed by the phone and app: the state object itself is rebuilt on every render.
+  const { phoneNumber, app, reason } = state;
   useEffect(() => {
     let live = true;
-    void resendConfirmationCode(state).then(() => {
-      if (live) void navigate("/confirm-account", { replace: true, state });
+    const target: ConfirmState = { phoneNumber, app, reason };
+    void resendConfirmationCode(target).then(() => {
+      if (live) void navigate("/confirm-account", { replace: true, state: target });
     });
     return () => {
       live = false;
     };
-  }, [navigate, state.phoneNumber, state.app]);
+  }, [navigate, phoneNumber, app, reason]);
   return <Splash />;
 }
 

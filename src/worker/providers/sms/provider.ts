@@ -15,17 +15,12 @@ export interface SmsProvider {
 }
 
 type Factory = (env: Env) => SmsProvider;
-const factories: Record<string, Factory> = {
+const factories: Readonly<Record<string, Factory>> = {
   outbox: (env) => new OutboxSms(env.DB),
   twilio: (env) => new TwilioSms(env),
 };
 
-/** Further adapters register themselves here (keyed by the SMS_PROVIDER setting). */
-export function registerSmsProvider(name: string, factory: Factory) {
-  factories[name] = factory;
-}
-
-/** The SMS provider the SMS_PROVIDER setting names: "outbox" (embedded default), "twilio", or a registered one. */
+/** The SMS provider the SMS_PROVIDER setting names: "outbox" (embedded default), or "twilio". */
 export function createSmsProvider(env: Env): SmsProvider {
   const factory = factories[env.SMS_PROVIDER];
   if (!factory) throw new Error(`Unknown SMS_PROVIDER "${env.SMS_PROVIDER}"`);

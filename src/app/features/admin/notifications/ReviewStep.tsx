@@ -52,7 +52,7 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
       restart();
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchInput]);
+  }, [searchInput, restart]);
 
   // The count of the whole audience is the first page without search: while nothing is searched,
   // sorted or paged it is the very same request as the table's.

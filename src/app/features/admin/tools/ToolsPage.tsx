@@ -167,9 +167,9 @@ export default function ToolsPage() {
             <div className="alert" role="alert">
               <p>{t("tools.invalid", { n: list.invalid.length })}</p>
               <ul className="invalid-list">
-                {list.invalid.slice(0, SHOWN_INVALID).map((bad, i) => (
-                  <li key={`${i}-${bad}`}>
-                    <code>{bad}</code>
+                {keyedByValue(list.invalid.slice(0, SHOWN_INVALID)).map(({ key, value }) => (
+                  <li key={key}>
+                    <code>{value}</code>
                   </li>
                 ))}
               </ul>
@@ -236,4 +236,14 @@ export default function ToolsPage() {
       </div>
     </section>
   );
+}
+
+/** React keys for a list that may repeat a value: the value and its occurrence (a repeated bad line shows each time). */
+function keyedByValue(values: string[]): { key: string; value: string }[] {
+  const seen = new Map<string, number>();
+  return values.map((value) => {
+    const n = (seen.get(value) ?? 0) + 1;
+    seen.set(value, n);
+    return { key: `${value}#${n}`, value };
+  });
 }

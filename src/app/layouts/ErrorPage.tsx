@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { isChunkLoadError } from "../../lib/lazy-page";
-import { Logo } from "./Logo";
+import { Logo } from "../components/ui/Logo";
+import { isChunkLoadError } from "../lib/lazy-page";
 
 /** The page-load boundary: a route's code could not be downloaded. */
 export function PageLoadError() {

@@ -1,7 +1,7 @@
 import { type ChangeEvent, type FormEvent, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { type ZodType, z } from "zod";
-import { ApiClientError } from "../../lib/api-client";
+import { ApiClientError } from "./api-client";
 
 /**
  * Form state validated with the same zod schemas the Worker uses (src/shared/auth.ts). Errors are

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { normalizeUsPhone } from "./phone";
+import type { ValidationCode } from "./validation";
 
 /** The two products: Flex drivers and Spark drivers. Every account, code and campaign belongs to one. */
 export const APPS = ["flex", "spark"] as const;
@@ -56,34 +57,34 @@ export type UserItem = {
   inviteCode: string;
 };
 
-/** Spec §5: at least 8 characters with a number, an uppercase letter and a special character. */
+/** At least 8 characters with a number, an uppercase letter and a special character (docs/product.md, validation). */
 export const passwordSchema = z
   .string()
-  .min(8, "At least 8 characters")
-  .max(256, "At most 256 characters")
-  .regex(/\d/, "Include a number")
-  .regex(/[A-Z]/, "Include an uppercase letter")
-  .regex(/[^A-Za-z0-9]/, "Include a special character");
+  .min(8, "passwordLength" satisfies ValidationCode)
+  .max(256, "passwordTooLong" satisfies ValidationCode)
+  .regex(/\d/, "passwordNumber" satisfies ValidationCode)
+  .regex(/[A-Z]/, "passwordUppercase" satisfies ValidationCode)
+  .regex(/[^A-Za-z0-9]/, "passwordSpecial" satisfies ValidationCode);
 
 /** A US/Canada phone number as typed; parses to E.164. */
 export const phoneSchema = z
   .string()
-  .max(32)
+  .max(32, "phone" satisfies ValidationCode)
   .transform((value, ctx) => {
     const e164 = normalizeUsPhone(value);
     if (!e164) {
-      ctx.addIssue({ code: "custom", message: "Enter a US or Canada phone number" });
+      ctx.addIssue({ code: "custom", message: "phone" satisfies ValidationCode });
       return z.NEVER;
     }
     return e164;
   });
 
-/** Spec §5: something, an at sign, something, a dot, something. */
+/** Something, an at sign, something, a dot, something. */
 export const emailSchema = z
   .string()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email");
+  .max(254, "tooLong" satisfies ValidationCode)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "email" satisfies ValidationCode);
 
 export const appSchema = z.enum(APPS);
 export const languageSchema = z.enum(LANGUAGES);
-export const codeSchema = z.string().regex(/^\d{6}$/, "Enter the 6-digit code");
+export const codeSchema = z.string().regex(/^\d{6}$/, "code" satisfies ValidationCode);

@@ -5,6 +5,7 @@ import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { normalizeUsPhone } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
+import { describeIssue } from "../../shared/validation";
 import type { SessionUser } from "../auth/middleware";
 import { ApiError } from "../errors";
 import type { Logger } from "../log";
@@ -87,7 +88,7 @@ export function toCampaignInput(req: CampaignRequest): CampaignInput {
   } else {
     const schema = req.source === "drivers" ? driverAudienceSchema : invitationAudienceSchema;
     const parsed = schema.safeParse({ ...(req.audience ?? {}), ...(req.source === "drivers" && req.app && !req.audience?.app ? { app: req.app } : {}) });
-    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ path: ["audience", ...i.path].join("."), message: i.message })));
+    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => describeIssue(i, ["audience"])));
     else {
       // Paging is the review table's business, not the campaign's.
       const { page: _page, pageSize: _pageSize, ...filters } = parsed.data;

@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId, useState } from "react";
+import { type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, useId, useState } from "react";
 import "./FormField.css";
 
 /**
@@ -29,7 +29,8 @@ function Messages({ id, hint, error }: { id: string; hint?: ReactNode; error?: s
   );
 }
 
-export type TextFieldProps = Described & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string };
+/** `ref` reaches the input, so a form library can focus the first field to fix. */
+export type TextFieldProps = Described & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string; ref?: Ref<HTMLInputElement> };
 
 export function TextField({ label, error, hint, id, className, ...input }: TextFieldProps) {
   const autoId = useId();
@@ -109,7 +110,7 @@ export function SelectField({
   id,
   children,
   ...select
-}: Described & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { id?: string }) {
+}: Described & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { id?: string; ref?: Ref<HTMLSelectElement> }) {
   const autoId = useId();
   const fieldId = id ?? autoId;
   return (

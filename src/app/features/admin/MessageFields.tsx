@@ -1,5 +1,7 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import { fitsOneSegment } from "../../../shared/sms";
 import type { WhatsAppTemplate } from "../../../shared/templates";
 import { SmsTextArea } from "../../components/ui/SmsTextArea";
 import { TemplatePicker, templateText } from "../../components/ui/TemplatePicker";
@@ -70,6 +72,20 @@ export function MessageFields({ value, onChange, limit, limitControl, billingDet
       )}
     </>
   );
+}
+
+/**
+ * The message rules of both admin send forms, as zod issues on "message" and "template" (their
+ * messages are admin translation keys): an SMS needs text, one segment while limited; WhatsApp
+ * needs one of the templates on offer.
+ */
+export function checkMessage(value: MessageValue, limited: boolean, templates: WhatsAppTemplate[] | undefined, ctx: z.RefinementCtx) {
+  if (value.channel === "sms") {
+    if (!value.message.trim()) ctx.addIssue({ code: "custom", path: ["message"], message: "admin:errors.messageRequired" });
+    else if (limited && !fitsOneSegment(value.message)) ctx.addIssue({ code: "custom", path: ["message"], message: "admin:errors.oneSegment" });
+  } else if (!findTemplate(templates, value.templateId)) {
+    ctx.addIssue({ code: "custom", path: ["template"], message: "admin:errors.templateRequired" });
+  }
 }
 
 export function findTemplate(templates: WhatsAppTemplate[] | undefined, id: string) {

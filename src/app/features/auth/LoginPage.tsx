@@ -1,11 +1,12 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
+import { z } from "zod";
 import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
-import { apiErrorKey, useForm } from "../../lib/use-form";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi, type Challenge, isChallenge, type SignInAnswer } from "./api";
 import { ChallengeStep } from "./ChallengeStep";
@@ -30,12 +31,13 @@ export default function LoginPage() {
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState(state.notice);
 
-  const form = useForm({
-    initial: { phoneNumber: formatUsPhone(state.phoneNumber) || (state.phoneNumber ?? ""), password: "", app: state.app ?? "flex" },
-    schema: mode === "password" ? loginSchema : smsLoginSchema,
-    required: mode === "password" ? ["phoneNumber", "password"] : ["phoneNumber"],
+  // The password is only asked (and checked) in password mode; an SMS sign-in ignores it.
+  const form = useSchemaForm(mode === "password" ? loginSchema : smsLoginSchema.extend({ password: z.string() }), {
+    phoneNumber: formatUsPhone(state.phoneNumber) || (state.phoneNumber ?? ""),
+    password: "",
+    app: state.app ?? "flex",
   });
-  const app = form.values.app as App;
+  const app = form.watch("app");
 
   const handle = (answer: SignInAnswer, phoneNumber: string, chosenApp: App) => {
     if (isChallenge(answer)) setPending({ challenge: answer, phoneNumber, app: chosenApp });
@@ -45,10 +47,9 @@ export default function LoginPage() {
   const submit = form.onSubmit(async (data) => {
     setNotice(undefined);
     try {
-      const { phoneNumber, app: chosenApp } = data;
-      const password = "password" in data ? String(data.password) : null;
+      const { phoneNumber, app: chosenApp, password } = data;
       const answer =
-        password !== null ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
+        mode === "password" ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
       handle(answer, phoneNumber, chosenApp);
     } catch (err) {
       // 401 is the one answer for an unknown phone and a wrong password: no account enumeration.
@@ -89,6 +90,7 @@ export default function LoginPage() {
   const switchMode = () => {
     setMode((m) => (m === "password" ? "sms" : "password"));
     form.setFormError(null);
+    form.clearErrors();
   };
 
   return (
@@ -117,7 +119,7 @@ export default function LoginPage() {
         {mode === "password" ? t("login.withSms") : t("login.withPassword")}
       </button>
       <div className="auth-links">
-        <Link to="/forgot-password" state={{ phoneNumber: form.values.phoneNumber, app }}>
+        <Link to="/forgot-password" state={{ phoneNumber: form.watch("phoneNumber"), app }}>
           {t("login.forgot")}
         </Link>
         <Link to="/register">{t("login.register")}</Link>

@@ -4,8 +4,8 @@ import { SelectField, TextField } from "../../components/ui/FormField";
 import { Splash } from "../../components/ui/Splash";
 import { toast } from "../../components/ui/Toast";
 import { setLanguage } from "../../i18n";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { type User, useSession } from "../../lib/session";
-import { apiErrorKey, useForm } from "../../lib/use-form";
 import { profileApi } from "./api";
 import { FormActions } from "./FormActions";
 import { profileSchema } from "./schemas";
@@ -23,11 +23,7 @@ function EditForm({ user }: { user: User }) {
   const { t, i18n } = useTranslation("auth");
   const navigate = useNavigate();
   const { setUser } = useSession();
-  const form = useForm({
-    initial: { name: user.name, email: user.flexEmail ?? "", language: user.language },
-    schema: profileSchema,
-    required: ["name"],
-  });
+  const form = useSchemaForm(profileSchema, { name: user.name, email: user.flexEmail ?? "", language: user.language });
 
   const submit = form.onSubmit(async (data) => {
     try {

@@ -1,10 +1,11 @@
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
+import { confirmedAction } from "../../../components/ui/confirmed-action";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
+import { LoadState, readState } from "../../../components/ui/LoadState";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
-import { toast } from "../../../components/ui/Toast";
 import "../../../i18n/admin";
 import { type CampaignView as Campaign, type LedgerRow, MESSAGE_STATUSES, type MessageStatus } from "../../../../shared/campaigns";
 import { formatUsPhone } from "../../../../shared/phone";
@@ -22,37 +23,28 @@ export default function CampaignPage() {
   const { id = "" } = useParams();
   const campaign = useCampaign(id);
 
-  let body: ReactNode;
-  if (campaign.error && !campaign.data) {
-    const notFound = campaign.error instanceof ApiClientError && campaign.error.status === 404;
-    body = (
-      <div className="alert" role="alert">
-        <p>{notFound ? t("campaigns.notFound") : t("errors.generic")}</p>
-        {!notFound && (
-          <button type="button" className="button button-secondary" onClick={() => void campaign.mutate()}>
-            {t("actions.retry")}
-          </button>
-        )}
-      </div>
-    );
-  } else if (!campaign.data) {
-    body = (
-      <div className="loading-block" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span>{t("campaigns.loading")}</span>
-      </div>
-    );
-  } else {
-    // Keyed by id: a retry opens the new campaign with fresh filters and export state.
-    body = <CampaignDetail key={campaign.data.campaign.id} campaign={campaign.data.campaign} />;
-  }
+  // A campaign that does not exist will not appear on a retry: no retry button then.
+  const notFound = !campaign.data && campaign.error instanceof ApiClientError && campaign.error.status === 404;
 
   return (
     <section className="campaign">
       <PageHead back={{ to: "/admin/campaigns", label: t("campaigns.all") }} title={t("campaigns.one", { id })}>
         <Link to="/admin/notifications">{t("notifications.title")}</Link>
       </PageHead>
-      {body}
+      {notFound ? (
+        <div className="alert" role="alert">
+          <p>{t("campaigns.notFound")}</p>
+        </div>
+      ) : (
+        <LoadState
+          {...readState(campaign)}
+          onRetry={() => void campaign.mutate()}
+          labels={{ error: t("errors.generic"), loading: t("campaigns.loading"), retry: t("actions.retry") }}
+        >
+          {/* Keyed by id: a retry opens the new campaign with fresh filters and export state. */}
+          {campaign.data && <CampaignDetail key={campaign.data.campaign.id} campaign={campaign.data.campaign} />}
+        </LoadState>
+      )}
     </section>
   );
 }
@@ -64,19 +56,16 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
   const [retrying, setRetrying] = useState(false);
 
   async function retryFailed() {
-    if (!window.confirm(t("campaigns.retryConfirm", { n: campaign.counts.failed }))) return;
     setRetrying(true);
-    const loading = toast.loading(t("send.sending"));
-    try {
-      const res = await unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } }));
-      toast.success(t("campaigns.retried", { n: res.campaign.total }));
-      navigate(`/admin/campaigns/${res.campaign.id}`);
-    } catch (err) {
-      toast.error(serverMessage(err) ?? t("errors.generic"));
-    } finally {
-      toast.dismiss(loading);
-      setRetrying(false);
-    }
+    const retried = await confirmedAction({
+      confirm: t("campaigns.retryConfirm", { n: campaign.counts.failed }),
+      loading: t("send.sending"),
+      run: () => unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } })),
+      success: (res) => t("campaigns.retried", { n: res.campaign.total }),
+      failure: (err) => serverMessage(err) ?? t("errors.generic"),
+    });
+    setRetrying(false);
+    if (retried) void navigate(`/admin/campaigns/${retried.campaign.id}`);
   }
 
   return (
@@ -220,31 +209,25 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
           ))}
         </select>
       </div>
-      {ledger.error && !ledger.data ? (
-        <div className="alert" role="alert">
-          <p>{t("errors.generic")}</p>
-          <button type="button" className="button button-secondary" onClick={() => void ledger.mutate()}>
-            {t("actions.retry")}
-          </button>
-        </div>
-      ) : !ledger.data ? (
-        <div className="loading-block" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{t("campaigns.loadingLedger")}</span>
-        </div>
-      ) : (
-        <>
-          <DataTable
-            caption={t("campaigns.ledger")}
-            columns={columns}
-            rows={ledger.data.rows}
-            rowKey={(r) => r.phone}
-            busy={ledger.isLoading}
-            empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
-          />
-          <Pager {...pager} total={ledger.data.total} labels={pagerLabels} />
-        </>
-      )}
+      <LoadState
+        {...readState(ledger)}
+        onRetry={() => void ledger.mutate()}
+        labels={{ error: t("errors.generic"), loading: t("campaigns.loadingLedger"), retry: t("actions.retry") }}
+      >
+        {ledger.data && (
+          <>
+            <DataTable
+              caption={t("campaigns.ledger")}
+              columns={columns}
+              rows={ledger.data.rows}
+              rowKey={(r) => r.phone}
+              busy={ledger.isLoading}
+              empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
+            />
+            <Pager {...pager} total={ledger.data.total} labels={pagerLabels} />
+          </>
+        )}
+      </LoadState>
     </section>
   );
 }

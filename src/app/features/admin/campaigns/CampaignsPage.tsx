@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
+import { LoadState, readState } from "../../../components/ui/LoadState";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import "../../../i18n/admin";
@@ -35,40 +36,34 @@ export default function CampaignsPage() {
   return (
     <section className="campaigns">
       <PageHead back={{ to: "/admin/notifications", label: t("actions.goBack") }} title={t("campaigns.title")} />
-      {campaigns.error && !campaigns.data ? (
-        <div className="alert" role="alert">
-          <p>{t("errors.generic")}</p>
-          <button type="button" className="button button-secondary" onClick={() => void campaigns.mutate()}>
-            {t("actions.retry")}
-          </button>
-        </div>
-      ) : !campaigns.data ? (
-        <div className="loading-block" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{t("campaigns.loading")}</span>
-        </div>
-      ) : (
-        <>
-          {campaigns.data.rows.some(isRunning) && (
-            <p className="muted live-note" role="status">
-              {t("campaigns.live")}
-            </p>
-          )}
-          <DataTable
-            caption={t("campaigns.title")}
-            columns={columns}
-            rows={campaigns.data.rows}
-            rowKey={(c) => c.id}
-            busy={campaigns.isLoading}
-            empty={
-              <>
-                {t("campaigns.empty")} <Link to="/admin/notifications">{t("campaigns.sendOne")}</Link>
-              </>
-            }
-          />
-          <Pager {...pager} total={campaigns.data.total} labels={pagerLabels} />
-        </>
-      )}
+      <LoadState
+        {...readState(campaigns)}
+        onRetry={() => void campaigns.mutate()}
+        labels={{ error: t("errors.generic"), loading: t("campaigns.loading"), retry: t("actions.retry") }}
+      >
+        {campaigns.data && (
+          <>
+            {campaigns.data.rows.some(isRunning) && (
+              <p className="muted live-note" role="status">
+                {t("campaigns.live")}
+              </p>
+            )}
+            <DataTable
+              caption={t("campaigns.title")}
+              columns={columns}
+              rows={campaigns.data.rows}
+              rowKey={(c) => c.id}
+              busy={campaigns.isLoading}
+              empty={
+                <>
+                  {t("campaigns.empty")} <Link to="/admin/notifications">{t("campaigns.sendOne")}</Link>
+                </>
+              }
+            />
+            <Pager {...pager} total={campaigns.data.total} labels={pagerLabels} />
+          </>
+        )}
+      </LoadState>
     </section>
   );
 }

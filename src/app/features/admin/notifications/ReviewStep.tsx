@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import useSWR from "swr";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from "../../../../shared/paging";
 import { type Column, DataTable, type SortDir } from "../../../components/ui/DataTable";
+import { LoadState } from "../../../components/ui/LoadState";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { noRetryOn4xx } from "../api";
 import { usePagerLabels } from "../labels";
@@ -46,13 +47,16 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const [sending, setSending] = useState(false);
 
+  // Only a changed search goes back to page 1: on opening (or typing spaces) the page chosen stays.
   useEffect(() => {
+    const next = searchInput.trim();
+    if (next === search) return;
     const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
+      setSearch(next);
       restart();
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchInput, restart]);
+  }, [searchInput, search, restart]);
 
   // The count of the whole audience is the first page without search: while nothing is searched,
   // sorted or paged it is the very same request as the table's.
@@ -123,57 +127,52 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
       </p>
       <div className="review-preview">{preview}</div>
 
-      {failed ? (
-        <div className="alert" role="alert">
-          <p>{loadError}</p>
-          <button type="button" className="button button-secondary" onClick={() => void Promise.all([count.mutate(), rows.mutate()])}>
-            {t("actions.retry")}
-          </button>
-        </div>
-      ) : firstLoad ? (
-        <div className="loading-block" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{t("review.loading")}</span>
-        </div>
-      ) : empty ? (
-        <p className="notice">{nothingToReview}</p>
-      ) : (
-        <>
-          <input
-            type="search"
-            className="review-search"
-            placeholder={t("review.search")}
-            aria-label={t("review.search")}
-            value={searchInput}
-            onChange={(e) => setSearchInput(e.target.value)}
-          />
-          {(rows.error || count.error) && (
-            <p className="alert" role="alert">
-              {loadError}
-            </p>
-          )}
-          <DataTable
-            caption={t("review.caption")}
-            columns={[selectColumn, ...columns]}
-            rows={pageRows}
-            rowKey={(r) => r.phone}
-            busy={rows.isLoading}
-            empty={t("review.noMatch")}
-            sort={sortable ? sort : undefined}
-            onSort={
-              sortable
-                ? (key, dir) => {
-                    setSort({ key, dir });
-                    restart();
-                  }
-                : undefined
-            }
-            rowClassName={rowClassName}
-          />
-          <Pager {...pager} total={rows.data?.total ?? 0} labels={pagerLabels} />
-          <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
-        </>
-      )}
+      <LoadState
+        failed={Boolean(failed)}
+        loading={firstLoad}
+        onRetry={() => void Promise.all([count.mutate(), rows.mutate()])}
+        labels={{ error: loadError, loading: t("review.loading"), retry: t("actions.retry") }}
+      >
+        {empty ? (
+          <p className="notice">{nothingToReview}</p>
+        ) : (
+          <>
+            <input
+              type="search"
+              className="review-search"
+              placeholder={t("review.search")}
+              aria-label={t("review.search")}
+              value={searchInput}
+              onChange={(e) => setSearchInput(e.target.value)}
+            />
+            {(rows.error || count.error) && (
+              <p className="alert" role="alert">
+                {loadError}
+              </p>
+            )}
+            <DataTable
+              caption={t("review.caption")}
+              columns={[selectColumn, ...columns]}
+              rows={pageRows}
+              rowKey={(r) => r.phone}
+              busy={rows.isLoading}
+              empty={t("review.noMatch")}
+              sort={sortable ? sort : undefined}
+              onSort={
+                sortable
+                  ? (key, dir) => {
+                      setSort({ key, dir });
+                      restart();
+                    }
+                  : undefined
+              }
+              rowClassName={rowClassName}
+            />
+            <Pager {...pager} total={rows.data?.total ?? 0} labels={pagerLabels} />
+            <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
+          </>
+        )}
+      </LoadState>
 
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={sending}>

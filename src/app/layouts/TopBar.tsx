@@ -37,7 +37,16 @@ export function TopBar() {
   ];
 
   return (
-    <header className="topbar">
+    // biome-ignore lint/a11y/noStaticElementInteractions: Esc anywhere in the bar closes the phone panel and returns to its button.
+    <header
+      className="topbar"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && panelOpen) {
+          setPanelOpen(false);
+          burger.current?.focus();
+        }
+      }}
+    >
       <div className="topbar-inner">
         <Link to="/" className="topbar-logo">
           <Logo />
@@ -54,17 +63,7 @@ export function TopBar() {
         >
           <Icon name={panelOpen ? "x" : "menu"} />
         </button>
-        {/* biome-ignore lint/a11y/noStaticElementInteractions: Esc inside the phone panel closes it and returns to its button. */}
-        <div
-          id="topbar-panel"
-          className={panelOpen ? "topbar-panel open" : "topbar-panel"}
-          onKeyDown={(event) => {
-            if (event.key === "Escape" && panelOpen) {
-              setPanelOpen(false);
-              burger.current?.focus();
-            }
-          }}
-        >
+        <div id="topbar-panel" className={panelOpen ? "topbar-panel open" : "topbar-panel"}>
           <nav className="topbar-nav" aria-label={t("nav.main")}>
             {links.map((link) => (
               <NavLink key={link.to} to={link.to} end>

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { IdClaims } from "../../../shared/auth";
 import { setLanguage } from "../../i18n";
 import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
-import { routes } from "../../router";
+import { patchRoutesOnNavigation, routes } from "../../router";
 import { forgetResends } from "./Guard";
 
 // The real route table under a fixed session: where does each kind of person end up?
@@ -47,7 +47,7 @@ function session(user: Partial<User> | null, over: Partial<SessionValue> = {}, c
 }
 
 function renderAt(path: string, value: SessionValue) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   render(
     <StaticSessionProvider value={value}>
       <RouterProvider router={router} />

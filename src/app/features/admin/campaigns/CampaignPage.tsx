@@ -1,11 +1,12 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
+import { Badge } from "../../../components/ui/Badge";
 import { confirmedAction } from "../../../components/ui/confirmed-action";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
-import { LoadState, readState } from "../../../components/ui/LoadState";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
+import { StatusView } from "../../../components/ui/StatusView";
 import "../../../i18n/admin";
 import { type CampaignView as Campaign, type LedgerRow, MESSAGE_STATUSES, type MessageStatus } from "../../../../shared/campaigns";
 import { formatUsPhone } from "../../../../shared/phone";
@@ -14,7 +15,7 @@ import { serverMessage } from "../api";
 import { usePagerLabels } from "../labels";
 import { isRunning, useCampaign, useLedger } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { formatDateTime } from "./format";
+import { campaignTone, formatDateTime, messageTone } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */
@@ -23,28 +24,36 @@ export default function CampaignPage() {
   const { id = "" } = useParams();
   const campaign = useCampaign(id);
 
-  // A campaign that does not exist will not appear on a retry: no retry button then.
-  const notFound = !campaign.data && campaign.error instanceof ApiClientError && campaign.error.status === 404;
+  let body: ReactNode;
+  if (campaign.error && !campaign.data) {
+    const notFound = campaign.error instanceof ApiClientError && campaign.error.status === 404;
+    body = (
+      <StatusView
+        kind="error"
+        title={notFound ? t("campaigns.notFound") : t("errors.generic")}
+        onRetry={notFound ? undefined : () => void campaign.mutate()}
+        action={
+          notFound ? (
+            <Link className="button button-secondary" to="/admin/campaigns">
+              {t("campaigns.title")}
+            </Link>
+          ) : undefined
+        }
+      />
+    );
+  } else if (!campaign.data) {
+    body = <StatusView kind="loading" title={t("campaigns.loading")} />;
+  } else {
+    // Keyed by id: a retry opens the new campaign with fresh filters and export state.
+    body = <CampaignDetail key={campaign.data.campaign.id} campaign={campaign.data.campaign} />;
+  }
 
   return (
     <section className="campaign">
       <PageHead back={{ to: "/admin/campaigns", label: t("campaigns.all") }} title={t("campaigns.one", { id })}>
         <Link to="/admin/notifications">{t("notifications.title")}</Link>
       </PageHead>
-      {notFound ? (
-        <div className="alert" role="alert">
-          <p>{t("campaigns.notFound")}</p>
-        </div>
-      ) : (
-        <LoadState
-          {...readState(campaign)}
-          onRetry={() => void campaign.mutate()}
-          labels={{ error: t("errors.generic"), loading: t("campaigns.loading"), retry: t("actions.retry") }}
-        >
-          {/* Keyed by id: a retry opens the new campaign with fresh filters and export state. */}
-          {campaign.data && <CampaignDetail key={campaign.data.campaign.id} campaign={campaign.data.campaign} />}
-        </LoadState>
-      )}
+      {body}
     </section>
   );
 }
@@ -75,7 +84,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
           <div>
             <dt>{t("campaigns.status")}</dt>
             <dd>
-              <span className={`badge badge-${campaign.status}`}>{t(`campaigns.statuses.${campaign.status}`)}</span>
+              <Badge tone={campaignTone(campaign.status)}>{t(`campaigns.statuses.${campaign.status}`)}</Badge>
             </dd>
           </div>
           <div>
@@ -181,7 +190,7 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
   const columns: Column<LedgerRow>[] = [
     { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
     { key: "name", header: t("columns.name"), cell: (r) => r.name ?? "" },
-    { key: "status", header: t("campaigns.status"), cell: (r) => <span className={`badge badge-${r.status}`}>{t(`status.${r.status}`)}</span> },
+    { key: "status", header: t("campaigns.status"), cell: (r) => <Badge tone={messageTone(r.status)}>{t(`status.${r.status}`)}</Badge> },
     { key: "provider", header: t("campaigns.providerId"), cell: (r) => <code>{r.providerId ?? ""}</code> },
     { key: "error", header: t("campaigns.errorCode"), cell: (r) => (r.errorCode ? <span title={r.errorMessage ?? undefined}>{r.errorCode}</span> : "") },
     { key: "attempts", header: t("campaigns.attempts"), cell: (r) => r.attempts },
@@ -209,25 +218,23 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
           ))}
         </select>
       </div>
-      <LoadState
-        {...readState(ledger)}
-        onRetry={() => void ledger.mutate()}
-        labels={{ error: t("errors.generic"), loading: t("campaigns.loadingLedger"), retry: t("actions.retry") }}
-      >
-        {ledger.data && (
-          <>
-            <DataTable
-              caption={t("campaigns.ledger")}
-              columns={columns}
-              rows={ledger.data.rows}
-              rowKey={(r) => r.phone}
-              busy={ledger.isLoading}
-              empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
-            />
-            <Pager {...pager} total={ledger.data.total} labels={pagerLabels} />
-          </>
-        )}
-      </LoadState>
+      {ledger.error && !ledger.data ? (
+        <StatusView kind="error" compact title={t("errors.generic")} onRetry={() => void ledger.mutate()} />
+      ) : !ledger.data ? (
+        <StatusView kind="loading" compact title={t("campaigns.loadingLedger")} />
+      ) : (
+        <>
+          <DataTable
+            caption={t("campaigns.ledger")}
+            columns={columns}
+            rows={ledger.data.rows}
+            rowKey={(r) => r.phone}
+            busy={ledger.isLoading}
+            empty={live ? t("campaigns.ledgerPreparing") : t("campaigns.ledgerEmpty")}
+          />
+          <Pager {...pager} total={ledger.data.total} labels={pagerLabels} />
+        </>
+      )}
     </section>
   );
 }

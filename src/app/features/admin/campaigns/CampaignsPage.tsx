@@ -1,15 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { Badge } from "../../../components/ui/Badge";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
-import { LoadState, readState } from "../../../components/ui/LoadState";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
+import { StatusView } from "../../../components/ui/StatusView";
 import "../../../i18n/admin";
 import type { CampaignView as Campaign } from "../../../../shared/campaigns";
 import { usePagerLabels } from "../labels";
 import { isRunning, useCampaigns } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { formatDateTime } from "./format";
+import { campaignTone, formatDateTime } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns: every send, newest first, with live progress while one is running. */
@@ -29,41 +30,39 @@ export default function CampaignsPage() {
     { key: "channel", header: t("campaigns.channel"), cell: (c) => t(`message.${c.channel}`) },
     { key: "source", header: t("campaigns.source"), cell: (c) => t(`campaigns.sources.${c.source}`) },
     { key: "total", header: t("campaigns.audience"), cell: (c) => c.total },
-    { key: "status", header: t("campaigns.status"), cell: (c) => <span className={`badge badge-${c.status}`}>{t(`campaigns.statuses.${c.status}`)}</span> },
+    { key: "status", header: t("campaigns.status"), cell: (c) => <Badge tone={campaignTone(c.status)}>{t(`campaigns.statuses.${c.status}`)}</Badge> },
     { key: "progress", header: t("campaigns.progress"), className: "col-progress", cell: (c) => <CampaignProgress campaign={c} legend={false} /> },
   ];
 
   return (
     <section className="campaigns">
       <PageHead back={{ to: "/admin/notifications", label: t("actions.goBack") }} title={t("campaigns.title")} />
-      <LoadState
-        {...readState(campaigns)}
-        onRetry={() => void campaigns.mutate()}
-        labels={{ error: t("errors.generic"), loading: t("campaigns.loading"), retry: t("actions.retry") }}
-      >
-        {campaigns.data && (
-          <>
-            {campaigns.data.rows.some(isRunning) && (
-              <p className="muted live-note" role="status">
-                {t("campaigns.live")}
-              </p>
-            )}
-            <DataTable
-              caption={t("campaigns.title")}
-              columns={columns}
-              rows={campaigns.data.rows}
-              rowKey={(c) => c.id}
-              busy={campaigns.isLoading}
-              empty={
-                <>
-                  {t("campaigns.empty")} <Link to="/admin/notifications">{t("campaigns.sendOne")}</Link>
-                </>
-              }
-            />
-            <Pager {...pager} total={campaigns.data.total} labels={pagerLabels} />
-          </>
-        )}
-      </LoadState>
+      {campaigns.error && !campaigns.data ? (
+        <StatusView kind="error" title={t("errors.generic")} onRetry={() => void campaigns.mutate()} />
+      ) : !campaigns.data ? (
+        <StatusView kind="loading" title={t("campaigns.loading")} />
+      ) : (
+        <>
+          {campaigns.data.rows.some(isRunning) && (
+            <p className="muted live-note" role="status">
+              {t("campaigns.live")}
+            </p>
+          )}
+          <DataTable
+            caption={t("campaigns.title")}
+            columns={columns}
+            rows={campaigns.data.rows}
+            rowKey={(c) => c.id}
+            busy={campaigns.isLoading}
+            empty={
+              <>
+                {t("campaigns.empty")} <Link to="/admin/notifications">{t("campaigns.sendOne")}</Link>
+              </>
+            }
+          />
+          <Pager {...pager} total={campaigns.data.total} labels={pagerLabels} />
+        </>
+      )}
     </section>
   );
 }

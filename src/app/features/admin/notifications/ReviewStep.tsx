@@ -3,8 +3,8 @@ import { useTranslation } from "react-i18next";
 import useSWR from "swr";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from "../../../../shared/paging";
 import { type Column, DataTable, type SortDir } from "../../../components/ui/DataTable";
-import { LoadState } from "../../../components/ui/LoadState";
 import { Pager, usePaging } from "../../../components/ui/Pager";
+import { StatusView } from "../../../components/ui/StatusView";
 import { noRetryOn4xx } from "../api";
 import { usePagerLabels } from "../labels";
 import type { ReviewPaging } from "./api";
@@ -127,52 +127,49 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
       </p>
       <div className="review-preview">{preview}</div>
 
-      <LoadState
-        failed={Boolean(failed)}
-        loading={firstLoad}
-        onRetry={() => void Promise.all([count.mutate(), rows.mutate()])}
-        labels={{ error: loadError, loading: t("review.loading"), retry: t("actions.retry") }}
-      >
-        {empty ? (
-          <p className="notice">{nothingToReview}</p>
-        ) : (
-          <>
-            <input
-              type="search"
-              className="review-search"
-              placeholder={t("review.search")}
-              aria-label={t("review.search")}
-              value={searchInput}
-              onChange={(e) => setSearchInput(e.target.value)}
-            />
-            {(rows.error || count.error) && (
-              <p className="alert" role="alert">
-                {loadError}
-              </p>
-            )}
-            <DataTable
-              caption={t("review.caption")}
-              columns={[selectColumn, ...columns]}
-              rows={pageRows}
-              rowKey={(r) => r.phone}
-              busy={rows.isLoading}
-              empty={t("review.noMatch")}
-              sort={sortable ? sort : undefined}
-              onSort={
-                sortable
-                  ? (key, dir) => {
-                      setSort({ key, dir });
-                      restart();
-                    }
-                  : undefined
-              }
-              rowClassName={rowClassName}
-            />
-            <Pager {...pager} total={rows.data?.total ?? 0} labels={pagerLabels} />
-            <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
-          </>
-        )}
-      </LoadState>
+      {failed ? (
+        <StatusView kind="error" compact title={loadError} onRetry={() => void Promise.all([count.mutate(), rows.mutate()])} />
+      ) : firstLoad ? (
+        <StatusView kind="loading" compact title={t("review.loading")} />
+      ) : empty ? (
+        <StatusView kind="empty" compact title={nothingToReview} />
+      ) : (
+        <>
+          <input
+            type="search"
+            className="review-search"
+            placeholder={t("review.search")}
+            aria-label={t("review.search")}
+            value={searchInput}
+            onChange={(e) => setSearchInput(e.target.value)}
+          />
+          {(rows.error || count.error) && (
+            <p className="alert" role="alert">
+              {loadError}
+            </p>
+          )}
+          <DataTable
+            caption={t("review.caption")}
+            columns={[selectColumn, ...columns]}
+            rows={pageRows}
+            rowKey={(r) => r.phone}
+            busy={rows.isLoading}
+            empty={t("review.noMatch")}
+            sort={sortable ? sort : undefined}
+            onSort={
+              sortable
+                ? (key, dir) => {
+                    setSort({ key, dir });
+                    restart();
+                  }
+                : undefined
+            }
+            rowClassName={rowClassName}
+          />
+          <Pager {...pager} total={rows.data?.total ?? 0} labels={pagerLabels} />
+          <p className="muted">{t("review.selection", { selected: recipients, total })}</p>
+        </>
+      )}
 
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={sending}>

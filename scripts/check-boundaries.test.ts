@@ -63,4 +63,12 @@ describe("checkFile", () => {
     expect(rules("src/app/lib/session.tsx", 'import { x } from "../features/admin/api";')).toEqual(["src/app/lib never imports a feature"]);
     expect(rules("src/app/components/ui/Pager.tsx", 'import { x } from "../../../shared/paging";')).toEqual([]);
   });
+
+  it("lets only the typed client fetch the API", () => {
+    expect(rules("src/app/layouts/SiteFooter.tsx", 'const res = await fetch("/api/status/health");')).toEqual([
+      "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)",
+    ]);
+    expect(rules("src/app/lib/api-client.ts", "return await fetch(input, { ...init, headers });")).toEqual([]);
+    expect(rules("src/app/features/auth/ChatWidget.tsx", "script.src = identity.scriptUrl;")).toEqual([]);
+  });
 });

@@ -5,7 +5,8 @@
  * - the SPA never imports the Worker, except `import type` of src/worker/app (the typed client's AppType);
  * - the Worker never imports the SPA;
  * - src/shared imports only src/shared and the pure packages in SHARED_PACKAGES;
- * - src/app/lib and src/app/components never import each other, nor any feature.
+ * - src/app/lib and src/app/components never import each other, nor any feature;
+ * - the SPA calls the API only through the typed client (no `fetch("/api…")` outside src/app/lib/api-client.ts).
  *
  * `node scripts/check-boundaries.ts` prints each violation and exits non-zero when there is one.
  */
@@ -76,6 +77,11 @@ export function checkFile(file: SourceFile): Violation[] {
     if (layer === "lib" && under(to, "src/app/components")) fail(ref, "src/app/lib never imports src/app/components");
     if (layer === "components" && under(to, "src/app/lib")) fail(ref, "src/app/components never imports src/app/lib");
     if (layer && into) fail(ref, `src/app/${layer} never imports a feature`);
+  }
+  if (under(file.path, "src/app") && !isTest(file.path) && file.path !== "src/app/lib/api-client.ts") {
+    for (const m of stripComments(file.source).matchAll(/\bfetch\(\s*["'`]\/api\//g)) {
+      violations.push({ file: file.path, line: lineAt(file.source, m.index), specifier: "fetch(/api/…)", rule: "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)" });
+    }
   }
   return violations;
 }

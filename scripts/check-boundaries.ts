@@ -80,7 +80,12 @@ export function checkFile(file: SourceFile): Violation[] {
   }
   if (under(file.path, "src/app") && !isTest(file.path) && file.path !== "src/app/lib/api-client.ts") {
     for (const m of stripComments(file.source).matchAll(/\bfetch\(\s*["'`]\/api\//g)) {
-      violations.push({ file: file.path, line: lineAt(file.source, m.index), specifier: "fetch(/api/…)", rule: "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)" });
+      violations.push({
+        file: file.path,
+        line: lineAt(file.source, m.index),
+        specifier: "fetch(/api/…)",
+        rule: "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)",
+      });
     }
   }
   return violations;

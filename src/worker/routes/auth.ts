@@ -5,9 +5,10 @@ import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { codeError, consumeCode } from "../auth/codes";
+import { insertUser } from "../auth/insert-user";
 import { requireUser } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, hashPassword, needsRehash, verifyPassword } from "../auth/password";
-import { randomInviteCode, randomToken } from "../auth/random";
+import { randomToken } from "../auth/random";
 import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
@@ -99,11 +100,6 @@ function challengeCodeError(attemptsUsed: number, reason: "mismatch" | "used"): 
     : codeError("mismatch", attemptsLeft);
 }
 
-function isUniqueViolation(err: unknown, index: string): boolean {
-  const text = err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : String(err);
-  return text.includes("UNIQUE constraint failed") && text.includes(index);
-}
-
 /** Identity: /api/auth/* (docs/api.md). */
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerSchema), async (c) => {
@@ -125,28 +121,17 @@ export const authRoutes = new Hono<AppEnv>()
     // Checked before the account exists, so a throttled send never leaves an account without a code.
     await enforceCodeSendLimits(deps, body.phoneNumber, "confirm");
     const passwordHash = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await db.insert(users).values({
-          app: body.app,
-          phone: body.phoneNumber,
-          name: body.name,
-          email: body.email ?? null,
-          passwordHash,
-          language: body.language,
-          referralCode,
-          invitedBy,
-          inviteCode: randomInviteCode(),
-          createdAt: deps.now,
-        });
-        break;
-      } catch (err) {
-        if (isUniqueViolation(err, "users.phone")) throw new ApiError("conflict", "An account with this phone number already exists");
-        // A clash of random invite codes is rare (2^39 space); draw another a few times.
-        if (isUniqueViolation(err, "users.invite_code") && attempt < 3) continue;
-        throw err;
-      }
-    }
+    await insertUser(db, {
+      app: body.app,
+      phone: body.phoneNumber,
+      name: body.name,
+      email: body.email ?? null,
+      passwordHash,
+      language: body.language,
+      referralCode,
+      invitedBy,
+      createdAt: deps.now,
+    });
     if (invitedBy !== null) await recordLinkInvitation(db, { inviterId: invitedBy, app: body.app, phone: body.phoneNumber, now: deps.now });
     const codeDelivery = await issueAndSendCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "confirm", language: body.language, send: true });
     return c.json({ codeDelivery }, 201);

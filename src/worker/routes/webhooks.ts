@@ -48,10 +48,10 @@ export const webhookRoutes = new Hono<AppEnv>()
     const status = params.get("MessageStatus") ?? params.get("SmsStatus");
     if (!sid || !status) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");
     if (status === "delivered" || status === "read") {
-      await recordDeliveryStatus(c.env.DB, sid, "delivered", null, null);
+      await recordDeliveryStatus(c.var.db, sid, "delivered", null, null);
     } else if (status === "failed" || status === "undelivered") {
       const code = params.get("ErrorCode") || status;
-      await recordDeliveryStatus(c.env.DB, sid, "failed", code, params.get("ErrorMessage") || `Twilio reported the message ${status}`);
+      await recordDeliveryStatus(c.var.db, sid, "failed", code, params.get("ErrorMessage") || `Twilio reported the message ${status}`);
     }
     return c.body(null, 204);
   })
@@ -61,8 +61,8 @@ export const webhookRoutes = new Hono<AppEnv>()
     const from = normalizeUsPhone(params.get("From") ?? "");
     const keyword = inboundKeyword(params.get("Body"));
     if (!from || !keyword) return twiml(c);
-    if (keyword.kind === "stop") await optOut(c.env.DB, from, "sms", keyword.word);
-    else if (keyword.kind === "start") await optIn(c.env.DB, from, "sms");
+    if (keyword.kind === "stop") await optOut(c.var.db, from, "sms", keyword.word);
+    else if (keyword.kind === "start") await optIn(c.var.db, from, "sms");
     else return twiml(c, helpReply(c.env));
     c.var.log.info("webhook.sms_keyword", { keyword: keyword.word });
     // Twilio answers STOP and START itself (Advanced Opt-Out); a second reply from us would be noise.
@@ -90,11 +90,11 @@ export const webhookRoutes = new Hono<AppEnv>()
     const values = (payload.entry ?? []).flatMap((e) => e.changes ?? []).flatMap((ch) => (ch.value ? [ch.value] : []));
     for (const status of values.flatMap((v) => v.statuses ?? [])) {
       if (!status.id) continue;
-      if (status.status === "delivered" || status.status === "read") await recordDeliveryStatus(c.env.DB, status.id, "delivered", null, null);
+      if (status.status === "delivered" || status.status === "read") await recordDeliveryStatus(c.var.db, status.id, "delivered", null, null);
       else if (status.status === "failed") {
         const error = status.errors?.[0];
         await recordDeliveryStatus(
-          c.env.DB,
+          c.var.db,
           status.id,
           "failed",
           error?.code !== undefined ? String(error.code) : "failed",
@@ -106,8 +106,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       const from = normalizeUsPhone(message.from ?? "");
       const keyword = inboundKeyword(message.text?.body ?? message.button?.text);
       if (!from || !keyword) continue;
-      if (keyword.kind === "stop") await optOut(c.env.DB, from, "whatsapp", keyword.word);
-      else if (keyword.kind === "start") await optIn(c.env.DB, from, "whatsapp");
+      if (keyword.kind === "stop") await optOut(c.var.db, from, "whatsapp", keyword.word);
+      else if (keyword.kind === "start") await optIn(c.var.db, from, "whatsapp");
       else {
         // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
         const sent = await createWhatsAppProvider(c.env).sendText(from, helpReply(c.env));

@@ -1,3 +1,4 @@
+import { dbFor } from "../../db/client";
 import type { SendOutcome } from "../outcome";
 import { OutboxSms } from "./outbox";
 import { TwilioSms } from "./twilio";
@@ -16,7 +17,7 @@ export interface SmsProvider {
 
 type Factory = (env: Env) => SmsProvider;
 const factories: Readonly<Record<string, Factory>> = {
-  outbox: (env) => new OutboxSms(env.DB),
+  outbox: (env) => new OutboxSms(dbFor(env.DB)),
   twilio: (env) => new TwilioSms(env),
 };
 

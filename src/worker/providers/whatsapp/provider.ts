@@ -1,4 +1,5 @@
 import type { TemplateRef, WhatsAppTemplate } from "../../../shared/templates";
+import { dbFor } from "../../db/client";
 import type { SendOutcome } from "../outcome";
 import { CloudApiWhatsApp } from "./cloud-api";
 import { OutboxWhatsApp } from "./outbox";
@@ -16,7 +17,7 @@ export interface WhatsAppProvider {
 
 type Factory = (env: Env) => WhatsAppProvider;
 const factories: Record<string, Factory> = {
-  outbox: (env) => new OutboxWhatsApp(env.DB),
+  outbox: (env) => new OutboxWhatsApp(dbFor(env.DB)),
   "cloud-api": (env) => new CloudApiWhatsApp(env),
 };
 

@@ -1,7 +1,7 @@
 /**
  * Builds the app and prints the gzip size of the landing route's JavaScript (the entry, everything
  * it imports statically, and the "/" page chunk) and of the Worker bundle, beside the budgets of
- * DESIGN §10. Exits non-zero when a budget is exceeded.
+ * docs/architecture.md, budgets. Exits non-zero when a budget is exceeded.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";

@@ -43,7 +43,7 @@ export const pageRoutes: RouteObject[] = [
   },
   {
     path: "admin",
-    // Administrators only (spec §6): anyone else signed in goes to /.
+    // Administrators only (docs/product.md, roles): anyone else signed in goes to /.
     lazy: lazyPage(() =>
       import("./features/routing/Guard").then(({ Guard }) => ({
         default: () => (

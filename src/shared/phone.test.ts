@@ -47,7 +47,7 @@ describe("normalizeUsPhone", () => {
   });
 });
 
-describe("formatUsPhone (spec §5 display)", () => {
+describe("formatUsPhone (the phone display of docs/product.md, validation)", () => {
   it("shows +1 (xxx) xxx-xxxx for 10 digits with or without the leading 1", () => {
     expect(formatUsPhone("3055550100")).toBe("+1 (305) 555-0100");
     expect(formatUsPhone("+13055550100")).toBe("+1 (305) 555-0100");
@@ -59,7 +59,7 @@ describe("formatUsPhone (spec §5 display)", () => {
   });
 });
 
-describe("numericString (spec §5 helper)", () => {
+describe("numericString (the numeric helper the old product had)", () => {
   it("answers the digits as an integer string", () => {
     expect(numericString("(305) 555-0100")).toBe("3055550100");
     expect(numericString("007")).toBe("7");

@@ -17,7 +17,7 @@ export function normalizeUsPhone(input: string): string | null {
   return `+1${national}`;
 }
 
-/** Spec §5 display: optional leading 1 then 3+3+4 digits → "+1 (xxx) xxx-xxxx"; otherwise empty. */
+/** The phone display (docs/product.md, validation): optional leading 1 then 3+3+4 digits → "+1 (xxx) xxx-xxxx"; otherwise empty. */
 export function formatUsPhone(input: string | null | undefined): string {
   const digits = (input ?? "").replace(/\D/g, "");
   const match = /^1?(\d{3})(\d{3})(\d{4})$/.exec(digits);
@@ -40,7 +40,7 @@ export function formatPhoneAsTyped(input: string): string {
   return `+1 (${area}${exchange ? `) ${exchange}` : ""}${line ? `-${line}` : ""}`;
 }
 
-/** Spec §5 numeric helper: the digits as an integer string, or empty. */
+/** The old product's numeric helper: the digits as an integer string, or empty. */
 export function numericString(input: string | null | undefined): string {
   const digits = (input ?? "").replace(/\D/g, "");
   return digits ? String(BigInt(digits)) : "";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseReviewSearch } from "./search";
 
-describe("parseReviewSearch (spec §5)", () => {
+describe("parseReviewSearch (docs/product.md, validation)", () => {
   it("finds nothing to search in empty or blank input", () => {
     for (const input of [undefined, null, "", "   ", "\t\n"]) expect(parseReviewSearch(input)).toEqual({ kind: "none" });
   });

@@ -7,6 +7,7 @@ import type { AppEnv } from "./context";
 import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
+import { openApiDocument } from "./openapi";
 import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
@@ -70,6 +71,12 @@ export const app = new Hono<AppEnv>()
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)
   .route("/webhooks", webhookRoutes);
+
+// The generated API reference, for developers: nothing in production exposes the route map.
+app.get("/openapi.json", (c) => {
+  if (c.env.ENVIRONMENT === "production") throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
+  return c.json(openApiDocument(app, c.env.APP_VERSION));
+});
 
 app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
 

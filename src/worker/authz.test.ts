@@ -9,7 +9,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { call, seedAdmin, seedUser, signIn, signInAdmin } from "./auth/test-fixtures";
+import { call, seedAdmin, seedUser, signIn, signInAdmin } from "./test/fixtures";
 
 /** `admin` is an owner with the billingDetails permission; `support` an administrator without it. */
 type Caller = "anonymous" | "unverified" | "driver" | "admin" | "support";

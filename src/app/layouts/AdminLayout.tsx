@@ -1,6 +1,6 @@
 import { Outlet, useLocation } from "react-router";
 
-/** Narrower on /admin itself, wider on its sub-pages (spec §2). */
+/** Narrower on /admin itself, wider on its sub-pages (docs/product.md, routes). */
 export function AdminLayout() {
   const { pathname } = useLocation();
   const isIndex = pathname.replace(/\/+$/, "") === "/admin";

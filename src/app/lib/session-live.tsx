@@ -11,7 +11,7 @@ import type { SessionValue, TokenAnswer, Tokens, User } from "./session";
 
 /** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
 export const SESSION_STORAGE_KEY = "bp.session";
-/** Spec §9: refresh ten minutes before the ID token expires. */
+/** docs/product.md, constants: refresh ten minutes before the ID token expires. */
 export const REFRESH_LEAD_MS = 10 * 60_000;
 /**
  * A token this close to its expiry counts as expired before a call, so it cannot lapse while the
@@ -90,7 +90,7 @@ function sameLocalDay(a: number, b: number): boolean {
   return x.getFullYear() === y.getFullYear() && x.getMonth() === y.getMonth() && x.getDate() === y.getDate();
 }
 
-// ── data cache (spec §9) ────────────────────────────────────────────────────────────────────
+// ── data cache (docs/product.md, constants) ────────────────────────────────────────────────────────────────────
 
 type NetworkInformation = { effectiveType?: string; saveData?: boolean };
 
@@ -107,7 +107,7 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Spec §9 cache constants: 2 s de-duplication, 5 s focus throttle, 5/10 s error retry, 3/5 s
+ * The data cache constants (docs/product.md, constants): 2 s de-duplication, 5 s focus throttle, 5/10 s error retry, 3/5 s
  * loading timeout, jittered exponential back-off. They are SWR's own defaults too (a test pins
  * that), so every useSWR in the app gets them without an app-wide <SWRConfig>, which would put SWR
  * on the landing route. This config adds no retry of a 4xx that would only repeat.
@@ -198,7 +198,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
         // One refresh at a time across tabs (where the browser supports Web Locks).
         return await (locks ? locks.request(REFRESH_LOCK, run) : run());
       } catch (err) {
-        // Spec §4/§8: a failed refresh is logged only; the call goes on with the token it has.
+        // docs/product.md, accounts and signing in: a failed refresh is logged only; the call goes on with the token it has.
         console.error("Session refresh failed", err);
         return null;
       } finally {
@@ -294,7 +294,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     });
   }, [error, tokens, refresh, mutateUser, endLocally]);
 
-  // Spec §4: when the service expires today, raise the flag once.
+  // docs/product.md, accounts and signing in: when the service expires today, raise the flag once.
   useEffect(() => {
     if (!user || expiryRaised.current || user.expirationDateTimestamp === null) return;
     if (sameLocalDay(user.expirationDateTimestamp, Date.now())) {

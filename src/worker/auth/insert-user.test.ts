@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../errors";
+import { db, seedUser, uniquePhone } from "../test/fixtures";
 import { insertUser } from "./insert-user";
 import { randomInviteCode } from "./random";
-import { db, seedUser, uniquePhone } from "./test-fixtures";
 
 const newUser = () => ({ app: "flex" as const, phone: uniquePhone(), name: "New Account", createdAt: Date.now() });
 

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, db, json } from "../auth/test-fixtures";
 import { localStripeObjects, serviceTimeLedger, stripeEvents } from "../db/schema";
 import { stripeSignatureHeader } from "../providers/payments/stripe-signature";
 import {
@@ -17,6 +16,7 @@ import {
   testPlan,
   userRow,
 } from "../test/billing-fixtures";
+import { call, db, json } from "../test/fixtures";
 import { DAY_MS } from "./service-time";
 
 async function ledgerOf(userId: number) {

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { call, db, json } from "../auth/test-fixtures";
 import { commissions, localStripeObjects, offers, referralCodes, resellers, users } from "../db/schema";
 import { billingAdmin, checkout, driver, openCheckout, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
+import { call, db, json } from "../test/fixtures";
 
 async function commissionOf(paymentId: number) {
   return db.select().from(commissions).where(eq(commissions.paymentId, paymentId)).get();

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createUser, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import type { CampaignView, LedgerRow } from "./campaigns";
 
 type Created = { campaign: CampaignView; message: string; error?: { code: string; message: string; details?: unknown } };
@@ -38,7 +38,7 @@ const campaignsOf = async (authorId: number) =>
 
 describe("POST /api/admin/campaigns — drivers", () => {
   it("creates the campaign, stores the deselected phones, audits it, and reports N = audience − deselected", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const region = uniqueTag("Camp");
     const drivers: { id: number; phone: string }[] = [];
     for (let i = 0; i < 5; i++) drivers.push(await createUser({ humanRegion: region }));
@@ -77,7 +77,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
   });
 
   it("counts opted-out numbers in N and skips them", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Opt");
     await createUser({ humanRegion: region });
     await createUser({ humanRegion: region, smsOptOut: true });
@@ -92,7 +92,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
   });
 
   it("answers a replayed key with the same campaign (200) and refuses the key for a different request (409)", async () => {
-    const { user, token } = await signIn("support");
+    const { user, token } = await signInAs("support");
     const region = uniqueTag("Idem");
     await createUser({ humanRegion: region });
     const body = { idempotencyKey: uniqueTag("double-click"), source: "drivers", channel: "sms", message: "Once", audience: { region: [region] } };
@@ -107,12 +107,12 @@ describe("POST /api/admin/campaigns — drivers", () => {
     expect(different.body.error?.code).toBe("conflict");
     expect(await campaignsOf(user.id)).toBe(1);
     // Keys are per author: another admin's same key is another campaign.
-    const other = await signIn("support");
+    const other = await signInAs("support");
     expect((await post("/api/admin/campaigns", other.token, body)).status).toBe(201);
   });
 
   it("creates one campaign when the same request races itself", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const region = uniqueTag("Race");
     await createUser({ humanRegion: region });
     const body = { idempotencyKey: uniqueTag("race"), source: "drivers", channel: "sms", message: "Race", audience: { region: [region] } };
@@ -131,7 +131,7 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
   const long = "x".repeat(161);
 
   it("refuses an SMS over one segment with 422, writing nothing", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const region = uniqueTag("Len");
     await createUser({ humanRegion: region });
     const res = await driversCampaign(token, region, { message: long });
@@ -145,15 +145,15 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
   it("lets only the owner lift it, and never past ten segments", async () => {
     const region = uniqueTag("Lift");
     await createUser({ humanRegion: region });
-    const support = await signIn("support");
+    const support = await signInAs("support");
     const refused = await driversCampaign(support.token, region, { message: long, liftLimit: true });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.message).toBe("Only the owner may lift the character limit");
-    const billing = await signIn("billing");
+    const billing = await signInAs("billing");
     expect((await driversCampaign(billing.token, region, { message: long, liftLimit: true })).status).toBe(403);
     expect(await campaignsOf(support.user.id)).toBe(0);
 
-    const owner = await signIn("owner");
+    const owner = await signInAs("owner");
     expect((await driversCampaign(owner.token, region, { message: long, liftLimit: true })).status).toBe(201);
     const tooLong = await driversCampaign(owner.token, region, { message: "x".repeat(1531), liftLimit: true });
     expect(tooLong.status).toBe(422);
@@ -162,7 +162,7 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
 
 describe("POST /api/admin/campaigns — WhatsApp", () => {
   it("needs an approved template that exists", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Wa");
     const driver = await createUser({ humanRegion: region });
     const name = uniqueTag("tpl");
@@ -200,7 +200,7 @@ describe("POST /api/admin/campaigns — WhatsApp", () => {
 
 describe("POST /api/admin/campaigns — a typed phone list", () => {
   it("validates and de-duplicates the list, naming every bad number in the 400", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const bad = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("list"),
       source: "list",
@@ -234,7 +234,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
   });
 
   it("refuses empty lists, bad exclusions and an empty audience", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     expect(
       (await post("/api/admin/campaigns", token, { idempotencyKey: uniqueTag("l"), source: "list", channel: "sms", message: "Hi", phones: [] })).status,
     ).toBe(400);
@@ -250,7 +250,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
   });
 
   it("refuses malformed bodies with 400: bad JSON, unknown source, bad audience filters", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const raw = await api("/api/admin/campaigns", { method: "POST", token, body: "{nope", headers: { "Content-Type": "application/json" } });
     expect(raw.status).toBe(400);
     expect((await post("/api/admin/campaigns", token, { idempotencyKey: "k", source: "everyone", channel: "sms", message: "x" })).status).toBe(400);
@@ -270,7 +270,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
 
 describe("campaign permissions", () => {
   it("answers 401 without a token and 403 to a driver, for every campaign call", async () => {
-    const driver = await signIn("driver");
+    const driver = await signInAs("driver");
     const calls: [string, string][] = [
       ["POST", "/api/admin/campaigns"],
       ["GET", "/api/admin/campaigns"],
@@ -292,7 +292,7 @@ describe("campaign permissions", () => {
 
 describe("campaign list, detail, ledger, retry and export", () => {
   it("lists campaigns newest first with counts by status, paged", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("List");
     await createUser({ humanRegion: region });
     const a = await driversCampaign(token, region);
@@ -310,7 +310,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
   });
 
   it("retries only the failed rows, once, and exports the ledger as CSV", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Retry");
     const people: { id: number; phone: string }[] = [];
     for (let i = 0; i < 4; i++) people.push(await createUser({ humanRegion: region, name: i === 0 ? '=HYPERLINK("x")' : `P${i}` }));
@@ -333,7 +333,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
     const { campaign } = (await retry.json()) as { campaign: CampaignView };
     expect(campaign).toMatchObject({ source: "retry", total: 2, message: "Your week is waiting" });
     // A second click, even by another admin, answers the same retry.
-    const other = await signIn("support");
+    const other = await signInAs("support");
     const again = await api(`/api/admin/campaigns/${done.id}/retry-failed`, { method: "POST", token: other.token });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { campaign: CampaignView }).campaign.id).toBe(campaign.id);
@@ -356,7 +356,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
 
 describe("GET /api/admin/settings and /api/admin/outbox", () => {
   it("names the owner admin and the providers", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const res = await api("/api/admin/settings", { token });
     const body = (await res.json()) as { ownerName: string; smsProvider: string; whatsappProvider: string; sendRatePerSecond: number };
     expect(body).toMatchObject({ smsProvider: "outbox", whatsappProvider: "outbox", sendRatePerSecond: 1000 });
@@ -364,7 +364,7 @@ describe("GET /api/admin/settings and /api/admin/outbox", () => {
   });
 
   it("pages the outbox newest first, filtered by number", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const phone = uniquePhone();
     for (const body of ["one", "two", "three"]) {
       await env.DB.prepare("INSERT INTO outbox (channel, \"to\", body, provider_id) VALUES ('sms', ?, ?, ?)").bind(phone, body, uniqueTag("pid")).run();

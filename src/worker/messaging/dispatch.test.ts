@@ -4,7 +4,7 @@ import { dbFor } from "../db/client";
 import { createLogger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
-import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { createUser, fakeTenant, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
 import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
@@ -50,7 +50,7 @@ function setup(overrides: Partial<Env> = {}, queueOpts: { failOnBatch?: number }
 }
 
 async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignInput> = {}) {
-  const { user } = await signIn("owner");
+  const { user } = await signInAs("owner");
   const author = (await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(user.id).first())!;
   const input: CampaignInput = {
     idempotencyKey: uniqueTag("k"),

@@ -11,7 +11,7 @@ import { type RecipientSource, recipientsSelect } from "./audience";
 import { pacerFor, sendRate } from "./pacer";
 
 /**
- * The queue side of a campaign (DESIGN §6.3–6.5): expand materialises the recipients and queues one
+ * The queue side of a campaign (docs/architecture.md, the messaging pipeline): expand materialises the recipients and queues one
  * dispatch job per message; dispatch claims one message, waits for its send slot and sends it.
  * Every row ends in a visible state: sent/delivered, failed with the provider's code (also after
  * the dead-letter queue), or skipped.

@@ -3,8 +3,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
-import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
 import { auditLog, outbox, rateLimits, referralCodes, refreshTokens, users, verificationCodes } from "../db/schema";
+import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../test/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createUser, invite, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, invite, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 
 type Items<T> = { Items: T[]; total: number; page: number; pageSize: number; error?: { code: string; message: string; details?: unknown } };
 const getJson = async <T>(path: string, token: string) => {
@@ -10,7 +10,7 @@ const getJson = async <T>(path: string, token: string) => {
 
 describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-table", () => {
   it("pages the old user items of one app, administrators included", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const region = uniqueTag("Legacy");
     const driver = await createUser({
       humanRegion: region,
@@ -59,7 +59,7 @@ describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-tab
 
 describe("GET /api/flex/v1/admin/invitations", () => {
   it("pages the raw invitations, newest first, with the old field names", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const phone = uniquePhone();
     const at = Date.now() + 10_000_000;
     await invite(phone, { invitedAt: at, freeWeek: true });
@@ -74,11 +74,11 @@ describe("billingDetails calls", () => {
   it("lists referral codes only for roles with billingDetails", async () => {
     const code = uniqueTag("CODE").toUpperCase();
     await env.DB.prepare("INSERT INTO referral_codes (code, app, owner) VALUES (?, 'flex', 'Partner')").bind(code).run();
-    const support = await signIn("support");
+    const support = await signInAs("support");
     const refused = await getJson("/api/flex/v1/admin/referrals", support.token);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toEqual({ code: "forbidden", message: "Requires the billingDetails permission" });
-    const billing = await signIn("billing");
+    const billing = await signInAs("billing");
     const all: string[] = [];
     for (let page = 1; ; page++) {
       const res = await getJson<{ referralCode: string }>(`/api/flex/v1/admin/referrals?page=${page}&pageSize=100`, billing.token);
@@ -100,8 +100,8 @@ describe("billingDetails calls", () => {
         ]),
       )
       .run();
-    expect((await getJson("/api/flex/v1/admin/sendWhatsapp", (await signIn("support")).token)).status).toBe(403);
-    const owner = await signIn("owner");
+    expect((await getJson("/api/flex/v1/admin/sendWhatsapp", (await signInAs("support")).token)).status).toBe(403);
+    const owner = await signInAs("owner");
     const res = await getJson<{ id: string; name: string; language: string; components: unknown[] }>(
       "/api/flex/v1/admin/sendWhatsapp?pageSize=100",
       owner.token,
@@ -127,7 +127,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   };
 
   it("creates a list campaign from the old payload and answers the message", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const [a, b] = [uniquePhone(), uniquePhone()];
     const res = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: a }, { number: b.slice(2) }, { number: a }], message: "Old tools page" });
     expect(res.status).toBe(200);
@@ -137,7 +137,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   });
 
   it("replays with the Idempotency-Key header, and checks numbers and length like the campaign call", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const key = uniqueTag("legacy");
     const body = { numbers: [{ number: uniquePhone() }], message: "Once" };
     const first = await post("/api/flex/v1/admin/sendsms", token, body, { "Idempotency-Key": key });
@@ -152,7 +152,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   });
 
   it("sends a template named as the old client did", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const name = uniqueTag("legacy_send");
     await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
       .bind(uniqueTag("id"), name)

@@ -66,7 +66,7 @@ function allUsersTable(app: "flex" | "spark") {
   });
 }
 
-/** The old product's admin calls (spec §7), kept with their payloads: /api/flex/v1/admin/*, /api/spark/v1/admin/*. */
+/** The old product's admin calls (docs/product.md, the old calls), kept with their payloads: /api/flex/v1/admin/*, /api/spark/v1/admin/*. */
 export const legacyAdminRoutes = new Hono<AppEnv>()
   .route("/flex/v1/all-users-table", allUsersTable("flex"))
   .route("/spark/v1/admin/all-users-table", allUsersTable("spark"))

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { twilioSignature, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
-import { api, createUser, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, uniquePhone, uniqueTag } from "../test/fixtures";
 
 const TOKEN = "test-twilio-token";
 const APP_SECRET = "test-whatsapp-secret";

@@ -42,7 +42,7 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 const RESEND_DEDUPE_MS = 60_000;
 const recentResends = new Map<string, number>();
 
-/** Spec §4: resend a confirmation code (a failure is only logged), then go to /confirm-account. */
+/** docs/product.md, accounts and signing in: resend a confirmation code (a failure is only logged), then go to /confirm-account. */
 export async function resendConfirmationCode({ phoneNumber, app }: Pick<ConfirmState, "phoneNumber" | "app">, now = Date.now()) {
   const key = `${app}:${phoneNumber}`;
   if (now - (recentResends.get(key) ?? 0) < RESEND_DEDUPE_MS) return;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { dbFor } from "../../db/client";
 import { createLogger } from "../../log";
 import { findTemplate, syncTemplates, templatePage } from "../../messaging/templates";
-import { fakeTenant, uniquePhone, uniqueTag } from "../../test/messaging-fixtures";
+import { fakeTenant, uniquePhone, uniqueTag } from "../../test/fixtures";
 import { CloudApiWhatsApp } from "./cloud-api";
 import { createWhatsAppProvider } from "./provider";
 

@@ -7,7 +7,7 @@ import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
-import { billingApi, useInvitations } from "./api";
+import { billingApi, INVITATIONS_KEY, useInvitations } from "./api";
 import { CopyField } from "./CopyField";
 import { InvitationsCard } from "./InvitationsCard";
 import "../../i18n/auth";
@@ -42,7 +42,7 @@ export default function InvitePage() {
       toast.success(t("invite.sent", { phone: formatPhoneAsTyped(phone) }));
       form.reset({ phoneNumber: "" });
       // Every page of the list (and the summary) is stale now.
-      await mutate((key) => Array.isArray(key) && key[0] === "/api/invitations");
+      await mutate((key) => Array.isArray(key) && key[0] === INVITATIONS_KEY);
     } catch (err) {
       const key = refusalKey(err);
       if (key.startsWith("billing:invite.errors.") && key !== "billing:invite.errors.couldntSend") form.setFieldError("phoneNumber", key);

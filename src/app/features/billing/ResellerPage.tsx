@@ -218,7 +218,7 @@ function Clients() {
   const [paying, setPaying] = useState<ClientRow | null>(null);
   const [payError, setPayError] = useState<string | null>(null);
   const weekStart = useRef(startOfWeek()).current;
-  const { data, error, isLoading, isValidating, mutate } = useClients(true, { page: paging.page, pageSize: paging.pageSize, q: search, weekStart });
+  const { data, error, isLoading, isValidating, mutate } = useClients({ page: paging.page, pageSize: paging.pageSize, q: search, weekStart });
 
   const pay = useCallback(
     async (plan: Plan, idempotencyKey: string) => {
@@ -328,7 +328,7 @@ function Clients() {
 function Commissions() {
   const { t, i18n } = useTranslation("billing");
   const paging = usePaging();
-  const { data, error, isLoading, isValidating, mutate } = useCommissions(true, paging.page, paging.pageSize);
+  const { data, error, isLoading, isValidating, mutate } = useCommissions(paging.page, paging.pageSize);
   return (
     <section className="card billing-card" aria-labelledby="commissions-title">
       <div className="card-header">

@@ -1,109 +1,72 @@
 import useSWR from "swr";
 import type { CheckoutInput } from "../../../shared/billing";
-import type { Page } from "../../../shared/paging";
-import { api, swrFetcher } from "../../lib/api-client";
+import { type Answer, api, asQuery, publicApi, unwrap } from "../../lib/api-client";
 
 /** The driver's side of payments, invitations and the reseller program (docs/payments.md). */
 
-export type Plan = { id: number; app: "flex" | "spark"; name: string; days: number; priceCents: number };
-export type PaymentStatus = "processing" | "successful" | "failed" | "refunded";
-export type PaymentView = {
-  id: number;
-  userId: number;
-  payerId: number | null;
-  days: number;
-  amountCents: number;
-  refundedCents: number;
-  status: PaymentStatus;
-  failureCode: string | null;
-  createdAt: number;
-  settledAt: number | null;
-  expirationAt: number | null;
+const calls = {
+  plans: (app: "flex" | "spark") => publicApi.plans.$get({ query: { app } }),
+  payment: (id: number) => api.payments[":id{[0-9]+}"].$get({ param: { id: String(id) } }),
+  payments: (page: number, pageSize: number) => api.payments.$get({ query: asQuery({ page, pageSize }) }),
+  invitations: (page: number, pageSize: number) => api.invitations.$get({ query: asQuery({ page, pageSize }) }),
+  reseller: () => api.reseller.$get(),
+  clients: (query: { page: number; pageSize: number; q: string; weekStart: number }) => api.reseller.clients.$get({ query: asQuery(query) }),
+  commissions: (page: number, pageSize: number) => api.reseller.commissions.$get({ query: asQuery({ page, pageSize }) }),
 };
-export type PaymentRow = Omit<PaymentView, "expirationAt"> & { payerName: string | null; userName: string };
-export type PaymentTotals = { grossCents: number; refundedCents: number; netCents: number; daysSold: number };
 
-export type InvitationState = "invited" | "registered" | "paid" | "free_week";
-export type InvitationRow = { id: number; phoneNumber: string; invitedAt: number; via: "sms" | "link"; state: InvitationState };
-export type InvitationSummary = { invited: number; registered: number; paid: number; free_week: number; freeWeeksEarned: number; remainingToday: number };
-
-export type ResellerStatus = "none" | "applied" | "approved" | "rejected" | "revoked";
-export type ResellerSummary =
-  | { status: "none" }
-  | {
-      status: Exclude<ResellerStatus, "none">;
-      appliedAt: number;
-      referralCode: string | null;
-      commissionPercent: number;
-      stripeExpressId: string | null;
-      detailsSubmitted: boolean;
-      payoutsEnabled: boolean;
-      clients: number;
-      totals: { owedCents: number; paidCents: number; reversedCents: number };
-    };
-export type ClientRow = {
-  id: number;
-  name: string;
-  phoneNumber: string;
-  expirationAt: number | null;
-  goodStanding: boolean;
-  status: "start" | "stop";
-  blocksWonThisWeek: number;
-};
-export type CommissionRow = {
-  id: number;
-  paymentId: number;
-  clientName: string;
-  paymentCents: number;
-  amountCents: number;
-  status: "pending" | "paid" | "reversed";
-  transferredCents: number;
-  reversedCents: number;
-  createdAt: number;
-};
+export type Plan = Answer<Awaited<ReturnType<typeof calls.plans>>>["Items"][number];
+export type PaymentView = Answer<Awaited<ReturnType<typeof calls.payment>>>["payment"];
+export type PaymentStatus = PaymentView["status"];
+export type PaymentRow = Answer<Awaited<ReturnType<typeof calls.payments>>>["rows"][number];
+export type InvitationRow = Answer<Awaited<ReturnType<typeof calls.invitations>>>["rows"][number];
+export type InvitationState = InvitationRow["state"];
+export type ResellerSummary = Answer<Awaited<ReturnType<typeof calls.reseller>>>["reseller"];
+export type ClientRow = Answer<Awaited<ReturnType<typeof calls.clients>>>["rows"][number];
+export type CommissionRow = Answer<Awaited<ReturnType<typeof calls.commissions>>>["rows"][number];
 
 /** How often a payment that is still being confirmed is read again. */
 export const PAYMENT_POLL_MS = 2000;
 
 export function usePlans(app: "flex" | "spark" | undefined) {
-  return useSWR<{ Items: Plan[] }, Error>(app ? ["/api/plans", { app }] : null, swrFetcher);
+  return useSWR(app ? ["billing/plans", app] : null, ([, a]) => unwrap(calls.plans(a)));
 }
 
 export function usePayment(id: number | null) {
-  return useSWR<{ payment: PaymentView }, Error>(id ? `/api/payments/${id}` : null, swrFetcher, {
+  return useSWR(id ? ["billing/payment", id] : null, ([, paymentId]) => unwrap(calls.payment(paymentId)), {
     refreshInterval: (data) => (data?.payment.status === "processing" ? PAYMENT_POLL_MS : 0),
   });
 }
 
 export function usePayments(page: number, pageSize: number) {
-  return useSWR<Page<PaymentRow> & { totals: PaymentTotals }, Error>(["/api/payments", { page, pageSize }], swrFetcher, { keepPreviousData: true });
+  return useSWR(["billing/payments", page, pageSize], ([, p, size]) => unwrap(calls.payments(p, size)), { keepPreviousData: true });
 }
 
+/** Every invitations key starts with this, so a new invitation can refresh them all. */
+export const INVITATIONS_KEY = "billing/invitations";
+
 export function useInvitations(page: number, pageSize: number) {
-  return useSWR<Page<InvitationRow> & { summary: InvitationSummary; inviteLink: string }, Error>(["/api/invitations", { page, pageSize }], swrFetcher, {
-    keepPreviousData: true,
-  });
+  return useSWR([INVITATIONS_KEY, page, pageSize], ([, p, size]) => unwrap(calls.invitations(p, size)), { keepPreviousData: true });
 }
 
 export function useReseller() {
-  return useSWR<{ reseller: ResellerSummary }, Error>("/api/reseller", swrFetcher);
+  return useSWR("billing/reseller", () => unwrap(calls.reseller()));
 }
 
-export function useClients(enabled: boolean, query: { page: number; pageSize: number; q: string; weekStart: number }) {
-  return useSWR<Page<ClientRow>, Error>(enabled ? ["/api/reseller/clients", query] : null, swrFetcher, { keepPreviousData: true });
+export function useClients(query: { page: number; pageSize: number; q: string; weekStart: number }) {
+  return useSWR(["billing/clients", query], ([, q]) => unwrap(calls.clients(q)), { keepPreviousData: true });
 }
 
-export function useCommissions(enabled: boolean, page: number, pageSize: number) {
-  return useSWR<Page<CommissionRow>, Error>(enabled ? ["/api/reseller/commissions", { page, pageSize }] : null, swrFetcher, { keepPreviousData: true });
+export function useCommissions(page: number, pageSize: number) {
+  return useSWR(["billing/commissions", page, pageSize], ([, p, size]) => unwrap(calls.commissions(p, size)), { keepPreviousData: true });
 }
 
 export const billingApi = {
-  checkout: (body: CheckoutInput) => api.post<{ paymentId: number; url: string }>("/api/payments/checkout", body),
-  cancel: (paymentId: number) => api.post<{ payment: PaymentView }>(`/api/payments/${paymentId}/cancel`),
-  invite: (phoneNumber: string) => api.post<{ invitation: InvitationRow }>("/api/invitations", { phoneNumber }),
-  applyAsReseller: (message: string) => api.post<{ reseller: ResellerSummary }>("/api/reseller/apply", { acceptTerms: true, message: message || undefined }),
-  startOnboarding: () => api.post<{ url: string; accountId: string }>("/api/reseller/onboarding"),
-  refreshOnboarding: () => api.post<{ onboarding: { detailsSubmitted: boolean; payoutsEnabled: boolean } }>("/api/reseller/onboarding/refresh"),
+  checkout: (body: CheckoutInput) => unwrap(api.payments.checkout.$post({ json: body })),
+  cancel: (paymentId: number) => unwrap(api.payments[":id{[0-9]+}"].cancel.$post({ param: { id: String(paymentId) } })),
+  invite: (phoneNumber: string) => unwrap(api.invitations.$post({ json: { phoneNumber } })),
+  applyAsReseller: (message: string) => unwrap(api.reseller.apply.$post({ json: { acceptTerms: true, message: message || undefined } })),
+  startOnboarding: () => unwrap(api.reseller.onboarding.$post()),
+  refreshOnboarding: () => unwrap(api.reseller.onboarding.refresh.$post()),
 };
 
 /** Monday 00:00 of this week in the browser's zone: "blocks won this week" counts from there. */

@@ -5,7 +5,6 @@ import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
 import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
-import LocalCheckoutPage, { formatExpiry, groupCardNumber } from "../local-stripe/LocalCheckoutPage";
 import InvitePage from "./InvitePage";
 import PaymentPage from "./PaymentPage";
 
@@ -22,7 +21,7 @@ const dana: User = {
   expirationDate: null,
   createDateTimestamp: 0,
   humanRegion: "Miami",
-  driverOptions: null,
+  driverOptions: { deliveryArea: null },
   proxyInstalled: true,
   setupComplete: true,
   isAdmin: false,
@@ -34,6 +33,7 @@ const dana: User = {
   language: "en",
   phoneNumberVerified: true,
   mfaMethod: "none",
+  inviteCode: "ABCD2345",
 };
 
 const noPayments = { body: { total: 0, page: 1, pageSize: 20, rows: [], totals: { grossCents: 0, refundedCents: 0, netCents: 0, daysSold: 0 } } };
@@ -62,7 +62,6 @@ function renderAt(path: string, session: Partial<SessionValue> = {}) {
       { path: "/payment", Component: PaymentPage },
       { path: "/flex/invite", Component: InvitePage },
       { path: "/flex/invite/:phoneNumber", Component: InvitePage },
-      { path: "/local-stripe/checkout/:id", Component: LocalCheckoutPage },
     ],
     { initialEntries: [path] },
   );
@@ -179,55 +178,5 @@ describe("/flex/invite", () => {
     expect(phone).toHaveAccessibleDescription("You can send 19 more invitations today.");
     await user.click(screen.getByRole("button", { name: "Send invitation" }));
     await waitFor(() => expect(screen.getByLabelText("Your friend's phone number")).toHaveAccessibleDescription(/You already invited this number/));
-  });
-});
-
-describe("the local checkout", () => {
-  const session = {
-    session: {
-      id: "cs_local_0123456789abcdef01234567",
-      status: "open",
-      amountCents: 3999,
-      currency: "usd",
-      productName: "Blockpilot Flex: 7 days",
-      description: "7 days of service for Dana",
-      customerEmail: "dana@example.com",
-      expiresAt: NOW + 3_600_000,
-      cancelUrl: "https://app.test/payment?payment=5&canceled=1",
-      successUrl: null,
-    },
-  };
-
-  it("formats the card as typed, says why a card was declined, and leaves for the app when paid", async () => {
-    expect(groupCardNumber("4242424242424242")).toBe("4242 4242 4242 4242");
-    expect(formatExpiry("1240")).toBe("12 / 40");
-    const user = userEvent.setup();
-    const calls = stubApi({
-      [`/api/local-stripe/checkout/${session.session.id}`]: [{ body: session }],
-      [`/api/local-stripe/checkout/${session.session.id}/pay`]: [
-        { status: 422, body: { error: { code: "unprocessable", message: "x", details: { code: "card_declined", declineCode: "insufficient_funds" } } } },
-        { body: { status: "complete", redirectUrl: "https://app.test/payment?payment=5" } },
-      ],
-    });
-    renderAt(`/local-stripe/checkout/${session.session.id}`);
-    await user.type(await screen.findByLabelText("Card number"), "4000000000009995");
-    expect(screen.getByLabelText("Card number")).toHaveValue("4000 0000 0000 9995");
-    await user.type(screen.getByLabelText("Expiration (MM / YY)"), "1240");
-    await user.type(screen.getByLabelText("CVC"), "123");
-    await user.click(screen.getByRole("button", { name: "Pay $39.99" }));
-    expect(await screen.findByRole("alert")).toHaveTextContent("Your card has insufficient funds.");
-    await user.click(screen.getByRole("button", { name: "Pay $39.99" }));
-    await waitFor(() => expect(assign).toHaveBeenCalledWith("https://app.test/payment?payment=5"));
-    expect(calls.filter((c) => c.method === "POST")[0]!.body).toEqual({ number: "4000 0000 0000 9995", expiry: "12 / 40", cvc: "123", name: "" });
-  });
-
-  it("checks the card before sending it", async () => {
-    const user = userEvent.setup();
-    const calls = stubApi({ [`/api/local-stripe/checkout/${session.session.id}`]: [{ body: session }] });
-    renderAt(`/local-stripe/checkout/${session.session.id}`);
-    await user.click(await screen.findByRole("button", { name: "Pay $39.99" }));
-    expect(screen.getByLabelText("Card number")).toHaveAccessibleDescription("Your card number is invalid.");
-    expect(screen.getByLabelText("CVC")).toHaveAccessibleDescription("Your card's security code is incomplete.");
-    expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
   });
 });

@@ -1,35 +1,24 @@
 import useSWR from "swr";
-import { api, swrFetcher } from "../../lib/api-client";
+import { type Answer, publicApi, unwrap } from "../../lib/api-client";
 
-/** The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"; docs/payments.md). */
+/** The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"; docs/payments.md). Open like Stripe's: no token. */
 
-export type LocalSession = {
-  id: string;
-  status: "open" | "complete" | "expired";
-  amountCents: number;
-  currency: string;
-  productName: string;
-  description: string;
-  customerEmail: string | null;
-  expiresAt: number;
-  cancelUrl: string;
-  successUrl: string | null;
-};
+const checkout = publicApi["local-stripe"].checkout[":id{cs_local_[0-9a-f]{24}}"];
+const onboarding = publicApi["local-stripe"].onboarding[":id{link_local_[0-9a-f]{24}}"];
 
-export type LocalLink = { account: string; email: string | null; expiresAt: number; refreshUrl: string };
+const readSession = (id: string) => checkout.$get({ param: { id } });
+export type LocalSession = Answer<Awaited<ReturnType<typeof readSession>>>["session"];
 
 export function useLocalSession(id: string) {
-  return useSWR<{ session: LocalSession }, Error>(`/api/local-stripe/checkout/${encodeURIComponent(id)}`, swrFetcher, { revalidateOnFocus: false });
+  return useSWR(["local-stripe/session", id], ([, sessionId]) => unwrap(readSession(sessionId)), { revalidateOnFocus: false });
 }
 
 export function useLocalLink(id: string) {
-  return useSWR<{ link: LocalLink }, Error>(`/api/local-stripe/onboarding/${encodeURIComponent(id)}`, swrFetcher, { revalidateOnFocus: false });
+  return useSWR(["local-stripe/link", id], ([, linkId]) => unwrap(onboarding.$get({ param: { id: linkId } })), { revalidateOnFocus: false });
 }
 
 export const localStripeApi = {
-  pay: (id: string, card: { number: string; expiry: string; cvc: string; name?: string }) =>
-    api.post<{ status: string; redirectUrl: string }>(`/api/local-stripe/checkout/${encodeURIComponent(id)}/pay`, card, { auth: false }),
-  back: (id: string) => api.post<{ redirectUrl: string }>(`/api/local-stripe/checkout/${encodeURIComponent(id)}/cancel`, undefined, { auth: false }),
-  completeOnboarding: (id: string) =>
-    api.post<{ redirectUrl: string }>(`/api/local-stripe/onboarding/${encodeURIComponent(id)}/complete`, undefined, { auth: false }),
+  pay: (id: string, card: { number: string; expiry: string; cvc: string; name?: string }) => unwrap(checkout.pay.$post({ param: { id }, json: card })),
+  back: (id: string) => unwrap(checkout.cancel.$post({ param: { id } })),
+  completeOnboarding: (id: string) => unwrap(onboarding.complete.$post({ param: { id } })),
 };

@@ -174,3 +174,47 @@ test("Spanish: the local checkout declines a card without funds in the driver's 
   await page.getByText("Saliste del pago sin pagar.").waitFor();
   assert.deepEqual(errors, []);
 });
+
+test("the demo reseller sets up payouts, pays a client's plan, and earns the commission", async () => {
+  const page = await newPage(browser);
+  const errors = watchErrors(page);
+  await signIn(page, DEMO.driver.phone, DEMO.driver.password);
+  await page.goto("/flex/reseller");
+  await page.getByRole("heading", { name: "Your referral code" }).waitFor();
+  assert.equal(await page.getByLabel("Referral code", { exact: true }).inputValue(), "DIEGO10");
+  await page.getByRole("heading", { name: "Your clients" }).waitFor();
+
+  // Payout setup on the local stand-in for Stripe's onboarding.
+  await page.getByRole("button", { name: "Set up payouts" }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/local-stripe/onboarding/"));
+  await page.getByLabel("Legal name").fill("Diego Driver");
+  await page.getByRole("button", { name: "Agree and submit" }).click();
+  await page.waitForURL((url) => url.pathname === "/flex/reseller" && url.searchParams.get("onboarding") === "return");
+  await page.getByText("Payouts enabled").waitFor();
+
+  // Pay the first client's week.
+  const firstClient = page.getByRole("table", { name: "Your clients" }).getByRole("row").nth(1);
+  const clientName = await firstClient.getByRole("cell").first().innerText();
+  await firstClient.getByRole("button", { name: /Pay plan/ }).click();
+  const dialog = page.getByRole("dialog", { name: `Pay a plan for ${clientName}` });
+  await dialog.getByRole("button", { name: /^Pay \$39\.99 for 7 days$/ }).click();
+  await page.waitForURL((url) => url.pathname.startsWith("/local-stripe/checkout/"));
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiration (MM / YY)").fill("12 / 40");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: "Pay $39.99" }).click();
+  await page.waitForURL((url) => url.pathname === "/flex/reseller" && url.searchParams.has("payment"));
+  await page.getByText("Payment successful.").waitFor();
+
+  // 20 % of $39.99, transferred to the payout account once the payment settled.
+  const commissions = page.getByRole("table", { name: "Commissions" });
+  for (let i = 0; i < 20; i++) {
+    if ((await commissions.getByRole("cell", { name: "Paid out" }).count()) > 0) break;
+    await page.waitForTimeout(500);
+    await page.reload();
+  }
+  const row = commissions.getByRole("row").filter({ hasText: clientName }).first();
+  await row.getByRole("cell", { name: "Paid out" }).waitFor();
+  await row.getByRole("cell", { name: "$7.99" }).waitFor();
+  assert.deepEqual(errors, []);
+});

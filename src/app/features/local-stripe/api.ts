@@ -1,5 +1,5 @@
 import useSWR from "swr";
-import { type Answer, publicApi, unwrap } from "../../lib/api-client";
+import { publicApi, unwrap } from "../../lib/api-client";
 
 /** The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"; docs/payments.md). Open like Stripe's: no token. */
 
@@ -7,7 +7,6 @@ const checkout = publicApi["local-stripe"].checkout[":id{cs_local_[0-9a-f]{24}}"
 const onboarding = publicApi["local-stripe"].onboarding[":id{link_local_[0-9a-f]{24}}"];
 
 const readSession = (id: string) => checkout.$get({ param: { id } });
-export type LocalSession = Answer<Awaited<ReturnType<typeof readSession>>>["session"];
 
 export function useLocalSession(id: string) {
   return useSWR(["local-stripe/session", id], ([, sessionId]) => unwrap(readSession(sessionId)), { revalidateOnFocus: false });

@@ -304,6 +304,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_welcome_en",
         name: "welcome_back",
         language: "en_US",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" },
           { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." },
@@ -313,6 +314,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_welcome_es",
         name: "welcome_back",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" },
           { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." },
@@ -322,6 +324,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_expiring_en",
         name: "service_expiring",
         language: "en_US",
+        category: "UTILITY",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Your week ends soon" },
           { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." },
@@ -331,6 +334,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_invite_es",
         name: "friend_invite",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Un amigo te invitó" },
           { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." },

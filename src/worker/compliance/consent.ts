@@ -60,6 +60,8 @@ export type InboundChange = {
   messageId: string | null;
   via: Channel;
   language: Language | null;
+  /** What was understood ("STOP", "NO MAS", "STOP TEXTING"), kept on the current opt-out row. */
+  keyword?: string;
   at?: number;
 };
 
@@ -74,7 +76,7 @@ export async function recordOptOut(db: Db, input: InboundChange): Promise<{ chan
   const duplicate = input.messageId ? await findByMessage(db, input.messageId, "all") : false;
   const changed = !duplicate && already.length < CHANNELS.length;
   if (duplicate) return { changed: false };
-  const keyword = input.message.trim().slice(0, 160) || "STOP";
+  const keyword = input.keyword ?? (input.message.trim().slice(0, 160) || "STOP");
   await db.batch([
     db
       .insert(consentEvents)

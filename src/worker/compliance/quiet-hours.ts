@@ -108,6 +108,9 @@ export function nextAllowedAt(e164: string, now: number): number {
 
 /** Key of numbers whose area code is not in the table, in the per-area-code map below. */
 export const UNKNOWN_AREA_CODE = "*";
+const known = new Set(KNOWN_AREA_CODES);
+/** The key a number's area code has in deferralByAreaCode's map. */
+export const deferralKey = (areaCode: string) => (known.has(areaCode) ? areaCode : UNKNOWN_AREA_CODE);
 
 /**
  * For a whole audience at once: area code → the instant its numbers may be messaged, for the area

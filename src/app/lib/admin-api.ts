@@ -46,6 +46,9 @@ export type CampaignMessage = {
   message?: string;
   template?: { name: string; language: string };
   liftLimit?: boolean;
+  purpose: "marketing" | "service" | "payment" | "code";
+  language: "en" | "es";
+  scheduledAt?: number;
 };
 
 export type CreatedCampaign = { campaign: { id: number; total: number }; message?: string };

@@ -6,6 +6,8 @@ export type WhatsAppTemplate = {
   id: string;
   name: string;
   language: string;
+  /** MARKETING, UTILITY or AUTHENTICATION, from the provider. */
+  category?: string;
   components: { type: string; text?: string; format?: string }[];
 };
 

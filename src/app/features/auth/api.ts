@@ -21,8 +21,16 @@ export const authApi = {
   signInWithSms: (body: { phoneNumber: string; app: App }) => api.post<SignInAnswer>("/api/auth/sign-in", { ...body, method: "sms" }, anonymous),
   respond: (body: { challenge: ChallengeName; session: string; code?: string; newPassword?: string }) =>
     api.post<SignInAnswer>("/api/auth/respond", body, anonymous),
-  register: (body: { phoneNumber: string; password: string; name: string; email?: string; app: App; referralCode?: string; language: "en" | "es" }) =>
-    api.post<CodeDelivery>("/api/auth/register", body, anonymous),
+  register: (body: {
+    phoneNumber: string;
+    password: string;
+    name: string;
+    email?: string;
+    app: App;
+    referralCode?: string;
+    language: "en" | "es";
+    marketingConsent?: { version: string };
+  }) => api.post<CodeDelivery>("/api/auth/register", body, anonymous),
   confirm: (body: { phoneNumber: string; app: App; code: string }) => api.post<{ confirmed: true }>("/api/auth/confirm", body, anonymous),
   resendCode: (body: { phoneNumber: string; app: App }) => api.post<CodeDelivery>("/api/auth/resend-code", body, anonymous),
   forgotPassword: (body: { phoneNumber: string; app: App }) => api.post<CodeDelivery>("/api/auth/forgot-password", body, anonymous),

@@ -10,9 +10,9 @@ import { formatUsPhone } from "../../../shared/phone";
 import { serverMessage } from "../../lib/admin-api";
 import { usePagerLabels } from "../../lib/admin-labels";
 import { ApiClientError, api } from "../../lib/api-client";
+import { formatDateTime } from "../../lib/date-time";
 import { type Campaign, isRunning, type LedgerRow, MESSAGE_STATUSES, type MessageStatus, useCampaign, useLedger } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { formatDateTime } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */
@@ -61,6 +61,22 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
   const navigate = useNavigate();
   const running = isRunning(campaign);
   const [retrying, setRetrying] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const { mutate } = useCampaign(String(campaign.id));
+
+  async function cancel() {
+    if (!window.confirm(t("campaigns.cancelConfirm"))) return;
+    setCancelling(true);
+    try {
+      const res = await api.post<{ campaign: Campaign }>(`/api/admin/campaigns/${campaign.id}/cancel`, {});
+      await mutate({ campaign: res.campaign }, { revalidate: false });
+      toast.success(t("campaigns.cancelled"));
+    } catch (err) {
+      toast.error(serverMessage(err) ?? t("errors.generic"));
+    } finally {
+      setCancelling(false);
+    }
+  }
 
   async function retryFailed() {
     if (!window.confirm(t("campaigns.retryConfirm", { n: campaign.counts.failed }))) return;
@@ -101,6 +117,10 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
             <dd>{t(`message.${campaign.channel}`)}</dd>
           </div>
           <div>
+            <dt>{t("campaigns.purpose")}</dt>
+            <dd>{t(`message.purposes.${campaign.purpose}`)}</dd>
+          </div>
+          <div>
             <dt>{t("campaigns.source")}</dt>
             <dd>{t(`campaigns.sources.${campaign.source}`)}</dd>
           </div>
@@ -112,6 +132,23 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
         <p className="campaign-message">
           {campaign.channel === "sms" ? campaign.message : campaign.template ? `${campaign.template.name} (${campaign.template.language})` : ""}
         </p>
+        {campaign.status === "scheduled" && campaign.scheduledAt !== null && (
+          <p className="notice" role="status">
+            {t("campaigns.scheduledFor", { at: formatDateTime(campaign.scheduledAt) })}
+          </p>
+        )}
+        {campaign.counts.deferred > 0 && campaign.deferred && (
+          <p className="notice deferred-note" role="status">
+            <span className="badge badge-deferred">{t("status.deferred")}</span>{" "}
+            {campaign.deferred.first === campaign.deferred.last
+              ? t("campaigns.deferredNote", { n: campaign.counts.deferred, last: formatDateTime(campaign.deferred.last) })
+              : t("campaigns.deferredNoteRange", {
+                  n: campaign.counts.deferred,
+                  first: formatDateTime(campaign.deferred.first),
+                  last: formatDateTime(campaign.deferred.last),
+                })}
+          </p>
+        )}
         <CampaignProgress campaign={campaign} />
         {running && (
           <p className="muted live-note" role="status">
@@ -123,6 +160,11 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
             {t("campaigns.retryFailed")}
           </button>
           <CsvExport campaignId={campaign.id} />
+          {(campaign.status === "scheduled" || campaign.status === "queued") && (
+            <button type="button" className="button button-secondary" disabled={cancelling} onClick={() => void cancel()}>
+              {t("campaigns.cancel")}
+            </button>
+          )}
         </div>
       </div>
       <Ledger campaignId={String(campaign.id)} live={running} />
@@ -191,7 +233,18 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
   const columns: Column<LedgerRow>[] = [
     { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
     { key: "name", header: t("columns.name"), cell: (r) => r.name ?? "" },
-    { key: "status", header: t("campaigns.status"), cell: (r) => <span className={`badge badge-${r.status}`}>{t(`status.${r.status}`)}</span> },
+    {
+      key: "status",
+      header: t("campaigns.status"),
+      cell: (r) => (
+        <>
+          <span className={`badge badge-${r.status}`}>{t(`status.${r.status}`)}</span>
+          {r.status === "deferred" && r.deferredUntil ? (
+            <small className="muted"> {t("review.waitsUntil", { at: formatDateTime(r.deferredUntil) })}</small>
+          ) : null}
+        </>
+      ),
+    },
     { key: "provider", header: t("campaigns.providerId"), cell: (r) => <code>{r.providerId ?? ""}</code> },
     { key: "error", header: t("campaigns.errorCode"), cell: (r) => (r.errorCode ? <span title={r.errorMessage ?? undefined}>{r.errorCode}</span> : "") },
     { key: "attempts", header: t("campaigns.attempts"), cell: (r) => r.attempts },

@@ -5,9 +5,9 @@ import { PageHead } from "../../components/ui/PageHead";
 import { Pager, usePaging } from "../../components/ui/Pager";
 import "../../i18n/admin";
 import { usePagerLabels } from "../../lib/admin-labels";
+import { formatDateTime } from "../../lib/date-time";
 import { type Campaign, isRunning, useCampaigns } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { formatDateTime } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns: every send, newest first, with live progress while one is running. */

@@ -9,8 +9,9 @@ export type { Campaign, LedgerRow };
 /** How often a running campaign's progress is fetched again. */
 export const LIVE_REFRESH_MS = 2000;
 
+/** Running: the page refreshes itself. A scheduled campaign is refreshed too, so its start shows without a reload. */
 export function isRunning(c: Pick<Campaign, "status">): boolean {
-  return c.status === "queued" || c.status === "expanding" || c.status === "sending";
+  return c.status === "scheduled" || c.status === "queued" || c.status === "expanding" || c.status === "sending";
 }
 
 export function useCampaigns(query: Query) {

@@ -8,7 +8,7 @@ import { MultiSelect } from "../../components/ui/MultiSelect";
 import { type TriState, TriStateSelect } from "../../components/ui/TriStateSelect";
 import { useSettings } from "../../lib/admin-api";
 import { useMultiSelectLabels, useTriLabels } from "../../lib/admin-labels";
-import { MessageFields, type MessageValue } from "../../lib/admin-message";
+import { emptyMessage, MessageFields, type MessageValue } from "../../lib/admin-message";
 import { useAdminUser } from "../../lib/admin-user";
 import type { Query } from "../../lib/api-client";
 import { useReferrals, useRegions } from "./api";
@@ -43,9 +43,7 @@ const initialForm: DriverForm = {
   goodStanding: "all",
   accountConnected: "all",
   setupComplete: "all",
-  channel: "sms",
-  message: "",
-  templateId: "",
+  ...emptyMessage(),
   limit: true,
 };
 

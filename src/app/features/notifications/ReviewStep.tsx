@@ -1,17 +1,21 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { EXCLUSION_REASONS, type ExclusionReason, type ReviewSummary } from "../../../shared/campaigns";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { type Column, DataTable, type SortDir } from "../../components/ui/DataTable";
 import { Pager, usePaging } from "../../components/ui/Pager";
 import { usePagerLabels } from "../../lib/admin-labels";
 import type { Query } from "../../lib/api-client";
-import { usePage } from "./api";
+import { formatDateTime } from "../../lib/date-time";
+import { usePage, useReviewSummary } from "./api";
 
 type Props<Row extends { phone: string }> = {
   /** The audience endpoint: it filters, searches, sorts, pages and counts. */
   path: string;
   /** The panel's filters (no paging). */
   filters: Query;
+  /** What the rules check the audience against: channel, purpose, template, start (docs/messaging-rules.md). */
+  rules: Query;
   columns: Column<Row>[];
   /** Whether the server sorts this list (the header buttons send `sort` and `dir`). */
   sortable?: boolean;
@@ -33,7 +37,7 @@ const SEARCH_DEBOUNCE_MS = 300;
  * whatever page or search is on screen.
  */
 export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
-  const { path, filters, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
+  const { path, filters, rules, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
   const { t } = useTranslation("admin");
   const pagerLabels = usePagerLabels();
   const [searchInput, setSearchInput] = useState("");
@@ -44,8 +48,11 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
   const [sending, setSending] = useState(false);
 
   useEffect(() => {
+    const term = searchInput.trim();
+    // Only a changed search goes back to page 1 (the first run, on opening, must not undo a quick "Next").
+    if (term === search) return;
     const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
+      setSearch(term);
       restart();
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
@@ -54,9 +61,10 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
   // The count of the whole audience is the first page without search: while nothing is searched,
   // sorted or paged it is the very same request as the table's.
   const countQuery: Query = { ...filters, page: FIRST_PAGE, pageSize: DEFAULT_PAGE_SIZE };
-  const rowsQuery: Query = { ...filters, page, pageSize, search: search || undefined, sort: sort?.key, dir: sort?.dir };
+  const rowsQuery: Query = { ...filters, ...rules, page, pageSize, search: search || undefined, sort: sort?.key, dir: sort?.dir };
   const count = usePage<Row>(path, countQuery);
-  const rows = usePage<Row>(path, rowsQuery);
+  const rows = usePage<Row & RuleMarks>(path, rowsQuery);
+  const rulesSummary = useReviewSummary(path, { ...filters, ...rules });
 
   const total = count.data?.total ?? 0;
   const recipients = Math.max(0, total - excluded.size);
@@ -100,6 +108,21 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
     ),
   };
 
+  const rulesColumn: Column<Row & RuleMarks> = {
+    key: "rules",
+    header: t("review.rules"),
+    cell: (row) =>
+      row.exclusion ? (
+        <span className="badge badge-skipped">{t(`review.reasons.${row.exclusion}`)}</span>
+      ) : row.deferredUntil ? (
+        <span className="badge badge-deferred">{t("review.waitsUntil", { at: formatDateTime(row.deferredUntil) })}</span>
+      ) : (
+        ""
+      ),
+  };
+  const sendable = rulesSummary.data ? rulesSummary.data.sendNow + rulesSummary.data.deferred.count : 0;
+  const refused = Boolean(rulesSummary.data?.refusal) || (rulesSummary.data !== undefined && sendable === 0);
+
   const firstLoad = count.isLoading || (rows.isLoading && !rows.data);
   const failed = (count.error && !count.data) || (rows.error && !rows.data);
   const empty = !firstLoad && !failed && count.data?.total === 0;
@@ -119,6 +142,12 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
         <strong>{firstLoad || failed ? "…" : summary(recipients)}</strong>
       </p>
       <div className="review-preview">{preview}</div>
+      <RulesSummary
+        summary={rulesSummary.data}
+        loading={rulesSummary.isLoading}
+        failed={Boolean(rulesSummary.error)}
+        scheduledAt={rules.scheduledAt as number | undefined}
+      />
 
       {failed ? (
         <div className="alert" role="alert">
@@ -151,7 +180,7 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
           )}
           <DataTable
             caption={t("review.caption")}
-            columns={[selectColumn, ...columns]}
+            columns={[selectColumn as Column<Row & RuleMarks>, ...(columns as Column<Row & RuleMarks>[]), rulesColumn]}
             rows={pageRows}
             rowKey={(r) => r.phone}
             busy={rows.isLoading}
@@ -176,7 +205,12 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={sending}>
           {t("actions.cancel")}
         </button>
-        <button type="button" className="button" onClick={() => void send()} disabled={sending || firstLoad || Boolean(failed) || recipients === 0}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void send()}
+          disabled={sending || firstLoad || Boolean(failed) || recipients === 0 || refused || !rulesSummary.data}
+        >
           {sending ? t("send.sending") : t("actions.send")}
         </button>
       </div>
@@ -202,4 +236,47 @@ function PageCheckbox({
     if (ref.current) ref.current.indeterminate = indeterminate;
   }, [indeterminate]);
   return <input ref={ref} type="checkbox" aria-label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />;
+}
+
+/** How the review marks a row (the server adds these when the rules are in the query). */
+type RuleMarks = { exclusion?: ExclusionReason | null; deferredUntil?: number | null };
+
+/** Who the rules leave out and why, who goes at once, and who waits for their allowed hours until when. */
+function RulesSummary({ summary, loading, failed, scheduledAt }: { summary?: ReviewSummary; loading: boolean; failed: boolean; scheduledAt?: number }) {
+  const { t } = useTranslation("admin");
+  if (failed && !summary) {
+    return (
+      <p className="alert" role="alert">
+        {t("errors.fetchData")}
+      </p>
+    );
+  }
+  if (!summary) return loading ? <p className="muted">{t("review.summaryLoading")}</p> : null;
+  const reasons = EXCLUSION_REASONS.filter((r) => summary.excluded[r] > 0);
+  const { deferred } = summary;
+  return (
+    <div className="rules-summary" aria-live="polite">
+      {summary.refusal && (
+        <p className="alert" role="alert">
+          {summary.refusal}
+        </p>
+      )}
+      <ul>
+        {scheduledAt !== undefined && <li>{t("review.scheduled", { at: formatDateTime(scheduledAt) })}</li>}
+        <li>{t("review.sendNow", { n: summary.sendNow })}</li>
+        {deferred.count > 0 && deferred.first !== null && deferred.last !== null && (
+          <li>
+            {deferred.first === deferred.last
+              ? t("review.deferred", { n: deferred.count, first: formatDateTime(deferred.first) })
+              : t("review.deferredRange", { n: deferred.count, first: formatDateTime(deferred.first), last: formatDateTime(deferred.last) })}
+          </li>
+        )}
+        {reasons.length > 0 && (
+          <li>
+            {t("review.leftOut")}: {reasons.map((r) => t("review.reasonCount", { reason: t(`review.reasons.${r}`), n: summary.excluded[r] })).join(" · ")}
+          </li>
+        )}
+      </ul>
+    </div>
+  );
 }

@@ -1,4 +1,5 @@
 import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
+import type { ReviewSummary } from "../../../shared/campaigns";
 import { allItems, type CampaignMessage, noRetryOn4xx, type Page } from "../../lib/admin-api";
 import { type Query, swrFetcher } from "../../lib/api-client";
 
@@ -13,6 +14,10 @@ export function useReferrals(allowed: boolean): SWRResponse<{ Items: { referralC
 
 export function usePage<Row>(path: string, query: Query | null, options?: SWRConfiguration) {
   return useSWR<Page<Row>, Error>(query ? [path, query] : null, swrFetcher, { keepPreviousData: true, ...noRetryOn4xx, ...options });
+}
+
+export function useReviewSummary(path: string, query: Query | null) {
+  return useSWR<ReviewSummary, Error>(query ? [`${path}/review`, query] : null, swrFetcher, { keepPreviousData: true, ...noRetryOn4xx });
 }
 
 export type CampaignBody = CampaignMessage & {

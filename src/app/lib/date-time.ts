@@ -1,4 +1,4 @@
-import { formatDDMMYY } from "../../../shared/dates";
+import { formatDDMMYY } from "../../shared/dates";
 
 /** DD/MM/YY HH:MM in the admin's zone. */
 export function formatDateTime(epochMs: number): string {

@@ -56,7 +56,7 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
       restart();
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchInput]);
+  }, [searchInput, search, restart]);
 
   // The count of the whole audience is the first page without search: while nothing is searched,
   // sorted or paged it is the very same request as the table's.

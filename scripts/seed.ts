@@ -7,8 +7,10 @@
  *   npm run seed -- --drivers 100000 also N extra Flex drivers for benchmarks
  *   npm run seed -- --print          only print the demo sign-in details
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
 import { hashPassword } from "../src/worker/auth/password.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { ensureDevVars, readDevVars } from "./dev-vars.ts";
@@ -297,6 +299,40 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     }
   }
   sql.push(...insert("payments", payments), ...insert("offers", offers), ...insert("invitations", invitations));
+
+  // The consent ledger (docs/messaging-rules.md): most drivers ticked the marketing box when they
+  // registered; invited numbers carry only the weaker invitation basis, which allows no marketing.
+  const consentRand = prng(14);
+  const consents: Record<string, unknown>[] = [];
+  for (const d of drivers) {
+    if (consentRand() >= 0.85) continue;
+    const language = d.language === "es" ? "es" : "en";
+    consents.push({
+      phone: d.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "express",
+      source: "registration",
+      text: REGISTRATION_CONSENT[language],
+      text_version: REGISTRATION_CONSENT.version,
+      language,
+      user_id: d.id,
+      at: d.created_at,
+    });
+  }
+  for (const i of invitations) {
+    consents.push({
+      phone: i.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "invitation",
+      source: "invitation",
+      language: "en",
+      actor_id: i.inviter_id,
+      at: i.invited_at,
+    });
+  }
+  sql.push(...insert("consent_events", consents));
 
   sql.push(
     ...insert("whatsapp_templates", [

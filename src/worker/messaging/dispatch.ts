@@ -1,5 +1,9 @@
+import { and, eq, inArray } from "drizzle-orm";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
+import { complianceNow } from "../compliance/clock";
 import { deferralByAreaCode, nextAllowedAt } from "../compliance/quiet-hours";
+import { createDb } from "../db/client";
+import { campaignMessages } from "../db/schema";
 import { providerTimeoutMs } from "../providers/http-call";
 import type { SendOutcome } from "../providers/outcome";
 import { createSmsProvider } from "../providers/sms/provider";
@@ -105,7 +109,10 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
   // marketing to an area code outside its allowed hours is written as deferred, with the instant
   // it may go (docs/messaging-rules.md).
   const excluded = sql`SELECT e.phone FROM campaign_exclusions e WHERE e.campaign_id = ${c.id}`;
-  const deferral = JSON.stringify(c.category === "marketing" ? deferralByAreaCode(now) : {});
+  // Quiet hours read the rules' clock (src/worker/compliance/clock.ts); deferred_until is on it too,
+  // and the queue's delay is the distance on that clock.
+  const clock = complianceNow(env, now);
+  const deferral = JSON.stringify(c.category === "marketing" ? deferralByAreaCode(clock) : {});
   const rules = { category: c.category, channel: c.channel, now, campaignId: c.id };
   const inserted = await prepare(
     db,
@@ -143,7 +150,7 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
     if (page.results.length === 0) break;
     for (let i = 0; i < page.results.length; i += SEND_BATCH) {
       const chunk = page.results.slice(i, i + SEND_BATCH);
-      const at = Date.now();
+      const at = complianceNow(env);
       await env.DISPATCH.sendBatch(
         chunk.map((r) => {
           const delaySeconds = r.deferred_until === null ? 0 : delayUntil(r.deferred_until, at);
@@ -397,14 +404,14 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
  */
 async function deferIfQuiet(env: Env, m: MessageRecord): Promise<boolean> {
   const now = Date.now();
-  const until = nextAllowedAt(m.phone, now);
-  if (until <= now) return false;
-  await env.DB.prepare(
-    "UPDATE campaign_messages SET status = 'deferred', deferred_until = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
-  )
-    .bind(until, now, m.id)
-    .run();
-  await env.DISPATCH.send({ kind: "dispatch", messageId: m.id } satisfies Job, { delaySeconds: delayUntil(until, now) });
+  const clock = complianceNow(env, now);
+  const until = nextAllowedAt(m.phone, clock);
+  if (until <= clock) return false;
+  await createDb(env.DB)
+    .update(campaignMessages)
+    .set({ status: "deferred", deferredUntil: until, updatedAt: now })
+    .where(and(eq(campaignMessages.id, m.id), inArray(campaignMessages.status, ["pending", "deferred", "sending"])));
+  await env.DISPATCH.send({ kind: "dispatch", messageId: m.id } satisfies Job, { delaySeconds: delayUntil(until, clock) });
   return true;
 }
 

@@ -5,6 +5,7 @@ import { phoneSchema } from "../../shared/auth";
 import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
+import { complianceNow } from "../compliance/clock";
 import { consentHistory, consentState } from "../compliance/consent";
 import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
@@ -66,7 +67,9 @@ async function reviewRules(c: Context<AppEnv>, now: number): Promise<{ rules: Se
     const template = await findTemplate(c.env.DB, { name: r.templateName, language: r.templateLanguage });
     if (template?.category === "MARKETING") category = "marketing";
   }
-  const startAt = r.scheduledAt !== undefined && r.scheduledAt > now && r.scheduledAt <= now + MAX_SCHEDULE_AHEAD_MS ? r.scheduledAt : now;
+  // Quiet hours are judged on the rules' clock (src/worker/compliance/clock.ts), from the start time.
+  const clock = complianceNow(c.env, now);
+  const startAt = r.scheduledAt !== undefined && r.scheduledAt > now && r.scheduledAt <= now + MAX_SCHEDULE_AHEAD_MS ? r.scheduledAt + (clock - now) : clock;
   return { rules: { category, channel: r.channel, now }, startAt };
 }
 

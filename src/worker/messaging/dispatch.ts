@@ -36,6 +36,8 @@ export const STALE_SLOT_MS = 250;
  */
 export const DETACH_AFTER_MS = 1_000;
 const EXPAND_PAGE = 1_000;
+/** A pending marketing message expanded longer ago than this is held to the consent and cap rules again before it goes. */
+const RECHECK_AFTER_MS = 10 * 60_000;
 const SEND_BATCH = 100;
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
@@ -309,9 +311,10 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     await finishIfDone(db, m.campaign_id);
     return;
   }
-  if (m.category === "marketing") {
-    // The rules are checked again at the moment of sending: consent may have been withdrawn, a cap
-    // reached by another campaign, or the job delivered before its recipient's hours.
+  if (m.category === "marketing" && (m.status === "deferred" || Date.now() - m.updated_at > RECHECK_AFTER_MS)) {
+    // A message that waited (for its recipient's hours, or in a long queue) is checked again at the
+    // moment of sending: another campaign may have reached the cap meanwhile. (Opt-outs, the one
+    // way consent is withdrawn, are checked above for every message.)
     const exclusion = (await exclusionsOf(db, [m.phone], { category: "marketing", channel: m.channel, now: Date.now(), campaignId: m.campaign_id })).get(
       m.phone,
     );
@@ -325,8 +328,8 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       await finishIfDone(db, m.campaign_id);
       return;
     }
-    if (await deferIfQuiet(env, m)) return;
   }
+  if (m.category === "marketing" && (await deferIfQuiet(env, m))) return;
 
   const { sender, send } = senderFor(env, m);
   let slotAt = Date.now();

@@ -3,13 +3,13 @@ import { useTranslation } from "react-i18next";
 import useSWR from "swr";
 import { EXCLUSION_REASONS, type ExclusionReason, type ReviewSummary } from "../../../../shared/campaigns";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from "../../../../shared/paging";
+import { Badge } from "../../../components/ui/Badge";
 import { type Column, DataTable, type SortDir } from "../../../components/ui/DataTable";
 import { Pager, usePaging } from "../../../components/ui/Pager";
-import { Badge } from "../../../components/ui/Badge";
 import { StatusView } from "../../../components/ui/StatusView";
 import { noRetryOn4xx } from "../api";
-import { usePagerLabels } from "../labels";
 import { formatDateTime } from "../campaigns/format";
+import { usePagerLabels } from "../labels";
 import type { ReviewPaging, ReviewRules } from "./api";
 
 /** How the review marks a row (the server adds these when the rules are in the query). */
@@ -207,7 +207,11 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={sending}>
           {t("actions.cancel")}
         </button>
-        <button type="button" className="button" onClick={() => void send()} disabled={sending || firstLoad || Boolean(failed) || recipients === 0 || refused || !rulesSummary.data}
+        <button
+          type="button"
+          className="button"
+          onClick={() => void send()}
+          disabled={sending || firstLoad || Boolean(failed) || recipients === 0 || refused || !rulesSummary.data}
         >
           {sending ? t("send.sending") : t("actions.send")}
         </button>

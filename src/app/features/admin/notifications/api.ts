@@ -1,9 +1,9 @@
 import useSWR from "swr";
 import { DRIVER_SORTS, type DriverAudienceInput, type DriverRow, type InvitationAudienceInput, type InvitationRow } from "../../../../shared/audience";
+import type { App } from "../../../../shared/auth";
 import type { ExclusionReason, ReviewSummary } from "../../../../shared/campaigns";
 import type { CampaignPurpose } from "../../../../shared/marketing";
 import type { Page } from "../../../../shared/paging";
-import type { App } from "../../../../shared/auth";
 import type { SortDir } from "../../../components/ui/DataTable";
 import { api, asQuery, unwrap } from "../../../lib/api-client";
 import { fetchAll, noRetryOn4xx } from "../api";
@@ -45,7 +45,8 @@ export const driverAudienceList = {
   key: "admin/audience",
   load: async (filters: DriverFilters, { sort, ...paging }: ReviewPaging, rules?: ReviewRules): Promise<Page<Marked<DriverRow>>> =>
     unwrap(api.admin.audience.$get({ query: asQuery({ ...filters, ...paging, sort: driverSort(sort), ...rules }) })),
-  summary: (filters: DriverFilters, rules: ReviewRules): Promise<ReviewSummary> => unwrap(api.admin.audience.review.$get({ query: asQuery({ ...filters, ...rules }) })),
+  summary: (filters: DriverFilters, rules: ReviewRules): Promise<ReviewSummary> =>
+    unwrap(api.admin.audience.review.$get({ query: asQuery({ ...filters, ...rules }) })),
 };
 
 export const invitationAudienceList = {

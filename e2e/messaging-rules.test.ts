@@ -81,7 +81,7 @@ test("a marketing campaign created at 22:00 Eastern reaches Pacific recipients n
   await page.waitForURL(/\/admin\/campaigns\/\d+$/);
 
   // The Pacific recipient (19:00 in San Francisco) is sent at once; the Eastern one waits for 08:00.
-  const note = page.getByText(/^1 deferred to their recipients' allowed hours, until \d\d\/\d\d\/\d\d 08:00\.$/);
+  const note = page.getByText(/1 deferred to their recipients' allowed hours, until \d\d\/\d\d\/\d\d 08:00\./);
   await note.waitFor({ timeout: 30_000 });
   const summary = page.locator(".campaign-summary");
   await summary.getByText("Marketing: offers, news, invitations to join").waitFor();

@@ -120,7 +120,7 @@ describe("checkout with the local provider", () => {
     expect(back.redirectUrl).toContain(`payment=${payment.id}&canceled=1`);
     const res = await call(`/api/payments/${payment.id}/cancel`, { token: user.token, method: "POST" });
     expect(res.status).toBe(200);
-    expect((await json(res)).payment).toMatchObject({ status: "failed", failureCode: "expired" });
+    expect((await json(res)).payment).toMatchObject({ status: "failed", failureCode: "canceled" });
     // The expired session cannot be paid any more.
     expect(await json(await payLocally(sessionId, "4242424242424242"))).toMatchObject({ status: "expired" });
     expect((await paymentRow(payment.id)).status).toBe("failed");

@@ -337,6 +337,7 @@ describe("review and send", () => {
       .getAllByRole("columnheader")
       .map((h) => h.textContent?.trim());
     expect(headers.slice(1)).toEqual([
+      "Rules",
       "Nombre",
       "Teléfono",
       "Referral",
@@ -346,7 +347,6 @@ describe("review and send", () => {
       "Filters complete",
       "Expiration date",
       "Status",
-      "Rules",
     ]);
     const first = within(table).getAllByRole("row")[1]!;
     expect(within(first).getByText("Driver 1")).toBeInTheDocument();

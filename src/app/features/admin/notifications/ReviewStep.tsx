@@ -182,7 +182,7 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
           )}
           <DataTable
             caption={t("review.caption")}
-            columns={[selectColumn, ...columns, rulesColumn] as Column<Row & RuleMarks>[]}
+            columns={[selectColumn, rulesColumn, ...columns] as Column<Row & RuleMarks>[]}
             rows={pageRows}
             rowKey={(r) => r.phone}
             busy={rows.isLoading}

@@ -10,6 +10,7 @@ import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { contactRoutes } from "./routes/contact";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/user";
@@ -53,6 +54,7 @@ export const app = new Hono<AppEnv>()
   .use(dbMiddleware)
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
+  .route("/contact", contactRoutes)
   .route("/flex/v1/user", userRoutes)
   .route("/admin/users", adminUserRoutes)
   .route("/admin", adminRoutes)

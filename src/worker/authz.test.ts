@@ -43,6 +43,8 @@ const ROUTES: Row[] = [
   route("POST", "/api/auth/change-password", signedIn(400)),
   route("PATCH", "/api/auth/me", signedIn(400)),
 
+  route("POST", "/api/contact", open(400)),
+
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
 

@@ -15,6 +15,9 @@ import { lazyPage } from "./lib/lazy-page";
 // Toasts are raised from lazily loaded screens; their region loads in its own chunk too.
 const Toaster = lazy(() => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
 
+// "/" is also the sign-in page: the auth feature's form, embedded, loads after the first paint.
+const LandingSignIn = lazy(() => import("./features/auth/LoginPage").then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));
+
 /** The id of the pathless route every page hangs under: inside the frame, with its error boundary. */
 export const FRAME_ROUTE_ID = "frame";
 
@@ -37,7 +40,15 @@ export const routes: RouteObject[] = [
         id: FRAME_ROUTE_ID,
         // A page's error renders inside the frame, under the top bar.
         errorElement: <ErrorPage />,
-        children: [{ index: true, lazy: lazyPage(() => import("./features/home/HomePage")), handle: { title: "titles.home" } }],
+        children: [
+          {
+            index: true,
+            lazy: lazyPage(() =>
+              import("./features/home/HomePage").then(({ default: HomePage }) => ({ default: () => <HomePage signIn={<LandingSignIn />} /> })),
+            ),
+            handle: { title: "titles.home" },
+          },
+        ],
       },
     ],
   },

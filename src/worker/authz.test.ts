@@ -30,6 +30,7 @@ const route = (method: string, path: string, expected: Expected, request?: Row["
 // One line per route: method, path as the app registers it, expected status per caller.
 const ROUTES: Row[] = [
   route("GET", "/api/status/health", open(200)),
+  route("GET", "/api/status/site", open(200)),
 
   route("POST", "/api/auth/register", open(400)),
   route("POST", "/api/auth/confirm", open(400)),

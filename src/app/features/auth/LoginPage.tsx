@@ -20,9 +20,11 @@ type Pending = { challenge: Challenge; phoneNumber: string; app: App };
 
 /**
  * /login: phone + password (or an SMS code instead), then any challenge the server sets. On
- * tokens the session starts, and the route's guard sends the person where they belong.
+ * tokens the session starts, and the route's guard sends the person where they belong. The landing
+ * page shows the same form `embedded` beside its own heading (so it titles itself with an h2).
  */
-export default function LoginPage() {
+export default function LoginPage({ embedded = false }: { embedded?: boolean }) {
+  const Heading = embedded ? "h2" : "h1";
   const { t } = useTranslation("auth");
   const { signIn } = useSession();
   const state = (useLocation().state ?? {}) as LoginState;
@@ -93,7 +95,7 @@ export default function LoginPage() {
 
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
-      <h1>{t("common:titles.login")}</h1>
+      <Heading>{t("common:titles.login")}</Heading>
       {notice === "confirmed" && <FormMessage kind="success">{t("login.confirmed")}</FormMessage>}
       {notice === "passwordReset" && <FormMessage kind="success">{t("login.passwordReset")}</FormMessage>}
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />

@@ -34,7 +34,7 @@ describe("route table", () => {
   it("renders a lazy route's page", async () => {
     renderAt("/faqs");
     expect(await screen.findByRole("heading", { name: "Frequently asked questions" })).toBeInTheDocument();
-    expect(screen.getByText("This page is coming soon.")).toBeInTheDocument();
+    expect(screen.getByText("Is there an app to download?")).toBeInTheDocument();
   });
 
   it("renders the landing page at /", async () => {

@@ -2,14 +2,16 @@ import { act, render, screen, within } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { IdClaims } from "../../../shared/auth";
 import { setLanguage } from "../../i18n";
-import { type IdClaims, type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
 import { mockApi } from "../../test/admin-harness";
 import HomePage from "./HomePage";
 import { judgedSampleOffers } from "./sample-offers";
 
 const claims = (isAdmin: boolean): IdClaims => ({
   sub: "7",
+  sid: "family-7",
   phone_number: "+13055550102",
   phone_number_verified: true,
   app: "flex",

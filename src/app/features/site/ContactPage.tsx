@@ -6,7 +6,7 @@ import { ChoiceField, FormMessage, TextField } from "../../components/ui/FormFie
 import { Icon } from "../../components/ui/Icon";
 import { PhoneField } from "../../components/ui/PhoneField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
-import { ApiClientError, api } from "../../lib/api-client";
+import { ApiClientError, publicApi, unwrap } from "../../lib/api-client";
 import { useSiteInfo } from "./api";
 import "../../i18n/auth";
 import "../../i18n/site";
@@ -27,7 +27,7 @@ export default function ContactPage() {
 
   const submit = form.onSubmit(async (data) => {
     try {
-      await api.post("/api/contact", { ...data, language: i18n.language === "es" ? "es" : "en" }, { auth: false });
+      await unwrap(publicApi.contact.$post({ json: { ...data, email: data.email ?? "", language: i18n.language === "es" ? "es" : "en" } }));
       setSent({ name: data.name, phone: formatUsPhone(data.phoneNumber) });
       form.reset(initial);
     } catch (err) {

@@ -10,6 +10,7 @@
  *   --skip-build   reuse the last private build copy
  *   --port N       where the Worker listens (default 8795)
  */
+import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import puppeteer from "puppeteer-core";
@@ -71,6 +72,9 @@ try {
       undefined,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
+    // The whole report, for a closer look (bench/results is not committed).
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync(`bench/results/lighthouse-${page.name.replace(/\W+/g, "-")}.json`, JSON.stringify(result.lhr));
     const { categories, audits } = result.lhr;
     const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Row["scores"];
     const failing = Object.values(categories)

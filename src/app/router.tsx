@@ -2,8 +2,8 @@ import { lazy, Suspense } from "react";
 import { createBrowserRouter, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
+import HomePage from "./features/home/HomePage";
 import { RootLayout } from "./layouts/RootLayout";
-import { lazyPage } from "./lib/lazy-page";
 
 /**
  * The router. Its first table holds only the frame and the landing page, the one route whose
@@ -41,13 +41,9 @@ export const routes: RouteObject[] = [
         // A page's error renders inside the frame, under the top bar.
         errorElement: <ErrorPage />,
         children: [
-          {
-            index: true,
-            lazy: lazyPage(() =>
-              import("./features/home/HomePage").then(({ default: HomePage }) => ({ default: () => <HomePage signIn={<LandingSignIn />} /> })),
-            ),
-            handle: { title: "titles.home" },
-          },
+          // Not lazy: the landing page is the first paint of most visits, and a lazy route would
+          // wait for its chunk after the entry's (one more round trip before anything shows).
+          { index: true, Component: () => <HomePage signIn={<LandingSignIn />} />, handle: { title: "titles.home" } },
         ],
       },
     ],

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "./auth";
+import { z } from "./zod";
 
 /** The longest message the contact form takes. */
 export const CONTACT_MESSAGE_MAX = 2000;

@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
-import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { FormMessage, PasswordField } from "../../components/ui/FormField";
+import { PhoneField } from "../../components/ui/PhoneField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
@@ -99,7 +100,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
       {notice === "confirmed" && <FormMessage kind="success">{t("login.confirmed")}</FormMessage>}
       {notice === "passwordReset" && <FormMessage kind="success">{t("login.passwordReset")}</FormMessage>}
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
-      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+      <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} />
       {mode === "password" ? (
         <PasswordField
           {...form.field("password")}

@@ -9,7 +9,11 @@ const gateway = () => new ApiClientError(503, "http_error", "Unavailable");
 function clock() {
   let t = 0;
   const waits: number[] = [];
-  return { now: () => t, sleep: async (ms: number) => void (waits.push(ms), (t += ms)), waits };
+  const sleep = async (ms: number) => {
+    waits.push(ms);
+    t += ms;
+  };
+  return { now: () => t, sleep, waits };
 }
 
 describe("identity retry", () => {

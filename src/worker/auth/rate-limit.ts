@@ -34,6 +34,12 @@ export const RATE_LIMITS = {
   /** Contact-form messages from one client, and about one phone number. */
   contactPerAddress: { limit: 5, windowMs: HOUR },
   contactPerPhone: { limit: 3, windowMs: DAY },
+  /** Checkout sessions one driver (or reseller) may open: each is a provider call. */
+  checkoutPerUser: { limit: 20, windowMs: HOUR },
+  /** Card attempts on one embedded checkout session, as Stripe limits card testing. */
+  localCardAttemptsPerSession: { limit: 10, windowMs: HOUR },
+  /** Refunds one billing administrator may issue. */
+  refundPerAdmin: { limit: 30, windowMs: HOUR },
 } as const satisfies Record<string, { limit: number; windowMs: number }>;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;

@@ -87,9 +87,10 @@ describe("post-sign-in routing from /login, rule by rule", () => {
     const value = session(null, {}, { phone_number_verified: false });
     const router = renderAt("/login", value);
     await landsOn(router, "/confirm-account");
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
-    expect(url).toBe("/api/auth/resend-code");
+    // Only the resend counts: the frame may also read the health headers for the version line.
+    const resends = fetchMock.mock.calls.filter(([url]) => String(url) === "/api/auth/resend-code");
+    expect(resends).toHaveLength(1);
+    const [, init] = resends[0] as [string, RequestInit];
     expect(JSON.parse(init.body as string)).toEqual({ phoneNumber: "+13055550123", app: "flex" });
     expect(router.state.location.state).toMatchObject({ phoneNumber: "+13055550123", app: "flex" });
     expect(await screen.findByText(/We sent a 6-digit code to \+1 \(305\) 555-0123/)).toBeInTheDocument();

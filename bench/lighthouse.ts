@@ -8,7 +8,7 @@
  *   --short        only the landing page, and performance is reported, not enforced (a busy
  *                  machine under `npm test` makes timing scores noisy; the other three are not)
  *   --skip-build   reuse the last private build copy
- *   --port N       where the Worker listens (default 8795)
+ *   --port N       where the Worker listens (default 8796)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
@@ -22,7 +22,7 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const SHORT = process.argv.includes("--short");
-const PORT = arg("port", 8795);
+const PORT = arg("port", 8796);
 const DIR = ".wrangler/bench-lighthouse-build";
 const STATE = ".wrangler/bench-lighthouse-state";
 const GOAL = 95;

@@ -65,8 +65,11 @@ let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   forgetResends();
   await setLanguage("en");
-  fetchMock = vi.fn(
-    async () => new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } }),
+  // The resend a guard makes; any call a landed page makes (its plans, its lists) finds nothing.
+  fetchMock = vi.fn(async (url: string) =>
+    url === "/api/auth/resend-code"
+      ? new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } })
+      : new Response(JSON.stringify({ error: { code: "not_found", message: "Not here" } }), { status: 404, headers: { "Content-Type": "application/json" } }),
   );
   vi.stubGlobal("fetch", fetchMock);
 });

@@ -75,10 +75,14 @@ export const pageRoutes: RouteObject[] = [
     element: <GeneralLayout />,
     children: [
       // Open to everyone, signed in or not.
-      soon("faqs", "titles.faqs"),
-      soon("terms", "titles.terms"),
-      soon("privacy", "titles.privacy"),
-      soon("contact", "titles.contact"),
+      { path: "faqs", lazy: lazyPage(() => import("./features/site/FaqsPage")), handle: { title: "titles.faqs" } },
+      { path: "terms", lazy: lazyPage(() => import("./features/site/LegalPage").then((m) => ({ default: m.TermsPage }))), handle: { title: "titles.terms" } },
+      {
+        path: "privacy",
+        lazy: lazyPage(() => import("./features/site/LegalPage").then((m) => ({ default: m.PrivacyPage }))),
+        handle: { title: "titles.privacy" },
+      },
+      { path: "contact", lazy: lazyPage(() => import("./features/site/ContactPage")), handle: { title: "titles.contact" } },
       // The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"), open like Stripe's hosted ones.
       {
         path: "local-stripe/checkout/:id",

@@ -32,6 +32,7 @@ const route = (method: string, path: string, expected: Expected, request?: Row["
 // One line per route: method, path as the app registers it, expected status per caller.
 const ROUTES: Row[] = [
   route("GET", "/api/status/health", open(200)),
+  route("GET", "/api/status/site", open(200)),
 
   route("POST", "/api/auth/register", open(400)),
   route("POST", "/api/auth/confirm", open(400)),
@@ -44,6 +45,8 @@ const ROUTES: Row[] = [
   route("POST", "/api/auth/reset-password", open(400)),
   route("POST", "/api/auth/change-password", signedIn(400)),
   route("PATCH", "/api/auth/me", signedIn(400)),
+
+  route("POST", "/api/contact", open(400)),
 
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),

@@ -420,6 +420,9 @@ export const leads = sqliteTable(
     name: text("name"),
     email: text("email"),
     source: text("source").notNull(),
+    /** What a contact-form lead wrote; null for leads from other sources. */
+    message: text("message"),
+    language: text("language", { enum: ["en", "es"] }),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("leads_created").on(t.app, t.createdAt)],

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { normalizeUsPhone } from "./phone";
 import type { ValidationCode } from "./validation";
+import { z } from "./zod";
 
 /** The two products: Flex drivers and Spark drivers. Every account, code and campaign belongs to one. */
 export const APPS = ["flex", "spark"] as const;

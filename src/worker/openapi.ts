@@ -1,5 +1,5 @@
 import type { Hono } from "hono";
-import { z } from "zod";
+import { z } from "../shared/zod";
 import { requireAdmin, requireUser } from "./auth/middleware";
 import { VALIDATES, type Validates } from "./validate";
 

@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" };
 
 export type TemplateComponent = { type: string; format?: string; text?: string };
-export type FakeTemplate = { id: string; name: string; language: string; status: string; components: TemplateComponent[] };
+export type FakeTemplate = { id: string; name: string; language: string; status: string; category?: string; components: TemplateComponent[] };
 
 export type FakeConfig = {
   twilio: { accountSid: string; authToken: string };
@@ -78,6 +78,7 @@ export function defaultConfig(): FakeConfig {
         name: "welcome_back",
         language: "en_US",
         status: "APPROVED",
+        category: "MARKETING",
         components: [
           { type: "HEADER", format: "TEXT", text: "Welcome back" },
           { type: "BODY", text: "Your blocks are waiting." },

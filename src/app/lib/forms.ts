@@ -12,8 +12,9 @@ import {
   useForm,
 } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { type ZodType, z } from "zod";
+import type { ZodType } from "zod";
 import { isValidationCode, type ValidationCode } from "../../shared/validation";
+import { z } from "../../shared/zod";
 import { ApiClientError } from "./api-client";
 import "../i18n/forms";
 

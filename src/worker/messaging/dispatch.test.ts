@@ -5,7 +5,7 @@ import { createLogger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
 import { createUser, fakeTenant, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
-import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
+import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
 import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
@@ -14,30 +14,6 @@ import { BURST_SECONDS, pacerFor, type SendPacer } from "./pacer";
 import { recoverStalledWork } from "./sweep";
 
 const log = createLogger({ test: "dispatch" });
-
-/**
- * A producer that records instead of delivering: the test decides when (and how often) each job
- * reaches the consumer, so redeliveries and crashes happen exactly where the test says.
- */
-function recordingQueue(opts: { failOnBatch?: number } = {}) {
-  const jobs: { job: Job; delaySeconds?: number }[] = [];
-  const batches: number[] = [];
-  const queue = {
-    async send(body: Job, options?: { delaySeconds?: number }) {
-      jobs.push({ job: body, delaySeconds: options?.delaySeconds });
-    },
-    async sendBatch(messages: Iterable<{ body: Job; delaySeconds?: number }>) {
-      const list = [...messages];
-      if (opts.failOnBatch !== undefined && batches.length + 1 === opts.failOnBatch) {
-        opts.failOnBatch = undefined;
-        throw new Error("queue unavailable");
-      }
-      batches.push(list.length);
-      for (const m of list) jobs.push({ job: m.body, delaySeconds: m.delaySeconds });
-    },
-  };
-  return { queue: queue as unknown as Queue, jobs, batches };
-}
 
 type Setup = ReturnType<typeof fakeTenant> & { workerEnv: Env; queue: ReturnType<typeof recordingQueue> };
 
@@ -61,6 +37,10 @@ async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignI
     recipients: { source: "list", phones, app: "flex" },
     excludedPhones: [],
     liftLimit: false,
+    purpose: "service",
+    category: "transactional",
+    language: "en",
+    scheduledAt: null,
     ...extra,
   };
   const { campaign } = await createCampaign(s.workerEnv, log, toSessionUser(author), input);
@@ -353,7 +333,7 @@ describe("delivery receipts racing the record of the send", () => {
     const id = await expanded(s, [uniquePhone()]);
     const [row] = await rows(id);
     await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), row!.id).run();
-    return { campaignId: id, row: { id: row!.id, campaignId: id } };
+    return { campaignId: id, row: { id: row!.id, campaign_id: id } };
   }
 
   it("applies a receipt that arrived before the provider id was written", async () => {
@@ -361,7 +341,7 @@ describe("delivery receipts racing the record of the send", () => {
     const sid = uniqueTag("SMearly");
     await recordDeliveryStatus(dbFor(env.DB), sid, "delivered", null, null);
     expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "delivered" });
-    await record(dbFor(env.DB), row, { ok: true, providerId: sid });
+    await record(env.DB, row, { ok: true, providerId: sid });
     expect((await rows(campaignId))[0]).toMatchObject({ status: "delivered", provider_id: sid });
     expect(await env.DB.prepare("SELECT 1 FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toBeNull();
     expect(await campaignStatus(campaignId)).toMatchObject({ status: "done" });
@@ -371,12 +351,12 @@ describe("delivery receipts racing the record of the send", () => {
     const early = await claimedRow();
     const sid = uniqueTag("SMfail");
     await recordDeliveryStatus(dbFor(env.DB), sid, "failed", "30007", "Carrier filtered");
-    await record(dbFor(env.DB), early.row, { ok: true, providerId: sid });
+    await record(env.DB, early.row, { ok: true, providerId: sid });
     expect((await rows(early.campaignId))[0]).toMatchObject({ status: "failed", error_code: "30007", error_message: "Carrier filtered" });
 
     const late = await claimedRow();
     const lateSid = uniqueTag("SMlate");
-    await record(dbFor(env.DB), late.row, { ok: true, providerId: lateSid });
+    await record(env.DB, late.row, { ok: true, providerId: lateSid });
     await recordDeliveryStatus(dbFor(env.DB), lateSid, "delivered", null, null);
     expect((await rows(late.campaignId))[0]).toMatchObject({ status: "delivered" });
     // A repeated receipt for a settled row is not kept as an early one.
@@ -389,10 +369,12 @@ describe("dispatch through the WhatsApp Cloud API (fake provider over HTTP)", ()
   it("sends the template and fails numbers not on WhatsApp with 131026", async () => {
     const s = setup();
     const name = uniqueTag("tpl");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+    await env.DB.prepare(
+      "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",
+    )
       .bind(uniqueTag("id"), name)
       .run();
-    await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", components: [] }] });
+    await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", category: "UTILITY", components: [] }] });
     const [ok, notOnWhatsApp] = [uniquePhone(), uniquePhone()];
     await s.configure({ permanent: { [notOnWhatsApp]: "131026" } });
     const id = await expanded(s, [ok, notOnWhatsApp], { channel: "whatsapp", message: null, template: { name, language: "en_US" } });

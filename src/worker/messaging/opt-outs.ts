@@ -1,51 +1,8 @@
 import { and, eq, notExists, sql } from "drizzle-orm";
 import { type Db, excluded } from "../db/client";
-import { campaignMessages, deliveryReceipts, optOuts, users } from "../db/schema";
-import type { Channel } from "./audience";
+import { campaignMessages, deliveryReceipts } from "../db/schema";
 
-/**
- * Inbound keywords (the carriers' and Twilio's standard set). A message counts as a keyword when,
- * trimmed of spaces and punctuation, it is exactly that word in any case: "Stop." opts out,
- * "please don't stop" does not.
- */
-export const STOP_KEYWORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"] as const;
-export const START_KEYWORDS = ["START", "UNSTOP"] as const;
-export const HELP_KEYWORDS = ["HELP"] as const;
-
-export type Keyword = { kind: "stop" | "start" | "help"; word: string };
-
-export function inboundKeyword(body: string | null | undefined): Keyword | null {
-  const word = (body ?? "").replace(/^[\s\p{P}]+|[\s\p{P}]+$/gu, "").toUpperCase();
-  if ((STOP_KEYWORDS as readonly string[]).includes(word)) return { kind: "stop", word };
-  if ((START_KEYWORDS as readonly string[]).includes(word)) return { kind: "start", word };
-  if ((HELP_KEYWORDS as readonly string[]).includes(word)) return { kind: "help", word };
-  return null;
-}
-
-export function helpReply(env: Pick<Env, "APP_ORIGIN">): string {
-  return `Blockpilot: help at ${env.APP_ORIGIN.replace(/\/$/, "")}/contact, 7 am to 10 pm EST. Reply STOP to opt out, START to opt back in.`;
-}
-
-/** The account's own opt-out flag for a channel. */
-const optOutFlag = (channel: Channel, value: boolean) => (channel === "sms" ? { smsOptOut: value } : { whatsappOptOut: value });
-
-/** The opt-out row (numbers without an account included) and the account's flag, in one transaction. */
-export async function optOut(db: Db, phone: string, channel: Channel, keyword: string, at = Date.now()) {
-  await db.batch([
-    db
-      .insert(optOuts)
-      .values({ phone, channel, keyword, at })
-      .onConflictDoUpdate({ target: [optOuts.phone, optOuts.channel], set: { keyword, at } }),
-    db.update(users).set(optOutFlag(channel, true)).where(eq(users.phone, phone)),
-  ]);
-}
-
-export async function optIn(db: Db, phone: string, channel: Channel) {
-  await db.batch([
-    db.delete(optOuts).where(and(eq(optOuts.phone, phone), eq(optOuts.channel, channel))),
-    db.update(users).set(optOutFlag(channel, false)).where(eq(users.phone, phone)),
-  ]);
-}
+// Opt-outs and opt-ins live in the consent ledger (src/worker/compliance/consent.ts).
 
 /**
  * A delivery receipt moves a sent row to delivered or failed; a row already settled otherwise is

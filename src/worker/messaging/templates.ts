@@ -1,7 +1,7 @@
 import { and, asc, count, eq, max, notInArray } from "drizzle-orm";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
-import type { TemplateRef, WhatsAppTemplate } from "../../shared/templates";
+import { type TemplateRef, templateCategory, type WhatsAppTemplate } from "../../shared/templates";
 import { type Db, dbFor, excluded, jsonList } from "../db/client";
 import { whatsappTemplates } from "../db/schema";
 import type { Logger } from "../log";
@@ -10,16 +10,19 @@ import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 /** How stale our copy of Meta's template list may get before a read refreshes it. */
 export const TEMPLATE_SYNC_MAX_AGE_MS = 10 * 60_000;
 
-/** Rows per INSERT of the mirror: 6 columns each stays under D1's 100 bound parameters. */
-const UPSERT_CHUNK = 16;
+/** Rows per INSERT of the mirror: 7 columns each stays under D1's 100 bound parameters. */
+const UPSERT_CHUNK = 14;
 
 const templateColumns = {
   id: whatsappTemplates.id,
   name: whatsappTemplates.name,
   language: whatsappTemplates.language,
   status: whatsappTemplates.status,
+  category: whatsappTemplates.category,
   components: whatsappTemplates.components,
 };
+/** A stored row as the shared template shape (an unknown category reads as marketing). */
+const toTemplate = <Row extends { category: string }>(row: Row) => ({ ...row, category: templateCategory(row.category) });
 const approved = eq(whatsappTemplates.status, "APPROVED");
 
 /** An approved template by name and language (Meta refuses to send any other). */
@@ -29,7 +32,7 @@ export async function findTemplate(db: Db, ref: TemplateRef): Promise<WhatsAppTe
     .from(whatsappTemplates)
     .where(and(eq(whatsappTemplates.name, ref.name), eq(whatsappTemplates.language, ref.language), approved))
     .get();
-  return row ?? null;
+  return row ? toTemplate(row) : null;
 }
 
 /**
@@ -69,6 +72,7 @@ export async function syncTemplates(env: Env, log: Logger, { force = false, now 
             name: excluded(whatsappTemplates.name),
             language: excluded(whatsappTemplates.language),
             status: excluded(whatsappTemplates.status),
+            category: excluded(whatsappTemplates.category),
             components: excluded(whatsappTemplates.components),
             syncedAt: now,
           },
@@ -97,5 +101,5 @@ export async function templatePage(env: Env, log: Logger, page: number, pageSize
       .limit(pageSize)
       .offset(pageOffset(page, pageSize)),
   ]);
-  return { total: counted[0]?.n ?? 0, page, pageSize, rows };
+  return { total: counted[0]?.n ?? 0, page, pageSize, rows: rows.map(toTemplate) };
 }

@@ -1,27 +1,33 @@
-import { and, asc, count, desc, eq, isNotNull } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
 import { phoneSchema } from "../../shared/auth";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES, pageOffset } from "../../shared/paging";
+import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
+import { complianceNow } from "../compliance/clock";
+import { consentHistory, consentState } from "../compliance/consent";
+import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
-import { outbox, users } from "../db/schema";
 import { ApiError } from "../errors";
-import { driverPage, invitationPage, toDriverRow } from "../messaging/audience";
+import { driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
 import {
-  campaignExists,
   campaignRequestSchema,
+  cancelCampaign,
   createCampaign,
   getCampaign,
   ledgerCsv,
   ledgerPage,
   listCampaigns,
+  MAX_SCHEDULE_AHEAD_MS,
+  normalizePhones,
   retryFailed,
+  reviewSummary,
   STATUSES,
   toCampaignInput,
 } from "../messaging/campaigns";
 import { sendRate } from "../messaging/pacer";
+import { findTemplate } from "../messaging/templates";
 import { validate } from "../validate";
 
 export const pagingSchema = z.object({
@@ -34,36 +40,104 @@ export const pagingSchema = z.object({
 });
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
+/**
+ * What the review is checked against (docs/messaging-rules.md): the channel, what the message is
+ * for, the template (whose category decides for WhatsApp) and a scheduled start. Read beside the
+ * audience filters, from the same query string.
+ */
+const reviewRulesSchema = z.object({
+  channel: z.enum(["sms", "whatsapp"]),
+  purpose: z.enum(CAMPAIGN_PURPOSES),
+  templateName: z.string().min(1).max(512).optional(),
+  templateLanguage: z.string().min(1).max(20).optional(),
+  scheduledAt: z.coerce.number().int().positive().max(8_640_000_000_000).optional(),
+});
+
+async function reviewRules(c: Context<AppEnv>, now: number): Promise<{ rules: SendRules; startAt: number } | null> {
+  const query = c.req.query();
+  if (query.channel === undefined && query.purpose === undefined) return null;
+  const parsed = reviewRulesSchema.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ApiError("validation_failed", `${issue.path.join(".")}: ${issue.message}`, { details: parsed.error.issues });
+  }
+  const r = parsed.data;
+  let category = categoryOf(r.purpose);
+  if (r.channel === "whatsapp" && r.templateName && r.templateLanguage) {
+    const template = await findTemplate(c.var.db, { name: r.templateName, language: r.templateLanguage });
+    if (template?.category === "MARKETING") category = "marketing";
+  }
+  // Quiet hours are judged on the rules' clock (src/worker/compliance/clock.ts), from the start time.
+  const clock = complianceNow(c.env, now);
+  const startAt = r.scheduledAt !== undefined && r.scheduledAt > now && r.scheduledAt <= now + MAX_SCHEDULE_AHEAD_MS ? r.scheduledAt + (clock - now) : clock;
+  return { rules: { category, channel: r.channel, now }, startAt };
+}
+
+/** Each row of a review page, marked with why it would be left out, or until when it would wait. */
+async function markRows<T extends { phone: string }>(c: Context<AppEnv>, rows: T[], now: number) {
+  const review = await reviewRules(c, now);
+  if (!review) return rows;
+  const exclusions = await exclusionsOf(
+    c.env.DB,
+    rows.map((r) => r.phone),
+    review.rules,
+  );
+  return rows.map((r) => {
+    const exclusion = exclusions.get(r.phone) ?? null;
+    const at = !exclusion && review.rules.category === "marketing" ? nextAllowedAt(r.phone, review.startAt) : null;
+    return { ...r, exclusion, deferredUntil: at !== null && at > review.startAt ? at : null };
+  });
+}
+
+async function summarize(c: Context<AppEnv>, recipients: RecipientSource) {
+  const now = Date.now();
+  const review = await reviewRules(c, now);
+  if (!review) throw new ApiError("validation_failed", "channel: Required; purpose: Required");
+  const excluded = normalizePhones(c.req.queries("excludedPhones") ?? [], "excludedPhones");
+  if (excluded.issues.length > 0) throw new ApiError("validation_failed", "excludedPhones: Not a US or Canada phone number", { details: excluded.issues });
+  return reviewSummary(c.env.DB, recipients, excluded.phones, review.rules, review.startAt);
+}
+
 /** The admin console's API: /api/admin/* (docs/api.md). Administrators only. */
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
-    const page = await driverPage(c.var.db, c.req.valid("query"));
     const now = Date.now();
-    return c.json({ ...page, rows: page.rows.map((user) => toDriverRow(user, now)) });
+    const page = await driverPage(c.env.DB, c.req.valid("query"), { now });
+    return c.json({ ...page, rows: await markRows(c, page.rows.map(toDriverRow), now) });
   })
-  .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => c.json(await invitationPage(c.var.db, c.req.valid("query"))))
+  // The review's account of exclusions and deferral for the whole audience (the page marks its rows).
+  .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
+    const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
+    return c.json(await summarize(c, { source: "drivers", filters }));
+  })
+  .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => {
+    const page = await invitationPage(c.env.DB, c.req.valid("query"));
+    return c.json({ ...page, rows: await markRows(c, page.rows, Date.now()) });
+  })
+  .get("/invitation-audience/review", validate("query", invitationAudienceSchema), async (c) => {
+    const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
+    return c.json(await summarize(c, { source: "invitations", filters }));
+  })
+  // A number's consent and opt-out history, and what it allows now (the user page shows it).
+  .get("/consent/:phone", validate("param", z.object({ phone: phoneSchema })), validate("query", pagingSchema), async (c) => {
+    const { phone } = c.req.valid("param");
+    const { page, pageSize } = c.req.valid("query");
+    const [state, history] = await Promise.all([consentState(c.var.db, phone), consentHistory(c.var.db, phone, page, pageSize)]);
+    return c.json({ state, history });
+  })
   .get("/regions", validate("query", z.object({ app: z.enum(["flex", "spark"]).default("flex") })), async (c) => {
-    const { app } = c.req.valid("query");
-    const column = app === "flex" ? users.humanRegion : users.deliveryArea;
+    const column = c.req.valid("query").app === "flex" ? "human_region" : "delivery_area";
     // Read off the (app, region) index; bounded, though in practice a few dozen.
-    const rows = await c.var.db
-      .selectDistinct({ region: column })
-      .from(users)
-      .where(and(eq(users.app, app), isNotNull(column)))
-      .orderBy(asc(column))
-      .limit(1000);
-    return c.json({ Items: rows.map((r) => r.region as string) });
+    const rows = await c.env.DB.prepare(`SELECT DISTINCT ${column} AS region FROM users WHERE app = ? AND ${column} IS NOT NULL ORDER BY ${column} LIMIT 1000`)
+      .bind(c.req.valid("query").app)
+      .all<{ region: string }>();
+    return c.json({ Items: rows.results.map((r) => r.region) });
   })
   .get("/settings", async (c) => {
     // The "only {name} can uncheck this" label names the owner admin; OWNER_NAME covers a database without one.
-    const owner = await c.var.db
-      .select({ name: users.name })
-      .from(users)
-      .where(and(eq(users.isAdmin, true), eq(users.roleName, "owner")))
-      .orderBy(asc(users.id))
-      .get();
+    const owner = await c.env.DB.prepare("SELECT name FROM users WHERE is_admin = 1 AND role_name = 'owner' ORDER BY id LIMIT 1").first<{ name: string }>();
     return c.json({
       ownerName: owner?.name ?? c.env.OWNER_NAME,
       smsProvider: c.env.SMS_PROVIDER,
@@ -74,13 +148,14 @@ export const adminRoutes = new Hono<AppEnv>()
   // What the embedded providers "sent", newest first (the e2e tests read codes and messages here).
   .get("/outbox", validate("query", pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() })), async (c) => {
     const { page, pageSize, to, channel } = c.req.valid("query");
-    const db = c.var.db;
-    const where = and(to ? eq(outbox.to, to) : undefined, channel ? eq(outbox.channel, channel) : undefined);
-    const [counted, rows] = await db.batch([
-      db.select({ n: count() }).from(outbox).where(where),
-      db.select().from(outbox).where(where).orderBy(desc(outbox.id)).limit(pageSize).offset(pageOffset(page, pageSize)),
+    const where = `WHERE (?1 IS NULL OR "to" = ?1) AND (?2 IS NULL OR channel = ?2)`;
+    const [count, rows] = await c.env.DB.batch([
+      c.env.DB.prepare(`SELECT count(*) AS n FROM outbox ${where}`).bind(to ?? null, channel ?? null),
+      c.env.DB.prepare(
+        `SELECT id, channel, "to", body, provider_id AS providerId, created_at AS createdAt FROM outbox ${where} ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
+      ).bind(to ?? null, channel ?? null, pageSize, (page - 1) * pageSize),
     ]);
-    return c.json({ total: counted[0]?.n ?? 0, page, pageSize, rows });
+    return c.json({ total: (count!.results[0] as { n: number }).n, page, pageSize, rows: rows!.results });
   })
   .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));
@@ -88,27 +163,31 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/campaigns", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    return c.json(await listCampaigns(c.var.db, page, pageSize));
+    return c.json(await listCampaigns(c.env.DB, page, pageSize));
   })
   .get("/campaigns/:id", validate("param", idParam), async (c) => {
-    const campaign = await getCampaign(c.var.db, c.req.valid("param").id);
+    const campaign = await getCampaign(c.env.DB, c.req.valid("param").id);
     if (!campaign) throw new ApiError("not_found", "No such campaign");
     return c.json({ campaign });
   })
   .get("/campaigns/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(STATUSES).optional() })), async (c) => {
     const { id } = c.req.valid("param");
     const { status, page, pageSize } = c.req.valid("query");
-    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
-    return c.json(await ledgerPage(c.var.db, id, status, page, pageSize));
+    if (!(await c.env.DB.prepare("SELECT 1 FROM campaigns WHERE id = ?").bind(id).first())) throw new ApiError("not_found", "No such campaign");
+    return c.json(await ledgerPage(c.env.DB, id, status, page, pageSize));
   })
+  // A scheduled (or still queued) campaign can be cancelled until it starts.
+  .post("/campaigns/:id/cancel", validate("param", idParam), async (c) =>
+    c.json({ campaign: await cancelCampaign(c.env.DB, c.var.user, c.req.valid("param").id) }),
+  )
   .post("/campaigns/:id/retry-failed", validate("param", idParam), async (c) => {
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
     return c.json({ campaign: result.campaign, message: result.message }, result.created ? 201 : 200);
   })
   .get("/campaigns/:id/export.csv", validate("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
-    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
-    return c.body(ledgerCsv(c.var.db, id), 200, {
+    if (!(await c.env.DB.prepare("SELECT 1 FROM campaigns WHERE id = ?").bind(id).first())) throw new ApiError("not_found", "No such campaign");
+    return c.body(ledgerCsv(c.env.DB, id), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="campaign-${id}.csv"`,
     });

@@ -3,10 +3,16 @@ import { Hono } from "hono";
 import type { AppEnv } from "../context";
 import { d1Migrations } from "../db/wrangler-tables";
 
-export const statusRoutes = new Hono<AppEnv>().get("/health", async (c) => {
-  // The schema version is the last migration wrangler (or the test harness) applied.
-  const row = await c.var.db.select({ name: d1Migrations.name }).from(d1Migrations).orderBy(desc(d1Migrations.id)).get();
-  c.header("x-app-version", c.env.APP_VERSION);
-  c.header("x-schema-version", row?.name.replace(/\.sql$/, "") ?? "none");
-  return c.json({ status: "ok" });
-});
+export const statusRoutes = new Hono<AppEnv>()
+  .get("/health", async (c) => {
+    // The schema version is the last migration wrangler (or the test harness) applied.
+    const row = await c.var.db.select({ name: d1Migrations.name }).from(d1Migrations).orderBy(desc(d1Migrations.id)).get();
+    c.header("x-app-version", c.env.APP_VERSION);
+    c.header("x-schema-version", row?.name.replace(/\.sql$/, "") ?? "none");
+    return c.json({ status: "ok" });
+  })
+  // What the public pages show from configuration (the privacy policy's contact address).
+  .get("/site", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.json({ supportEmail: c.env.SUPPORT_EMAIL });
+  });

@@ -28,6 +28,7 @@ type Props = {
 export function usePaging() {
   const [page, setPage] = useState(FIRST_PAGE);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
+  // Stable, so effects may depend on it.
   const restart = useCallback(() => setPage(FIRST_PAGE), []);
   const onPageSize = (size: number) => {
     setPageSize(size);

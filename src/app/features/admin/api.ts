@@ -36,7 +36,6 @@ export function useTemplates(allowed: boolean) {
 
 /** A new campaign, whatever its audience. */
 export type CampaignRequest = InferRequestType<typeof api.admin.campaigns.$post>["json"];
-
 export function createCampaign(body: CampaignRequest) {
   return unwrap(api.admin.campaigns.$post({ json: body }));
 }

@@ -2,8 +2,9 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
-import { FormMessage, TextField } from "../../components/ui/FormField";
+import { FormMessage } from "../../components/ui/FormField";
 import { NewPasswordFields } from "../../components/ui/NewPasswordFields";
+import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { AppChoice } from "./AppChoice";
@@ -46,7 +47,7 @@ function RequestStep({ initial, onSent }: { initial: { phoneNumber: string; app:
       <h1>{t("common:titles.forgotPassword")}</h1>
       <p className="auth-lead">{t("forgot.lead")}</p>
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
-      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+      <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("forgot.sending") : t("forgot.sendCode")}

@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, passwordSchema, phoneSchema } from "../../../shared/auth";
 import type { ValidationCode } from "../../../shared/validation";
+import { z } from "../../../shared/zod";
 import { mismatch, optionalText, required } from "../../lib/forms";
 
 /**

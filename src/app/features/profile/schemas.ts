@@ -1,6 +1,6 @@
-import { z } from "zod";
 import { emailSchema, languageSchema, passwordSchema } from "../../../shared/auth";
 import type { ValidationCode } from "../../../shared/validation";
+import { z } from "../../../shared/zod";
 import { mismatch, optionalText, required } from "../../lib/forms";
 
 /** Built from the Worker's own schemas (src/shared/auth.ts); messages are validation codes. */

@@ -1,11 +1,13 @@
 import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
-import { type ZodType, z } from "zod";
+import type { ZodType } from "zod";
+import { smsBodyFor } from "../../../../shared/marketing";
 import type { WhatsAppTemplate } from "../../../../shared/templates";
+import { z } from "../../../../shared/zod";
 import { useValueForm } from "../../../lib/forms";
 import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
-import { checkMessage, findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../MessageFields";
+import { checkMessage, findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, reviewRules } from "../MessageFields";
 import { confirmAndSend } from "../send";
 import { useAdminUser } from "../use-admin-user";
 
@@ -51,7 +53,9 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
   const templates = useTemplates(billingDetails && form.channel === "whatsapp");
   offered.current = templates.data?.Items;
   const errors = Object.fromEntries(
-    [...dateFields, "message", "template"].map((field) => [field, valueForm.errorText(field)]).filter(([, text]) => text !== undefined),
+    [...dateFields, "message", "template", "purpose", "scheduledAt"]
+      .map((field) => [field, valueForm.errorText(field)])
+      .filter(([, text]) => text !== undefined),
   ) as FieldErrors<DateField>;
 
   const update = valueForm.update;
@@ -65,8 +69,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
       {
         idempotencyKey: review.key,
         source,
-        channel: f.channel,
-        ...(f.channel === "sms" ? { message: f.message } : { template: { name: template!.name, language: template!.language } }),
+        ...messageFields(f, template),
         audience: review.audience,
         excludedPhones,
         ...extra?.(f),
@@ -84,8 +87,13 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
   /** What the review step takes from the flow. */
   const reviewProps = review && {
     filters: review.audience,
+    rules: reviewRules(review.form, findTemplate(templates.data?.Items, review.form.templateId)),
     preview: (
-      <MessagePreview channel={review.form.channel} message={review.form.message} template={findTemplate(templates.data?.Items, review.form.templateId)} />
+      <MessagePreview
+        channel={review.form.channel}
+        message={review.form.purpose === "marketing" ? smsBodyFor(review.form.message, "marketing", review.form.language).body : review.form.message}
+        template={findTemplate(templates.data?.Items, review.form.templateId)}
+      />
     ),
     onCancel: () => setReview(null),
     onSend: send,

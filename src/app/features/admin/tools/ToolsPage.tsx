@@ -1,7 +1,7 @@
 import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { z } from "zod";
+import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
@@ -11,7 +11,7 @@ import { formatUsPhone } from "../../../../shared/phone";
 import type { WhatsAppTemplate } from "../../../../shared/templates";
 import { useValueForm } from "../../../lib/forms";
 import { newIdempotencyKey, useSettings, useTemplates } from "../api";
-import { checkMessage, findTemplate, MessageFields, type MessageValue } from "../MessageFields";
+import { checkMessage, emptyMessage, findTemplate, MessageFields, type MessageValue, messageFields } from "../MessageFields";
 import { confirmAndSend } from "../send";
 import { useAdminUser } from "../use-admin-user";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
@@ -19,7 +19,7 @@ import "./tools.css";
 
 const SHOWN_INVALID = 50;
 type ToolsForm = MessageValue & { text: string; limit: boolean };
-const initialForm: ToolsForm = { channel: "sms", message: "", templateId: "", text: "", limit: true };
+const initialForm: ToolsForm = { ...emptyMessage(), text: "", limit: true };
 
 /** /admin/tools: send an SMS or a WhatsApp template to a typed or pasted list of numbers. */
 export default function ToolsPage() {
@@ -41,7 +41,7 @@ export default function ToolsPage() {
     checkMessage(form, form.limit, offered.current, ctx);
   });
   const form = useValueForm(schema, initialForm);
-  const { text, channel, message, limit } = form.values;
+  const { text, channel, limit } = form.values;
   // A long paste is parsed off the typing path.
   const deferredText = useDeferredValue(text);
   const list = useMemo(() => parsePhoneList(deferredText), [deferredText]);
@@ -97,8 +97,7 @@ export default function ToolsPage() {
       {
         idempotencyKey,
         source: "list",
-        channel,
-        ...(channel === "sms" ? { message } : { template: { name: template!.name, language: template!.language } }),
+        ...messageFields(form.values, template),
         phones: selected,
         ...(isOwner && !limit ? { liftLimit: true } : {}),
       },
@@ -194,7 +193,12 @@ export default function ToolsPage() {
             onChange={change}
             limit={limit}
             billingDetails={billingDetails}
-            errors={{ message: form.errorText("message"), template: form.errorText("template") }}
+            errors={{
+              message: form.errorText("message"),
+              template: form.errorText("template"),
+              purpose: form.errorText("purpose"),
+              scheduledAt: form.errorText("scheduledAt"),
+            }}
             limitControl={{
               checked: limit,
               disabled: !isOwner,

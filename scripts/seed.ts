@@ -7,8 +7,10 @@
  *   npm run seed -- --drivers 100000 also N extra Flex drivers for benchmarks
  *   npm run seed -- --print          only print the demo sign-in details
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
 import { hashPassword } from "../src/worker/auth/password.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { ensureDevVars, readDevVars } from "./dev-vars.ts";
@@ -369,12 +371,47 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     });
   sql.push(...insert("payments", payments), ...insert("service_time_ledger", ledger), ...insert("offers", offers), ...insert("invitations", invitations));
 
+  // The consent ledger (docs/messaging-rules.md): most drivers ticked the marketing box when they
+  // registered; invited numbers carry only the weaker invitation basis, which allows no marketing.
+  const consentRand = prng(14);
+  const consents: Record<string, unknown>[] = [];
+  for (const d of drivers) {
+    if (consentRand() >= 0.85) continue;
+    const language = d.language === "es" ? "es" : "en";
+    consents.push({
+      phone: d.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "express",
+      source: "registration",
+      text: REGISTRATION_CONSENT[language],
+      text_version: REGISTRATION_CONSENT.version,
+      language,
+      user_id: d.id,
+      at: d.created_at,
+    });
+  }
+  for (const i of invitations) {
+    consents.push({
+      phone: i.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "invitation",
+      source: "invitation",
+      language: "en",
+      actor_id: i.inviter_id,
+      at: i.invited_at,
+    });
+  }
+  sql.push(...insert("consent_events", consents));
+
   sql.push(
     ...insert("whatsapp_templates", [
       {
         id: "demo_welcome_en",
         name: "welcome_back",
         language: "en_US",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" },
           { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." },
@@ -384,6 +421,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_welcome_es",
         name: "welcome_back",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" },
           { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." },
@@ -393,6 +431,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_expiring_en",
         name: "service_expiring",
         language: "en_US",
+        category: "UTILITY",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Your week ends soon" },
           { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." },
@@ -402,6 +441,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_invite_es",
         name: "friend_invite",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Un amigo te invitó" },
           { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." },

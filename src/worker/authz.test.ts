@@ -86,6 +86,10 @@ const ROUTES: Row[] = [
 
   route("POST", "/api/admin/users", adminOnly(400)),
   route("GET", "/api/admin/audience", adminOnly(200)),
+  // The review's summary needs the channel and purpose it is checked against.
+  route("GET", "/api/admin/audience/review", adminOnly(400)),
+  route("GET", "/api/admin/invitation-audience/review", adminOnly(400)),
+  route("GET", "/api/admin/consent/:phone", adminOnly(400)),
   route("GET", "/api/admin/invitation-audience", adminOnly(200)),
   route("GET", "/api/admin/regions", adminOnly(200)),
   route("GET", "/api/admin/settings", adminOnly(200)),
@@ -95,6 +99,7 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/campaigns/:id", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/messages", adminOnly(404)),
   route("POST", "/api/admin/campaigns/:id/retry-failed", adminOnly(404)),
+  route("POST", "/api/admin/campaigns/:id/cancel", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/export.csv", adminOnly(404)),
 
   route("GET", "/api/flex/v1/all-users-table", adminOnly(200)),

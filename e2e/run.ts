@@ -10,7 +10,8 @@ const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
 // No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state };
+const ownerCache = `${state}-owner.json`;
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });
@@ -25,6 +26,7 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
 ensureDevVars();
 if (!process.env.E2E_SKIP_BUILD) run("vite", ["build", "--logLevel", "warn"]);
 rmSync(state, { recursive: true, force: true });
+rmSync(ownerCache, { force: true });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
 

@@ -7,7 +7,8 @@ import { z } from "zod";
 import type { CaptureFilters, Weekday } from "./offer-filter";
 import { parseClock, WEEKDAYS } from "./zoned-time";
 
-export const MAX_STATIONS = 100;
+/** A filter set names at most this many stations (keeps each station query under D1's 100 bound parameters). */
+export const MAX_STATIONS = 80;
 export const MAX_WINDOWS_PER_DAY = 6;
 const MAX_CENTS = 1_000_000;
 

@@ -10,6 +10,7 @@ import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { driverRoutes } from "./routes/driver";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/user";
@@ -54,6 +55,7 @@ export const app = new Hono<AppEnv>()
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
   .route("/flex/v1/user", userRoutes)
+  .route("/driver", driverRoutes)
   .route("/admin/users", adminUserRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { toCaptureFilters } from "../../shared/driver-filters";
 import { evaluateOffer, type Reason } from "../../shared/offer-filter";
-import { localReading } from "../../shared/zoned-time";
+import { isKnownTimeZone, localReading } from "../../shared/zoned-time";
 import { isInGoodStanding } from "../auth/user-item";
 import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
@@ -19,7 +19,15 @@ import {
   setSystemStatus,
 } from "./driver-store";
 import { platformFor } from "./http-platform";
-import { type DeliveryPlatform, PlatformError, type PlatformOffer, type PlatformStation, type PlatformTokens, type ScheduledBlock } from "./platform";
+import {
+  type DeliveryPlatform,
+  PlatformError,
+  type PlatformErrorKind,
+  type PlatformOffer,
+  type PlatformStation,
+  type PlatformTokens,
+  type ScheduledBlock,
+} from "./platform";
 import { SEARCH_LEAD_MS, searchPlan } from "./search-plan";
 
 /**
@@ -38,6 +46,10 @@ import { SEARCH_LEAD_MS, searchPlan } from "./search-plan";
 
 export type StopReason = "driver" | "expired" | "disconnected" | "setup";
 type SkipReason = Reason | "overlap" | "daily_cap";
+
+export type PlatformResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; kind: PlatformErrorKind; message: string; retryAfterMs: number | null; status: number | null };
 
 export type EngineStatus =
   | { state: "searching"; stations: number; until: number; slowedUntil: number | null; lastPollAt: number | null }
@@ -186,29 +198,45 @@ export class CaptureSession extends DurableObject<Env> {
   }
 
   /** The driver's eligible stations, straight from the platform (and saved to the catalogue). */
-  async stations(userId: number): Promise<PlatformStation[]> {
+  async stations(userId: number): Promise<PlatformResult<PlatformStation[]>> {
     this.bind(userId);
-    const profile = await this.loadProfile(Date.now(), true);
-    if (!profile) throw new PlatformError("refused", "No such driver");
-    const list = await this.withToken(profile, (platform, token) => platform.stations(token));
-    await saveStations(this.db, profile.user.app, list, Date.now());
-    return list;
+    return this.forRoute(async (profile) => {
+      const list = await this.withToken(profile, (platform, token) => platform.stations(token));
+      await saveStations(
+        this.db,
+        profile.user.app,
+        list.filter((s) => isKnownTimeZone(s.timeZone)),
+        Date.now(),
+      );
+      return list.filter((s) => isKnownTimeZone(s.timeZone));
+    });
   }
 
-  async forfeit(userId: number, blockId: string): Promise<void> {
+  async forfeit(userId: number, blockId: string): Promise<PlatformResult<null>> {
     this.bind(userId);
-    const profile = await this.loadProfile(Date.now(), true);
-    if (!profile) throw new PlatformError("refused", "No such driver");
-    await this.withToken(profile, (platform, token) => platform.forfeit(token, blockId));
-    this.schedule = null;
-    this.profile = null;
+    return this.forRoute(async (profile) => {
+      await this.withToken(profile, (platform, token) => platform.forfeit(token, blockId));
+      this.schedule = null;
+      this.profile = null;
+      return null;
+    });
   }
 
-  async checkIn(userId: number, blockId: string): Promise<ScheduledBlock> {
+  async checkIn(userId: number, blockId: string): Promise<PlatformResult<ScheduledBlock>> {
     this.bind(userId);
-    const profile = await this.loadProfile(Date.now(), true);
-    if (!profile) throw new PlatformError("refused", "No such driver");
-    return this.withToken(profile, (platform, token) => platform.checkIn(token, blockId));
+    return this.forRoute((profile) => this.withToken(profile, (platform, token) => platform.checkIn(token, blockId)));
+  }
+
+  /** Platform errors cross the RPC boundary as plain values (an Error's class does not survive it). */
+  private async forRoute<T>(run: (profile: DriverProfile) => Promise<T>): Promise<PlatformResult<T>> {
+    try {
+      const profile = await this.loadProfile(Date.now(), true);
+      if (!profile) throw new PlatformError("refused", "No such driver");
+      return { ok: true, value: await run(profile) };
+    } catch (err) {
+      if (!(err instanceof PlatformError)) throw err;
+      return { ok: false, kind: err.kind, message: err.message, retryAfterMs: err.retryAfterMs ?? null, status: err.status ?? null };
+    }
   }
 
   // ---- The loop ----

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { iconSprite } from "./scripts/icon-sprite.ts";
 
 // A throw-away key pair per test run: tests never read a developer's .dev.vars.
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
@@ -54,6 +55,9 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
+          // A time limit only catches a hung test: no test asserts how fast anything is (benches do),
+          // and a busy shared machine can take several seconds over one that signs in and runs a campaign.
+          testTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
           globalSetup: ["./test/fake-provider/global-setup.ts", "./test/fake-platform/global-setup.ts"],
@@ -61,9 +65,10 @@ export default defineConfig({
       },
       {
         extends: false,
-        plugins: [react()],
+        plugins: [react(), iconSprite()],
         test: {
           name: "app",
+          testTimeout: 30_000,
           environment: "happy-dom",
           include: ["src/app/**/*.test.{ts,tsx}"],
           setupFiles: ["./src/app/test/setup.ts"],

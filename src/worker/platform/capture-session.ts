@@ -52,8 +52,9 @@ export type PlatformResult<T> =
   | { ok: false; kind: PlatformErrorKind; message: string; retryAfterMs: number | null; status: number | null };
 
 export type EngineStatus =
-  | { state: "searching"; stations: number; until: number; slowedUntil: number | null; lastPollAt: number | null }
-  | { state: "paused"; stations: number; opensAt: number | null }
+  /** `timeZone`: a selected station's, to show `until` and `opensAt` in (the dashboard speaks station time). */
+  | { state: "searching"; stations: number; until: number; slowedUntil: number | null; lastPollAt: number | null; timeZone: string }
+  | { state: "paused"; stations: number; opensAt: number | null; timeZone: string }
   | { state: "stopped"; reason: StopReason };
 
 /** A decided offer, or one whose accept's outcome is not known yet ("pending"; the offer is kept to record it). */
@@ -187,13 +188,15 @@ export class CaptureSession extends DurableObject<Env> {
     const zones = [...profile.stations.values()].map((s) => s.timeZone);
     const plan = searchPlan(profile.filters.schedule, zones, now);
     const stationCount = profile.filters.stations.length;
-    if (!plan.searching) return { state: "paused", stations: stationCount, opensAt: plan.opensAt };
+    const timeZone = zones[0] ?? "UTC";
+    if (!plan.searching) return { state: "paused", stations: stationCount, opensAt: plan.opensAt, timeZone };
     return {
       state: "searching",
       stations: stationCount,
       until: plan.until,
       slowedUntil: this.backoff.until > now ? this.backoff.until : null,
       lastPollAt: this.lastPollAt,
+      timeZone,
     };
   }
 

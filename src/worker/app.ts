@@ -8,10 +8,16 @@ import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
+import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { driverRoutes } from "./routes/driver";
+import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
+import { localStripeRoutes } from "./routes/local-stripe";
+import { paymentRoutes } from "./routes/payments";
+import { planRoutes } from "./routes/plans";
+import { resellerRoutes } from "./routes/reseller";
 import { statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/user";
 import { webhookRoutes } from "./routes/webhooks";
@@ -56,7 +62,13 @@ export const app = new Hono<AppEnv>()
   .route("/auth", authRoutes)
   .route("/flex/v1/user", userRoutes)
   .route("/driver", driverRoutes)
+  .route("/plans", planRoutes)
+  .route("/payments", paymentRoutes)
+  .route("/invitations", invitationRoutes)
+  .route("/reseller", resellerRoutes)
+  .route("/local-stripe", localStripeRoutes)
   .route("/admin/users", adminUserRoutes)
+  .route("/admin/billing", adminBillingRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)
   .route("/webhooks", webhookRoutes);

@@ -1,4 +1,5 @@
 import { app } from "./app";
+import { runBillingCron } from "./billing/cron";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
@@ -15,5 +16,6 @@ export default {
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
+    ctx.waitUntil(runBillingCron(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise)));
   },
 } satisfies ExportedHandler<Env, unknown>;

@@ -8,7 +8,14 @@ export type IdentityAuditAction =
   | "auth.password_changed"
   | "auth.password_reset"
   | "auth.mfa_enabled"
-  | "admin.user_created";
+  | "admin.user_created"
+  | "billing.refund_requested"
+  | "billing.plan_created"
+  | "billing.plan_updated"
+  | "billing.reseller_approved"
+  | "billing.reseller_rejected"
+  | "billing.reseller_revoked"
+  | "billing.service_time_adjusted";
 
 export async function recordAudit(
   db: Db,

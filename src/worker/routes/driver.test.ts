@@ -5,6 +5,7 @@ import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../aut
 import { driverFilters, offers, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
 import { connectedDriver, defaultWorld } from "../platform/test-driver";
+import { resellerWithClient } from "../test/billing-fixtures";
 
 const HOUR = 3_600_000;
 const running: number[] = [];
@@ -303,5 +304,15 @@ describe("the calendar", () => {
     // Their own, by number, is fine.
     const own = await signIn(d.user);
     expect((await call(path, { token: own.idToken })).status).toBe(200);
+  });
+
+  it("a reseller sees their client's calendar, not another driver's", async () => {
+    const { reseller, client } = await resellerWithClient();
+    const stranger = await newDriver();
+    const week = "?week=2031-05-15";
+    expect((await call(`/api/driver/calendar/${encodeURIComponent(client.phone)}${week}`, { token: reseller.token })).status).toBe(200);
+    expect((await call(`/api/driver/calendar/${encodeURIComponent(stranger.user.phone)}${week}`, { token: reseller.token })).status).toBe(403);
+    // Nor the client theirs, the other way round.
+    expect((await call(`/api/driver/calendar/${encodeURIComponent(reseller.phone)}${week}`, { token: client.token })).status).toBe(403);
   });
 });

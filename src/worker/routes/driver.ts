@@ -8,7 +8,7 @@ import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { isInGoodStanding } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
-import { driverFilters, offers, platformAccounts, platformSignIns, stations, users } from "../db/schema";
+import { driverFilters, offers, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
 import { answerConnectionCode, cancelConnection, checkConnectionApproval, startConnection, unwrap } from "../platform/connection";
@@ -299,7 +299,7 @@ export const driverRoutes = new Hono<AppEnv>()
       const driver = await c.var.db
         .select({ id: users.id, app: users.app, name: users.name, phone: users.phone, referralCode: users.referralCode })
         .from(users)
-        .where(and(eq(users.phone, c.req.valid("param").phoneNumber), eq(users.app, app ?? caller.app)))
+        .where(and(eq(users.phone, c.req.valid("param").phoneNumber), eq(users.app, app ?? caller.app), eq(users.isAdmin, false)))
         .get();
       if (!(await maySeeCalendar(c.var.db, caller, driver ?? null)))
         throw new ApiError("forbidden", "Only an administrator or the driver's reseller may see this calendar");
@@ -308,8 +308,19 @@ export const driverRoutes = new Hono<AppEnv>()
     },
   );
 
-/** Another driver's calendar: administrators, and the driver themself. */
-async function maySeeCalendar(_db: Db, caller: SessionUser, driver: { id: number } | null): Promise<boolean> {
+/**
+ * Another driver's calendar: administrators; the driver themself; and the driver's reseller (an
+ * approved reseller whose referral code the driver registered with, in the same app).
+ */
+async function maySeeCalendar(db: Db, caller: SessionUser, driver: { id: number; app: string; referralCode: string | null } | null): Promise<boolean> {
   if (caller.isAdmin) return true;
-  return driver !== null && driver.id === caller.id;
+  if (!driver) return false;
+  if (driver.id === caller.id) return true;
+  if (!driver.referralCode || driver.app !== caller.app) return false;
+  const reseller = await db
+    .select({ code: resellers.referralCode })
+    .from(resellers)
+    .where(and(eq(resellers.userId, caller.id), eq(resellers.status, "approved"), eq(resellers.referralCode, driver.referralCode)))
+    .get();
+  return reseller !== undefined;
 }

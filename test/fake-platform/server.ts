@@ -576,10 +576,17 @@ export async function startFakePlatform({
     json(res, 404, platformError("NotFound", `No route for ${req.method} ${path}`));
   }
 
-  function stats(w: World, withPolls: boolean) {
-    const drivers: Record<string, { polls: number; overLimit: number; shown: number; faults: number; pollTimes?: number[] }> = {};
+  function stats(w: World, withPolls: boolean, withShown: boolean) {
+    const drivers: Record<string, { polls: number; overLimit: number; shown: number; faults: number; pollTimes?: number[]; shownIds?: string[] }> = {};
     for (const [id, d] of w.drivers) {
-      drivers[id] = { polls: d.polls.length, overLimit: d.overLimit, shown: d.shown.size, faults: d.faults, ...(withPolls ? { pollTimes: d.polls } : {}) };
+      drivers[id] = {
+        polls: d.polls.length,
+        overLimit: d.overLimit,
+        shown: d.shown.size,
+        faults: d.faults,
+        ...(withPolls ? { pollTimes: d.polls } : {}),
+        ...(withShown ? { shownIds: [...d.shown.keys()] } : {}),
+      };
     }
     // Double accepts: a driver asking again for an offer it had already won (asking again after a
     // failed or unanswered accept is a retry, not a double). Overlaps: one driver's won blocks that intersect.
@@ -672,7 +679,8 @@ export async function startFakePlatform({
       const codes = [...w.pending.values()].filter((p) => p.kind === "code" && p.email === email).map((p) => p.code);
       return json(res, 200, { codes });
     }
-    if (path === "/__control/stats" && req.method === "GET") return json(res, 200, stats(w, url.searchParams.get("polls") === "1"));
+    if (path === "/__control/stats" && req.method === "GET")
+      return json(res, 200, stats(w, url.searchParams.get("polls") === "1", url.searchParams.get("shown") === "1"));
     if (path === "/__control/accepts" && req.method === "GET") return json(res, 200, { accepts: w.accepts });
     if (path === "/__control/blocks" && req.method === "GET") return json(res, 200, { blocks: [...w.blocks.values()] });
     json(res, 404, { error: `no control route for ${req.method} ${path}` });

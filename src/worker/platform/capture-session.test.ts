@@ -104,6 +104,19 @@ describe("the alarm loop", () => {
     expect((await d.world.stats()).overlaps).toBe(0);
   });
 
+  it("remembers a block won in an earlier poll: a later overlapping offer is not taken", async () => {
+    const d = await connectedDriver();
+    const base = soon(6);
+    const [first] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base, endsAt: base + 3 * HOUR, payCents: 6000 }]);
+    await start(d.user.id);
+    await waitForRecords(d.user.id, 1);
+    const [later] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base + HOUR, endsAt: base + 2 * HOUR, payCents: 9000 }]);
+    const rows = await waitForRecords(d.user.id, 2);
+    expect(rows.find((r) => r.platformOfferId === first)?.status).toBe("won");
+    expect(rows.find((r) => r.platformOfferId === later)).toMatchObject({ status: "disliked", reasons: ["overlap"] });
+    expect((await d.world.stats()).overlaps).toBe(0);
+  });
+
   it("counts blocks already on the platform's schedule (won elsewhere) against overlaps", async () => {
     const d = await connectedDriver();
     const base = soon(5);

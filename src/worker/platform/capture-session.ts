@@ -101,6 +101,8 @@ export class CaptureSession extends DurableObject<Env> {
   private profileAt = 0;
   private tokens: PlatformTokens | null = null;
   private schedule: { blocks: ScheduledBlock[]; at: number } | null = null;
+  /** Blocks this object won since its profile was last read (kept until they end). */
+  private recentWins: { offerId: string; blockId: string | null; startsAt: number; endsAt: number }[] = [];
   private prunedAt = 0;
   private readonly db: Db;
   private readonly interval: number;
@@ -285,6 +287,8 @@ export class CaptureSession extends DurableObject<Env> {
     const token = await this.accessToken(profile, platform, now);
     if (!token) return;
 
+    // Read before asking for offers, so no extra platform call sits between an offer and its accept.
+    const commitments = await this.commitments(profile, platform, token, now);
     let list: PlatformOffer[];
     try {
       list = await platform.offers(
@@ -303,23 +307,26 @@ export class CaptureSession extends DurableObject<Env> {
     const listed = new Set(list.map((o) => o.id));
     const fresh = list.filter((o) => !o.hidden && (this.seen.get(o.id)?.status ?? "pending") === "pending");
     const filters = toCaptureFilters(profile.filters!);
+    // Judged at the moment the answer arrived (the buffer counts from then).
+    const judgedAt = Date.now();
 
-    // Judge every new offer; the ones to take, best pay per hour first.
+    // Judge every new offer; the ones to take, best pay per hour first. The others are recorded
+    // after the accepts, so nothing but judging stands between an offer and its accept.
     const takes: PlatformOffer[] = [];
+    const disliked: { offer: PlatformOffer; reasons: SkipReason[] }[] = [];
     for (const offer of fresh) {
       const station = profile.stations.get(offer.stationId);
       let reasons: SkipReason[];
       try {
-        reasons = evaluateOffer({ ...offer, timeZone: station?.timeZone ?? "UTC" }, filters, now).reasons;
+        reasons = evaluateOffer({ ...offer, timeZone: station?.timeZone ?? "UTC" }, filters, judgedAt).reasons;
       } catch {
         reasons = ["station"];
       }
       if (reasons.length === 0) takes.push(offer);
-      else records.push(this.decide(profile, offer, "disliked", now, { reasons }));
+      else disliked.push({ offer, reasons });
     }
     takes.sort((a, b) => b.payCents / minutes(b) - a.payCents / minutes(a) || a.startsAt - b.startsAt || b.payCents - a.payCents);
 
-    const commitments = await this.commitments(profile, platform, token, now);
     let stalled: PlatformError | null = null;
     for (const offer of takes) {
       if (stalled) {
@@ -340,7 +347,9 @@ export class CaptureSession extends DurableObject<Env> {
       try {
         const outcome = await platform.accept(token, offer.id);
         if (outcome.kind === "won") {
-          commitments.push({ offerId: offer.id, blockId: outcome.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt });
+          const block = { offerId: offer.id, blockId: outcome.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt };
+          commitments.push(block);
+          this.recentWins.push(block);
           const record = this.decide(profile, offer, "won", now, { blockId: outcome.block.id });
           records.push(record);
           won.push(record);
@@ -349,6 +358,8 @@ export class CaptureSession extends DurableObject<Env> {
         stalled = err instanceof PlatformError ? err : new PlatformError("unavailable", String(err));
       }
     }
+
+    for (const { offer, reasons } of disliked) records.push(this.decide(profile, offer, "disliked", now, { reasons }));
 
     // Accepts whose outcome is unknown and whose offer is no longer listed: the schedule says won or gone.
     const unresolved = [...this.seen.entries()].filter(([id, s]) => s.status === "pending" && s.offer && !listed.has(id));
@@ -360,7 +371,10 @@ export class CaptureSession extends DurableObject<Env> {
           const block = blocks.find((b) => b.offerId === s.offer!.id);
           const record = this.decide(profile, s.offer!, block ? "won" : "gone", now, block ? { blockId: block.id } : {});
           records.push(record);
-          if (block) won.push(record);
+          if (block) {
+            won.push(record);
+            this.recentWins.push({ offerId: s.offer!.id, blockId: block.id, startsAt: block.startsAt, endsAt: block.endsAt });
+          }
         }
       } catch (err) {
         stalled = err instanceof PlatformError ? err : new PlatformError("unavailable", String(err));
@@ -441,7 +455,13 @@ export class CaptureSession extends DurableObject<Env> {
 
   /** Won blocks (ours in D1, and the platform's schedule, which includes blocks taken in its own app). */
   private async commitments(profile: DriverProfile, platform: DeliveryPlatform, token: string, now: number) {
-    const list = profile.commitments.filter((c) => c.endsAt > now).map((c) => ({ ...c }));
+    // Blocks won since the profile and the schedule were read are not in them yet; records still
+    // waiting for D1 (after a restart) are not in D1 either.
+    this.recentWins = this.recentWins.filter((c) => c.endsAt > now);
+    const waiting = (this.ctx.storage.kv.get<OfferRecord[]>("unrecorded") ?? [])
+      .filter((r) => r.status === "won" && r.endsAt > now)
+      .map((r) => ({ offerId: r.platformOfferId, blockId: r.blockId ?? null, startsAt: r.startsAt, endsAt: r.endsAt }));
+    const list = [...profile.commitments, ...this.recentWins, ...waiting].filter((c) => c.endsAt > now).map((c) => ({ ...c }));
     if (!this.schedule || now - this.schedule.at > SCHEDULE_TTL_MS) {
       try {
         this.schedule = { blocks: await platform.scheduledBlocks(token), at: now };
@@ -564,6 +584,8 @@ export class CaptureSession extends DurableObject<Env> {
     this.setRunning(false, reason);
     this.plannedAt = null;
     await this.ctx.storage.deleteAlarm();
+    // Records D1 did not take yet would otherwise wait for an alarm that no longer comes.
+    await this.flushUnrecorded();
     if (this.userId !== null) await setSystemStatus(this.db, this.userId, "stop");
   }
 

@@ -65,9 +65,18 @@ let fetchMock: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   forgetResends();
   await setLanguage("en");
-  fetchMock = vi.fn(
-    async () => new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } }),
-  );
+  // The screens the routing lands on read their own data; each gets a plausible empty answer.
+  const answers: Record<string, unknown> = {
+    "/api/driver/connection": { connected: false, email: null, connectedAt: null, disconnectedAt: null, disconnectReason: null, pending: null },
+    "/api/driver/engine": { engine: { state: "stopped", reason: "driver" }, service: { expiresAt: null, goodStanding: true }, now: Date.now() },
+    "/api/driver/offers": { total: 0, page: 1, pageSize: 20, counts: { won: 0, disliked: 0, gone: 0 }, filters: null, rows: [] },
+    "/api/driver/stations": { app: "flex", stations: [] },
+    "/api/driver/filters": { filters: null },
+  };
+  fetchMock = vi.fn(async (input: string) => {
+    const body = answers[new URL(input, "http://localhost").pathname] ?? { codeDelivery: { destination: "+1***0123" } };
+    return new Response(JSON.stringify(body), { status: 200, headers: { "Content-Type": "application/json" } });
+  });
   vi.stubGlobal("fetch", fetchMock);
 });
 afterEach(() => {
@@ -133,10 +142,12 @@ describe("post-sign-in routing from /login, rule by rule", () => {
     expect(await screen.findByRole("heading", { name: "Admin dashboard" })).toBeInTheDocument();
   });
 
-  it("no fetch happens for a routed driver beyond the resend case", async () => {
+  it("no fetch happens for a routed driver beyond the resend case (the screen reached reads only its own data)", async () => {
     const router = renderAt("/login", session({ proxyInstalled: false }));
     await landsOn(router, "/flex/login");
-    expect(fetchMock).not.toHaveBeenCalled();
+    await screen.findByRole("heading", { name: "Connect your account" });
+    const paths = fetchMock.mock.calls.map(([input]) => new URL(input as string, "http://localhost").pathname);
+    expect(paths.filter((p) => p !== "/api/driver/connection")).toEqual([]);
   });
 });
 

@@ -327,37 +327,44 @@ export class CaptureSession extends DurableObject<Env> {
     }
     takes.sort((a, b) => b.payCents / minutes(b) - a.payCents / minutes(a) || a.startsAt - b.startsAt || b.payCents - a.payCents);
 
+    // Accepts go out in rounds: every take that overlaps nothing won and nothing else in the round
+    // is asked for at once (so a second good offer in the same answer does not wait for the first's
+    // reply); one that overlaps a better one waits to see whether that one was won.
     let stalled: PlatformError | null = null;
-    for (const offer of takes) {
-      if (stalled) {
-        // The platform failed an accept: the rest wait for the next poll, remembered so none goes unrecorded.
-        this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer });
-        continue;
-      }
-      if (commitments.some((c) => overlaps(c, offer))) {
-        records.push(this.decide(profile, offer, "disliked", now, { reasons: ["overlap"] }));
-        continue;
-      }
-      if (this.overCap(profile, commitments, offer)) {
-        records.push(this.decide(profile, offer, "disliked", now, { reasons: ["daily_cap"] }));
-        continue;
+    let remaining = takes;
+    while (remaining.length > 0 && !stalled) {
+      const round: PlatformOffer[] = [];
+      const later: PlatformOffer[] = [];
+      for (const offer of remaining) {
+        if (commitments.some((c) => overlaps(c, offer))) records.push(this.decide(profile, offer, "disliked", now, { reasons: ["overlap"] }));
+        else if (round.some((r) => overlaps(r, offer))) later.push(offer);
+        else if (this.overCap(profile, [...commitments, ...round], offer)) {
+          // Over the cap only if the round's blocks are all won: wait for them, unless there are none.
+          if (round.length > 0) later.push(offer);
+          else records.push(this.decide(profile, offer, "disliked", now, { reasons: ["daily_cap"] }));
+        } else round.push(offer);
       }
       // Written before asking: after a crash here the outcome is read from the platform's schedule, never guessed.
-      this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer });
-      try {
-        const outcome = await platform.accept(token, offer.id);
-        if (outcome.kind === "won") {
-          const block = { offerId: offer.id, blockId: outcome.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt };
+      for (const offer of round) this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer });
+      const outcomes = await Promise.allSettled(round.map((offer) => platform.accept(token, offer.id)));
+      outcomes.forEach((outcome, i) => {
+        const offer = round[i]!;
+        if (outcome.status === "rejected") {
+          // Stays pending: the next poll tries again while the offer is listed, or reads the schedule.
+          stalled = outcome.reason instanceof PlatformError ? outcome.reason : new PlatformError("unavailable", String(outcome.reason));
+        } else if (outcome.value.kind === "won") {
+          const block = { offerId: offer.id, blockId: outcome.value.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt };
           commitments.push(block);
           this.recentWins.push(block);
-          const record = this.decide(profile, offer, "won", now, { blockId: outcome.block.id });
+          const record = this.decide(profile, offer, "won", now, { blockId: outcome.value.block.id });
           records.push(record);
           won.push(record);
         } else records.push(this.decide(profile, offer, "gone", now));
-      } catch (err) {
-        stalled = err instanceof PlatformError ? err : new PlatformError("unavailable", String(err));
-      }
+      });
+      remaining = later;
     }
+    // The platform failed an accept: the rest wait for the next poll, remembered so none goes unrecorded.
+    for (const offer of remaining) this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer });
 
     for (const { offer, reasons } of disliked) records.push(this.decide(profile, offer, "disliked", now, { reasons }));
 

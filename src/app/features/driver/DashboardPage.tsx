@@ -12,6 +12,7 @@ import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { driverApi, type EngineStatus, type OfferRow, type OfferStatus, platformReason, useEngine, useOffers } from "./api";
 import { blockSpan, clock, dayAndTime, localeOf, money } from "./format";
+import { Summaries } from "./Summaries";
 import { whyWords } from "./why";
 import "./driver.css";
 import "../../i18n/driver";
@@ -120,6 +121,7 @@ export default function DashboardPage() {
         </div>
       </div>
       <Offers systemOn={on} />
+      <Summaries />
     </section>
   );
 }

@@ -238,6 +238,29 @@ describe("dashboard", () => {
         }),
       },
       { method: "POST", path: "/api/driver/engine", reply: () => ({ body: { engine: { state: "stopped", reason: "driver" } } }) },
+      {
+        path: "/api/payments",
+        reply: () => ({
+          body: {
+            total: 1,
+            page: 1,
+            pageSize: 20,
+            rows: [{ id: 4, days: 7, amountCents: 3999, refundedCents: 0, status: "successful", createdAt: Date.parse("2026-11-02T12:00:00Z") }],
+          },
+        }),
+      },
+      {
+        path: "/api/invitations",
+        reply: () => ({
+          body: {
+            total: 3,
+            page: 1,
+            pageSize: 20,
+            rows: [],
+            summary: { invited: 1, registered: 1, paid: 0, free_week: 1, freeWeeksEarned: 1, remainingToday: 19 },
+          },
+        }),
+      },
     ]);
   }
 
@@ -249,6 +272,8 @@ describe("dashboard", () => {
     expect(screen.getByText("Expires in 2 days")).toBeInTheDocument();
     expect(await screen.findByText("Pay $62 is under your $70 minimum")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Won (1)" })).toBeInTheDocument();
+    expect(await screen.findByText(/Nov 2: 7 days, \$39\.99/)).toBeInTheDocument();
+    expect(screen.getByText("3 invited, 1 registered, 0 paid; free weeks earned: 1")).toBeInTheDocument();
   });
 
   it("I've arrived while the system is off: the spec's message", async () => {

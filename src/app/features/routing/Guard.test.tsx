@@ -72,6 +72,14 @@ beforeEach(async () => {
     "/api/driver/offers": { total: 0, page: 1, pageSize: 20, counts: { won: 0, disliked: 0, gone: 0 }, filters: null, rows: [] },
     "/api/driver/stations": { app: "flex", stations: [] },
     "/api/driver/filters": { filters: null },
+    "/api/payments": { total: 0, page: 1, pageSize: 20, rows: [], totals: {} },
+    "/api/invitations": {
+      total: 0,
+      page: 1,
+      pageSize: 20,
+      rows: [],
+      summary: { invited: 0, registered: 0, paid: 0, free_week: 0, freeWeeksEarned: 0, remainingToday: 20 },
+    },
   };
   fetchMock = vi.fn(async (input: string) => {
     const body = answers[new URL(input, "http://localhost").pathname] ?? { codeDelivery: { destination: "+1***0123" } };

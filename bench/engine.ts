@@ -21,7 +21,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
@@ -49,6 +49,11 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !Number.isFinite(seconds
 const maxDrivers = Math.max(...sizes, REACTION_DRIVERS);
 
 if (!process.argv.includes("--skip-build")) buildCopy(buildDir);
+// Miniflare's local observability collector fails under this load ("Cannot perform I/O on behalf
+// of a different request") and takes requests down with it; the bench's copy runs without it.
+const configPath = `${buildDir}/blockpilot/wrangler.json`;
+const config = JSON.parse(readFileSync(configPath, "utf8")) as { observability?: { enabled?: boolean } };
+writeFileSync(configPath, JSON.stringify({ ...config, observability: { enabled: false } }));
 freshState(state);
 const vars = devVarsOf(buildDir);
 

@@ -68,7 +68,7 @@ const SCHEDULE_TTL_MS = 15 * 60_000;
 const REFRESH_MARGIN_MS = 5 * 60_000;
 /** Polls are never closer than this share of the interval, however late the previous one ran. */
 const MIN_GAP_SHARE = 0.85;
-const JITTER_SHARE = 0.1;
+const JITTER_SHARE = 0.05;
 const MAX_BACKOFF_MS = 5 * 60_000;
 /** A decided offer is remembered this long past its expiry (it cannot be shown again after that). */
 const FORGET_AFTER_MS = 10 * 60_000;
@@ -280,8 +280,6 @@ export class CaptureSession extends DurableObject<Env> {
   }
 
   private async poll(profile: DriverProfile, now: number): Promise<void> {
-    this.lastPollAt = now;
-    this.ctx.storage.kv.put("lastPollAt", now);
     const app = profile.user.app;
     const platform = platformFor(this.env, app, { rateLimitRetries: 0 });
     const token = await this.accessToken(profile, platform, now);
@@ -289,6 +287,9 @@ export class CaptureSession extends DurableObject<Env> {
 
     // Read before asking for offers, so no extra platform call sits between an offer and its accept.
     const commitments = await this.commitments(profile, platform, token, now);
+    // The platform counts when its offers call arrives: the gap to the next one is measured from here.
+    this.lastPollAt = Date.now();
+    this.ctx.storage.kv.put("lastPollAt", this.lastPollAt);
     let list: PlatformOffer[];
     try {
       list = await platform.offers(

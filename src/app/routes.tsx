@@ -75,13 +75,28 @@ export const pageRoutes: RouteObject[] = [
     element: <GeneralLayout />,
     children: [
       // Open to everyone, signed in or not.
-      soon("faqs", "titles.faqs"),
-      soon("terms", "titles.terms"),
-      soon("privacy", "titles.privacy"),
-      soon("contact", "titles.contact"),
+      { path: "faqs", lazy: lazyPage(() => import("./features/site/FaqsPage")), handle: { title: "titles.faqs" } },
+      { path: "terms", lazy: lazyPage(() => import("./features/site/LegalPage").then((m) => ({ default: m.TermsPage }))), handle: { title: "titles.terms" } },
+      {
+        path: "privacy",
+        lazy: lazyPage(() => import("./features/site/LegalPage").then((m) => ({ default: m.PrivacyPage }))),
+        handle: { title: "titles.privacy" },
+      },
+      { path: "contact", lazy: lazyPage(() => import("./features/site/ContactPage")), handle: { title: "titles.contact" } },
+      // The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"), open like Stripe's hosted ones.
+      {
+        path: "local-stripe/checkout/:id",
+        lazy: lazyPage(() => import("./features/local-stripe/LocalCheckoutPage")),
+        handle: { title: "billing:titles.localCheckout" },
+      },
+      {
+        path: "local-stripe/onboarding/:id",
+        lazy: lazyPage(() => import("./features/local-stripe/LocalOnboardingPage")),
+        handle: { title: "billing:titles.localOnboarding" },
+      },
       // The optional-redirect screens: a session with a confirmed phone is enough.
       guarded("signedIn", [
-        soon("payment", "titles.payment"),
+        { path: "payment", lazy: lazyPage(() => import("./features/billing/PaymentPage")), handle: { title: "titles.payment" } },
         { path: "profile", lazy: lazyPage(() => import("./features/profile/ProfilePage")), handle: { title: "titles.profile" } },
         { path: "profile/edit", lazy: lazyPage(() => import("./features/profile/ProfileEditPage")), handle: { title: "titles.profileEdit" } },
         {
@@ -101,10 +116,10 @@ export const pageRoutes: RouteObject[] = [
       // The driver's screens follow the whole post-sign-in routing.
       guarded("full", [
         { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
-        soon("flex/invite", "titles.flexInvite"),
-        soon("flex/invite/:phoneNumber", "titles.flexInvite"),
+        { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
+        { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
-        soon("flex/reseller", "titles.flexReseller"),
+        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
       ]),
     ],
   },

@@ -12,6 +12,7 @@ import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { driverRoutes } from "./routes/driver";
+import { contactRoutes } from "./routes/contact";
 import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { localStripeRoutes } from "./routes/local-stripe";
@@ -60,6 +61,7 @@ export const app = new Hono<AppEnv>()
   .use(dbMiddleware)
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
+  .route("/contact", contactRoutes)
   .route("/flex/v1/user", userRoutes)
   .route("/driver", driverRoutes)
   .route("/plans", planRoutes)

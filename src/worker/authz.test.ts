@@ -32,6 +32,7 @@ const route = (method: string, path: string, expected: Expected, request?: Row["
 // One line per route: method, path as the app registers it, expected status per caller.
 const ROUTES: Row[] = [
   route("GET", "/api/status/health", open(200)),
+  route("GET", "/api/status/site", open(200)),
 
   route("POST", "/api/auth/register", open(400)),
   route("POST", "/api/auth/confirm", open(400)),
@@ -44,6 +45,8 @@ const ROUTES: Row[] = [
   route("POST", "/api/auth/reset-password", open(400)),
   route("POST", "/api/auth/change-password", signedIn(400)),
   route("PATCH", "/api/auth/me", signedIn(400)),
+
+  route("POST", "/api/contact", open(400)),
 
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
@@ -110,6 +113,10 @@ const ROUTES: Row[] = [
 
   route("POST", "/api/admin/users", adminOnly(400)),
   route("GET", "/api/admin/audience", adminOnly(200)),
+  // The review's summary needs the channel and purpose it is checked against.
+  route("GET", "/api/admin/audience/review", adminOnly(400)),
+  route("GET", "/api/admin/invitation-audience/review", adminOnly(400)),
+  route("GET", "/api/admin/consent/:phone", adminOnly(400)),
   route("GET", "/api/admin/invitation-audience", adminOnly(200)),
   route("GET", "/api/admin/regions", adminOnly(200)),
   route("GET", "/api/admin/settings", adminOnly(200)),
@@ -119,6 +126,7 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/campaigns/:id", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/messages", adminOnly(404)),
   route("POST", "/api/admin/campaigns/:id/retry-failed", adminOnly(404)),
+  route("POST", "/api/admin/campaigns/:id/cancel", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/export.csv", adminOnly(404)),
 
   route("GET", "/api/flex/v1/all-users-table", adminOnly(200)),

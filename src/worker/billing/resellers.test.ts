@@ -176,6 +176,14 @@ describe("commissions", () => {
     expect(all.totals).toEqual({ amountCents: 2000, transferredCents: 2000, reversedCents: 2000, reversalDueCents: 2000 });
   });
 
+  it("goes out right after a client's payment once payouts are set up", async () => {
+    const { reseller, client } = await resellerWithClient({ commissionBps: 1000 });
+    const started = await json(await call("/api/reseller/onboarding", { token: reseller.token, method: "POST" }));
+    await call(`/api/local-stripe/onboarding/${started.url.split("/").at(-1)}/complete`, { method: "POST" });
+    const payment = await payForClient(reseller, client.id, 3999);
+    await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "paid", amountCents: 399, transferredCents: 399 }));
+  });
+
   it("a commission refunded before it was transferred is never sent", async () => {
     const { reseller, client } = await resellerWithClient();
     const admin = await billingAdmin();

@@ -133,19 +133,36 @@ const worker = await startWorker({
   vars: { FLEX_PLATFORM_API_BASE: `${platform.url}/flex`, SPARK_PLATFORM_API_BASE: `${platform.url}/spark`, CAPTURE_POLL_INTERVAL_MS: String(INTERVAL_MS) },
 });
 
+/**
+ * Requests the local runtime dropped ("Network connection lost": under this load `wrangler dev`
+ * sometimes restarts the Worker's isolate, and the engines carry on from their storage). Retried,
+ * and counted in the report.
+ */
+let dropped = 0;
+
 /** Turns engines on or off through the API, a few at a time (the route starts the driver's Durable Object). */
 async function switchEngines(list: BenchDriver[], on: boolean) {
   const queue = [...list];
   const failures: string[] = [];
   await Promise.all(
-    Array.from({ length: 16 }, async () => {
+    Array.from({ length: 8 }, async () => {
       for (let d = queue.shift(); d; d = queue.shift()) {
-        const res = await fetch(`${worker.url}/api/driver/engine`, {
-          method: "POST",
-          headers: { Authorization: `Bearer ${d.token}`, "Content-Type": "application/json" },
-          body: JSON.stringify({ on }),
-        });
-        if (!res.ok) failures.push(`${d.userId}: ${res.status} ${await res.text()}`);
+        for (let attempt = 0; ; attempt++) {
+          const res = await fetch(`${worker.url}/api/driver/engine`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${d.token}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ on }),
+          }).catch((err: unknown) => new Response(String(err), { status: 599 }));
+          if (res.ok) break;
+          const text = await res.text();
+          if (res.status >= 500 && attempt < 5) {
+            dropped++;
+            await sleep(500);
+            continue;
+          }
+          failures.push(`${d.userId}: ${res.status} ${text}`);
+          break;
+        }
       }
     }),
   );
@@ -273,6 +290,7 @@ try {
       "| drivers | polls (of the ideal) | on time (± 500 ms) | over the limit | double / overlapping accepts | offers shown / not recorded |\n|---|---|---|---|---|---|\n" +
       table.join("\n"),
   );
+  console.log(`\nrequests the local runtime dropped and the bench retried: ${dropped}`);
   console.log("\nbudgets: reaction p95 ≤ 25 ms; ≥ 95 % on time at N = 500; 0 over the limit; 0 double or overlapping; 0 unrecorded");
   // Correctness fails every run; time budgets fail only the full run (a short run on a busy machine prints them).
   failed = !correct || (!short && !timely);

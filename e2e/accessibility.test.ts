@@ -44,7 +44,12 @@ async function settle(page: Page) {
   await page
     .waitForFunction(() => !document.querySelector(".splash, .status-view-loading, .landing-signin-waiting"), null, { timeout: 10_000 })
     .catch(() => {});
-  await page.locator("h1").first().waitFor({ timeout: 10_000 });
+  // A page that never shows a heading is still checked (axe's page-has-heading-one reports it).
+  await page
+    .locator("h1")
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => console.log(`  no h1 on ${new URL(page.url()).pathname}`));
 }
 
 type Finding = { session: string; lang: string; url: string; rule: string; impact: string; nodes: number; help: string };

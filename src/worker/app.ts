@@ -12,6 +12,7 @@ import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { driverRoutes } from "./routes/driver";
 import { contactRoutes } from "./routes/contact";
 import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
@@ -63,6 +64,7 @@ export const app = new Hono<AppEnv>()
   .route("/auth", authRoutes)
   .route("/contact", contactRoutes)
   .route("/flex/v1/user", userRoutes)
+  .route("/driver", driverRoutes)
   .route("/plans", planRoutes)
   .route("/payments", paymentRoutes)
   .route("/invitations", invitationRoutes)

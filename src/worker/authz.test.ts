@@ -51,6 +51,30 @@ const ROUTES: Row[] = [
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
 
+  route("GET", "/api/driver/connection", verified(200)),
+  route("POST", "/api/driver/connection", verified(400)),
+  route("POST", "/api/driver/connection/code", verified(400)),
+  route("POST", "/api/driver/connection/approval", verified(400)),
+  route("DELETE", "/api/driver/connection/attempts/:id", verified(400)),
+  route("DELETE", "/api/driver/connection", verified(200)),
+  // Not connected to the platform yet: a conflict, not a platform call.
+  route("GET", "/api/driver/stations", verified(409)),
+  route("GET", "/api/driver/filters", verified(200)),
+  route("PUT", "/api/driver/filters", verified(400)),
+  route("GET", "/api/driver/engine", verified(200)),
+  route("POST", "/api/driver/engine", verified(400)),
+  route("GET", "/api/driver/offers", verified(200)),
+  route("POST", "/api/driver/offers/:id/arrive", verified(404)),
+  route("POST", "/api/driver/offers/:id/forfeit", verified(404)),
+  route("GET", "/api/driver/calendar", verified(400)),
+  // Another driver's calendar: administrators (an unknown number is then a 404); a driver is refused.
+  route(
+    "GET",
+    "/api/driver/calendar/:phoneNumber",
+    { anonymous: 401, unverified: 403, driver: 403, admin: 404, support: 404 },
+    { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" },
+  ),
+
   route("GET", "/api/plans", open(200)),
   route("POST", "/api/payments/checkout", verified(400)),
   route("GET", "/api/payments", verified(200)),

@@ -6,7 +6,9 @@
  * - the Worker never imports the SPA;
  * - src/shared imports only src/shared and the pure packages in SHARED_PACKAGES;
  * - src/app/lib and src/app/components never import each other, nor any feature;
- * - the SPA calls the API only through the typed client (no `fetch("/api…")` outside src/app/lib/api-client.ts).
+ * - the SPA calls the API only through the typed client (no `fetch("/api…")` outside src/app/lib/api-client.ts);
+ * - the Worker speaks one database dialect, drizzle: no raw D1 statements (`.prepare(…)`, `DB.exec(…)`) outside
+ *   its tests (docs/decisions/, "One database dialect").
  *
  * `node scripts/check-boundaries.ts` prints each violation and exits non-zero when there is one.
  */
@@ -85,6 +87,16 @@ export function checkFile(file: SourceFile): Violation[] {
         line: lineAt(file.source, m.index),
         specifier: "fetch(/api/…)",
         rule: "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)",
+      });
+    }
+  }
+  if (under(file.path, "src/worker") && !isTest(file.path) && !under(file.path, "src/worker/test")) {
+    for (const m of stripComments(file.source).matchAll(/(\.prepare|\bDB\.exec)\(/g)) {
+      violations.push({
+        file: file.path,
+        line: lineAt(file.source, m.index),
+        specifier: `${m[1]}(…)`,
+        rule: "the Worker queries D1 only through drizzle (src/worker/db/client.ts), never with raw statements",
       });
     }
   }

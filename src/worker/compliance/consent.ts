@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, notExists } from "drizzle-orm";
 import type { ConsentText } from "../../shared/consent-texts";
-import type { Db } from "../db/client";
+import { type Db, jsonList } from "../db/client";
 import { consentEvents, optOuts, users } from "../db/schema";
 
 /**
@@ -212,10 +212,15 @@ export async function marketingAllowedAmong(db: Db, phones: string[], channel: C
     .from(consentEvents)
     .where(
       and(
-        inArray(consentEvents.phone, sql`(SELECT value FROM json_each(${JSON.stringify(phones)}))`),
+        inArray(consentEvents.phone, jsonList(phones)),
         eq(consentEvents.kind, "consent"),
         eq(consentEvents.basis, "express"),
-        sql`NOT EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = ${consentEvents.phone} AND o.channel = ${channel})`,
+        notExists(
+          db
+            .select({ phone: optOuts.phone })
+            .from(optOuts)
+            .where(and(eq(optOuts.phone, consentEvents.phone), eq(optOuts.channel, channel))),
+        ),
       ),
     )
     .all();

@@ -28,6 +28,14 @@ export const dbMiddleware = createMiddleware<{ Bindings: Env; Variables: { db: D
   await next();
 });
 
+/** A list of column names for an INSERT written with drizzle's `sql` (INSERT … SELECT): unqualified, from the schema. */
+export function columnNames(...columns: { name: string }[]): SQL {
+  return sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+}
+
 /** The value an upsert's conflicting row would have written (ON CONFLICT … DO UPDATE SET col = excluded.col). */
 export function excluded(column: { name: string }): SQL {
   return sql`excluded.${sql.identifier(column.name)}`;

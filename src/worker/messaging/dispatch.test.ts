@@ -333,7 +333,7 @@ describe("delivery receipts racing the record of the send", () => {
     const id = await expanded(s, [uniquePhone()]);
     const [row] = await rows(id);
     await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), row!.id).run();
-    return { campaignId: id, row: { id: row!.id, campaign_id: id } };
+    return { campaignId: id, row: { id: row!.id, campaignId: id } };
   }
 
   it("applies a receipt that arrived before the provider id was written", async () => {
@@ -341,7 +341,7 @@ describe("delivery receipts racing the record of the send", () => {
     const sid = uniqueTag("SMearly");
     await recordDeliveryStatus(dbFor(env.DB), sid, "delivered", null, null);
     expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "delivered" });
-    await record(env.DB, row, { ok: true, providerId: sid });
+    await record(dbFor(env.DB), row, { ok: true, providerId: sid });
     expect((await rows(campaignId))[0]).toMatchObject({ status: "delivered", provider_id: sid });
     expect(await env.DB.prepare("SELECT 1 FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toBeNull();
     expect(await campaignStatus(campaignId)).toMatchObject({ status: "done" });
@@ -351,12 +351,12 @@ describe("delivery receipts racing the record of the send", () => {
     const early = await claimedRow();
     const sid = uniqueTag("SMfail");
     await recordDeliveryStatus(dbFor(env.DB), sid, "failed", "30007", "Carrier filtered");
-    await record(env.DB, early.row, { ok: true, providerId: sid });
+    await record(dbFor(env.DB), early.row, { ok: true, providerId: sid });
     expect((await rows(early.campaignId))[0]).toMatchObject({ status: "failed", error_code: "30007", error_message: "Carrier filtered" });
 
     const late = await claimedRow();
     const lateSid = uniqueTag("SMlate");
-    await record(env.DB, late.row, { ok: true, providerId: lateSid });
+    await record(dbFor(env.DB), late.row, { ok: true, providerId: lateSid });
     await recordDeliveryStatus(dbFor(env.DB), lateSid, "delivered", null, null);
     expect((await rows(late.campaignId))[0]).toMatchObject({ status: "delivered" });
     // A repeated receipt for a settled row is not kept as an early one.

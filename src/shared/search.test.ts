@@ -11,7 +11,7 @@ describe("parseReviewSearch (docs/product.md, validation)", () => {
     expect(parseReviewSearch("  3055550100  ")).toEqual({ kind: "phone", phone: "+13055550100" });
   });
 
-  it("takes any 10 digits for a number, as the spec says, even one no carrier would issue", () => {
+  it("takes any 10 digits for a number, as docs/product.md says, even one no carrier would issue", () => {
     expect(parseReviewSearch("1305555010")).toEqual({ kind: "phone", phone: "+11305555010" });
   });
 

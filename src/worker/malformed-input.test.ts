@@ -17,6 +17,8 @@ type Attempt = { label: string; path: string; body?: string; contentType?: strin
 const NO_INPUT = new Set([
   "GET /api/status/health",
   "GET /api/status/site",
+  // The API reference (development only): a document about the routes, whatever the query.
+  "GET /api/openapi.json",
   "GET /api/reseller",
   "GET /api/flex/v1/user",
   "GET /api/flex/v1/user/chat",

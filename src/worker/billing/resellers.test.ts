@@ -52,7 +52,7 @@ describe("applying and approval", () => {
       referralCode: reseller.referralCode,
     });
 
-    // The spec's referral list: billing admins only.
+    // The referral list (docs/product.md): billing admins only.
     expect((await call("/api/flex/v1/admin/referrals?pageSize=100", { token: support.token })).status).toBe(403);
     const referrals = await json(await call("/api/flex/v1/admin/referrals?pageSize=100", { token: admin.token }));
     expect(referrals.total).toBeGreaterThan(0);

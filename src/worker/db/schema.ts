@@ -157,7 +157,7 @@ export const stations = sqliteTable(
 );
 
 /**
- * A driver's connection to the delivery platform (the spec's proxyInstalled is users.account_connected).
+ * A driver's connection to the delivery platform (proxyInstalled in docs/product.md is users.account_connected).
  * Tokens are sealed (auth/secret-box.ts) and never leave the Worker; the password is never stored.
  */
 export const platformAccounts = sqliteTable("platform_accounts", {

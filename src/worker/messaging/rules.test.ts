@@ -282,10 +282,12 @@ describe("the review explains every exclusion", () => {
     vi.useFakeTimers({ now: NIGHT_IN_NEW_YORK, toFake: ["Date"] });
     const { token } = await signInAs("support");
     const region = uniqueTag("Rev");
-    const pacific = await createUser({ humanRegion: region, phone: phoneIn("206") });
-    const eastern = await createUser({ humanRegion: region, phone: phoneIn("718") });
-    const optedOut = await createUser({ humanRegion: region, phone: phoneIn("503"), smsOptOut: true });
-    const stranger = await createUser({ humanRegion: region, phone: phoneIn("619") });
+    // Signed up before the (faked) present: the review counts only accounts that existed then.
+    const createdAt = NIGHT_IN_NEW_YORK - 86_400_000;
+    const pacific = await createUser({ humanRegion: region, phone: phoneIn("206"), createdAt });
+    const eastern = await createUser({ humanRegion: region, phone: phoneIn("718"), createdAt });
+    const optedOut = await createUser({ humanRegion: region, phone: phoneIn("503"), smsOptOut: true, createdAt });
+    const stranger = await createUser({ humanRegion: region, phone: phoneIn("619"), createdAt });
     for (const u of [pacific, eastern, optedOut]) await consent(u.phone);
     const qs = `region=${region}&channel=sms&purpose=marketing`;
     const summary = (await (await api(`/api/admin/audience/review?${qs}`, { token })).json()) as ReviewSummary;

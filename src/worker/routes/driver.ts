@@ -266,7 +266,7 @@ export const driverRoutes = new Hono<AppEnv>()
       .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
       .get();
     if (block?.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
-    // The spec: "I've arrived" only works while the system is on.
+    // docs/product.md: "I've arrived" only works while the system is on.
     if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
     const arrivedAt = unwrap(await captureSessionOf(c.env, user.id).checkIn(user.id, block.blockId)).arrivedAt ?? Date.now();
     await c.var.db.update(offers).set({ arrivedAt }).where(eq(offers.id, block.id));

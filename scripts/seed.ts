@@ -209,6 +209,8 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   const demoDriver = makeDriver(3, "flex", DEMO.driver.phone, rand, now, driverHash);
   Object.assign(demoDriver, {
     name: DEMO.driver.name,
+    // English, whatever the random draws give the others: the demo and the e2e tests read its screens in English.
+    language: "en",
     phone_verified: true,
     // The demo driver connects to the fake platform and sets filters in the app (docs/engine.md).
     account_connected: false,

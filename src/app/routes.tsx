@@ -107,6 +107,10 @@ export const pageRoutes: RouteObject[] = [
         { path: "flex/login", lazy: lazyPage(() => import("./features/driver/ConnectPage")), handle: { title: "titles.flexLogin" } },
         { path: "flex/confirm", lazy: lazyPage(() => import("./features/driver/ApprovalPage")), handle: { title: "titles.flexConfirm" } },
         { path: "flex/otp", lazy: lazyPage(() => import("./features/driver/CodePage")), handle: { title: "titles.flexOtp" } },
+        // Inviting friends and reselling need no platform account: a reseller may not drive at all.
+        { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
+        { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
+        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
         // Another driver's calendar: for administrators and resellers, who need no platform account of their own (the server decides who may).
         { path: "flex/calendar/:phoneNumber", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
       ]),
@@ -116,10 +120,7 @@ export const pageRoutes: RouteObject[] = [
       // The driver's screens follow the whole post-sign-in routing.
       guarded("full", [
         { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
-        { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
-        { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
-        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
       ]),
     ],
   },

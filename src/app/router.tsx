@@ -3,7 +3,6 @@ import { createBrowserRouter, type RouteObject } from "react-router";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
 import type { GuardLevel } from "./features/routing/post-sign-in";
-import { AdminLayout } from "./layouts/AdminLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
 import { GeneralLayout } from "./layouts/GeneralLayout";
 import { RootLayout } from "./layouts/RootLayout";
@@ -58,9 +57,9 @@ export const routes: RouteObject[] = [
       },
       {
         path: "admin",
-        // Administrators only (spec §6): anyone else signed in goes to /.
+        // Administrators only: anyone else signed in is told so. The shell loads with the first admin page, off the landing route.
         lazy: lazyPage(() =>
-          import("./features/routing/Guard").then(({ Guard }) => ({
+          Promise.all([import("./features/routing/Guard"), import("./layouts/AdminLayout")]).then(([{ Guard }, { AdminLayout }]) => ({
             default: () => (
               <Guard level="admin">
                 <AdminLayout />
@@ -77,9 +76,10 @@ export const routes: RouteObject[] = [
           soon("billing", "titles.adminBilling"),
           soon("invitations", "titles.adminInvitations"),
           { path: "notifications", lazy: lazyPage(() => import("./features/notifications/NotificationsPage")), handle: { title: "titles.adminNotifications" } },
-          { path: "campaigns", lazy: lazyPage(() => import("./features/campaigns/CampaignsPage")) },
-          { path: "campaigns/:id", lazy: lazyPage(() => import("./features/campaigns/CampaignPage")) },
+          { path: "campaigns", lazy: lazyPage(() => import("./features/campaigns/CampaignsPage")), handle: { title: "titles.adminCampaigns" } },
+          { path: "campaigns/:id", lazy: lazyPage(() => import("./features/campaigns/CampaignPage")), handle: { title: "titles.adminCampaign" } },
           soon("leads", "titles.adminLeads"),
+          soon("audit", "titles.adminAudit"),
         ],
       },
       {

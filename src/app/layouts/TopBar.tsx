@@ -57,6 +57,11 @@ export function TopBar() {
             </button>
             <div role="menu" className={menuOpen ? "user-menu-items open" : "user-menu-items"} aria-label={t("menu.account")}>
               <span className="user-menu-name">{user.name}</span>
+              {user.isAdmin && (
+                <Link role="menuitem" to="/admin">
+                  {t("menu.admin")}
+                </Link>
+              )}
               <Link role="menuitem" to="/profile">
                 {t("menu.profile")}
               </Link>

@@ -72,6 +72,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 describe("post-sign-in routing from /login, rule by rule", () => {
@@ -139,16 +140,35 @@ describe("post-sign-in routing from /login, rule by rule", () => {
 });
 
 describe("guards", () => {
-  it("sends a signed-in non-admin from any /admin screen to /", async () => {
+  it("tells a signed-in non-admin on any /admin screen that it is not for them, without moving", async () => {
     for (const path of ["/admin", "/admin/notifications", "/admin/users/3"]) {
       const router = renderAt(path, session({}));
-      await landsOn(router, "/");
+      expect(await screen.findByRole("heading", { name: "No access" })).toBeInTheDocument();
+      expect(screen.getByText(/Your account \(Dana Driver\) cannot open it/)).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "Go to my home page" })).toHaveAttribute("href", "/");
+      expect(router.state.location.pathname).toBe(path);
+      cleanup();
     }
   });
 
   it("sends a visitor without a session from /admin and /profile to /", async () => {
     await landsOn(renderAt("/admin/tools", signedOutSession), "/");
     await landsOn(renderAt("/profile", signedOutSession), "/");
+  });
+
+  it("resumes a deep link after sign-in: a signed-out admin opening /admin/users/42 lands there", async () => {
+    await landsOn(renderAt("/admin/users/42?tab=audit", signedOutSession), "/");
+    expect(sessionStorage.getItem("bp.resume")).toBe("/admin/users/42?tab=audit");
+    cleanup();
+    const router = renderAt("/login", session({ isAdmin: true }, {}, { is_admin: true }));
+    await landsOn(router, "/admin/users/42", "?tab=audit");
+    expect(sessionStorage.getItem("bp.resume")).toBeNull();
+  });
+
+  it("a resumed deep link still goes through its own guard", async () => {
+    await landsOn(renderAt("/flex/calendar", signedOutSession), "/");
+    cleanup();
+    await landsOn(renderAt("/login", session({ setupComplete: false })), "/flex/settings");
   });
 
   it("keeps the optional-redirect screens reachable for a driver who would be routed elsewhere", async () => {

@@ -8,6 +8,7 @@ import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
+import { adminDashboardRoutes } from "./routes/admin-dashboard";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
@@ -55,6 +56,7 @@ export const app = new Hono<AppEnv>()
   .route("/auth", authRoutes)
   .route("/flex/v1/user", userRoutes)
   .route("/admin/users", adminUserRoutes)
+  .route("/admin/dashboard", adminDashboardRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)
   .route("/webhooks", webhookRoutes);

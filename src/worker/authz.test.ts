@@ -47,6 +47,8 @@ const ROUTES: Row[] = [
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
 
   route("POST", "/api/admin/users", adminOnly(400)),
+  route("GET", "/api/admin/dashboard", adminOnly(200)),
+  route("GET", "/api/admin/dashboard/series", adminOnly(200)),
   route("GET", "/api/admin/audience", adminOnly(200)),
   route("GET", "/api/admin/invitation-audience", adminOnly(200)),
   route("GET", "/api/admin/regions", adminOnly(200)),

@@ -17,7 +17,7 @@ type Attempt = { label: string; path: string; body?: string; contentType?: strin
 const NO_INPUT = new Set(["GET /api/status/health", "GET /api/flex/v1/user", "GET /api/flex/v1/user/chat", "GET /api/admin/settings"]);
 
 const BAD_QUERY =
-  "page=-1&pageSize=7&app=pluto&channel=fax&status=lost&sort=__proto__&dir=sideways&createdFrom=2026-13-45&createdTo=yesterday&goodStanding=maybe&regions=%00&q=" +
+  "page=-1&pageSize=7&from=2026-13-45&to=someday&timeZone=Mars%2FOlympus&app=pluto&channel=fax&status=lost&sort=__proto__&dir=sideways&createdFrom=2026-13-45&createdTo=yesterday&goodStanding=maybe&regions=%00&q=" +
   "x".repeat(300);
 
 const BAD_BODIES: { label: string; body: string; contentType?: string }[] = [

@@ -84,6 +84,8 @@ export const users = sqliteTable(
     index("users_app_region").on(t.app, t.humanRegion),
     index("users_app_area").on(t.app, t.deliveryArea),
     index("users_phone").on(t.phone),
+    // The dashboard's "disconnected" figure (docs/admin.md): confirmed drivers without a connected account.
+    index("users_connection").on(t.isAdmin, t.accountConnected, t.phoneVerified, t.expirationAt),
   ],
 );
 
@@ -180,7 +182,8 @@ export const offers = sqliteTable(
     endsAt: integer("ends_at").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("offers_user_created").on(t.userId, t.createdAt)],
+  // offers_status_created: blocks won per day on the admin dashboard.
+  (t) => [index("offers_user_created").on(t.userId, t.createdAt), index("offers_status_created").on(t.status, t.createdAt)],
 );
 
 export const plans = sqliteTable("plans", {
@@ -206,7 +209,13 @@ export const payments = sqliteTable(
     providerRef: text("provider_ref"),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("payments_user").on(t.userId, t.createdAt), index("payments_created").on(t.createdAt), uniqueIndex("payments_provider_ref").on(t.providerRef)],
+  (t) => [
+    index("payments_user").on(t.userId, t.createdAt),
+    index("payments_created").on(t.createdAt),
+    uniqueIndex("payments_provider_ref").on(t.providerRef),
+    // The admin dashboard's payers and revenue per day, read from the index alone.
+    index("payments_status_created").on(t.status, t.createdAt, t.userId, t.amountCents),
+  ],
 );
 
 export const invitations = sqliteTable(
@@ -235,6 +244,11 @@ export const referralCodes = sqliteTable("referral_codes", {
   createdAt: integer("created_at").notNull().default(now),
 });
 
+/**
+ * People to follow up (docs/admin.md, leads): contact-form messages (no user_id), and drivers who
+ * dropped off on the way to paying (user_id set; filed by the cron, their stage read live from the
+ * user). Admins keep status, owner and notes on each.
+ */
 export const leads = sqliteTable(
   "leads",
   {
@@ -244,9 +258,18 @@ export const leads = sqliteTable(
     name: text("name"),
     email: text("email"),
     source: text("source").notNull(),
+    message: text("message"),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["new", "contacted", "converted", "lost"] })
+      .notNull()
+      .default("new"),
+    ownerId: integer("owner_id").references(() => users.id, { onDelete: "set null" }),
+    notes: text("notes"),
     createdAt: integer("created_at").notNull().default(now),
+    /** The last change an admin made (status, owner, notes). */
+    updatedAt: integer("updated_at"),
   },
-  (t) => [index("leads_created").on(t.app, t.createdAt)],
+  (t) => [index("leads_created").on(t.app, t.createdAt), index("leads_status").on(t.status, t.createdAt), uniqueIndex("leads_user").on(t.userId)],
 );
 
 export const campaigns = sqliteTable(
@@ -385,5 +408,11 @@ export const auditLog = sqliteTable(
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
     at: integer("at").notNull().default(now),
   },
-  (t) => [index("audit_log_at").on(t.at)],
+  // The audit page filters by actor, action or target, newest first.
+  (t) => [
+    index("audit_log_at").on(t.at),
+    index("audit_log_actor").on(t.actorId, t.at),
+    index("audit_log_action").on(t.action, t.at),
+    index("audit_log_target").on(t.target, t.at),
+  ],
 );

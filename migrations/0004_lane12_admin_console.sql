@@ -1,0 +1,14 @@
+ALTER TABLE `leads` ADD `message` text;--> statement-breakpoint
+ALTER TABLE `leads` ADD `user_id` integer REFERENCES users(id);--> statement-breakpoint
+ALTER TABLE `leads` ADD `status` text DEFAULT 'new' NOT NULL;--> statement-breakpoint
+ALTER TABLE `leads` ADD `owner_id` integer REFERENCES users(id);--> statement-breakpoint
+ALTER TABLE `leads` ADD `notes` text;--> statement-breakpoint
+ALTER TABLE `leads` ADD `updated_at` integer;--> statement-breakpoint
+CREATE INDEX `leads_status` ON `leads` (`status`,`created_at`);--> statement-breakpoint
+CREATE UNIQUE INDEX `leads_user` ON `leads` (`user_id`);--> statement-breakpoint
+CREATE INDEX `audit_log_actor` ON `audit_log` (`actor_id`,`at`);--> statement-breakpoint
+CREATE INDEX `audit_log_action` ON `audit_log` (`action`,`at`);--> statement-breakpoint
+CREATE INDEX `audit_log_target` ON `audit_log` (`target`,`at`);--> statement-breakpoint
+CREATE INDEX `offers_status_created` ON `offers` (`status`,`created_at`);--> statement-breakpoint
+CREATE INDEX `payments_status_created` ON `payments` (`status`,`created_at`,`user_id`,`amount_cents`);--> statement-breakpoint
+CREATE INDEX `users_connection` ON `users` (`is_admin`,`account_connected`,`phone_verified`,`expiration_at`);

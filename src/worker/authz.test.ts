@@ -22,6 +22,8 @@ const open = (status: number): Expected => ({ anonymous: status, unverified: sta
 const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status, support: status });
 /** Administrators only. */
 const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
+/** The owner role (`admin` here is the owner, `support` is not). */
+const ownerOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
 /** Administrators whose role has the billingDetails permission. */
 const billingOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
 
@@ -47,6 +49,17 @@ const ROUTES: Row[] = [
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
 
   route("POST", "/api/admin/users", adminOnly(400)),
+  route("GET", "/api/admin/users", adminOnly(200)),
+  route("GET", "/api/admin/users/export.csv", adminOnly(200)),
+  route("GET", "/api/admin/users/:id", adminOnly(404)),
+  route("PATCH", "/api/admin/users/:id", adminOnly(400)),
+  route("GET", "/api/admin/users/:id/sessions", adminOnly(404)),
+  route("POST", "/api/admin/users/:id/sign-out", adminOnly(400)),
+  route("POST", "/api/admin/users/:id/reset-totp", ownerOnly(400)),
+  route("PUT", "/api/admin/users/:id/role", ownerOnly(400)),
+  route("PUT", "/api/admin/users/:id/opt-outs", adminOnly(400)),
+  route("GET", "/api/admin/users/:id/messages", adminOnly(404)),
+  route("GET", "/api/admin/users/:id/audit", adminOnly(404)),
   route("GET", "/api/admin/dashboard", adminOnly(200)),
   route("GET", "/api/admin/dashboard/series", adminOnly(200)),
   route("GET", "/api/admin/audience", adminOnly(200)),

@@ -344,6 +344,8 @@ export const campaignMessages = sqliteTable(
     index("campaign_messages_provider").on(t.providerId),
     // The cron sweep finds rows left in 'sending' by a crashed consumer across all campaigns.
     index("campaign_messages_lease").on(t.status, t.updatedAt),
+    // The messages a user received, on the admin's user page.
+    index("campaign_messages_user").on(t.userId, t.id),
   ],
 );
 

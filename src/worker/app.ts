@@ -8,6 +8,7 @@ import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
+import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
 import { adminDashboardRoutes } from "./routes/admin-dashboard";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
@@ -57,6 +58,9 @@ export const app = new Hono<AppEnv>()
   .route("/flex/v1/user", userRoutes)
   .route("/admin/users", adminUserRoutes)
   .route("/admin/dashboard", adminDashboardRoutes)
+  .route("/admin/invitations", adminInvitationRoutes)
+  .route("/admin/leads", adminLeadRoutes)
+  .route("/admin/audit", adminAuditRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)
   .route("/webhooks", webhookRoutes);

@@ -1,4 +1,6 @@
+import { fileDropOffLeads } from "./admin/leads";
 import { app } from "./app";
+import { createDb } from "./db/client";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
@@ -14,5 +16,10 @@ export default {
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
+    ctx.waitUntil(
+      fileDropOffLeads(createDb(env.DB), controller.scheduledTime).then((filed) => {
+        if (filed > 0) createLogger({ task: "leads" }).info("leads.filed", { filed });
+      }),
+    );
   },
 } satisfies ExportedHandler<Env, unknown>;

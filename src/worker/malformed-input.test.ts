@@ -20,6 +20,7 @@ const NO_INPUT = new Set([
   "GET /api/flex/v1/user/chat",
   "GET /api/admin/settings",
   "GET /api/admin/users/:id",
+  "GET /api/admin/audit/actions",
 ]);
 
 const BAD_QUERY =

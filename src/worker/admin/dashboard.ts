@@ -9,6 +9,7 @@ import {
   type PeriodFigures,
 } from "../../shared/admin-dashboard";
 import { calendarDay, dayEnd, dayStart } from "../../shared/audience";
+import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { campaignMessages, offers, payments, users } from "../db/schema";
 
@@ -47,7 +48,9 @@ function periodStatements(db: Db, { start, end }: Span) {
       .from(users)
       .where(and(isDriver, gte(users.createdAt, start), lte(users.createdAt, end))),
     db
-      .select({ payments: count(), paidUsers: countDistinct(payments.userId), revenueCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)` })
+      .select(
+        namedFields({ payments: count(), paidUsers: countDistinct(payments.userId), revenueCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)` }),
+      )
       .from(payments)
       .where(and(eq(payments.status, "successful"), gte(payments.createdAt, start), lte(payments.createdAt, end))),
     db
@@ -88,7 +91,7 @@ export async function dashboardFigures(db: Db, q: DashboardQuery, now = Date.now
       .from(users)
       .where(and(isDriver, eq(users.status, "start"))),
     db
-      .select({ n: count(), withService: sql<number>`coalesce(sum(${users.expirationAt} > ${now}), 0)` })
+      .select(namedFields({ n: count(), withService: sql<number>`coalesce(sum(${users.expirationAt} > ${now}), 0)` }))
       .from(users)
       .where(and(eq(users.isAdmin, false), eq(users.accountConnected, false), eq(users.phoneVerified, true))),
     ...periodStatements(db, todaySpan),

@@ -5,6 +5,7 @@ import { auditInsert, userTarget } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
 import { familyPassedTotp } from "../auth/refresh-tokens";
 import { isInGoodStanding } from "../auth/user-item";
+import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { auditLog, campaignMessages, campaigns, optOuts, refreshTokens, users } from "../db/schema";
 import { ApiError } from "../errors";
@@ -229,16 +230,18 @@ export async function userMessages(db: Db, id: number, { page, pageSize }: Pagin
   const [total, rows] = await db.batch([
     db.select({ n: count() }).from(campaignMessages).where(eq(campaignMessages.userId, id)),
     db
-      .select({
-        id: campaignMessages.id,
-        campaignId: campaignMessages.campaignId,
-        channel: campaigns.channel,
-        text: campaigns.message,
-        template: sql<string | null>`json_extract(${campaigns.template}, '$.name')`,
-        status: campaignMessages.status,
-        errorCode: campaignMessages.errorCode,
-        at: campaignMessages.updatedAt,
-      })
+      .select(
+        namedFields({
+          id: campaignMessages.id,
+          campaignId: campaignMessages.campaignId,
+          channel: campaigns.channel,
+          text: campaigns.message,
+          template: sql<string | null>`json_extract(${campaigns.template}, '$.name')`,
+          status: campaignMessages.status,
+          errorCode: campaignMessages.errorCode,
+          at: campaignMessages.updatedAt,
+        }),
+      )
       .from(campaignMessages)
       .innerJoin(campaigns, eq(campaigns.id, campaignMessages.campaignId))
       .where(eq(campaignMessages.userId, id))
@@ -249,6 +252,17 @@ export async function userMessages(db: Db, id: number, { page, pageSize }: Pagin
   return { total: total[0]?.n ?? 0, page, pageSize, rows };
 }
 
+/** An audit row with its actor's name (the actor may be gone: null). */
+export const auditFields = namedFields({
+  id: auditLog.id,
+  at: auditLog.at,
+  actorId: auditLog.actorId,
+  actorName: sql<string | null>`${users.name}`,
+  action: auditLog.action,
+  target: auditLog.target,
+  details: auditLog.details,
+});
+
 /** Audit entries about this user, and those they made themselves (an administrator's actions), newest first. */
 export async function userAudit(db: Db, id: number, { page, pageSize }: Paging): Promise<Page<AuditRow>> {
   await findUser(db, id);
@@ -256,15 +270,7 @@ export async function userAudit(db: Db, id: number, { page, pageSize }: Paging):
   const [total, rows] = await db.batch([
     db.select({ n: count() }).from(auditLog).where(where),
     db
-      .select({
-        id: auditLog.id,
-        at: auditLog.at,
-        actorId: auditLog.actorId,
-        actorName: users.name,
-        action: auditLog.action,
-        target: auditLog.target,
-        details: auditLog.details,
-      })
+      .select(auditFields)
       .from(auditLog)
       .leftJoin(users, eq(users.id, auditLog.actorId))
       .where(where)

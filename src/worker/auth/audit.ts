@@ -20,8 +20,7 @@ export type AdminAuditAction =
   | "admin.service_time_changed"
   | "admin.system_changed"
   | "admin.users_exported"
-  | "admin.lead_updated"
-  | "admin.leads_messaged";
+  | "admin.lead_updated";
 
 export type AuditAction = IdentityAuditAction | AdminAuditAction;
 

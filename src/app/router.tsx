@@ -68,7 +68,7 @@ export const routes: RouteObject[] = [
           })),
         ),
         children: [
-          soon(undefined, "titles.admin", true),
+          { index: true, lazy: lazyPage(() => import("./features/admin/dashboard/DashboardPage")), handle: { title: "titles.admin" } },
           soon("users", "titles.adminUsers"),
           soon("users/:id", "titles.adminUser"),
           soon("users/:id/dashboard", "titles.adminUserDashboard"),

@@ -54,6 +54,8 @@ export type DashboardFigures = {
   today: string;
   from: string;
   to: string;
+  /** Every driver account (the registered-user database). */
+  drivers: number;
   /** Drivers whose system is on right now. */
   active: number;
   /** Drivers with a confirmed phone whose delivery account is not connected, and how many of them still have service time. */

@@ -6,14 +6,14 @@ export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = "language";
 
 // One JSON file per language and feature (locales/<lang>/<namespace>.json); a test keeps their keys identical.
-// The admin and auth namespaces are not among them: their screens load them (./admin.ts, ./auth.ts), off the landing route.
+// The admin namespaces (admin*.json) and auth are not among them: their screens load them (./admin.ts, ./auth.ts…), off the landing route.
 // Only English (the default and the fallback) is in the entry bundle; another language's landing
 // strings are a small chunk fetched before the first render (ready) or when the toggle picks it.
-const english = import.meta.glob<Record<string, unknown>>(["./locales/en/*.json", "!./locales/en/admin.json", "!./locales/en/auth.json"], {
+const english = import.meta.glob<Record<string, unknown>>(["./locales/en/*.json", "!./locales/en/admin*.json", "!./locales/en/auth.json"], {
   eager: true,
   import: "default",
 });
-const others = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/en/*.json", "!./locales/*/admin.json", "!./locales/*/auth.json"], {
+const others = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/en/*.json", "!./locales/*/admin*.json", "!./locales/*/auth.json"], {
   import: "default",
 });
 

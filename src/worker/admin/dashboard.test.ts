@@ -104,6 +104,7 @@ describe("dashboard figures", () => {
     const f = await dashboardFigures(db, query({ timeZone: NY }), NOW);
     // System on: B and C (the administrator is on too, and does not count).
     expect(f.active - before.active).toBe(2);
+    expect(f.drivers - before.drivers).toBe(7);
     // Confirmed and not connected: A (service left) and D (expired); B and F have not confirmed their phone.
     expect(f.disconnected - before.disconnected).toBe(2);
     expect(f.disconnectedWithService - before.disconnectedWithService).toBe(1);

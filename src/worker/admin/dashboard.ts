@@ -85,7 +85,8 @@ export async function dashboardFigures(db: Db, q: DashboardQuery, now = Date.now
   const { today, from, to } = resolveRange(q, now);
   const todaySpan = { start: dayStart(today, q.timeZone), end: dayEnd(today, q.timeZone) };
   const rangeSpan = { start: dayStart(from, q.timeZone), end: dayEnd(to, q.timeZone) };
-  const [active, disconnected, ...periods] = await db.batch([
+  const [drivers, active, disconnected, ...periods] = await db.batch([
+    db.select({ n: count() }).from(users).where(isDriver),
     db
       .select({ n: count() })
       .from(users)
@@ -102,6 +103,7 @@ export async function dashboardFigures(db: Db, q: DashboardQuery, now = Date.now
     today,
     from,
     to,
+    drivers: drivers[0]?.n ?? 0,
     active: active[0]?.n ?? 0,
     disconnected: disconnected[0]?.n ?? 0,
     disconnectedWithService: disconnected[0]?.withService ?? 0,

@@ -1,0 +1,14 @@
+/** Numbers and money as the admin's language writes them (amounts are US dollars, stored in cents). */
+export function formatCount(n: number, language: string): string {
+  return new Intl.NumberFormat(language).format(n);
+}
+
+export function formatMoney(cents: number, language: string): string {
+  return new Intl.NumberFormat(language, { style: "currency", currency: "USD" }).format(cents / 100);
+}
+
+/** A calendar day (YYYY-MM-DD) in the language's short form, e.g. 9 Mar 2031 / 9 mar 2031. */
+export function formatDay(day: string, language: string): string {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+}

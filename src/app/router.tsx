@@ -69,8 +69,8 @@ export const routes: RouteObject[] = [
         ),
         children: [
           { index: true, lazy: lazyPage(() => import("./features/admin/dashboard/DashboardPage")), handle: { title: "titles.admin" } },
-          soon("users", "titles.adminUsers"),
-          soon("users/:id", "titles.adminUser"),
+          { path: "users", lazy: lazyPage(() => import("./features/admin/users/UsersPage")), handle: { title: "titles.adminUsers" } },
+          { path: "users/:id", lazy: lazyPage(() => import("./features/admin/users/UserPage")), handle: { title: "titles.adminUser" } },
           soon("users/:id/dashboard", "titles.adminUserDashboard"),
           { path: "tools", lazy: lazyPage(() => import("./features/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
           soon("billing", "titles.adminBilling"),

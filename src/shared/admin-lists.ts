@@ -26,6 +26,8 @@ const orderMessage = { message: "The start date is after the end date", path: ["
 export const invitationListSchema = z
   .object({
     app: z.enum(["all", "flex", "spark"]).default("all"),
+    /** Only the invitations one driver sent (their user page). */
+    inviter: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
     registered: triState,
     paid: triState,
     freeWeek: triState,

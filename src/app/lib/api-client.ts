@@ -77,10 +77,41 @@ export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, "body">) => apiRequest<T>("GET", path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>("POST", path, { ...options, body }),
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>("PATCH", path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => apiRequest<T>("PUT", path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => apiRequest<T>("DELETE", path, options),
 };
 
 /** SWR's fetcher: the key is a path or [path, query]. */
 export function swrFetcher<T>(key: string | [string, Query]): Promise<T> {
   return Array.isArray(key) ? api.get<T>(key[0], { query: key[1] }) : api.get<T>(key);
+}
+
+/** A file the API answers (a CSV export), fetched with the session like any call; errors as for apiRequest. */
+export async function apiDownload(path: string, query: Query = {}): Promise<{ blob: Blob; filename: string }> {
+  const token = await tokenSource();
+  const qs = toSearchParams(query).toString();
+  let res: Response;
+  try {
+    res = await fetch(`${path}${qs ? `?${qs}` : ""}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  } catch {
+    throw new ApiClientError(0, "network_error", "Network error: check your connection");
+  }
+  if (!res.ok) {
+    const envelope = ((await res.json().catch(() => null)) as { error?: { code?: string; message?: string } } | null)?.error;
+    throw new ApiClientError(res.status, envelope?.code ?? "http_error", envelope?.message ?? `Request failed (${res.status})`);
+  }
+  const filename = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? "export.csv";
+  return { blob: await res.blob(), filename };
+}
+
+/** Hands a downloaded file to the browser as a download. */
+export function saveFile({ blob, filename }: { blob: Blob; filename: string }) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }

@@ -27,6 +27,7 @@ const tri = (condition: SQL, value: "all" | "yes" | "no"): SQL[] => (value === "
 function where(q: InvitationListQuery): SQL | undefined {
   const conditions: SQL[] = [];
   if (q.app !== "all") conditions.push(eq(invitations.app, q.app));
+  if (q.inviter !== undefined) conditions.push(eq(invitations.inviterId, q.inviter));
   if (q.from) conditions.push(gte(invitations.invitedAt, dayStart(q.from, q.timeZone)));
   if (q.to) conditions.push(lte(invitations.invitedAt, dayEnd(q.to, q.timeZone)));
   conditions.push(...tri(sql`${invitee.id} IS NOT NULL`, q.registered));

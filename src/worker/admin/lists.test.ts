@@ -50,6 +50,7 @@ describe("GET /api/admin/invitations", () => {
     expect((await get(`/api/admin/invitations?${q}&registered=no`)).total).toBe(1);
     expect((await get(`/api/admin/invitations?${q}&paid=yes`)).total).toBe(1);
     expect((await get(`/api/admin/invitations?${q}&freeWeek=no`)).total).toBe(2);
+    expect((await get(`/api/admin/invitations?inviter=${inviter.id}`)).total).toBe(3);
     expect((await get(`/api/admin/invitations?${q}&from=2030-05-02&to=2030-05-02`)).rows[0].phone).toBe(registeredFriend.phone);
     expect((await get(`/api/admin/invitations?search=${stranger.slice(2)}`)).rows.map((r: { inviterId: number }) => r.inviterId)).toEqual([inviter.id]);
   });

@@ -4,7 +4,7 @@ import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import type { DashboardSeries } from "../../../../shared/admin-dashboard";
 import { DASHBOARD_NS } from "../../../i18n/admin-dashboard";
-import { formatCount, formatDay, formatMoney } from "./format";
+import { formatCount, formatDay, formatMoney } from "../format";
 
 /**
  * The dashboard's charts, in their own chunk (uPlot is only needed here). Each chart is drawn on a

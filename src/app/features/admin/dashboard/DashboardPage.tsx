@@ -5,8 +5,8 @@ import { Link } from "react-router";
 import { dayMinus, MAX_DASHBOARD_DAYS, type PeriodFigures } from "../../../../shared/admin-dashboard";
 import { calendarDay, localTimeZone } from "../../../../shared/audience";
 import { DASHBOARD_NS } from "../../../i18n/admin-dashboard";
+import { formatCount, formatDay, formatMoney } from "../format";
 import { useDashboardFigures, useDashboardSeries } from "./api";
-import { formatCount, formatDay, formatMoney } from "./format";
 import { markTourSeen, tourOptions, tourSeen, tourSteps } from "./tour";
 import "./dashboard.css";
 

@@ -12,3 +12,9 @@ export function formatDay(day: string, language: string): string {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
 }
+
+/** Date and time of an instant in the browser's zone, in the language's short form. */
+export function formatDateTime(epochMs: number | null, language: string): string {
+  if (epochMs === null) return "";
+  return new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "short" }).format(epochMs);
+}

@@ -1,10 +1,10 @@
-import { render, screen, waitFor, within } from "@testing-library/react";
+import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../i18n";
 import { type IdClaims, type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
-import { routes } from "../router";
+import { patchRoutesOnNavigation, routes } from "../router";
 
 const claims: IdClaims = { sub: "1", phone_number: "+13055550100", phone_number_verified: true, app: "flex", is_admin: true, exp: 4_000_000_000 };
 const admin = {
@@ -18,7 +18,7 @@ const admin = {
 
 function renderAt(path: string, user: Partial<User> = {}) {
   const value: SessionValue = { ...signedOutSession, claims, session: { idToken: "id", refreshToken: "r" }, user: { ...admin, ...user } };
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   render(
     <StaticSessionProvider value={value}>
       <RouterProvider router={router} />
@@ -57,7 +57,7 @@ describe("admin shell", () => {
 
     await userEvent.setup().click(within(nav).getByRole("link", { name: "Audit log" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/admin/audit"));
-    expect(within(nav).getByRole("link", { name: "Audit log" })).toHaveAttribute("aria-current", "page");
+    await waitFor(() => expect(within(nav).getByRole("link", { name: "Audit log" })).toHaveAttribute("aria-current", "page"));
     await waitFor(() => expect(document.title).toBe("Audit log · Blockpilot"));
   });
 
@@ -81,9 +81,15 @@ describe("admin shell", () => {
   });
 
   it("puts the console in the user menu, for administrators only", async () => {
+    const user = userEvent.setup();
     renderAt("/admin/tools");
-    const menu = await screen.findByRole("menu", { name: "Account", hidden: true });
-    expect(within(menu).getByRole("menuitem", { name: "Admin console", hidden: true })).toHaveAttribute("href", "/admin");
+    await user.click(await screen.findByRole("button", { name: "Account: Olivia Owner" }));
+    expect(await screen.findByRole("menuitem", { name: "Admin console" })).toHaveAttribute("href", "/admin");
+    cleanup();
+    renderAt("/profile", { isAdmin: false, role: null });
+    await user.click(await screen.findByRole("button", { name: "Account: Olivia Owner" }));
+    expect(await screen.findByRole("menuitem", { name: "My profile" })).toBeInTheDocument();
+    expect(screen.queryByRole("menuitem", { name: "Admin console" })).toBeNull();
   });
 
   it("shows the admin pages in Spanish", async () => {

@@ -1,7 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation, useMatches } from "react-router";
-import { PageTitleProvider } from "../lib/page-title";
 import { useSession } from "../lib/session";
 import "./admin-layout.css";
 
@@ -22,7 +21,7 @@ const PAGES = [
 
 /**
  * The admin console's frame: a sidebar of every admin page on wide screens, a menu button on
- * phones, the current page marked, and document.title from the route. The content is narrower on
+ * phones, the current page marked (RootLayout names the tab after the route). The content is narrower on
  * /admin itself and wider on the sub-pages (docs/product.md, layouts). Loaded with the admin
  * routes, never on the landing route.
  */
@@ -39,33 +38,25 @@ export function AdminLayout() {
   const title = handle ? t(handle.title) : t("titles.admin");
 
   return (
-    <PageTitleProvider fallback={title} suffix={t("appName")}>
-      <div className="admin-shell">
-        <nav className="admin-nav" aria-label={t("adminNav.label")}>
-          <button
-            type="button"
-            className="admin-nav-toggle"
-            aria-expanded={menuOpen}
-            aria-controls="admin-nav-list"
-            onClick={() => setMenuOpen((open) => !open)}
-          >
-            <span aria-hidden="true">☰</span> {t("adminNav.menu")}: <strong>{title}</strong>
-          </button>
-          <ul id="admin-nav-list" className={menuOpen ? "admin-nav-list open" : "admin-nav-list"}>
-            {pages.map((page) => (
-              <li key={page.to}>
-                {/* Following a link closes the phone menu. */}
-                <NavLink to={page.to} end={"end" in page} onClick={() => setMenuOpen(false)}>
-                  {t(page.key)}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main className={isIndex ? "page admin-main page-admin" : "page admin-main page-admin-wide"}>
-          <Outlet />
-        </main>
-      </div>
-    </PageTitleProvider>
+    <div className="admin-shell">
+      <nav className="admin-nav" aria-label={t("adminNav.label")}>
+        <button type="button" className="admin-nav-toggle" aria-expanded={menuOpen} aria-controls="admin-nav-list" onClick={() => setMenuOpen((open) => !open)}>
+          <span aria-hidden="true">☰</span> {t("adminNav.menu")}: <strong>{title}</strong>
+        </button>
+        <ul id="admin-nav-list" className={menuOpen ? "admin-nav-list open" : "admin-nav-list"}>
+          {pages.map((page) => (
+            <li key={page.to}>
+              {/* Following a link closes the phone menu. */}
+              <NavLink to={page.to} end={"end" in page} onClick={() => setMenuOpen(false)}>
+                {t(page.key)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" tabIndex={-1} className={isIndex ? "page admin-main page-admin" : "page admin-main page-admin-wide"}>
+        <Outlet />
+      </main>
+    </div>
   );
 }

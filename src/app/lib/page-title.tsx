@@ -1,26 +1,21 @@
-import { createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { createContext, useContext, useEffect } from "react";
 
 /**
- * document.title for the screens of a layout. The layout names each page from its route's handle;
- * a page that knows better (a user's name on /admin/users/42) says so with usePageTitle, and its
- * title wins while it is mounted. Titles read "<page> · Blockpilot".
+ * Every page has its own document.title: the route's `handle.title` (a translation key) by
+ * default, or what the page says with usePageTitle (a campaign's name, a user's). RootLayout
+ * writes it as "<title> · Blockpilot" in the current language.
  */
-const PageTitleContext = createContext<(title: string | null) => void>(() => {});
+export const PageTitleContext = createContext<(title: string | null) => void>(() => {});
 
-export function PageTitleProvider({ fallback, suffix, children }: { fallback: string; suffix: string; children: ReactNode }) {
-  const [override, setOverride] = useState<string | null>(null);
-  const title = override ?? fallback;
-  useEffect(() => {
-    document.title = title ? `${title} · ${suffix}` : suffix;
-  }, [title, suffix]);
-  return <PageTitleContext.Provider value={setOverride}>{children}</PageTitleContext.Provider>;
-}
-
-/** A page's own title (null or empty keeps the route's). */
+/** Overrides the route's title while the calling page is shown; pass already translated words. */
 export function usePageTitle(title: string | null | undefined) {
-  const set = useContext(PageTitleContext);
+  const setTitle = useContext(PageTitleContext);
   useEffect(() => {
-    set(title || null);
-    return () => set(null);
-  }, [set, title]);
+    if (!title) return;
+    setTitle(title);
+    return () => setTitle(null);
+  }, [title, setTitle]);
 }
+
+/** A route's handle: its title's translation key (namespace "common" unless prefixed). */
+export type RouteHandle = { title?: string };

@@ -23,7 +23,7 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 
   switch (decision.kind) {
     case "wait":
-      return <Splash />;
+      return <Splash inline />;
     case "error":
       return <UserLoadError />;
     case "redirect":
@@ -78,7 +78,7 @@ function ResendThenConfirm({ state }: { state: ConfirmState }) {
       live = false;
     };
   }, [navigate, state.phoneNumber, state.app]);
-  return <Splash />;
+  return <Splash inline />;
 }
 
 /** A signed-in person who is not an administrator opened an admin screen: say so, and offer a way on. */

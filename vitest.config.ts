@@ -49,6 +49,9 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
+          // A time limit only catches a hung test: no test asserts how fast anything is (benches do),
+          // and a busy shared machine can take several seconds over one that signs in and runs a campaign.
+          testTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
           globalSetup: ["./test/fake-provider/global-setup.ts"],
@@ -59,6 +62,7 @@ export default defineConfig({
         plugins: [react(), iconSprite()],
         test: {
           name: "app",
+          testTimeout: 30_000,
           environment: "happy-dom",
           include: ["src/app/**/*.test.{ts,tsx}"],
           setupFiles: ["./src/app/test/setup.ts"],

@@ -2,11 +2,12 @@ import { cleanup, render, screen, waitFor, within } from "@testing-library/react
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { IdClaims } from "../../shared/auth";
 import { setLanguage } from "../i18n";
-import { type IdClaims, type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
 import { patchRoutesOnNavigation, routes } from "../router";
 
-const claims: IdClaims = { sub: "1", phone_number: "+13055550100", phone_number_verified: true, app: "flex", is_admin: true, exp: 4_000_000_000 };
+const claims: IdClaims = { sub: "1", sid: "s1", phone_number: "+13055550100", phone_number_verified: true, app: "flex", is_admin: true, exp: 4_000_000_000 };
 const admin = {
   id: 1,
   name: "Olivia Owner",

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { APPS, LANGUAGES, MFA_METHODS } from "../../shared/auth";
 
 // Conventions: timestamps are epoch milliseconds (UTC), money is integer cents,
 // phone numbers are E.164. Booleans are stored as 0/1 integers.
@@ -10,15 +11,13 @@ export const users = sqliteTable(
   "users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     phoneVerified: integer("phone_verified", { mode: "boolean" }).notNull().default(false),
     name: text("name").notNull(),
     email: text("email"),
     passwordHash: text("password_hash"),
-    language: text("language", { enum: ["en", "es"] })
-      .notNull()
-      .default("en"),
+    language: text("language", { enum: LANGUAGES }).notNull().default("en"),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     roleName: text("role_name"),
     roleProperties: text("role_properties", { mode: "json" }).$type<{ billingDetails?: boolean }>(),
@@ -38,9 +37,7 @@ export const users = sqliteTable(
     stripeExpressId: text("stripe_express_id"),
     mfaSecret: text("mfa_secret"),
     /** How a second factor is asked at sign-in: none, an SMS code, or TOTP (required for admins). */
-    mfaMethod: text("mfa_method", { enum: ["none", "sms", "totp"] })
-      .notNull()
-      .default("none"),
+    mfaMethod: text("mfa_method", { enum: MFA_METHODS }).notNull().default("none"),
     lastSignInAt: integer("last_sign_in_at"),
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
     smsOptOut: integer("sms_opt_out", { mode: "boolean" }).notNull().default(false),
@@ -109,7 +106,7 @@ export const verificationCodes = sqliteTable(
   "verification_codes",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     purpose: text("purpose", { enum: ["confirm", "reset", "sign-in", "mfa"] }).notNull(),
     codeHash: text("code_hash").notNull(),
@@ -144,7 +141,7 @@ export const stations = sqliteTable(
   "stations",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     region: text("region").notNull(),
@@ -188,7 +185,7 @@ export const offers = sqliteTable(
 
 export const plans = sqliteTable("plans", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  app: text("app", { enum: ["flex", "spark"] }).notNull(),
+  app: text("app", { enum: APPS }).notNull(),
   name: text("name").notNull(),
   days: integer("days").notNull(),
   priceCents: integer("price_cents").notNull(),
@@ -225,7 +222,7 @@ export const invitations = sqliteTable(
     inviterId: integer("inviter_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     invitedAt: integer("invited_at").notNull().default(now),
     freeWeek: integer("free_week", { mode: "boolean" }).notNull().default(false),
@@ -239,7 +236,7 @@ export const invitations = sqliteTable(
 
 export const referralCodes = sqliteTable("referral_codes", {
   code: text("code").primaryKey(),
-  app: text("app", { enum: ["flex", "spark"] }).notNull(),
+  app: text("app", { enum: APPS }).notNull(),
   owner: text("owner").notNull(),
   createdAt: integer("created_at").notNull().default(now),
 });
@@ -253,7 +250,7 @@ export const leads = sqliteTable(
   "leads",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     name: text("name"),
     email: text("email"),
@@ -276,7 +273,7 @@ export const campaigns = sqliteTable(
   "campaigns",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     channel: text("channel", { enum: ["sms", "whatsapp"] }).notNull(),
     /** drivers (panel 1), invitations (panel 2), list (tools: typed phone list), retry (failed rows of another campaign) */
     source: text("source", { enum: ["drivers", "invitations", "list", "retry"] }).notNull(),

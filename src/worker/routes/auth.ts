@@ -1,12 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { appSchema, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
+import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { codeError, consumeCode } from "../auth/codes";
 import { requireUser } from "../auth/middleware";
-import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
+import { ABSENT_ACCOUNT_HASH, hashPassword, needsRehash, verifyPassword } from "../auth/password";
 import { randomInviteCode, randomToken } from "../auth/random";
 import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
@@ -14,9 +14,7 @@ import { openSecret } from "../auth/secret-box";
 import {
   advanceSignIn,
   CHALLENGE_MAX_ATTEMPTS,
-  CHALLENGE_NAMES,
   type ChallengeData,
-  type ChallengeName,
   claimChallengeAttempt,
   consumeChallenge,
   createChallenge,
@@ -33,10 +31,6 @@ import type { Db } from "../db/client";
 import { referralCodes, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
-
-// Verifying against this when the phone is unknown (or has no password) costs the same PBKDF2
-// work as a real check, so response time does not reveal whether an account exists.
-const ABSENT_ACCOUNT_HASH = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$c2lnbi1pbi10aW1pbmc$2n8PqzJ0k1wR3mS8v5Y7tA4uB6cD9eF0gH1iJ2kL3mN`;
 
 const WRONG_CREDENTIALS = "Phone number or password incorrect";
 

@@ -18,3 +18,17 @@ export function formatDateTime(epochMs: number | null, language: string): string
   if (epochMs === null) return "";
   return new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "short" }).format(epochMs);
 }
+
+/** Hands text the API answered (a CSV export) to the browser as a download. */
+export function saveText(text: string, filename: string, type = "text/csv;charset=utf-8") {
+  // Excel reads UTF-8 (names with accents) only with a byte-order mark; the server sends one, which
+  // text() has already taken off.
+  const url = URL.createObjectURL(new Blob(["\uFEFF", text], { type }));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

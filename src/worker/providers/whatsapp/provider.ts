@@ -1,7 +1,7 @@
+import type { TemplateRef, WhatsAppTemplate } from "../../../shared/templates";
 import type { SendOutcome } from "../outcome";
 import { CloudApiWhatsApp } from "./cloud-api";
 import { OutboxWhatsApp } from "./outbox";
-import type { TemplateRef, WhatsAppTemplate } from "./template";
 
 export interface WhatsAppProvider {
   readonly name: string;

@@ -1,20 +1,16 @@
-import useSWR from "swr";
-import type { DashboardFigures, DashboardSeries } from "../../../../shared/admin-dashboard";
-import { ApiClientError, swrFetcher } from "../../../lib/api-client";
+import useSWR, { type SWRConfiguration } from "swr";
+import { api, asQuery, unwrap } from "../../../lib/api-client";
+import { noRetryOn4xx } from "../api";
 
 export type DashboardQuery = { from: string; to: string; timeZone: string };
 
-const options = {
-  keepPreviousData: true,
-  // A 4xx will not get better by asking again.
-  shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
-};
+const options: SWRConfiguration = { ...noRetryOn4xx, keepPreviousData: true };
 
-/** The figures for today and the range; null while the range is not valid. */
+/** The figures for today and the range; nothing is asked while the range is not valid. */
 export function useDashboardFigures(query: DashboardQuery | null) {
-  return useSWR<DashboardFigures, Error>(query ? ["/api/admin/dashboard", query] : null, swrFetcher, options);
+  return useSWR(query ? ["admin/dashboard", query] : null, () => unwrap(api.admin.dashboard.$get({ query: asQuery(query!) })), options);
 }
 
 export function useDashboardSeries(query: DashboardQuery | null) {
-  return useSWR<DashboardSeries, Error>(query ? ["/api/admin/dashboard/series", query] : null, swrFetcher, options);
+  return useSWR(query ? ["admin/dashboard/series", query] : null, () => unwrap(api.admin.dashboard.series.$get({ query: asQuery(query!) })), options);
 }

@@ -1,12 +1,12 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
-import type { UserDetail } from "../../../../shared/admin-users";
+import type { SessionRow, UserDetail } from "../../../../shared/admin-users";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { USERS_NS } from "../../../i18n/admin-users";
 import { useSession } from "../../../lib/session";
 import { formatDateTime } from "../format";
-import { type SessionRow, userApi, useUserPage } from "./api";
+import { userApi, useUserSessions } from "./api";
 import { usePagerLabels } from "./labels";
 import { ReasonDialog } from "./ReasonDialog";
 
@@ -16,7 +16,7 @@ export function AccessSection({ user, onChanged }: { user: UserDetail; onChanged
   const me = useSession().user;
   const isOwner = me?.role?.name === "owner";
   const paging = usePaging();
-  const sessions = useUserPage<SessionRow>(String(user.id), "sessions", { page: paging.page, pageSize: paging.pageSize });
+  const sessions = useUserSessions(String(user.id), { page: paging.page, pageSize: paging.pageSize });
   const [dialog, setDialog] = useState<"signOut" | "totp" | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const pagerLabels = usePagerLabels();

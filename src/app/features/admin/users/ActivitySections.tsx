@@ -2,13 +2,14 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { InvitationListRow } from "../../../../shared/admin-lists";
+import type { AuditRow, UserMessageRow } from "../../../../shared/admin-users";
 import type { Page } from "../../../../shared/paging";
 import { formatUsPhone } from "../../../../shared/phone";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { USERS_NS } from "../../../i18n/admin-users";
 import { formatDateTime } from "../format";
-import { type AuditRow, type UserMessageRow, useUserInvitations, useUserPage } from "./api";
+import { useUserAudit, useUserInvitations, useUserMessages } from "./api";
 import { usePagerLabels } from "./labels";
 
 /** A paged table section: loading, error, empty and the rows, with the pager when there is more than a page. */
@@ -90,7 +91,7 @@ export function InvitationsSection({ userId }: { userId: string }) {
 export function MessagesSection({ userId }: { userId: string }) {
   const { t, i18n } = useTranslation(USERS_NS);
   const paging = usePaging();
-  const messages = useUserPage<UserMessageRow>(userId, "messages", { page: paging.page, pageSize: paging.pageSize });
+  const messages = useUserMessages(userId, { page: paging.page, pageSize: paging.pageSize });
   const columns: Column<UserMessageRow>[] = [
     { key: "at", header: t("messages.at"), cell: (m) => formatDateTime(m.at, i18n.language) },
     { key: "channel", header: t("messages.channel"), cell: (m) => (m.channel === "sms" ? "SMS" : "WhatsApp") },
@@ -116,7 +117,7 @@ export function MessagesSection({ userId }: { userId: string }) {
 export function AuditSection({ userId }: { userId: string }) {
   const { t, i18n } = useTranslation(USERS_NS);
   const paging = usePaging();
-  const audit = useUserPage<AuditRow>(userId, "audit", { page: paging.page, pageSize: paging.pageSize });
+  const audit = useUserAudit(userId, { page: paging.page, pageSize: paging.pageSize });
   const columns: Column<AuditRow>[] = [
     { key: "at", header: t("audit.at"), cell: (a) => formatDateTime(a.at, i18n.language) },
     {

@@ -40,6 +40,10 @@ const empty = { total: 0, page: 1, pageSize: 20, rows: [] };
 
 function stub(user = detail()) {
   let current = user;
+  const save = (next: UserDetail) => {
+    current = next;
+    return { body: { user: current } };
+  };
   return mockApi([
     { path: "/api/admin/users/7", reply: () => ({ body: { user: current } }) },
     {
@@ -55,16 +59,16 @@ function stub(user = detail()) {
       reply: () => ({ body: { total: 1, page: 1, pageSize: 20, rows: [{ id: "abc123", startedAt: 1, lastUsedAt: 2, expiresAt: 3, totp: false }] } }),
     },
     { method: "POST", path: "/api/admin/users/7/sign-out", reply: () => ({ body: { sessions: 1 } }) },
-    { method: "POST", path: "/api/admin/users/7/reset-totp", reply: () => ({ body: { user: (current = { ...current, mfaMethod: "none" }) } }) },
+    { method: "POST", path: "/api/admin/users/7/reset-totp", reply: () => save({ ...current, mfaMethod: "none" }) },
     {
       method: "PUT",
       path: "/api/admin/users/7/role",
-      reply: (call) => ({ body: { user: (current = { ...current, isAdmin: true, roleName: (call.body as { roleName: string }).roleName }) } }),
+      reply: (call) => save({ ...current, isAdmin: true, roleName: (call.body as { roleName: string }).roleName }),
     },
     {
       method: "PUT",
       path: "/api/admin/users/7/opt-outs",
-      reply: () => ({ body: { user: (current = { ...current, optOuts: { ...current.optOuts, whatsapp: { optedOut: true, keyword: "ADMIN", at: 5 } } }) } }),
+      reply: () => save({ ...current, optOuts: { ...current.optOuts, whatsapp: { optedOut: true, keyword: "ADMIN", at: 5 } } }),
     },
     {
       path: "/api/admin/users/7/messages",

@@ -11,8 +11,8 @@ import { MultiSelect } from "../../../components/ui/MultiSelect";
 import { Pager } from "../../../components/ui/Pager";
 import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
 import { USERS_NS } from "../../../i18n/admin-users";
-import { saveFile } from "../../../lib/api-client";
-import { formatCount } from "../format";
+import { asQuery } from "../../../lib/api-client";
+import { formatCount, saveText } from "../format";
 import { exportUsers, useRegions, useUsers } from "./api";
 import { usePagerLabels } from "./labels";
 import "./users.css";
@@ -67,7 +67,7 @@ export default function UsersPage() {
   const [params, setParams] = useSearchParams();
   const filters = readFilters(params);
   const timeZone = localTimeZone() ?? "UTC";
-  const query = toQuery(filters, timeZone);
+  const query = asQuery(toQuery(filters, timeZone));
   const users = useUsers(query);
   const regions = useRegions(filters.app);
   const [search, setSearch] = useState(filters.search);
@@ -103,7 +103,7 @@ export default function UsersPage() {
     setExporting("busy");
     try {
       const { page: _page, pageSize: _size, ...all } = query;
-      saveFile(await exportUsers(all));
+      saveText(await exportUsers(all), `users-${filters.app}.csv`);
       setExporting("idle");
     } catch (err) {
       console.error("The CSV export failed", err);

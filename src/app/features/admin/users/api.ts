@@ -1,46 +1,54 @@
+import type { InferRequestType } from "hono/client";
 import useSWR, { type SWRConfiguration } from "swr";
-import type { InvitationListRow } from "../../../../shared/admin-lists";
-import type { AuditRow, SessionRow, UserDetail, UserListRow, UserMessageRow } from "../../../../shared/admin-users";
-import type { Page } from "../../../../shared/paging";
-import { ApiClientError, api, apiDownload, type Query, swrFetcher } from "../../../lib/api-client";
+import { api, asQuery, unwrap, unwrapText } from "../../../lib/api-client";
+import { noRetryOn4xx } from "../api";
 
-const options: SWRConfiguration = {
-  keepPreviousData: true,
-  // A 4xx (no such user, no permission) will not get better by asking again.
-  shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
-};
+const options: SWRConfiguration = { ...noRetryOn4xx, keepPreviousData: true };
 
-export function useUsers(query: Query) {
-  return useSWR<Page<UserListRow>, Error>(["/api/admin/users", query], swrFetcher, options);
+export type UsersQuery = InferRequestType<typeof api.admin.users.$get>["query"];
+type Paging = { page: number; pageSize: number };
+
+export function useUsers(query: UsersQuery) {
+  return useSWR(["admin/users", query], () => unwrap(api.admin.users.$get({ query })), options);
 }
 
-export function useRegions(app: string) {
-  return useSWR<{ Items: string[] }, Error>(["/api/admin/regions", { app }], swrFetcher, options);
+export function useRegions(app: "flex" | "spark") {
+  return useSWR(["admin/regions", app], () => unwrap(api.admin.regions.$get({ query: { app } })), options);
 }
 
-export function exportUsers(query: Query) {
-  return apiDownload("/api/admin/users/export.csv", query);
+/** The filtered set as CSV text (the server streams it; the browser saves it). */
+export function exportUsers(query: InferRequestType<(typeof api.admin.users)["export.csv"]["$get"]>["query"]) {
+  return unwrapText(api.admin.users["export.csv"].$get({ query }, { headers: { Accept: "text/csv" } }));
 }
 
-const userPath = (id: string | number) => `/api/admin/users/${encodeURIComponent(String(id))}`;
+const user = api.admin.users[":id"];
 
 export function useUser(id: string) {
-  return useSWR<{ user: UserDetail }, Error>(userPath(id), swrFetcher, { ...options, keepPreviousData: false });
+  return useSWR(["admin/user", id], () => unwrap(user.$get({ param: { id } })), noRetryOn4xx);
 }
 
-export function useUserPage<Row>(id: string, part: "sessions" | "messages" | "audit", query: Query) {
-  return useSWR<Page<Row>, Error>([`${userPath(id)}/${part}`, query], swrFetcher, options);
+export function useUserSessions(id: string, paging: Paging) {
+  return useSWR(["admin/user/sessions", id, paging], () => unwrap(user.sessions.$get({ param: { id }, query: asQuery(paging) })), options);
 }
-export type { AuditRow, SessionRow, UserMessageRow };
 
-export function useUserInvitations(id: string, query: Query) {
-  return useSWR<Page<InvitationListRow>, Error>(["/api/admin/invitations", { ...query, inviter: id }], swrFetcher, options);
+export function useUserMessages(id: string, paging: Paging) {
+  return useSWR(["admin/user/messages", id, paging], () => unwrap(user.messages.$get({ param: { id }, query: asQuery(paging) })), options);
 }
+
+export function useUserAudit(id: string, paging: Paging) {
+  return useSWR(["admin/user/audit", id, paging], () => unwrap(user.audit.$get({ param: { id }, query: asQuery(paging) })), options);
+}
+
+export function useUserInvitations(id: string, paging: Paging) {
+  return useSWR(["admin/user/invitations", id, paging], () => unwrap(api.admin.invitations.$get({ query: asQuery({ ...paging, inviter: id }) })), options);
+}
+
+const param = (id: number) => ({ param: { id: String(id) } });
 
 export const userApi = {
-  update: (id: number, patch: Record<string, unknown>) => api.patch<{ user: UserDetail }>(userPath(id), patch),
-  signOut: (id: number, reason: string) => api.post<{ sessions: number }>(`${userPath(id)}/sign-out`, { reason }),
-  resetTotp: (id: number, reason: string) => api.post<{ user: UserDetail }>(`${userPath(id)}/reset-totp`, { reason }),
-  setRole: (id: number, role: { isAdmin: boolean; roleName?: string; billingDetails?: boolean }) => api.put<{ user: UserDetail }>(`${userPath(id)}/role`, role),
-  setOptOuts: (id: number, optOuts: { sms: boolean; whatsapp: boolean }) => api.put<{ user: UserDetail }>(`${userPath(id)}/opt-outs`, optOuts),
+  update: (id: number, json: InferRequestType<typeof user.$patch>["json"]) => unwrap(user.$patch({ ...param(id), json })),
+  signOut: (id: number, reason: string) => unwrap(user["sign-out"].$post({ ...param(id), json: { reason } })),
+  resetTotp: (id: number, reason: string) => unwrap(user["reset-totp"].$post({ ...param(id), json: { reason } })),
+  setRole: (id: number, json: InferRequestType<typeof user.role.$put>["json"]) => unwrap(user.role.$put({ ...param(id), json })),
+  setOptOuts: (id: number, json: { sms: boolean; whatsapp: boolean }) => unwrap(user["opt-outs"].$put({ ...param(id), json })),
 };

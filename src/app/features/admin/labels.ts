@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import type { MultiSelectLabels } from "../components/ui/MultiSelect";
-import type { PagerLabels } from "../components/ui/Pager";
-import type { SmsTextAreaLabels } from "../components/ui/SmsTextArea";
+import type { MultiSelectLabels } from "../../components/ui/MultiSelect";
+import type { PagerLabels } from "../../components/ui/Pager";
+import type { SmsTextAreaLabels } from "../../components/ui/SmsTextArea";
 
 /** The shared controls take their words from the caller; these are the admin namespace's. */
 export function usePagerLabels(): PagerLabels {

@@ -1,16 +1,16 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { Badge } from "../../components/ui/Badge";
-import { type Column, DataTable } from "../../components/ui/DataTable";
-import { PageHead } from "../../components/ui/PageHead";
-import { Pager, usePaging } from "../../components/ui/Pager";
-import { StatusView } from "../../components/ui/StatusView";
-import { campaignTone } from "./format";
-import "../../i18n/admin";
-import { usePagerLabels } from "../../lib/admin-labels";
-import { type Campaign, isRunning, useCampaigns } from "./api";
+import { Badge } from "../../../components/ui/Badge";
+import { type Column, DataTable } from "../../../components/ui/DataTable";
+import { PageHead } from "../../../components/ui/PageHead";
+import { Pager, usePaging } from "../../../components/ui/Pager";
+import { StatusView } from "../../../components/ui/StatusView";
+import "../../../i18n/admin";
+import type { CampaignView as Campaign } from "../../../../shared/campaigns";
+import { usePagerLabels } from "../labels";
+import { isRunning, useCampaigns } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { formatDateTime } from "./format";
+import { campaignTone, formatDateTime } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns: every send, newest first, with live progress while one is running. */

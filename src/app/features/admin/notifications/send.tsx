@@ -1,8 +1,7 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
-import { toast } from "../../components/ui/Toast";
-import { type CreatedCampaign, createCampaign, serverMessage } from "../../lib/admin-api";
-import type { CampaignBody } from "./api";
+import { toast } from "../../../components/ui/Toast";
+import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "../api";
 
 /**
  * Spec §2/§7/§8: confirm, a loading toast that is always dismissed, then the server's message (or
@@ -10,7 +9,7 @@ import type { CampaignBody } from "./api";
  * Resolves to the created campaign, or null when cancelled or failed.
  */
 export async function confirmAndSend(
-  body: CampaignBody,
+  body: CampaignRequest,
   recipients: number,
   t: TFunction<"admin">,
   navigate: NavigateFunction,

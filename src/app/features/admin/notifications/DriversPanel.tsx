@@ -1,22 +1,20 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { type DriverRow, driverAudienceSchema, localTimeZone } from "../../../shared/audience";
-import { formatDDMMYY } from "../../../shared/dates";
-import { formatUsPhone } from "../../../shared/phone";
-import { BoolMark, type Column } from "../../components/ui/DataTable";
-import { MultiSelect } from "../../components/ui/MultiSelect";
-import { type TriState, TriStateSelect } from "../../components/ui/TriStateSelect";
-import { useSettings } from "../../lib/admin-api";
-import { useMultiSelectLabels, useTriLabels } from "../../lib/admin-labels";
-import { MessageFields, type MessageValue } from "../../lib/admin-message";
-import { useAdminUser } from "../../lib/admin-user";
-import type { Query } from "../../lib/api-client";
-import { useReferrals, useRegions } from "./api";
+import { type DriverRow, driverAudienceSchema, localTimeZone } from "../../../../shared/audience";
+import type { App } from "../../../../shared/auth";
+import { formatDDMMYY } from "../../../../shared/dates";
+import { formatUsPhone } from "../../../../shared/phone";
+import { BoolMark, type Column } from "../../../components/ui/DataTable";
+import { MultiSelect } from "../../../components/ui/MultiSelect";
+import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
+import { useSettings } from "../api";
+import { useMultiSelectLabels, useTriLabels } from "../labels";
+import { MessageFields, type MessageValue } from "../MessageFields";
+import { useAdminUser } from "../use-admin-user";
+import { type DriverFilters, driverAudienceList, useReferrals, useRegions } from "./api";
 import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
 import { DateField } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
-
-type App = "flex" | "spark";
 
 export type DriverForm = MessageValue & {
   app: App;
@@ -52,7 +50,7 @@ const initialForm: DriverForm = {
 const DATE_FIELDS = ["startDate", "endDate", "startExpirationDate", "endExpirationDate"] as const;
 
 /** The audience the form describes, as the query the server reads (no paging). */
-export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().getTimezoneOffset()): Query {
+export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().getTimezoneOffset()): DriverFilters {
   const tri = (v: TriState) => (v === "all" ? undefined : v);
   return {
     app: form.app,
@@ -130,8 +128,8 @@ export function DriversPanel() {
     ];
     return (
       <AudiencePanel title={t("drivers.title")} reviewing>
-        <ReviewStep<DriverRow>
-          path="/api/admin/audience"
+        <ReviewStep<DriverFilters, DriverRow>
+          list={driverAudienceList}
           {...reviewProps}
           columns={columns}
           sortable

@@ -1,11 +1,11 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { toast } from "../../components/ui/Toast";
-import { setLanguage } from "../../i18n";
-import { setTokenSource } from "../../lib/api-client";
-import { type Call, mockApi, renderScreen, stubConfirm } from "../../test/admin-harness";
-import type { Campaign, LedgerRow } from "./api";
+import type { CampaignView as Campaign, LedgerRow } from "../../../../shared/campaigns";
+import { toast } from "../../../components/ui/Toast";
+import { setLanguage } from "../../../i18n";
+import { setTokenSource } from "../../../lib/api-client";
+import { type Call, mockApi, renderScreen, stubConfirm } from "../../../test/admin-harness";
 import CampaignPage from "./CampaignPage";
 import CampaignsPage from "./CampaignsPage";
 

@@ -1,4 +1,4 @@
-import { useSession } from "./session";
+import { useSession } from "../../lib/session";
 
 export function useAdminUser() {
   const user = useSession().user;

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { PageHead } from "../../components/ui/PageHead";
-import "../../i18n/admin";
+import { PageHead } from "../../../components/ui/PageHead";
+import "../../../i18n/admin";
 import { DriversPanel } from "./DriversPanel";
 import { InvitationsPanel } from "./InvitationsPanel";
 import "./notifications.css";

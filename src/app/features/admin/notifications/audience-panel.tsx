@@ -2,26 +2,24 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
-import { fitsOneSegment } from "../../../shared/sms";
-import { newIdempotencyKey, useTemplates } from "../../lib/admin-api";
-import { findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../../lib/admin-message";
-import { useAdminUser } from "../../lib/admin-user";
-import type { Query } from "../../lib/api-client";
-import type { CampaignBody } from "./api";
+import { fitsOneSegment } from "../../../../shared/sms";
+import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
+import { findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../MessageFields";
+import { useAdminUser } from "../use-admin-user";
 import { confirmAndSend } from "./send";
 
-type Options<Form extends MessageValue, DateField extends string> = {
-  source: CampaignBody["source"];
+type Options<Form extends MessageValue, Filters, DateField extends string> = {
+  source: "drivers" | "invitations";
   initialForm: Form;
   /** The audience the form describes, as the query the server reads (no paging). */
-  audience: (form: Form) => Query;
+  audience: (form: Form) => Filters;
   /** The server's schema of that query; its issues on these fields are shown as "dates out of order". */
   schema: ZodType;
   dateFields: readonly DateField[];
   /** Whether the SMS must fit one segment. */
   limited: (form: Form) => boolean;
   /** Extra fields of the campaign (lifting the limit). */
-  extra?: (form: Form) => Partial<CampaignBody>;
+  extra?: (form: Form) => Partial<CampaignRequest>;
 };
 
 export type FieldErrors<DateField extends string> = Partial<Record<DateField, string>> & MessageErrors;
@@ -30,14 +28,16 @@ export type FieldErrors<DateField extends string> = Partial<Record<DateField, st
  * The flow both panels share: the form, its check, the review with its idempotency key, then
  * confirm and send; a sent campaign starts the panel afresh.
  */
-export function useAudienceSend<Form extends MessageValue, DateField extends string>(options: Options<Form, DateField>) {
+export function useAudienceSend<Form extends MessageValue, Filters extends Record<string, unknown>, DateField extends string>(
+  options: Options<Form, Filters, DateField>,
+) {
   const { source, initialForm, audience, schema, dateFields, limited, extra } = options;
   const { t } = useTranslation("admin");
   const navigate = useNavigate();
   const { billingDetails } = useAdminUser();
   const [form, setForm] = useState<Form>(initialForm);
   const [errors, setErrors] = useState<FieldErrors<DateField>>({});
-  const [review, setReview] = useState<{ audience: Query; key: string; form: Form } | null>(null);
+  const [review, setReview] = useState<{ audience: Filters; key: string; form: Form } | null>(null);
   const templates = useTemplates(billingDetails && form.channel === "whatsapp");
 
   const update = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));

@@ -1,13 +1,13 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { type InvitationRow, invitationAudienceSchema, localTimeZone } from "../../../shared/audience";
-import { formatDDMMYY } from "../../../shared/dates";
-import { formatUsPhone } from "../../../shared/phone";
-import { BoolMark, type Column } from "../../components/ui/DataTable";
-import { type TriState, TriStateSelect } from "../../components/ui/TriStateSelect";
-import { useTriLabels } from "../../lib/admin-labels";
-import { MessageFields, type MessageValue } from "../../lib/admin-message";
-import type { Query } from "../../lib/api-client";
+import { type InvitationRow, invitationAudienceSchema, localTimeZone } from "../../../../shared/audience";
+import { formatDDMMYY } from "../../../../shared/dates";
+import { formatUsPhone } from "../../../../shared/phone";
+import { BoolMark, type Column } from "../../../components/ui/DataTable";
+import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
+import { useTriLabels } from "../labels";
+import { MessageFields, type MessageValue } from "../MessageFields";
+import { type InvitationFilters, invitationAudienceList } from "./api";
 import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
 import { DateField } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
@@ -33,7 +33,7 @@ const initialForm: InvitationForm = {
 
 const DATE_FIELDS = ["startDate", "endDate"] as const;
 
-export function invitationAudience(form: InvitationForm, tzOffsetMinutes = new Date().getTimezoneOffset()): Query {
+export function invitationAudience(form: InvitationForm, tzOffsetMinutes = new Date().getTimezoneOffset()): InvitationFilters {
   const tri = (v: TriState) => (v === "all" ? undefined : v);
   return {
     startDate: form.startDate || undefined,
@@ -71,8 +71,8 @@ export function InvitationsPanel() {
     ];
     return (
       <AudiencePanel title={t("invitations.title")} reviewing>
-        <ReviewStep<InvitationRow>
-          path="/api/admin/invitation-audience"
+        <ReviewStep<InvitationFilters, InvitationRow>
+          list={invitationAudienceList}
           {...reviewProps}
           columns={columns}
           summary={(n) => t("invitations.summary", { n })}

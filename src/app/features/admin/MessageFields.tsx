@@ -1,9 +1,10 @@
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { SmsTextArea } from "../components/ui/SmsTextArea";
-import { TemplatePicker, templateText, type WhatsAppTemplate } from "../components/ui/TemplatePicker";
-import { useTemplates } from "./admin-api";
-import { useSmsLabels } from "./admin-labels";
+import type { WhatsAppTemplate } from "../../../shared/templates";
+import { SmsTextArea } from "../../components/ui/SmsTextArea";
+import { TemplatePicker, templateText } from "../../components/ui/TemplatePicker";
+import { useTemplates } from "./api";
+import { useSmsLabels } from "./labels";
 
 export type Channel = "sms" | "whatsapp";
 export type MessageValue = { channel: Channel; message: string; templateId: string };

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { InvitationRow } from "../../../shared/audience";
-import { toast } from "../../components/ui/Toast";
-import { setLanguage } from "../../i18n";
-import { type Call, mockApi, owner, type Route, renderScreen, stubConfirm } from "../../test/admin-harness";
+import type { InvitationRow } from "../../../../shared/audience";
+import { toast } from "../../../components/ui/Toast";
+import { setLanguage } from "../../../i18n";
+import { type Call, mockApi, owner, type Route, renderScreen, stubConfirm } from "../../../test/admin-harness";
 import { InvitationsPanel } from "./InvitationsPanel";
 import NotificationsPage from "./NotificationsPage";
 

@@ -1,18 +1,19 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
-import { Badge } from "../../components/ui/Badge";
-import { type Column, DataTable } from "../../components/ui/DataTable";
-import { PageHead } from "../../components/ui/PageHead";
-import { Pager, usePaging } from "../../components/ui/Pager";
-import { StatusView } from "../../components/ui/StatusView";
-import { toast } from "../../components/ui/Toast";
-import "../../i18n/admin";
-import { formatUsPhone } from "../../../shared/phone";
-import { serverMessage } from "../../lib/admin-api";
-import { usePagerLabels } from "../../lib/admin-labels";
-import { ApiClientError, api } from "../../lib/api-client";
-import { type Campaign, isRunning, type LedgerRow, MESSAGE_STATUSES, type MessageStatus, useCampaign, useLedger } from "./api";
+import { Badge } from "../../../components/ui/Badge";
+import { type Column, DataTable } from "../../../components/ui/DataTable";
+import { PageHead } from "../../../components/ui/PageHead";
+import { Pager, usePaging } from "../../../components/ui/Pager";
+import { StatusView } from "../../../components/ui/StatusView";
+import { toast } from "../../../components/ui/Toast";
+import "../../../i18n/admin";
+import { type CampaignView as Campaign, type LedgerRow, MESSAGE_STATUSES, type MessageStatus } from "../../../../shared/campaigns";
+import { formatUsPhone } from "../../../../shared/phone";
+import { ApiClientError, api, unwrap, unwrapText } from "../../../lib/api-client";
+import { serverMessage } from "../api";
+import { usePagerLabels } from "../labels";
+import { isRunning, useCampaign, useLedger } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
 import { campaignTone, formatDateTime, messageTone } from "./format";
 import "./campaigns.css";
@@ -68,7 +69,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
     setRetrying(true);
     const loading = toast.loading(t("send.sending"));
     try {
-      const res = await api.post<{ campaign: Campaign }>(`/api/admin/campaigns/${campaign.id}/retry-failed`, {});
+      const res = await unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } }));
       toast.success(t("campaigns.retried", { n: res.campaign.total }));
       navigate(`/admin/campaigns/${res.campaign.id}`);
     } catch (err) {
@@ -149,8 +150,8 @@ function CsvExport({ campaignId }: { campaignId: number }) {
   async function download() {
     setState("loading");
     try {
-      const csv = await api.get<string>(`/api/admin/campaigns/${campaignId}/export.csv`, { headers: { Accept: "text/csv" } });
-      const blob = new Blob([typeof csv === "string" ? csv : JSON.stringify(csv)], { type: "text/csv;charset=utf-8" });
+      const csv = await unwrapText(api.admin.campaigns[":id"]["export.csv"].$get({ param: { id: String(campaignId) } }, { headers: { Accept: "text/csv" } }));
+      const blob = new Blob([csv], { type: "text/csv;charset=utf-8" });
       setState({ url: URL.createObjectURL(blob) });
     } catch (err) {
       setState({ error: serverMessage(err) ?? t("errors.generic") });

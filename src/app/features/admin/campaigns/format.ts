@@ -1,6 +1,6 @@
-import type { CampaignStatus, MessageStatus } from "../../../shared/campaigns";
-import { formatDDMMYY } from "../../../shared/dates";
-import type { BadgeTone } from "../../components/ui/Badge";
+import type { CampaignStatus, MessageStatus } from "../../../../shared/campaigns";
+import { formatDDMMYY } from "../../../../shared/dates";
+import type { BadgeTone } from "../../../components/ui/Badge";
 
 /** DD/MM/YY HH:MM in the admin's zone. */
 export function formatDateTime(epochMs: number): string {

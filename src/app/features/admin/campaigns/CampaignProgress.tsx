@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
-import { ProgressBar } from "../../components/ui/ProgressBar";
-import { type Campaign, MESSAGE_STATUSES } from "./api";
+import { type CampaignView as Campaign, MESSAGE_STATUSES } from "../../../../shared/campaigns";
+import { ProgressBar } from "../../../components/ui/ProgressBar";
 
 /** pending / sending / sent / delivered / failed / skipped as one stacked bar. */
 export function CampaignProgress({ campaign, legend = true }: { campaign: Pick<Campaign, "id" | "total" | "counts">; legend?: boolean }) {

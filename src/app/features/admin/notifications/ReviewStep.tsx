@@ -1,18 +1,21 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
-import { type Column, DataTable, type SortDir } from "../../components/ui/DataTable";
-import { Pager, usePaging } from "../../components/ui/Pager";
-import { StatusView } from "../../components/ui/StatusView";
-import { usePagerLabels } from "../../lib/admin-labels";
-import type { Query } from "../../lib/api-client";
-import { usePage } from "./api";
+import useSWR from "swr";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from "../../../../shared/paging";
+import { type Column, DataTable, type SortDir } from "../../../components/ui/DataTable";
+import { Pager, usePaging } from "../../../components/ui/Pager";
+import { StatusView } from "../../../components/ui/StatusView";
+import { noRetryOn4xx } from "../api";
+import { usePagerLabels } from "../labels";
+import type { ReviewPaging } from "./api";
 
-type Props<Row extends { phone: string }> = {
-  /** The audience endpoint: it filters, searches, sorts, pages and counts. */
-  path: string;
+/** An audience endpoint: it filters, searches, sorts, pages and counts. */
+type AudienceList<Filters, Row> = { key: string; load: (filters: Filters, paging: ReviewPaging) => Promise<Page<Row>> };
+
+type Props<Filters, Row extends { phone: string }> = {
+  list: AudienceList<Filters, Row>;
   /** The panel's filters (no paging). */
-  filters: Query;
+  filters: Filters;
   columns: Column<Row>[];
   /** Whether the server sorts this list (the header buttons send `sort` and `dir`). */
   sortable?: boolean;
@@ -33,8 +36,8 @@ const SEARCH_DEBOUNCE_MS = 300;
  * a set and sent as `excludedPhones`, so N is the audience's server-side total minus that set,
  * whatever page or search is on screen.
  */
-export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
-  const { path, filters, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
+export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<Filters, Row>) {
+  const { list, filters, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
   const { t } = useTranslation("admin");
   const pagerLabels = usePagerLabels();
   const [searchInput, setSearchInput] = useState("");
@@ -54,10 +57,10 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
 
   // The count of the whole audience is the first page without search: while nothing is searched,
   // sorted or paged it is the very same request as the table's.
-  const countQuery: Query = { ...filters, page: FIRST_PAGE, pageSize: DEFAULT_PAGE_SIZE };
-  const rowsQuery: Query = { ...filters, page, pageSize, search: search || undefined, sort: sort?.key, dir: sort?.dir };
-  const count = usePage<Row>(path, countQuery);
-  const rows = usePage<Row>(path, rowsQuery);
+  const countPaging: ReviewPaging = { page: FIRST_PAGE, pageSize: DEFAULT_PAGE_SIZE };
+  const rowsPaging: ReviewPaging = { page, pageSize, search: search || undefined, sort: sort?.key, dir: sort?.dir };
+  const count = useAudiencePage(list, filters, countPaging);
+  const rows = useAudiencePage(list, filters, rowsPaging);
 
   const total = count.data?.total ?? 0;
   const recipients = Math.max(0, total - excluded.size);
@@ -195,4 +198,8 @@ function PageCheckbox({
     if (ref.current) ref.current.indeterminate = indeterminate;
   }, [indeterminate]);
   return <input ref={ref} type="checkbox" aria-label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />;
+}
+
+function useAudiencePage<Filters, Row>(list: AudienceList<Filters, Row>, filters: Filters, paging: ReviewPaging) {
+  return useSWR([list.key, filters, paging], () => list.load(filters, paging), { keepPreviousData: true, ...noRetryOn4xx });
 }

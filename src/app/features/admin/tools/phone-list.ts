@@ -1,4 +1,4 @@
-import { normalizeUsPhone } from "../../../shared/phone";
+import { normalizeUsPhone } from "../../../../shared/phone";
 
 /** At most this many numbers in one list, as the campaign endpoint allows (MAX_LIST_PHONES). */
 export const MAX_LIST_SIZE = 20_000;

@@ -1,4 +1,4 @@
-import { type CampaignMessage, createCampaign } from "../../lib/admin-api";
+import { type CampaignMessage, createCampaign } from "../api";
 
 export type ListCampaignBody = CampaignMessage & {
   source: "list";

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { toast } from "../../components/ui/Toast";
-import { setLanguage } from "../../i18n";
-import { mockApi, owner, type Route, renderScreen, stubConfirm, support } from "../../test/admin-harness";
+import { toast } from "../../../components/ui/Toast";
+import { setLanguage } from "../../../i18n";
+import { mockApi, owner, type Route, renderScreen, stubConfirm, support } from "../../../test/admin-harness";
 import ToolsPage from "./ToolsPage";
 
 const routes: Route[] = [

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { DriverRow } from "../../../shared/audience";
-import { toast } from "../../components/ui/Toast";
-import { setLanguage } from "../../i18n";
-import { type Call, mockApi, owner, type Route, renderScreen, stubConfirm, support, supportWithBilling } from "../../test/admin-harness";
+import type { DriverRow } from "../../../../shared/audience";
+import { toast } from "../../../components/ui/Toast";
+import { setLanguage } from "../../../i18n";
+import { type Call, mockApi, owner, type Route, renderScreen, stubConfirm, support, supportWithBilling } from "../../../test/admin-harness";
 import { DriversPanel } from "./DriversPanel";
 
 const TOTAL = 57;

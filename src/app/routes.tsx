@@ -60,7 +60,7 @@ export const pageRoutes: RouteObject[] = [
       soon("users/:id/dashboard", "titles.adminUserDashboard"),
       { path: "tools", lazy: lazyPage(() => import("./features/admin/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
       soon("billing", "titles.adminBilling"),
-      soon("invitations", "titles.adminInvitations"),
+      { path: "invitations", lazy: lazyPage(() => import("./features/admin/invitations/InvitationsPage")), handle: { title: "titles.adminInvitations" } },
       {
         path: "notifications",
         lazy: lazyPage(() => import("./features/admin/notifications/NotificationsPage")),
@@ -68,8 +68,8 @@ export const pageRoutes: RouteObject[] = [
       },
       { path: "campaigns", lazy: lazyPage(() => import("./features/admin/campaigns/CampaignsPage")), handle: { title: "titles.adminCampaigns" } },
       { path: "campaigns/:id", lazy: lazyPage(() => import("./features/admin/campaigns/CampaignPage")), handle: { title: "titles.adminCampaign" } },
-      soon("leads", "titles.adminLeads"),
-      soon("audit", "titles.adminAudit"),
+      { path: "leads", lazy: lazyPage(() => import("./features/admin/leads/LeadsPage")), handle: { title: "titles.adminLeads" } },
+      { path: "audit", lazy: lazyPage(() => import("./features/admin/audit/AuditPage")), handle: { title: "titles.adminAudit" } },
     ],
   },
   {

@@ -13,6 +13,7 @@ import { AuditSection, InvitationsSection, MessagesSection } from "./ActivitySec
 import { useUser } from "./api";
 import { OptOutsSection } from "./OptOutsSection";
 import { ProfileSection } from "./ProfileSection";
+import "../lists.css";
 import "./users.css";
 
 /** /admin/users/:id: everything about one account, and what an administrator may change (each change audited). */

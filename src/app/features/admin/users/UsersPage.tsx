@@ -15,6 +15,7 @@ import { asQuery } from "../../../lib/api-client";
 import { formatCount, saveText } from "../format";
 import { exportUsers, useRegions, useUsers } from "./api";
 import { usePagerLabels } from "./labels";
+import "../lists.css";
 import "./users.css";
 
 const TRI_FILTERS = ["goodStanding", "accountConnected", "setupComplete", "reseller"] as const;

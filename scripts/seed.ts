@@ -238,12 +238,15 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     ),
   );
 
+  // The same rows migrations/0005_11_default_plans.sql creates in a fresh database (kept here for
+  // a database whose plans were deleted).
   const plans = [
-    { id: 1, app: "flex", name: "1 week", days: 7, price_cents: 3999 },
-    { id: 2, app: "flex", name: "2 weeks", days: 14, price_cents: 7499 },
-    { id: 3, app: "flex", name: "4 weeks", days: 28, price_cents: 13999 },
-    { id: 4, app: "spark", name: "1 week", days: 7, price_cents: 2999 },
-    { id: 5, app: "spark", name: "4 weeks", days: 28, price_cents: 9999 },
+    { id: 1, app: "flex", name: "1 week", days: 7, price_cents: 3999, sort_order: 1 },
+    { id: 2, app: "flex", name: "2 weeks", days: 14, price_cents: 7499, sort_order: 2 },
+    { id: 3, app: "flex", name: "4 weeks", days: 28, price_cents: 13999, sort_order: 3 },
+    { id: 4, app: "spark", name: "1 week", days: 7, price_cents: 2999, sort_order: 1 },
+    { id: 5, app: "spark", name: "2 weeks", days: 14, price_cents: 5499, sort_order: 2 },
+    { id: 6, app: "spark", name: "4 weeks", days: 28, price_cents: 9999, sort_order: 3 },
   ];
   sql.push(...insert("plans", plans));
 
@@ -270,8 +273,14 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         amount_cents: plan.price_cents,
         days: plan.days,
         status,
+        payer_id: id,
+        provider: "local",
         provider_ref: `demo_pay_${paymentId}`,
+        refunded_cents: status === "refunded" ? plan.price_cents : 0,
+        failure_code: status === "failed" ? "expired" : null,
+        settled_at: (d.created_at as number) + p * 7 * DAY + 60_000,
         created_at: (d.created_at as number) + p * 7 * DAY,
+        updated_at: (d.created_at as number) + p * 7 * DAY + 60_000,
       });
       paymentId++;
     }
@@ -398,12 +407,14 @@ function benchActivity(count: number, now: number): string[] {
   return [
     // Payments: 0–12 per driver (about 6), one of the three Flex plans; 1 in 20 failed, 1 in 20 refunded.
     `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 11)
-     INSERT OR IGNORE INTO payments (id, user_id, plan_id, amount_cents, days, status, provider_ref, created_at)
-     SELECT 10000000 + (u.id - ${BENCH_FIRST_ID}) * 12 + k.n, u.id, 1 + (u.id + k.n) % 3,
+     INSERT OR IGNORE INTO payments (id, user_id, payer_id, plan_id, amount_cents, days, status, provider, provider_ref, refunded_cents, settled_at, created_at)
+     SELECT 10000000 + (u.id - ${BENCH_FIRST_ID}) * 12 + k.n, u.id, u.id, 1 + (u.id + k.n) % 3,
        CASE (u.id + k.n) % 3 WHEN 0 THEN 3999 WHEN 1 THEN 7499 ELSE 13999 END,
        CASE (u.id + k.n) % 3 WHEN 0 THEN 7 WHEN 1 THEN 14 ELSE 28 END,
-       CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'refunded' ELSE 'successful' END,
-       'bench_pay_' || u.id || '_' || k.n, ${when("k.n")}
+       CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'refunded' ELSE 'successful' END, 'local',
+       'bench_pay_' || u.id || '_' || k.n,
+       CASE (u.id * 3 + k.n) % 20 WHEN 1 THEN CASE (u.id + k.n) % 3 WHEN 0 THEN 3999 WHEN 1 THEN 7499 ELSE 13999 END ELSE 0 END,
+       CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN NULL ELSE ${when("k.n")} + 60000 END, ${when("k.n")}
      ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 7919) % 13")};`,
     // Offers: 0–30 per driver (about 15) at the 48 Flex stations; about a third won.
     `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 29)

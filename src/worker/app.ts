@@ -10,9 +10,15 @@ import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
 import { adminDashboardRoutes } from "./routes/admin-dashboard";
+import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
+import { localStripeRoutes } from "./routes/local-stripe";
+import { paymentRoutes } from "./routes/payments";
+import { planRoutes } from "./routes/plans";
+import { resellerRoutes } from "./routes/reseller";
 import { statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/user";
 import { webhookRoutes } from "./routes/webhooks";
@@ -56,11 +62,17 @@ export const app = new Hono<AppEnv>()
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
   .route("/flex/v1/user", userRoutes)
+  .route("/plans", planRoutes)
+  .route("/payments", paymentRoutes)
+  .route("/invitations", invitationRoutes)
+  .route("/reseller", resellerRoutes)
+  .route("/local-stripe", localStripeRoutes)
   .route("/admin/users", adminUserRoutes)
   .route("/admin/dashboard", adminDashboardRoutes)
   .route("/admin/invitations", adminInvitationRoutes)
   .route("/admin/leads", adminLeadRoutes)
   .route("/admin/audit", adminAuditRoutes)
+  .route("/admin/billing", adminBillingRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)
   .route("/webhooks", webhookRoutes);

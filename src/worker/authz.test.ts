@@ -20,6 +20,8 @@ type Row = { method: string; path: string; expected: Expected; request?: { path?
 const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status, support: status });
 /** Any signed-in user, confirmed phone or not. */
 const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status, support: status });
+/** Signed in with a confirmed phone number. */
+const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status, support: status });
 /** Administrators only. */
 const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
 /** The owner role (`admin` here is the owner, `support` is not). */
@@ -47,6 +49,42 @@ const ROUTES: Row[] = [
 
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
+
+  route("GET", "/api/plans", open(200)),
+  route("POST", "/api/payments/checkout", verified(400)),
+  route("GET", "/api/payments", verified(200)),
+  route("GET", "/api/payments/service-time", verified(200)),
+  route("GET", "/api/payments/:id{[0-9]+}", verified(404)),
+  route("POST", "/api/payments/:id{[0-9]+}/cancel", verified(404)),
+  route("GET", "/api/invitations", verified(200)),
+  route("POST", "/api/invitations", verified(400)),
+  route("GET", "/api/reseller", verified(200)),
+  route("POST", "/api/reseller/apply", verified(400)),
+  // Only approved resellers get further than this.
+  route("POST", "/api/reseller/onboarding", verified(403)),
+  route("POST", "/api/reseller/onboarding/refresh", verified(403)),
+  route("GET", "/api/reseller/clients", verified(403)),
+  route("GET", "/api/reseller/commissions", verified(403)),
+  // The embedded provider's checkout and onboarding pages: open, like Stripe's; an unknown id is 404.
+  route("GET", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}", open(404)),
+  route("POST", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}/pay", open(404)),
+  route("POST", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}/cancel", open(404)),
+  route("GET", "/api/local-stripe/onboarding/:id{link_local_[0-9a-f]{24}}", open(404)),
+  route("POST", "/api/local-stripe/onboarding/:id{link_local_[0-9a-f]{24}}/complete", open(404)),
+
+  route("GET", "/api/admin/billing/payments", billingOnly(200)),
+  route("POST", "/api/admin/billing/payments/:id/refund", billingOnly(404)),
+  route("GET", "/api/admin/billing/plans", billingOnly(200)),
+  // Plans are the owner's ("admin" here is the owner).
+  route("POST", "/api/admin/billing/plans", billingOnly(400)),
+  route("PATCH", "/api/admin/billing/plans/:id", billingOnly(400)),
+  route("GET", "/api/admin/billing/commissions", billingOnly(200)),
+  route("GET", "/api/admin/billing/resellers", billingOnly(200)),
+  route("POST", "/api/admin/billing/resellers/:id/approve", billingOnly(404)),
+  route("POST", "/api/admin/billing/resellers/:id/reject", billingOnly(404)),
+  route("POST", "/api/admin/billing/resellers/:id/revoke", billingOnly(404)),
+  route("GET", "/api/admin/billing/users/:id/service-time", billingOnly(404)),
+  route("POST", "/api/admin/billing/users/:id/service-time", billingOnly(400)),
 
   route("POST", "/api/admin/users", adminOnly(400)),
   route("GET", "/api/admin/users", adminOnly(200)),
@@ -91,6 +129,7 @@ const ROUTES: Row[] = [
   route("POST", "/api/webhooks/twilio/inbound", open(401)),
   route("GET", "/api/webhooks/whatsapp", open(403)),
   route("POST", "/api/webhooks/whatsapp", open(401)),
+  route("POST", "/api/webhooks/stripe", open(401)),
 ];
 
 /** The routes the app really has: one entry per method and path, middleware ("ALL") left out. */

@@ -1,6 +1,7 @@
 import { fileDropOffLeads } from "./admin/leads";
 import { app } from "./app";
 import { createDb } from "./db/client";
+import { runBillingCron } from "./billing/cron";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
@@ -21,5 +22,6 @@ export default {
         if (filed > 0) createLogger({ task: "leads" }).info("leads.filed", { filed });
       }),
     );
+    ctx.waitUntil(runBillingCron(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise)));
   },
 } satisfies ExportedHandler<Env, unknown>;

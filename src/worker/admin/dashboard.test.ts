@@ -33,15 +33,21 @@ beforeAll(async () => {
   u.G = await driver("2031-03-11T04:00:00Z", { accountConnected: true }); // Tue 11 Mar 00:00 EDT
   const admin = await seedAdmin({ password: null, createdAt: at("2031-03-10T12:00:00Z"), status: "start", accountConnected: false }); // never a driver
 
-  await db.insert(payments).values([
-    { userId: u.B!.id, amountCents: 1000, days: 7, status: "successful", createdAt: at("2031-03-10T12:00:00Z") },
-    { userId: u.B!.id, amountCents: 2000, days: 14, status: "successful", createdAt: at("2031-03-10T13:00:00Z") },
-    { userId: u.C!.id, amountCents: 500, days: 7, status: "successful", createdAt: at("2031-03-10T03:59:59.999Z") }, // Sun 9 Mar 23:59:59.999 EDT
-    { userId: u.C!.id, amountCents: 700, days: 7, status: "failed", createdAt: at("2031-03-10T14:00:00Z") },
-    { userId: u.E!.id, amountCents: 300, days: 7, status: "refunded", createdAt: at("2031-03-08T06:00:00Z") },
-    { userId: u.F!.id, amountCents: 4000, days: 28, status: "successful", createdAt: at("2031-03-10T04:00:00Z") }, // Mon 10 Mar 00:00 EDT
-    { userId: u.E!.id, amountCents: 900, days: 7, status: "successful", createdAt: at("2031-03-07T12:00:00Z") }, // before the range
-  ]);
+  const settled = (p: typeof payments.$inferInsert) => ({ ...p, settledAt: p.status === "processing" || p.status === "failed" ? null : p.createdAt });
+  await db.insert(payments).values(
+    [
+      { userId: u.B!.id, amountCents: 1000, days: 7, status: "successful", createdAt: at("2031-03-10T12:00:00Z") },
+      { userId: u.B!.id, amountCents: 2000, days: 14, status: "successful", createdAt: at("2031-03-10T13:00:00Z") },
+      { userId: u.C!.id, amountCents: 500, days: 7, status: "successful", createdAt: at("2031-03-10T03:59:59.999Z") }, // Sun 9 Mar 23:59:59.999 EDT
+      { userId: u.C!.id, amountCents: 700, days: 7, status: "failed", createdAt: at("2031-03-10T14:00:00Z") },
+      { userId: u.E!.id, amountCents: 300, refundedCents: 100, days: 7, status: "refunded", createdAt: at("2031-03-08T06:00:00Z") }, // paid, then partly refunded
+      { userId: u.E!.id, amountCents: 5000, days: 7, status: "processing", createdAt: at("2031-03-10T12:00:00Z") }, // never settled
+      { userId: u.F!.id, amountCents: 4000, days: 28, status: "successful", createdAt: at("2031-03-10T04:00:00Z") }, // Mon 10 Mar 00:00 EDT
+      { userId: u.E!.id, amountCents: 900, days: 7, status: "successful", createdAt: at("2031-03-07T12:00:00Z") }, // before the range
+    ]
+      .map((p) => p as typeof payments.$inferInsert)
+      .map(settled),
+  );
   const block = (status: "won" | "disliked" | "gone", createdAt: string) => ({
     userId: u.C!.id,
     status,
@@ -87,8 +93,9 @@ describe("dashboard figures", () => {
     expect(f).toMatchObject({ timeZone: NY, today: "2031-03-10", from: "2031-03-08", to: "2031-03-10" });
     // Today (Mon 10 Mar EDT): B (first ms) and F (last ms); not A (23:30 on the 9th) nor G (the 11th).
     expect(f.todayFigures).toEqual({ registered: 2, paidUsers: 2, payments: 3, revenueCents: 7000, blocksWon: 1, messagesSent: 2, messagesFailed: 0 });
-    // 8–10 March: E, C, A, B, F; D is a millisecond early and G a day late. The failed, refunded and earlier payments are out.
-    expect(f.rangeFigures).toEqual({ registered: 5, paidUsers: 3, payments: 4, revenueCents: 7500, blocksWon: 2, messagesSent: 2, messagesFailed: 1 });
+    // 8–10 March: E, C, A, B, F; D is a millisecond early and G a day late. The failed, unsettled and earlier payments are out;
+    // E's partly refunded one counts, less its refund.
+    expect(f.rangeFigures).toEqual({ registered: 5, paidUsers: 4, payments: 5, revenueCents: 7700, blocksWon: 2, messagesSent: 2, messagesFailed: 1 });
   });
 
   it("moves the day boundaries with the zone: in UTC, A is today and F is tomorrow", async () => {
@@ -121,8 +128,8 @@ describe("dashboard series", () => {
     const s = await dashboardSeries(db, query({ from: "2031-03-07", to: "2031-03-11", timeZone: NY }), NOW);
     expect(s.days).toEqual(["2031-03-07", "2031-03-08", "2031-03-09", "2031-03-10", "2031-03-11"]);
     expect(s.signups).toEqual([1, 1, 2, 2, 1]);
-    expect(s.payments).toEqual([1, 0, 1, 3, 0]);
-    expect(s.revenueCents).toEqual([900, 0, 500, 7000, 0]);
+    expect(s.payments).toEqual([1, 1, 1, 3, 0]);
+    expect(s.revenueCents).toEqual([900, 200, 500, 7000, 0]);
     expect(s.blocksWon).toEqual([1, 0, 1, 1, 0]);
     expect(s.messagesSent).toEqual([0, 0, 0, 2, 1]);
     expect(s.messagesFailed).toEqual([0, 1, 0, 0, 0]);

@@ -21,8 +21,10 @@ import { campaignMessages, offers, payments, users } from "../db/schema";
  *
  * What counts where:
  * - drivers: accounts that are not administrators (both apps);
- * - registered: an account created in the span; paid: a successful payment created in it;
- * - revenue: the amounts of those payments; blocks won: offers recorded as won in it;
+ * - registered: an account created in the span; paid: a payment that succeeded (settled) in it,
+ *   refunded since or not;
+ * - revenue: the amounts of those payments less what was refunded of them; blocks won: offers
+ *   recorded as won in it;
  * - messages: campaign messages whose last change of state (the send, or its delivery receipt
  *   seconds later) fell in it, as sent (sent or delivered) or failed.
  */
@@ -30,6 +32,8 @@ import { campaignMessages, offers, payments, users } from "../db/schema";
 // Every driver, through the (app, …) indexes: naming both apps lets SQLite use them.
 const isDriver = and(inArray(users.app, ["flex", "spark"]), eq(users.isAdmin, false));
 const SENT = ["sent", "delivered"] as const;
+// A refunded payment was paid all the same; its refund comes off the revenue.
+const PAID = ["successful", "refunded"] as const;
 
 type Span = { start: number; end: number };
 
@@ -49,10 +53,14 @@ function periodStatements(db: Db, { start, end }: Span) {
       .where(and(isDriver, gte(users.createdAt, start), lte(users.createdAt, end))),
     db
       .select(
-        namedFields({ payments: count(), paidUsers: countDistinct(payments.userId), revenueCents: sql<number>`coalesce(sum(${payments.amountCents}), 0)` }),
+        namedFields({
+          payments: count(),
+          paidUsers: countDistinct(payments.userId),
+          revenueCents: sql<number>`coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0)`,
+        }),
       )
       .from(payments)
-      .where(and(eq(payments.status, "successful"), gte(payments.createdAt, start), lte(payments.createdAt, end))),
+      .where(and(inArray(payments.status, [...PAID]), gte(payments.settledAt, start), lte(payments.settledAt, end))),
     db
       .select({ n: count() })
       .from(offers)
@@ -123,14 +131,15 @@ export async function dashboardSeries(db: Db, q: DashboardQuery, now = Date.now(
   const bounds = JSON.stringify(days.map((d) => [dayStart(d, q.timeZone), dayEnd(d, q.timeZone)]));
   const dayStartOf = sql`json_extract(d.value, '$[0]')`;
   const dayEndOf = sql`json_extract(d.value, '$[1]')`;
-  const within = (column: typeof users.createdAt | typeof payments.createdAt | typeof offers.createdAt | typeof campaignMessages.updatedAt) =>
+  const within = (column: typeof users.createdAt | typeof payments.settledAt | typeof offers.createdAt | typeof campaignMessages.updatedAt) =>
     sql`${column} >= ${dayStartOf} AND ${column} <= ${dayEndOf}`;
   type Row = { signups: number; payments: number; revenueCents: number; blocksWon: number; messagesSent: number; messagesFailed: number };
   const rows = await db.all<Row>(sql`
     SELECT
       (SELECT count(*) FROM ${users} WHERE ${users.app} IN ('flex', 'spark') AND ${users.isAdmin} = 0 AND ${within(users.createdAt)}) AS signups,
-      (SELECT count(*) FROM ${payments} WHERE ${payments.status} = 'successful' AND ${within(payments.createdAt)}) AS payments,
-      (SELECT coalesce(sum(${payments.amountCents}), 0) FROM ${payments} WHERE ${payments.status} = 'successful' AND ${within(payments.createdAt)}) AS revenueCents,
+      (SELECT count(*) FROM ${payments} WHERE ${payments.status} IN ('successful', 'refunded') AND ${within(payments.settledAt)}) AS payments,
+      (SELECT coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0) FROM ${payments}
+        WHERE ${payments.status} IN ('successful', 'refunded') AND ${within(payments.settledAt)}) AS revenueCents,
       (SELECT count(*) FROM ${offers} WHERE ${offers.status} = 'won' AND ${within(offers.createdAt)}) AS blocksWon,
       (SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.status} IN ('sent', 'delivered') AND ${within(campaignMessages.updatedAt)}) AS messagesSent,
       (SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.status} = 'failed' AND ${within(campaignMessages.updatedAt)}) AS messagesFailed

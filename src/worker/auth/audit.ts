@@ -8,7 +8,14 @@ export type IdentityAuditAction =
   | "auth.password_changed"
   | "auth.password_reset"
   | "auth.mfa_enabled"
-  | "admin.user_created";
+  | "admin.user_created"
+  | "billing.refund_requested"
+  | "billing.plan_created"
+  | "billing.plan_updated"
+  | "billing.reseller_approved"
+  | "billing.reseller_rejected"
+  | "billing.reseller_revoked"
+  | "billing.service_time_adjusted";
 
 /** What administrators change from the console (docs/admin.md): every change leaves one of these. */
 export type AdminAuditAction =
@@ -17,7 +24,6 @@ export type AdminAuditAction =
   | "admin.totp_reset"
   | "admin.role_changed"
   | "admin.opt_outs_changed"
-  | "admin.service_time_changed"
   | "admin.system_changed"
   | "admin.users_exported"
   | "admin.lead_updated";

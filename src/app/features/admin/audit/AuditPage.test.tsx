@@ -20,7 +20,7 @@ function stub() {
               at: Date.UTC(2031, 2, 10, 15),
               actorId: 1,
               actorName: "Olivia Owner",
-              action: "admin.service_time_changed",
+              action: "billing.service_time_adjusted",
               target: "user:42",
               details: { days: 3 },
             },
@@ -28,7 +28,7 @@ function stub() {
         },
       }),
     },
-    { path: "/api/admin/audit/actions", reply: () => ({ body: { actions: ["admin.role_changed", "admin.service_time_changed"] } }) },
+    { path: "/api/admin/audit/actions", reply: () => ({ body: { actions: ["admin.role_changed", "billing.service_time_adjusted"] } }) },
     { path: "/api/admin/users", reply: () => ({ body: { total: 1, page: 1, pageSize: 100, rows: [{ id: 1, name: "Olivia Owner" }] } }) },
   ]);
 }
@@ -43,7 +43,7 @@ describe("audit page", () => {
     const user = userEvent.setup();
     const api = stub();
     renderScreen(<AuditPage />, { path: "/admin/audit" });
-    expect(await screen.findByText("admin.service_time_changed", { selector: "code" })).toBeInTheDocument();
+    expect(await screen.findByText("billing.service_time_adjusted", { selector: "code" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "user:42" })).toHaveAttribute("href", "/admin/users/42");
     expect(screen.getByRole("link", { name: "Olivia Owner" })).toHaveAttribute("href", "/admin/users/1");
     expect(screen.getByText('{"days":3}')).toBeInTheDocument();

@@ -11,5 +11,5 @@ CREATE INDEX `audit_log_action` ON `audit_log` (`action`,`at`);--> statement-bre
 CREATE INDEX `audit_log_target` ON `audit_log` (`target`,`at`);--> statement-breakpoint
 CREATE INDEX `campaign_messages_user` ON `campaign_messages` (`user_id`,`id`);--> statement-breakpoint
 CREATE INDEX `offers_status_created` ON `offers` (`status`,`created_at`);--> statement-breakpoint
-CREATE INDEX `payments_status_created` ON `payments` (`status`,`created_at`,`user_id`,`amount_cents`);--> statement-breakpoint
+CREATE INDEX `payments_settled` ON `payments` (`status`,`settled_at`,`user_id`,`amount_cents`,`refunded_cents`);--> statement-breakpoint
 CREATE INDEX `users_connection` ON `users` (`is_admin`,`account_connected`,`phone_verified`,`expiration_at`);

@@ -93,6 +93,32 @@ function stub(user = detail()) {
       }),
     },
     { path: "/api/admin/invitations", reply: () => ({ body: empty }) },
+    {
+      path: "/api/admin/billing/users/7/service-time",
+      reply: () => ({
+        body: {
+          total: 1,
+          page: 1,
+          pageSize: 20,
+          rows: [
+            {
+              id: 1,
+              kind: "payment",
+              deltaMs: 604_800_000,
+              days: 7,
+              expirationBefore: null,
+              expirationAfter: Date.UTC(2031, 2, 9, 12),
+              paymentId: 12,
+              invitationId: null,
+              reason: null,
+              actor: null,
+              createdAt: 1,
+            },
+          ],
+        },
+      }),
+    },
+    { method: "POST", path: "/api/admin/billing/users/7/service-time", reply: () => ({ status: 201, body: { entry: {} } }) },
   ]);
 }
 
@@ -175,6 +201,23 @@ describe("user page", () => {
     expect(await screen.findByText("Role saved.")).toBeInTheDocument();
   });
 
+  it("extends or reduces service time by whole days with a reason, and lists the ledger", async () => {
+    const user = userEvent.setup();
+    const api = stub();
+    renderScreen(<UserPage />, { path: at, route });
+    const section = await screen.findByRole("region", { name: "Service time" });
+    expect(await within(section).findByText("Payment")).toBeInTheDocument();
+    expect(within(section).getByText("+7")).toBeInTheDocument();
+    await user.type(within(section).getByLabelText(/Days to add/), "3");
+    await user.click(within(section).getByRole("button", { name: "Change service time" }));
+    expect(within(section).getByText("Say why, in a few words.")).toBeInTheDocument();
+    expect(api.to("/api/admin/billing/users/7/service-time", "POST")).toHaveLength(0);
+    await user.type(within(section).getByLabelText(/Reason/), "Outage on Monday");
+    await user.click(within(section).getByRole("button", { name: "Change service time" }));
+    await waitFor(() => expect(api.to("/api/admin/billing/users/7/service-time", "POST")[0]?.body).toEqual({ days: 3, reason: "Outage on Monday" }));
+    expect(await within(section).findByText("Extended by 3 days.")).toBeInTheDocument();
+  });
+
   it("keeps the owner's controls from a support admin", async () => {
     stub();
     renderScreen(<UserPage />, { path: at, route, user: support });
@@ -182,6 +225,8 @@ describe("user page", () => {
     expect(screen.queryByRole("button", { name: "Reset authenticator" })).toBeNull();
     expect(screen.queryByRole("checkbox", { name: "Administrator" })).toBeNull();
     expect(screen.getByRole("button", { name: "Sign out everywhere" })).toBeInTheDocument();
+    // Service time is billing information.
+    expect(screen.queryByRole("region", { name: "Service time" })).toBeNull();
   });
 
   it("sets opt-outs per channel", async () => {

@@ -7,12 +7,14 @@ import { PageHead } from "../../../components/ui/PageHead";
 import { USERS_NS } from "../../../i18n/admin-users";
 import { ApiClientError } from "../../../lib/api-client";
 import { usePageTitle } from "../../../lib/page-title";
+import { useSession } from "../../../lib/session";
 import { formatDateTime } from "../format";
 import { AccessSection } from "./AccessSection";
 import { AuditSection, InvitationsSection, MessagesSection } from "./ActivitySections";
 import { useUser } from "./api";
 import { OptOutsSection } from "./OptOutsSection";
 import { ProfileSection } from "./ProfileSection";
+import { ServiceTimeSection } from "./ServiceTimeSection";
 import "../lists.css";
 import "./users.css";
 
@@ -21,6 +23,7 @@ export default function UserPage() {
   const { t } = useTranslation(USERS_NS);
   const id = useParams().id ?? "";
   const user = useUser(id);
+  const billing = Boolean(useSession().user?.role?.properties.billingDetails);
   usePageTitle(user.data?.user.name);
   const back = { to: "/admin/users", label: t("backToUsers") };
 
@@ -62,6 +65,7 @@ export default function UserPage() {
       </p>
       <div className="user-sections">
         <Facts user={u} />
+        {billing && <ServiceTimeSection user={u} onChanged={() => saved()} />}
         <ProfileSection user={u} onSaved={saved} />
         <OptOutsSection key={`${u.optOuts.sms.optedOut}-${u.optOuts.whatsapp.optedOut}`} user={u} onSaved={saved} />
         <AccessSection user={u} onChanged={saved} />

@@ -52,3 +52,18 @@ export const userApi = {
   setRole: (id: number, json: InferRequestType<typeof user.role.$put>["json"]) => unwrap(user.role.$put({ ...param(id), json })),
   setOptOuts: (id: number, json: { sms: boolean; whatsapp: boolean }) => unwrap(user["opt-outs"].$put({ ...param(id), json })),
 };
+
+const billingUser = api.admin.billing.users[":id"];
+
+/** The driver's service-time ledger (billingDetails only). */
+export function useServiceTime(id: string, paging: Paging, allowed: boolean) {
+  return useSWR(
+    allowed ? ["admin/user/service-time", id, paging] : null,
+    () => unwrap(billingUser["service-time"].$get({ param: { id }, query: asQuery(paging) })),
+    options,
+  );
+}
+
+export function adjustServiceTime(id: number, json: { days: number; reason: string }) {
+  return unwrap(billingUser["service-time"].$post({ param: { id: String(id) }, json }));
+}

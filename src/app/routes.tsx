@@ -59,7 +59,7 @@ export const pageRoutes: RouteObject[] = [
       { path: "users/:id", lazy: lazyPage(() => import("./features/admin/users/UserPage")), handle: { title: "titles.adminUser" } },
       soon("users/:id/dashboard", "titles.adminUserDashboard"),
       { path: "tools", lazy: lazyPage(() => import("./features/admin/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
-      soon("billing", "titles.adminBilling"),
+      { path: "billing", lazy: lazyPage(() => import("./features/admin/billing/BillingPage")), handle: { title: "titles.adminBilling" } },
       { path: "invitations", lazy: lazyPage(() => import("./features/admin/invitations/InvitationsPage")), handle: { title: "titles.adminInvitations" } },
       {
         path: "notifications",

@@ -73,6 +73,7 @@ const ROUTES: Row[] = [
   route("POST", "/api/local-stripe/onboarding/:id{link_local_[0-9a-f]{24}}/complete", open(404)),
 
   route("GET", "/api/admin/billing/payments", billingOnly(200)),
+  route("GET", "/api/admin/billing/payments/export.csv", billingOnly(200)),
   route("POST", "/api/admin/billing/payments/:id/refund", billingOnly(404)),
   route("GET", "/api/admin/billing/plans", billingOnly(200)),
   // Plans are the owner's ("admin" here is the owner).

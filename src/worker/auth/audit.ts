@@ -26,6 +26,7 @@ export type AdminAuditAction =
   | "admin.opt_outs_changed"
   | "admin.system_changed"
   | "admin.users_exported"
+  | "admin.payments_exported"
   | "admin.lead_updated";
 
 export type AuditAction = IdentityAuditAction | AdminAuditAction;

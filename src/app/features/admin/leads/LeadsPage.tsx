@@ -191,6 +191,7 @@ function LeadDialog({ lead, admins, onClose, onSaved }: { lead: LeadRow; admins:
   return (
     <Dialog open title={t("leads.editOne", { name: lead.name ?? formatUsPhone(lead.phone) })} onClose={onClose}>
       <form
+        noValidate
         onSubmit={async (e) => {
           e.preventDefault();
           setState({ busy: true, error: null });

@@ -29,6 +29,7 @@ export function ReasonDialog({ open, title, description, confirmLabel, danger, o
   return (
     <Dialog open={open} title={title} onClose={close}>
       <form
+        noValidate
         onSubmit={async (e) => {
           e.preventDefault();
           if (short) return setState({ busy: false, error: t("reason.required") });

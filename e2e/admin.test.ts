@@ -34,6 +34,7 @@ async function signInAsOwner(page: Page) {
 }
 
 const onPath = (page: Page, pathname: string) => page.waitForURL((url) => url.pathname === pathname);
+const titled = (page: Page, title: string) => page.waitForFunction((expected) => document.title === expected, title);
 
 test("the owner signs in, follows the tour, opens a driver from the users table, extends their service by 3 days and finds it in the audit log", async () => {
   const page = await newPage(browser);
@@ -41,7 +42,7 @@ test("the owner signs in, follows the tour, opens a driver from the users table,
   await page.goto("/login");
   await signInAsOwner(page);
   await onPath(page, "/admin");
-  assert.equal(await page.title(), "Admin dashboard · Blockpilot");
+  await titled(page, "Admin dashboard · Blockpilot");
 
   // First visit: the tour opens by itself, on the live figures.
   const tour = page.locator(".tour-popover");
@@ -66,7 +67,7 @@ test("the owner signs in, follows the tour, opens a driver from the users table,
   await link.waitFor();
   await link.click();
   await page.getByRole("heading", { name: DEMO.driver.name, level: 1 }).waitFor();
-  assert.equal(await page.title(), `${DEMO.driver.name} · Blockpilot`);
+  await titled(page, `${DEMO.driver.name} · Blockpilot`);
   const userPath = new URL(page.url()).pathname;
   const userId = userPath.split("/").pop();
 

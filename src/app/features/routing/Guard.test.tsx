@@ -169,6 +169,24 @@ describe("guards", () => {
     expect(sessionStorage.getItem("bp.resume")).toBeNull();
   });
 
+  it("does not resume a page whose session ended there (signing out from /profile)", async () => {
+    const signedIn = session({});
+    const router = createMemoryRouter(routes, { initialEntries: ["/profile"], patchRoutesOnNavigation });
+    const { rerender } = render(
+      <StaticSessionProvider value={signedIn}>
+        <RouterProvider router={router} />
+      </StaticSessionProvider>,
+    );
+    await screen.findByRole("heading", { name: "My profile" });
+    rerender(
+      <StaticSessionProvider value={signedOutSession}>
+        <RouterProvider router={router} />
+      </StaticSessionProvider>,
+    );
+    await landsOn(router, "/");
+    expect(sessionStorage.getItem("bp.resume")).toBeNull();
+  });
+
   it("a resumed deep link still goes through its own guard", async () => {
     await landsOn(renderAt("/flex/calendar", signedOutSession), "/");
     cleanup();

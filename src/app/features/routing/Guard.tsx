@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { Splash } from "../../components/ui/Splash";
@@ -20,6 +20,10 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
   const { pathname, search } = useLocation();
   const resume = readResume();
   const decision = decide(level, { ...session, resume }, search);
+  // Only a page opened without a session is worth coming back to: one whose session just ended
+  // (signing out from /profile) is not where the next sign-in should land.
+  const hadSession = useRef(false);
+  if (session.claims) hadSession.current = true;
 
   switch (decision.kind) {
     case "wait":
@@ -28,7 +32,7 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
       return <UserLoadError />;
     case "redirect":
       // Storage writes are idempotent, so doing them while rendering the redirect is safe.
-      if (decision.remember) rememberResume(`${pathname}${search}`);
+      if (decision.remember && !hadSession.current) rememberResume(`${pathname}${search}`);
       else if (decision.to === resume) forgetResume();
       return <Navigate to={decision.to} replace />;
     case "forbidden":

@@ -49,6 +49,7 @@ const SPARK_AREAS = [
   "Mississauga, ON",
   "Marietta, GA",
 ];
+const DEMO_RESELLER_CODE = "DIEGO10";
 const REFERRALS = ["MIAMI10", "FLEXPRO", "SPARKUP", "TAMPA5", "ATL2026", "DALLASX", "ROADKING", "WELCOME"];
 const FIRST = [
   "José",
@@ -229,13 +230,45 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   drivers.push(demoDriver);
   for (let i = 0; i < 300; i++) drivers.push(makeDriver(10 + i, "flex", `+1305555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
   for (let i = 0; i < 100; i++) drivers.push(makeDriver(400 + i, "spark", `+1407555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
+  // The demo driver is an approved reseller (docs/payments.md): twelve Flex drivers registered with their code.
+  for (const d of drivers.filter((d) => d.app === "flex" && (d.id as number) >= 10 && (d.id as number) < 22)) d.referral_code = DEMO_RESELLER_CODE;
   sql.push(...insert("users", drivers));
 
   sql.push(
-    ...insert(
-      "referral_codes",
-      REFERRALS.map((code, i) => ({ code, app: i % 3 === 2 ? "spark" : "flex", owner: `Partner ${i + 1}`, created_at: now - 300 * DAY })),
-    ),
+    ...insert("referral_codes", [
+      ...REFERRALS.map((code, i) => ({
+        code,
+        app: i % 3 === 2 ? "spark" : "flex",
+        owner: `Partner ${i + 1}`,
+        owner_user_id: null,
+        created_at: now - 300 * DAY,
+      })),
+      { code: DEMO_RESELLER_CODE, app: "flex", owner: DEMO.driver.name, owner_user_id: 3, created_at: now - 60 * DAY },
+    ]),
+  );
+  sql.push(
+    ...insert("resellers", [
+      {
+        user_id: 3,
+        status: "approved",
+        message: "I help the drivers at my station get set up.",
+        commission_bps: 2000,
+        referral_code: DEMO_RESELLER_CODE,
+        applied_at: now - 61 * DAY,
+        decided_at: now - 60 * DAY,
+        decided_by: 1,
+        updated_at: now - 60 * DAY,
+      },
+      // An application waiting for the billing page.
+      {
+        user_id: 22,
+        status: "applied",
+        message: "Twenty drivers in my WhatsApp group want in.",
+        commission_bps: 2000,
+        applied_at: now - DAY,
+        updated_at: now - DAY,
+      },
+    ]),
   );
 
   // The same rows migrations/0005_11_default_plans.sql creates in a fresh database (kept here for
@@ -312,7 +345,36 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
       }
     }
   }
-  sql.push(...insert("payments", payments), ...insert("offers", offers), ...insert("invitations", invitations));
+  // Each settled demo payment has its ledger row, so the service-time history explains the days.
+  const ledger = payments
+    .filter((p) => p.status === "successful" || p.status === "refunded")
+    .flatMap((p) => {
+      const settled = p.settled_at as number;
+      const days = (p.days as number) * DAY;
+      const paid = {
+        user_id: p.user_id,
+        kind: "payment",
+        delta_ms: days,
+        expiration_before: null as number | null,
+        expiration_after: settled + days,
+        payment_id: p.id,
+      };
+      const rows = [{ ...paid, source_key: `payment:${p.id}`, request_id: "seed", created_at: settled }];
+      if (p.status === "refunded") {
+        rows.push({
+          ...paid,
+          kind: "refund",
+          delta_ms: -days,
+          expiration_before: settled + days,
+          expiration_after: settled,
+          source_key: `refund:${p.id}:${p.amount_cents}`,
+          request_id: "seed",
+          created_at: settled + DAY,
+        });
+      }
+      return rows;
+    });
+  sql.push(...insert("payments", payments), ...insert("service_time_ledger", ledger), ...insert("offers", offers), ...insert("invitations", invitations));
 
   sql.push(
     ...insert("whatsapp_templates", [
@@ -455,8 +517,9 @@ export function printDemoDetails(url = "http://localhost:5173") {
   Blockpilot demo accounts (${url})
     Owner admin     ${DEMO.owner.phone}  password ${DEMO.owner.password}  TOTP secret ${DEMO.owner.totp}
     Support admin   ${DEMO.support.phone}  password ${DEMO.support.password}  TOTP secret ${DEMO.support.totp} (no billingDetails)
-    Driver          ${DEMO.driver.phone}  password ${DEMO.driver.password}
-  SMS codes and messages go to the outbox (printed in this log).
+    Driver          ${DEMO.driver.phone}  password ${DEMO.driver.password}  (an approved reseller, code ${DEMO_RESELLER_CODE})
+  SMS codes and messages go to the outbox (printed in this log). Payments use the local checkout:
+  card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has no funds.
 `);
 }
 

@@ -29,7 +29,7 @@ const filters = {
   system: z.enum(["all", "on", "off"]).default("all"),
   // Drivers by default: the page is about them, and their indexes answer every sort quickly.
   role: z.enum(USER_ROLES).default("drivers"),
-  /** Resellers: drivers with a Connect account for their commissions. */
+  /** Resellers: approved members of the reseller programme. */
   reseller: triState,
   createdFrom: isoDay.optional(),
   createdTo: isoDay.optional(),
@@ -93,6 +93,8 @@ export type UserDetail = UserListRow & {
   roleBillingDetails: boolean;
   mfaMethod: "none" | "sms" | "totp";
   stripeExpressId: string | null;
+  /** Their place in the reseller programme, if they applied. */
+  resellerState: { status: "applied" | "approved" | "rejected" | "revoked"; referralCode: string | null; commissionPercent: number } | null;
   /** Per channel: opted out, and when and how if the opt-out table knows (a STOP reply, or an admin). */
   optOuts: Record<"sms" | "whatsapp", { optedOut: boolean; keyword: string | null; at: number | null }>;
   liveSessions: number;

@@ -7,7 +7,7 @@ import { familyPassedTotp } from "../auth/refresh-tokens";
 import { isInGoodStanding } from "../auth/user-item";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
-import { auditLog, campaignMessages, campaigns, optOuts, refreshTokens, users } from "../db/schema";
+import { auditLog, campaignMessages, campaigns, optOuts, refreshTokens, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
 
 /**
@@ -27,7 +27,7 @@ export async function findUser(db: Db, id: number): Promise<UserRow> {
 const liveSession = (now: number) => and(isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now));
 
 export async function userDetail(db: Db, id: number, now = Date.now()): Promise<UserDetail> {
-  const [found, optOutRows, sessions] = await db.batch([
+  const [found, optOutRows, sessions, reseller] = await db.batch([
     db.select().from(users).where(eq(users.id, id)).limit(1),
     db
       .select()
@@ -37,8 +37,13 @@ export async function userDetail(db: Db, id: number, now = Date.now()): Promise<
       .select({ n: sql<number>`count(DISTINCT ${refreshTokens.family})` })
       .from(refreshTokens)
       .where(and(eq(refreshTokens.userId, id), liveSession(now))),
+    db
+      .select({ status: resellers.status, referralCode: resellers.referralCode, commissionBps: resellers.commissionBps })
+      .from(resellers)
+      .where(eq(resellers.userId, id)),
   ]);
   const u = found[0];
+  const r = reseller[0];
   if (!u) throw new ApiError("not_found", "No such user");
   const optOut = (channel: "sms" | "whatsapp", flag: boolean) => {
     const row = optOutRows.find((o) => o.channel === channel);
@@ -65,7 +70,8 @@ export async function userDetail(db: Db, id: number, now = Date.now()): Promise<
     isAdmin: u.isAdmin,
     roleName: u.roleName,
     roleBillingDetails: u.roleProperties?.billingDetails === true,
-    reseller: u.stripeExpressId !== null,
+    reseller: r?.status === "approved",
+    resellerState: r ? { status: r.status, referralCode: r.referralCode, commissionPercent: r.commissionBps / 100 } : null,
     stripeExpressId: u.stripeExpressId,
     language: u.language,
     inviteCode: u.inviteCode,

@@ -5,7 +5,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
-import { auditLog, campaignMessages, campaigns, optOuts, users } from "../db/schema";
+import { auditLog, campaignMessages, campaigns, optOuts, resellers, users } from "../db/schema";
 
 const DAY = 86_400_000;
 let owner: Awaited<ReturnType<typeof seedAdmin>>;
@@ -47,21 +47,34 @@ describe("GET /api/admin/users", () => {
       accountConnected: true,
       setupComplete: true,
     });
-    await seedUser({ password: null, name: "Ben Off", humanRegion: r, status: "stop", goodStanding: true, expirationAt: now - 1, stripeExpressId: "acct_1" });
+    const ben = await seedUser({
+      password: null,
+      name: "Ben Off",
+      humanRegion: r,
+      status: "stop",
+      goodStanding: true,
+      expirationAt: now - 1,
+      stripeExpressId: "acct_1",
+    });
+    await db.insert(resellers).values({ userId: ben.id, status: "approved", commissionBps: 2000 });
+    // An applicant is not a reseller yet.
+    const ana = await seedUser({ password: null, name: "Ana Applicant", humanRegion: r, status: "stop", goodStanding: false });
+    await db.insert(resellers).values({ userId: ana.id, status: "applied", commissionBps: 0 });
     await seedUser({ password: null, name: "Cy Admin", humanRegion: r, isAdmin: true, roleName: "support" });
     const q = `region=${encodeURIComponent(r)}`;
-    expect(names(await list(`${q}&sort=name&dir=asc`))).toEqual(["Ana On", "Ben Off"]);
-    expect(names(await list(`${q}&role=all&sort=name&dir=asc`))).toEqual(["Ana On", "Ben Off", "Cy Admin"]);
+    expect(names(await list(`${q}&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ana On", "Ben Off"]);
+    expect(names(await list(`${q}&role=all&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ana On", "Ben Off", "Cy Admin"]);
     expect(names(await list(`${q}&role=admins`))).toEqual(["Cy Admin"]);
     // Ben's stored flag says good standing, but his paid time has run out.
     expect(names(await list(`${q}&goodStanding=yes`))).toEqual(["Ana On"]);
-    expect(names(await list(`${q}&goodStanding=no`))).toEqual(["Ben Off"]);
+    expect(names(await list(`${q}&goodStanding=no&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ben Off"]);
     expect(names(await list(`${q}&system=on`))).toEqual(["Ana On"]);
-    expect(names(await list(`${q}&system=off`))).toEqual(["Ben Off"]);
+    expect(names(await list(`${q}&system=off&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ben Off"]);
     expect(names(await list(`${q}&reseller=yes`))).toEqual(["Ben Off"]);
+    expect(names(await list(`${q}&reseller=no&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ana On"]);
     expect(names(await list(`${q}&accountConnected=yes&setupComplete=yes`))).toEqual(["Ana On"]);
     const page = await list(`${q}&sort=name&dir=desc&pageSize=20`);
-    expect(page.total).toBe(2);
+    expect(page.total).toBe(3);
     expect(page.rows[0]).toMatchObject({ name: "Ben Off", region: r, reseller: true, status: "stop", goodStanding: false, isAdmin: false });
   });
 
@@ -146,6 +159,7 @@ describe("the user page", () => {
       liveSessions: 1,
       optOuts: { sms: { optedOut: true, keyword: "STOP", at: 1_900_000_000_000 }, whatsapp: { optedOut: false, keyword: null, at: null } },
     });
+    expect(body.user.resellerState).toBeNull();
     expect(JSON.stringify(body)).not.toMatch(/password|mfa_?secret/i);
     expect((await call("/api/admin/users/987654321", { token: supportToken })).status).toBe(404);
   });

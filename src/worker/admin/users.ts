@@ -1,11 +1,11 @@
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, type SQL, sql } from "drizzle-orm";
 import type { UserFilters, UserListQuery, UserListRow } from "../../shared/admin-users";
 import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import type { CsvValue } from "../csv";
 import type { Db } from "../db/client";
-import { users } from "../db/schema";
+import { resellers, users } from "../db/schema";
 import { foldSearchText } from "../messaging/audience";
 
 /**
@@ -17,6 +17,8 @@ import { foldSearchText } from "../messaging/audience";
 const listOf = (values: string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 const tri = (condition: SQL, value: "all" | "yes" | "no"): SQL[] => (value === "all" ? [] : [value === "yes" ? condition : sql`NOT (${condition})`]);
 const regionOf = (app: "flex" | "spark") => (app === "flex" ? users.humanRegion : users.deliveryArea);
+// An approved member of the reseller programme (docs/payments.md), not an applicant.
+const isReseller = sql`EXISTS (SELECT 1 FROM ${resellers} WHERE ${resellers.userId} = ${users.id} AND ${resellers.status} = 'approved')`;
 const goodStanding = (now: number) => sql`(${users.goodStanding} = 1 AND (${users.expirationAt} IS NULL OR ${users.expirationAt} > ${now}))`;
 
 /** The review's search: a phone number, or a case-insensitive match on name, region or referral (users.search_key). */
@@ -45,8 +47,7 @@ export function userWhere(f: UserFilters, now: number): SQL {
   conditions.push(...tri(sql`${users.accountConnected} = 1`, f.accountConnected));
   conditions.push(...tri(sql`${users.setupComplete} = 1`, f.setupComplete));
   if (f.system !== "all") conditions.push(eq(users.status, f.system === "on" ? "start" : "stop"));
-  if (f.reseller === "yes") conditions.push(isNotNull(users.stripeExpressId));
-  if (f.reseller === "no") conditions.push(isNull(users.stripeExpressId));
+  conditions.push(...tri(isReseller, f.reseller));
   conditions.push(...searchCondition(f.search));
   return and(...conditions)!;
 }
@@ -85,7 +86,7 @@ const rowColumns = (now: number) => ({
   lastSignInAt: users.lastSignInAt,
   isAdmin: users.isAdmin,
   roleName: users.roleName,
-  stripeExpressId: users.stripeExpressId,
+  reseller: sql<number>`${isReseller}`,
 });
 
 type Selected = {
@@ -111,7 +112,7 @@ function toRow(r: Selected): UserListRow {
     lastSignInAt: r.lastSignInAt,
     isAdmin: r.isAdmin,
     roleName: r.roleName,
-    reseller: r.stripeExpressId !== null,
+    reseller: r.reseller === 1,
   };
 }
 

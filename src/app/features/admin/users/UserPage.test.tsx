@@ -34,6 +34,7 @@ const detail = (over: Partial<UserDetail> = {}): UserDetail => ({
   mfaMethod: "totp",
   optOuts: { sms: { optedOut: true, keyword: "STOP", at: Date.UTC(2031, 1, 1) }, whatsapp: { optedOut: false, keyword: null, at: null } },
   liveSessions: 1,
+  resellerState: null,
   ...over,
 });
 const empty = { total: 0, page: 1, pageSize: 20, rows: [] };
@@ -119,6 +120,7 @@ function stub(user = detail()) {
       }),
     },
     { method: "POST", path: "/api/admin/billing/users/7/service-time", reply: () => ({ status: 201, body: { entry: {} } }) },
+    { method: "POST", path: "/api/admin/billing/resellers/7/approve", reply: () => ({ body: { reseller: {} } }) },
   ]);
 }
 
@@ -140,6 +142,7 @@ describe("user page", () => {
     expect(await screen.findByText("Renew today")).toBeInTheDocument();
     expect(await screen.findByText("admin.user_updated")).toBeInTheDocument();
     expect(screen.getByText("No invitations.")).toBeInTheDocument();
+    expect(screen.getByText("Has not applied to the reseller programme.")).toBeInTheDocument();
     expect(api.to("/api/admin/invitations")[0]!.url.searchParams.get("inviter")).toBe("7");
     expect(screen.getByRole("link", { name: "Their dashboard" })).toHaveAttribute("href", "/admin/users/7/dashboard");
   });
@@ -216,6 +219,17 @@ describe("user page", () => {
     await user.click(within(section).getByRole("button", { name: "Change service time" }));
     await waitFor(() => expect(api.to("/api/admin/billing/users/7/service-time", "POST")[0]?.body).toEqual({ days: 3, reason: "Outage on Monday" }));
     expect(await within(section).findByText("Extended by 3 days.")).toBeInTheDocument();
+  });
+
+  it("lets a billing admin approve a reseller application from the user's page", async () => {
+    const user = userEvent.setup();
+    const api = stub(detail({ resellerState: { status: "applied", referralCode: null, commissionPercent: 0 } }));
+    renderScreen(<UserPage />, { path: at, route });
+    expect(await screen.findByText("Applied to resell; waiting for a decision.")).toBeInTheDocument();
+    await user.click(within(screen.getByRole("region", { name: "Reseller" })).getByRole("button", { name: "Approve" }));
+    const dialog = await screen.findByRole("dialog", { name: "Approve Diego Driver as a reseller?" });
+    await user.click(within(dialog).getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(api.to("/api/admin/billing/resellers/7/approve", "POST")).toHaveLength(1));
   });
 
   it("keeps the owner's controls from a support admin", async () => {

@@ -14,6 +14,7 @@ import { AuditSection, InvitationsSection, MessagesSection } from "./ActivitySec
 import { useUser } from "./api";
 import { OptOutsSection } from "./OptOutsSection";
 import { ProfileSection } from "./ProfileSection";
+import { ResellerSection } from "./ResellerSection";
 import { ServiceTimeSection } from "./ServiceTimeSection";
 import "../lists.css";
 import "./users.css";
@@ -69,6 +70,7 @@ export default function UserPage() {
         <ProfileSection user={u} onSaved={saved} />
         <OptOutsSection key={`${u.optOuts.sms.optedOut}-${u.optOuts.whatsapp.optedOut}`} user={u} onSaved={saved} />
         <AccessSection user={u} onChanged={saved} />
+        <ResellerSection user={u} canDecide={billing} onChanged={() => saved()} />
         <InvitationsSection userId={id} />
         <MessagesSection userId={id} />
         <AuditSection userId={id} />

@@ -67,3 +67,12 @@ export function useServiceTime(id: string, paging: Paging, allowed: boolean) {
 export function adjustServiceTime(id: number, json: { days: number; reason: string }) {
   return unwrap(billingUser["service-time"].$post({ param: { id: String(id) }, json }));
 }
+
+const reseller = api.admin.billing.resellers[":id"];
+
+/** The reseller programme's decisions (billing admins; lane 11's routes, docs/payments.md). */
+export const resellerApi = {
+  approve: (id: number) => unwrap(reseller.approve.$post({ param: { id: String(id) }, json: {} })),
+  reject: (id: number) => unwrap(reseller.reject.$post({ param: { id: String(id) } })),
+  revoke: (id: number) => unwrap(reseller.revoke.$post({ param: { id: String(id) } })),
+};

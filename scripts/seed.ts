@@ -464,10 +464,14 @@ function benchDrivers(count: number, now: number): string[] {
 function benchActivity(count: number, now: number): string[] {
   const last = BENCH_FIRST_ID + count - 1;
   const drivers = `FROM users u WHERE u.id BETWEEN ${BENCH_FIRST_ID} AND ${last}`;
-  // A pseudo-random instant between the driver's sign-up and now, spread evenly (products stay far below 2^63).
-  const when = (salt: string) => `u.created_at + ((u.id * 7919 + ${salt} * 104729) % 1000003) * (${now} - u.created_at) / 1000003`;
+  // The n-th event of a driver's chain: from sign-up (plus a few weeks for the first), every `step` days,
+  // at a pseudo-random time of day; events that would fall after now are not made. So each day of the
+  // year gets about the same activity from the drivers signed up by then, as a real service would.
+  const chain = (salt: string, stepDays: number) => `u.created_at + ((u.id % 4) * 7 + ${salt} * ${stepDays}) * ${DAY} + ((u.id * 31 + ${salt} * 17) % ${DAY})`;
+  const when = (salt: string) => chain(salt, 7);
+  const offerAt = (salt: string) => chain(salt, 10);
   return [
-    // Payments: 0–12 per driver (about 6), one of the three Flex plans; 1 in 20 failed, 1 in 20 refunded.
+    // Payments: up to 12 weekly ones per driver (about 6), one of the three Flex plans; 1 in 20 failed, 1 in 20 refunded.
     `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 11)
      INSERT OR IGNORE INTO payments (id, user_id, payer_id, plan_id, amount_cents, days, status, provider, provider_ref, refunded_cents, settled_at, created_at)
      SELECT 10000000 + (u.id - ${BENCH_FIRST_ID}) * 12 + k.n, u.id, u.id, 1 + (u.id + k.n) % 3,
@@ -477,16 +481,16 @@ function benchActivity(count: number, now: number): string[] {
        'bench_pay_' || u.id || '_' || k.n,
        CASE (u.id * 3 + k.n) % 20 WHEN 1 THEN CASE (u.id + k.n) % 3 WHEN 0 THEN 3999 WHEN 1 THEN 7499 ELSE 13999 END ELSE 0 END,
        CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN NULL ELSE ${when("k.n")} + 60000 END, ${when("k.n")}
-     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 7919) % 13")};`,
-    // Offers: 0–30 per driver (about 15) at the 48 Flex stations; about a third won.
+     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 7919) % 13")} AND ${when("k.n")} + 60000 < ${now};`,
+    // Offers: up to 30 per driver, one every 10 days (about 15), at the 48 Flex stations; about a third won.
     `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 29)
      INSERT OR IGNORE INTO offers (id, user_id, station_id, status, reason, pay_cents, starts_at, ends_at, created_at)
      SELECT 20000000 + (u.id - ${BENCH_FIRST_ID}) * 30 + k.n, u.id, 1 + (u.id + k.n) % 48,
        CASE WHEN (u.id * 3 + k.n) % 20 < 7 THEN 'won' WHEN (u.id * 3 + k.n) % 20 < 16 THEN 'disliked' ELSE 'gone' END,
        CASE WHEN (u.id * 3 + k.n) % 20 BETWEEN 7 AND 15 THEN 'Pay below minimum' END,
        5400 + ((u.id * 13 + k.n * 7) % 60) * 100,
-       ${when("k.n")} + 3600000, ${when("k.n")} + 3600000 + (3 + (u.id + k.n) % 3) * 1800000, ${when("k.n")}
-     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 104729) % 31")};`,
+       ${offerAt("k.n")} + 3600000, ${offerAt("k.n")} + 3600000 + (3 + (u.id + k.n) % 3) * 1800000, ${offerAt("k.n")}
+     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 104729) % 31")} AND ${offerAt("k.n")} + 3600000 < ${now};`,
     // 52 weekly campaigns by the owner, each to 1 in 52 of the drivers: a year of messages, 1 in 25 failed.
     `WITH RECURSIVE w(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM w WHERE n < 51)
      INSERT OR IGNORE INTO campaigns (id, app, channel, source, message, audience, author_id, idempotency_key, status, total, created_at, updated_at)

@@ -5,6 +5,7 @@
  * Everything sits in March 2031, where no other test writes; the live counts (system on,
  * disconnected) are compared before and after seeding.
  */
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardQuerySchema } from "../../shared/admin-dashboard";
 import { call, db, json, seedAdmin, seedUser, signInAdmin } from "../auth/test-fixtures";
@@ -115,6 +116,45 @@ describe("dashboard figures", () => {
     // Confirmed and not connected: A (service left) and D (expired); B and F have not confirmed their phone.
     expect(f.disconnected - before.disconnected).toBe(2);
     expect(f.disconnectedWithService - before.disconnectedWithService).toBe(1);
+  });
+
+  it("counts a driver once per span through the payer chain, whatever order their payments settle in", async () => {
+    const driver = await seedUser({ password: null, createdAt: at("2031-05-01T12:00:00Z") });
+    const pay = (settled: string) => ({
+      userId: driver.id,
+      amountCents: 100,
+      days: 7,
+      status: "successful" as const,
+      settledAt: at(settled),
+      createdAt: at(settled),
+    });
+    // Settled out of order: the 3rd of May first, then the 1st, then a processing one settles on the 2nd.
+    await db.insert(payments).values(pay("2031-05-03T12:00:00Z"));
+    await db.insert(payments).values(pay("2031-05-01T12:00:00Z"));
+    const late = await db
+      .insert(payments)
+      .values({ ...pay("2031-05-02T12:00:00Z"), status: "processing", settledAt: null })
+      .returning()
+      .get();
+    await db
+      .update(payments)
+      .set({ status: "successful", settledAt: at("2031-05-02T12:00:00Z") })
+      .where(eq(payments.id, late.id));
+    const figures = async (from: string, to: string) =>
+      (await dashboardFigures(db, query({ from, to, timeZone: "UTC" }), at("2031-05-04T00:00:00Z"))).rangeFigures;
+    expect(await figures("2031-05-01", "2031-05-03")).toMatchObject({ paidUsers: 1, payments: 3 });
+    expect(await figures("2031-05-02", "2031-05-03")).toMatchObject({ paidUsers: 1, payments: 2 });
+    expect(await figures("2031-05-03", "2031-05-03")).toMatchObject({ paidUsers: 1, payments: 1 });
+    const chain = await db
+      .select({ settled: payments.settledAt, prev: payments.prevSettledAt })
+      .from(payments)
+      .where(eq(payments.userId, driver.id))
+      .orderBy(payments.settledAt);
+    expect(chain).toEqual([
+      { settled: at("2031-05-01T12:00:00Z"), prev: null },
+      { settled: at("2031-05-02T12:00:00Z"), prev: at("2031-05-01T12:00:00Z") },
+      { settled: at("2031-05-03T12:00:00Z"), prev: at("2031-05-02T12:00:00Z") },
+    ]);
   });
 
   it("defaults to the 30 days ending today in the zone", async () => {

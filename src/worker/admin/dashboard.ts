@@ -1,4 +1,4 @@
-import { and, count, countDistinct, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import {
   type DashboardFigures,
   type DashboardQuery,
@@ -55,7 +55,8 @@ function periodStatements(db: Db, { start, end }: Span) {
       .select(
         namedFields({
           payments: count(),
-          paidUsers: countDistinct(payments.userId),
+          // A driver's first payment in the span is one whose previous payment settled before it (the payer chain).
+          paidUsers: sql<number>`coalesce(sum(${payments.prevSettledAt} IS NULL OR ${payments.prevSettledAt} < ${start}), 0)`,
           revenueCents: sql<number>`coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0)`,
         }),
       )

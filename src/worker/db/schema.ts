@@ -230,6 +230,13 @@ export const payments = sqliteTable(
     failureCode: text("failure_code"),
     idempotencyKey: text("idempotency_key"),
     settledAt: integer("settled_at"),
+    /**
+     * When the same driver's previous payment settled (null for their first). Kept by triggers
+     * (migrations/*_lane12_payer_chain.sql), never by code: it lets the admin dashboard count the
+     * drivers who paid in a range without a DISTINCT — a payment whose previous one settled before
+     * the range is its driver's first in the range (docs/admin.md).
+     */
+    prevSettledAt: integer("prev_settled_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at"),
   },
@@ -241,7 +248,9 @@ export const payments = sqliteTable(
     index("payments_intent").on(t.paymentIntentId),
     uniqueIndex("payments_payer_key").on(t.payerId, t.idempotencyKey),
     // The admin dashboard's payers and revenue per day, read from the index alone.
-    index("payments_settled").on(t.status, t.settledAt, t.userId, t.amountCents, t.refundedCents),
+    index("payments_settled").on(t.status, t.settledAt, t.prevSettledAt, t.amountCents, t.refundedCents),
+    // The payer chain's triggers find a driver's neighbouring settlements.
+    index("payments_user_settled").on(t.userId, t.settledAt),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { fileDropOffLeads } from "./admin/leads";
 import { app } from "./app";
-import { createDb } from "./db/client";
 import { runBillingCron } from "./billing/cron";
+import { createDb } from "./db/client";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";

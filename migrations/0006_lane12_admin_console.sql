@@ -1,3 +1,10 @@
+CREATE TABLE `dashboard_cache` (
+	`key` text PRIMARY KEY NOT NULL,
+	`value` text NOT NULL,
+	`expires_at` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX `dashboard_cache_expires` ON `dashboard_cache` (`expires_at`);--> statement-breakpoint
 ALTER TABLE `leads` ADD `message` text;--> statement-breakpoint
 ALTER TABLE `leads` ADD `user_id` integer REFERENCES users(id);--> statement-breakpoint
 ALTER TABLE `leads` ADD `status` text DEFAULT 'new' NOT NULL;--> statement-breakpoint

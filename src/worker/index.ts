@@ -1,3 +1,4 @@
+import { pruneDashboardCache } from "./admin/dashboard";
 import { fileDropOffLeads } from "./admin/leads";
 import { app } from "./app";
 import { runBillingCron } from "./billing/cron";
@@ -17,6 +18,7 @@ export default {
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
+    ctx.waitUntil(pruneDashboardCache(createDb(env.DB), controller.scheduledTime));
     ctx.waitUntil(
       fileDropOffLeads(createDb(env.DB), controller.scheduledTime).then((filed) => {
         if (filed > 0) createLogger({ task: "leads" }).info("leads.filed", { filed });

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardQuerySchema } from "../../shared/admin-dashboard";
 import { call, db, json, seedAdmin, seedUser, signInAdmin } from "../auth/test-fixtures";
 import { campaignMessages, campaigns, offers, payments } from "../db/schema";
-import { dashboardFigures, dashboardSeries } from "./dashboard";
+import { dashboardFigures, dashboardSeries, PAST_DAYS_TTL_MS, pruneDashboardCache } from "./dashboard";
 
 const NY = "America/New_York";
 const at = (iso: string) => Date.parse(iso);
@@ -155,6 +155,33 @@ describe("dashboard figures", () => {
       { settled: at("2031-05-02T12:00:00Z"), prev: at("2031-05-01T12:00:00Z") },
       { settled: at("2031-05-03T12:00:00Z"), prev: at("2031-05-02T12:00:00Z") },
     ]);
+  });
+
+  it("keeps the past days' figures for a while and counts today live", async () => {
+    const driver = await seedUser({ password: null, createdAt: at("2031-07-01T12:00:00Z") });
+    const pay = (settled: string) => ({
+      userId: driver.id,
+      amountCents: 1000,
+      days: 7,
+      status: "successful" as const,
+      settledAt: at(settled),
+      createdAt: at(settled),
+    });
+    const now = at("2031-07-10T12:00:00Z");
+    const q = query({ from: "2031-07-08", to: "2031-07-10", timeZone: "UTC" });
+    await db.insert(payments).values(pay("2031-07-08T12:00:00Z"));
+    expect((await dashboardFigures(db, q, now)).rangeFigures).toMatchObject({ payments: 1, paidUsers: 1, revenueCents: 1000 });
+    // A late change to a past day waits for the kept figures to expire; today's counts at once.
+    await db.insert(payments).values(pay("2031-07-09T12:00:00Z"));
+    await db.insert(payments).values(pay("2031-07-10T09:00:00Z"));
+    const soon = await dashboardFigures(db, q, now + 1000);
+    expect(soon.rangeFigures).toMatchObject({ payments: 2, paidUsers: 1, revenueCents: 2000 });
+    expect(soon.todayFigures).toMatchObject({ payments: 1, paidUsers: 1 });
+    const later = await dashboardFigures(db, q, now + PAST_DAYS_TTL_MS + 1);
+    expect(later.rangeFigures).toMatchObject({ payments: 3, paidUsers: 1, revenueCents: 3000 });
+    const series = await dashboardSeries(db, q, now + PAST_DAYS_TTL_MS + 1);
+    expect(series.payments).toEqual([1, 1, 1]);
+    await pruneDashboardCache(db, now + 2 * PAST_DAYS_TTL_MS + 2);
   });
 
   it("defaults to the 30 days ending today in the zone", async () => {

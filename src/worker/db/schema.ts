@@ -581,6 +581,20 @@ export const outbox = sqliteTable(
   (t) => [index("outbox_to").on(t.to, t.createdAt), uniqueIndex("outbox_provider_id").on(t.providerId)],
 );
 
+/**
+ * The admin dashboard's figures for days already over (docs/admin.md): computed once, kept for a few
+ * minutes, so the dashboard's usual ranges answer from one row while today is always counted live.
+ */
+export const dashboardCache = sqliteTable(
+  "dashboard_cache",
+  {
+    key: text("key").primaryKey(),
+    value: text("value", { mode: "json" }).$type<unknown>().notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("dashboard_cache_expires").on(t.expiresAt)],
+);
+
 export const auditLog = sqliteTable(
   "audit_log",
   {

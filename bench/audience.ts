@@ -26,7 +26,7 @@ const BUDGET_MS = 50;
 if (!process.argv.includes("--skip-build")) buildCopy(DIR);
 if (!process.argv.includes("--skip-seed")) freshState(STATE, DRIVERS);
 const worker = await startWorker({ dir: DIR, port: PORT, state: STATE });
-const token = await ownerToken(DIR);
+const token = await ownerToken(worker.url);
 const headers = { Authorization: `Bearer ${token}` };
 
 async function timed(path: string): Promise<{ ms: number; bytes: number; body: unknown }> {

@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, rmSync } from "node:fs";
-import { importJWK, SignJWT } from "jose";
+import * as OTPAuth from "otpauth";
 import { readDevVars } from "../scripts/dev-vars.ts";
 import { DEMO } from "../scripts/seed.ts";
 
@@ -81,19 +81,29 @@ export function devVarsOf(dir: string): Record<string, string> {
   return Object.fromEntries(Object.entries(readDevVars(`${dir}/blockpilot/.dev.vars`)).map(([k, v]) => [k, v.replace(/^(['"])(.*)\1$/, "$2")]));
 }
 
-/** An ID token for the seeded owner (user 1), made the way src/worker/auth/tokens.ts makes them. */
-export async function ownerToken(dir: string): Promise<string> {
-  const vars = devVarsOf(dir);
-  const key = await importJWK(JSON.parse(vars.JWT_PRIVATE_JWK!) as Parameters<typeof importJWK>[0], "ES256");
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ phone_number: DEMO.owner.phone, phone_number_verified: true, app: "flex", is_admin: true })
-    .setProtectedHeader({ alg: "ES256", typ: "id+jwt" })
-    .setIssuer("blockpilot")
-    .setAudience("blockpilot-app")
-    .setSubject("1")
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(key);
+/**
+ * An ID token for the seeded owner, signed in through the API (password, then the TOTP step), so
+ * it names a live session as every signed-in call now checks (a token signed here would not).
+ */
+export async function ownerToken(url: string): Promise<string> {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
+  const post = async <T>(path: string, body: unknown) => {
+    const res = await fetch(`${url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    return (await res.json()) as T;
+  };
+  const first = await post<{ challenge?: string; session?: string }>("/api/auth/sign-in", {
+    phoneNumber: DEMO.owner.phone,
+    app: "flex",
+    password: DEMO.owner.password,
+  });
+  if (first.challenge !== "SOFTWARE_TOKEN_MFA") throw new Error(`owner sign-in answered ${JSON.stringify(first)}`);
+  const answer = await post<{ tokens?: { idToken: string } }>("/api/auth/respond", {
+    challenge: "SOFTWARE_TOKEN_MFA",
+    session: first.session,
+    code: totp.generate(),
+  });
+  if (!answer.tokens) throw new Error(`owner TOTP step answered ${JSON.stringify(answer)}`);
+  return answer.tokens.idToken;
 }
 
 export const median = (xs: number[]) => {

@@ -5,12 +5,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
+import { startFakePlatform } from "../test/fake-platform/server.ts";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
 // No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state };
+const ownerCache = `${state}-owner.json`;
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });
@@ -25,13 +27,48 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
 ensureDevVars();
 if (!process.env.E2E_SKIP_BUILD) run("vite", ["build", "--logLevel", "warn"]);
 rmSync(state, { recursive: true, force: true });
+rmSync(ownerCache, { force: true });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
+
+// The delivery platform: a fake of its own per run (next to the app's port), in demo mode; tests
+// read sign-in codes and inject offers through its control API (E2E_PLATFORM_URL).
+const platform = await startFakePlatform({ port: Number(process.env.E2E_PLATFORM_PORT ?? port + 1), config: { openSignUp: true } });
+/**
+ * The messaging rules' clock (src/worker/compliance/clock.ts) stands at 22:00 in New York today,
+ * so e2e/messaging-rules.test.ts sees a marketing campaign created at 22:00 Eastern whenever the
+ * run happens. Only quiet hours read it; the Worker refuses the setting in production.
+ */
+function tenPmInNewYork(now = Date.now()): number {
+  const parts: Record<string, number> = {};
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/New_York",
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
+  for (const p of format.formatToParts(now)) if (p.type !== "literal") parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, 22, 0);
+  const at = (t: number) => {
+    const q: Record<string, number> = {};
+    for (const p of format.formatToParts(t)) if (p.type !== "literal") q[p.type] = Number(p.value);
+    return Date.UTC(q.year!, q.month! - 1, q.day!, q.hour!, q.minute!);
+  };
+  return wall - (at(wall) - wall);
+}
+const clockOffset = tenPmInNewYork() - Date.now();
 
 const server = spawn(
   "wrangler",
   [
     "dev",
+    "--var",
+    `FLEX_PLATFORM_API_BASE:${platform.url}/flex`,
+    "--var",
+    `SPARK_PLATFORM_API_BASE:${platform.url}/spark`,
     "-c",
     "dist/blockpilot/wrangler.json",
     "--port",
@@ -42,6 +79,8 @@ const server = spawn(
     "--log-level",
     "warn",
     "--show-interactive-dev-session=false",
+    "--var",
+    `COMPLIANCE_CLOCK_OFFSET_MS:${clockOffset}`,
   ],
   {
     stdio: ["ignore", "inherit", "inherit"],
@@ -77,14 +116,16 @@ try {
       : readdirSync("e2e")
           .filter((f) => f.endsWith(".test.ts"))
           .map((f) => `e2e/${f}`);
-  const tests = spawnSync("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
+  // Not spawnSync: the fake platform runs in this process and must keep answering meanwhile.
+  const tests = spawn("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
     stdio: "inherit",
-    env: { ...env, E2E_BASE_URL: baseUrl },
+    env: { ...env, E2E_BASE_URL: baseUrl, E2E_PLATFORM_URL: platform.url },
   });
-  code = tests.status ?? 1;
+  code = await new Promise<number>((resolve) => tests.on("exit", (status) => resolve(status ?? 1)));
 } catch (err) {
   console.error(err);
 } finally {
   stop();
+  await platform.close();
 }
 process.exit(code);

@@ -7,10 +7,13 @@
  *   npm run seed -- --drivers 100000 also N extra Flex drivers for benchmarks
  *   npm run seed -- --print          only print the demo sign-in details
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
 import { hashPassword } from "../src/worker/auth/password.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
+import { DEFAULT_STATIONS } from "../test/fake-platform/server.ts";
 import { ensureDevVars, readDevVars } from "./dev-vars.ts";
 
 export const DEMO = {
@@ -99,14 +102,8 @@ const LAST = [
   "Kim",
   "Patel",
 ];
-const DISLIKE_REASONS = [
-  "Pay below minimum",
-  "Station not selected",
-  "Outside schedule",
-  "Block too long",
-  "Arrival buffer too short",
-  "Hourly rate below minimum",
-];
+/** Why demo offers were disliked: the reasons evaluateOffer gives (src/shared/offer-filter.ts) and the engine's own. */
+const DISLIKE_REASONS = [["pay"], ["station"], ["window"], ["duration"], ["buffer"], ["hourly"], ["pay", "hourly"], ["day"], ["overlap"]];
 const DAY = 86_400_000;
 const LEAD_MESSAGES = [
   "Hi, does it work for Spark in Kissimmee?",
@@ -220,11 +217,12 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   Object.assign(demoDriver, {
     name: DEMO.driver.name,
     phone_verified: true,
-    account_connected: true,
-    setup_complete: true,
+    // The demo driver connects to the fake platform and sets filters in the app (docs/engine.md).
+    account_connected: false,
+    setup_complete: false,
     good_standing: true,
     expiration_at: now + 7 * DAY,
-    status: "start",
+    status: "stop",
     human_region: "Miami",
   });
   drivers.push(demoDriver);
@@ -283,8 +281,9 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   ];
   sql.push(...insert("plans", plans));
 
-  const stations = FLEX_REGIONS.flatMap((region, r) =>
-    [1, 2, 3].map((n) => ({ id: r * 3 + n, app: "flex", code: `${region.slice(0, 3).toUpperCase()}${n}`, name: `${region} station ${n}`, region })),
+  // The fake platform's stations and delivery areas, as drivers' settings pages save them.
+  const stations = (["flex", "spark"] as const).flatMap((app) =>
+    DEFAULT_STATIONS[app].map((s) => ({ app, id: s.serviceAreaId, name: s.name, region: s.region, time_zone: s.timeZone, updated_at: now })),
   );
   sql.push(...insert("stations", stations));
 
@@ -317,20 +316,27 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
       });
       paymentId++;
     }
-    if (d.app === "flex" && d.account_connected) {
-      const regionStations = stations.filter((s) => s.region === d.human_region);
+    if (d.account_connected) {
+      const appStations = stations.filter((s) => s.app === d.app);
       for (let o = 0; o < 5; o++) {
         const starts = now - Math.floor(rand() * 14) * DAY + Math.floor(rand() * 12) * 3_600_000;
         const roll = rand();
+        const station = appStations[Math.floor(rand() * appStations.length)]!;
+        const status = roll < 0.35 ? "won" : roll < 0.8 ? "disliked" : "gone";
         offers.push({
-          id: offerId++,
+          id: offerId,
           user_id: id,
-          station_id: regionStations[o % regionStations.length]?.id ?? null,
-          status: roll < 0.35 ? "won" : roll < 0.8 ? "disliked" : "gone",
-          reason: roll >= 0.35 && roll < 0.8 ? DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)] : null,
+          app: d.app,
+          platform_offer_id: `demo-offer-${offerId++}`,
+          station_id: station.id,
+          station_name: station.name,
+          time_zone: station.time_zone,
+          status,
+          reasons: status === "disliked" ? JSON.stringify(DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)]) : null,
           pay_cents: 5400 + Math.floor(rand() * 60) * 100,
           starts_at: starts,
           ends_at: starts + (3 + Math.floor(rand() * 3)) * 1_800_000,
+          seen_at: starts - 3_600_000,
           created_at: starts - 3_600_000,
         });
       }
@@ -376,12 +382,47 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     });
   sql.push(...insert("payments", payments), ...insert("service_time_ledger", ledger), ...insert("offers", offers), ...insert("invitations", invitations));
 
+  // The consent ledger (docs/messaging-rules.md): most drivers ticked the marketing box when they
+  // registered; invited numbers carry only the weaker invitation basis, which allows no marketing.
+  const consentRand = prng(14);
+  const consents: Record<string, unknown>[] = [];
+  for (const d of drivers) {
+    if (consentRand() >= 0.85) continue;
+    const language = d.language === "es" ? "es" : "en";
+    consents.push({
+      phone: d.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "express",
+      source: "registration",
+      text: REGISTRATION_CONSENT[language],
+      text_version: REGISTRATION_CONSENT.version,
+      language,
+      user_id: d.id,
+      at: d.created_at,
+    });
+  }
+  for (const i of invitations) {
+    consents.push({
+      phone: i.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "invitation",
+      source: "invitation",
+      language: "en",
+      actor_id: i.inviter_id,
+      at: i.invited_at,
+    });
+  }
+  sql.push(...insert("consent_events", consents));
+
   sql.push(
     ...insert("whatsapp_templates", [
       {
         id: "demo_welcome_en",
         name: "welcome_back",
         language: "en_US",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" },
           { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." },
@@ -391,6 +432,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_welcome_es",
         name: "welcome_back",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" },
           { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." },
@@ -400,6 +442,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_expiring_en",
         name: "service_expiring",
         language: "en_US",
+        category: "UTILITY",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Your week ends soon" },
           { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." },
@@ -409,6 +452,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_invite_es",
         name: "friend_invite",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Un amigo te invitó" },
           { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." },
@@ -482,15 +526,16 @@ function benchActivity(count: number, now: number): string[] {
        CASE (u.id * 3 + k.n) % 20 WHEN 1 THEN CASE (u.id + k.n) % 3 WHEN 0 THEN 3999 WHEN 1 THEN 7499 ELSE 13999 END ELSE 0 END,
        CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN NULL ELSE ${when("k.n")} + 60000 END, ${when("k.n")}
      ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 7919) % 13")} AND ${when("k.n")} + 60000 < ${now};`,
-    // Offers: up to 30 per driver, one every 10 days (about 15), at the 48 Flex stations; about a third won.
-    `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 29)
-     INSERT OR IGNORE INTO offers (id, user_id, station_id, status, reason, pay_cents, starts_at, ends_at, created_at)
-     SELECT 20000000 + (u.id - ${BENCH_FIRST_ID}) * 30 + k.n, u.id, 1 + (u.id + k.n) % 48,
+    // Offers: up to 30 per driver, one every 10 days (about 15), at the Flex stations; about a third won.
+    `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 29),
+       s AS (SELECT id, name, time_zone, row_number() OVER (ORDER BY id) - 1 AS i, count(*) OVER () AS total FROM stations WHERE app = 'flex')
+     INSERT OR IGNORE INTO offers (id, user_id, app, platform_offer_id, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, seen_at, created_at)
+     SELECT 20000000 + (u.id - ${BENCH_FIRST_ID}) * 30 + k.n, u.id, 'flex', 'bench-offer-' || u.id || '-' || k.n, s.id, s.name, s.time_zone,
        CASE WHEN (u.id * 3 + k.n) % 20 < 7 THEN 'won' WHEN (u.id * 3 + k.n) % 20 < 16 THEN 'disliked' ELSE 'gone' END,
-       CASE WHEN (u.id * 3 + k.n) % 20 BETWEEN 7 AND 15 THEN 'Pay below minimum' END,
+       CASE WHEN (u.id * 3 + k.n) % 20 BETWEEN 7 AND 15 THEN '["pay"]' END,
        5400 + ((u.id * 13 + k.n * 7) % 60) * 100,
-       ${offerAt("k.n")} + 3600000, ${offerAt("k.n")} + 3600000 + (3 + (u.id + k.n) % 3) * 1800000, ${offerAt("k.n")}
-     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 104729) % 31")} AND ${offerAt("k.n")} + 3600000 < ${now};`,
+       ${offerAt("k.n")} + 3600000, ${offerAt("k.n")} + 3600000 + (3 + (u.id + k.n) % 3) * 1800000, ${offerAt("k.n")}, ${offerAt("k.n")}
+     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 104729) % 31 JOIN s ON s.i = (u.id + k.n) % s.total")} AND ${offerAt("k.n")} + 3600000 < ${now};`,
     // 52 weekly campaigns by the owner, each to 1 in 52 of the drivers: a year of messages, 1 in 25 failed.
     `WITH RECURSIVE w(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM w WHERE n < 51)
      INSERT OR IGNORE INTO campaigns (id, app, channel, source, message, audience, author_id, idempotency_key, status, total, created_at, updated_at)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDay, isTimeZone } from "./audience";
+import type { MessageStatus } from "./campaigns";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
 
 /**
@@ -161,7 +162,7 @@ export type UserMessageRow = {
   channel: "sms" | "whatsapp";
   text: string | null;
   template: string | null;
-  status: "pending" | "sending" | "sent" | "delivered" | "failed" | "skipped";
+  status: MessageStatus;
   errorCode: string | null;
   at: number;
 };

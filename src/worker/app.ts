@@ -13,6 +13,8 @@ import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./rout
 import { adminDashboardRoutes } from "./routes/admin-dashboard";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { contactRoutes } from "./routes/contact";
+import { driverRoutes } from "./routes/driver";
 import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { localStripeRoutes } from "./routes/local-stripe";
@@ -61,7 +63,9 @@ export const app = new Hono<AppEnv>()
   .use(dbMiddleware)
   .route("/status", statusRoutes)
   .route("/auth", authRoutes)
+  .route("/contact", contactRoutes)
   .route("/flex/v1/user", userRoutes)
+  .route("/driver", driverRoutes)
   .route("/plans", planRoutes)
   .route("/payments", paymentRoutes)
   .route("/invitations", invitationRoutes)

@@ -34,6 +34,7 @@ const route = (method: string, path: string, expected: Expected, request?: Row["
 // One line per route: method, path as the app registers it, expected status per caller.
 const ROUTES: Row[] = [
   route("GET", "/api/status/health", open(200)),
+  route("GET", "/api/status/site", open(200)),
 
   route("POST", "/api/auth/register", open(400)),
   route("POST", "/api/auth/confirm", open(400)),
@@ -47,8 +48,34 @@ const ROUTES: Row[] = [
   route("POST", "/api/auth/change-password", signedIn(400)),
   route("PATCH", "/api/auth/me", signedIn(400)),
 
+  route("POST", "/api/contact", open(400)),
+
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
+
+  route("GET", "/api/driver/connection", verified(200)),
+  route("POST", "/api/driver/connection", verified(400)),
+  route("POST", "/api/driver/connection/code", verified(400)),
+  route("POST", "/api/driver/connection/approval", verified(400)),
+  route("DELETE", "/api/driver/connection/attempts/:id", verified(400)),
+  route("DELETE", "/api/driver/connection", verified(200)),
+  // Not connected to the platform yet: a conflict, not a platform call.
+  route("GET", "/api/driver/stations", verified(409)),
+  route("GET", "/api/driver/filters", verified(200)),
+  route("PUT", "/api/driver/filters", verified(400)),
+  route("GET", "/api/driver/engine", verified(200)),
+  route("POST", "/api/driver/engine", verified(400)),
+  route("GET", "/api/driver/offers", verified(200)),
+  route("POST", "/api/driver/offers/:id/arrive", verified(404)),
+  route("POST", "/api/driver/offers/:id/forfeit", verified(404)),
+  route("GET", "/api/driver/calendar", verified(400)),
+  // Another driver's calendar: administrators (an unknown number is then a 404); a driver is refused.
+  route(
+    "GET",
+    "/api/driver/calendar/:phoneNumber",
+    { anonymous: 401, unverified: 403, driver: 403, admin: 404, support: 404 },
+    { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" },
+  ),
 
   route("GET", "/api/plans", open(200)),
   route("POST", "/api/payments/checkout", verified(400)),
@@ -107,6 +134,10 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/audit", adminOnly(200)),
   route("GET", "/api/admin/audit/actions", adminOnly(200)),
   route("GET", "/api/admin/audience", adminOnly(200)),
+  // The review's summary needs the channel and purpose it is checked against.
+  route("GET", "/api/admin/audience/review", adminOnly(400)),
+  route("GET", "/api/admin/invitation-audience/review", adminOnly(400)),
+  route("GET", "/api/admin/consent/:phone", adminOnly(400)),
   route("GET", "/api/admin/invitation-audience", adminOnly(200)),
   route("GET", "/api/admin/regions", adminOnly(200)),
   route("GET", "/api/admin/settings", adminOnly(200)),
@@ -116,6 +147,7 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/campaigns/:id", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/messages", adminOnly(404)),
   route("POST", "/api/admin/campaigns/:id/retry-failed", adminOnly(404)),
+  route("POST", "/api/admin/campaigns/:id/cancel", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/export.csv", adminOnly(404)),
 
   route("GET", "/api/flex/v1/all-users-table", adminOnly(200)),

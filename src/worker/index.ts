@@ -11,6 +11,7 @@ import { handleQueueBatch } from "./queue";
 
 // Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).
 export { SendPacer } from "./messaging/pacer";
+export { CaptureSession } from "./platform/capture-session";
 
 export default {
   fetch: app.fetch,

@@ -51,6 +51,12 @@ beforeAll(async () => {
   );
   const block = (status: "won" | "disliked" | "gone", createdAt: string) => ({
     userId: u.C!.id,
+    app: "flex" as const,
+    platformOfferId: `dashboard-${status}-${createdAt}`,
+    stationId: "station-1",
+    stationName: "Station 1",
+    timeZone: NY,
+    seenAt: at(createdAt),
     status,
     payCents: 6000,
     startsAt: at(createdAt),

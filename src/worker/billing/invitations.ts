@@ -1,8 +1,10 @@
 import { and, asc, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/middleware";
+import { recordConsent } from "../compliance/consent";
 import type { Db } from "../db/client";
 import { invitations, payments, referralCodes, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { resumeCapture } from "../platform/capture";
 import { createSmsProvider } from "../providers/sms/provider";
 import type { BillingContext } from "./context";
 import { billingMessages, sendCourtesySms, smsOptedOut } from "./notify";
@@ -117,6 +119,8 @@ export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, ph
     await db.delete(invitations).where(eq(invitations.id, inserted.id));
     throw new ApiError("unavailable", "Couldn't send the invitation. Try again in a moment");
   }
+  // The ledger says how we got the number: a friend gave it, a weaker basis that allows no marketing (docs/messaging-rules.md).
+  await recordConsent(db, { phone, basis: "invitation", source: "invitation", text: null, language: inviter.language, actorId: inviter.id, at: now });
   return { id: inserted.id, phoneNumber: inserted.phone, invitedAt: inserted.invitedAt, state: "invited" as InvitationState };
 }
 
@@ -167,6 +171,7 @@ export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: num
   const result = time.resultOf(ledger);
   if (!result.applied) return;
   ctx.log.info("invitations.free_week", { inviterId: invitation.inviterId, inviteeId: invitee.id });
+  ctx.waitUntil(resumeCapture(ctx.env, invitation.inviterId));
   const inviter = await db.select({ phone: users.phone, language: users.language }).from(users).where(eq(users.id, invitation.inviterId)).get();
   if (inviter)
     await sendCourtesySms(ctx, inviter.phone, billingMessages.freeWeek(inviter.language, result.entry?.expirationAfter ?? null), "invitations.free_week_sms");

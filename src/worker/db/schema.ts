@@ -141,33 +141,85 @@ export const rateLimits = sqliteTable("rate_limits", {
   resetAt: integer("reset_at").notNull(),
 });
 
+/**
+ * The platform's stations (Flex) and delivery areas (Spark) drivers have seen, by the platform's
+ * id: what offers and filters name, with the IANA zone their times are read in.
+ */
 export const stations = sqliteTable(
   "stations",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
     app: text("app", { enum: APPS }).notNull(),
-    code: text("code").notNull(),
+    id: text("id").notNull(),
     name: text("name").notNull(),
     region: text("region").notNull(),
+    timeZone: text("time_zone").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [uniqueIndex("stations_app_code").on(t.app, t.code), index("stations_region").on(t.app, t.region)],
+  (t) => [primaryKey({ columns: [t.app, t.id] })],
 );
 
+/**
+ * A driver's connection to the delivery platform (the spec's proxyInstalled is users.account_connected).
+ * Tokens are sealed (auth/secret-box.ts) and never leave the Worker; the password is never stored.
+ */
+export const platformAccounts = sqliteTable("platform_accounts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  app: text("app", { enum: APPS }).notNull(),
+  email: text("email").notNull(),
+  /** JSON { accessToken, refreshToken, accessExpiresAt }, sealed; null once disconnected. */
+  sealedTokens: text("sealed_tokens"),
+  connectedAt: integer("connected_at").notNull(),
+  disconnectedAt: integer("disconnected_at"),
+  /** Why the connection ended: the driver disconnected, or the platform refused the refresh token. */
+  disconnectReason: text("disconnect_reason", { enum: ["driver", "refused"] }),
+  updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/** A platform sign-in waiting for its code or approval (the platform's session is sealed too). */
+export const platformSignIns = sqliteTable(
+  "platform_sign_ins",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    kind: text("kind", { enum: ["code", "approval"] }).notNull(),
+    sealedSession: text("sealed_session").notNull(),
+    destination: text("destination"),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("platform_sign_ins_user").on(t.userId)],
+);
+
+/** A driver's filters: the CaptureFilters of src/shared/offer-filter.ts, plus an optional daily cap. */
 export const driverFilters = sqliteTable("driver_filters", {
   userId: integer("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  stationIds: text("station_ids", { mode: "json" }).$type<number[]>().notNull(),
+  stations: text("stations", { mode: "json" }).$type<{ id: string; minPayCents?: number | null; minHourlyCents?: number | null }[]>().notNull(),
+  minPayCents: integer("min_pay_cents").notNull().default(0),
   minHourlyCents: integer("min_hourly_cents").notNull().default(0),
-  minBlockPayCents: integer("min_block_pay_cents").notNull().default(0),
   arrivalBufferMinutes: integer("arrival_buffer_minutes").notNull().default(30),
-  /** Per weekday (0 = Sunday) a list of [startMinute, endMinute) windows. */
-  schedule: text("schedule", { mode: "json" }).$type<Record<string, [number, number][]>>().notNull(),
-  minBlockMinutes: integer("min_block_minutes").notNull().default(0),
-  maxBlockMinutes: integer("max_block_minutes").notNull().default(600),
+  minDurationMinutes: integer("min_duration_minutes").notNull().default(0),
+  maxDurationMinutes: integer("max_duration_minutes").notNull().default(0),
+  /** Per weekday ("mon"…"sun") windows of station-local "HH:MM" times. */
+  schedule: text("schedule", { mode: "json" })
+    .$type<Partial<Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", { start: string; end: string }[]>>>()
+    .notNull(),
+  /** At most this many minutes of blocks per station-local day; 0 = no cap. */
+  dailyCapMinutes: integer("daily_cap_minutes").notNull().default(0),
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
+/**
+ * Every offer the capture engine was shown, recorded once: won, disliked (with the reasons) or
+ * gone. Station name and zone are copied so the dashboard reads one table.
+ */
 export const offers = sqliteTable(
   "offers",
   {
@@ -175,16 +227,31 @@ export const offers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    stationId: integer("station_id").references(() => stations.id),
+    app: text("app", { enum: APPS }).notNull(),
+    platformOfferId: text("platform_offer_id").notNull(),
+    stationId: text("station_id").notNull(),
+    stationName: text("station_name").notNull(),
+    timeZone: text("time_zone").notNull(),
     status: text("status", { enum: ["won", "disliked", "gone"] }).notNull(),
-    reason: text("reason"),
+    /** Why a disliked offer was not taken: offer-filter reasons, or "overlap" / "daily_cap". */
+    reasons: text("reasons", { mode: "json" }).$type<string[]>(),
     payCents: integer("pay_cents").notNull(),
     startsAt: integer("starts_at").notNull(),
     endsAt: integer("ends_at").notNull(),
+    /** The platform's scheduled block, for won offers. */
+    blockId: text("block_id"),
+    forfeitedAt: integer("forfeited_at"),
+    arrivedAt: integer("arrived_at"),
+    seenAt: integer("seen_at").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  // offers_status_created: blocks won per day on the admin dashboard.
-  (t) => [index("offers_user_created").on(t.userId, t.createdAt), index("offers_status_created").on(t.status, t.createdAt)],
+  (t) => [
+    uniqueIndex("offers_user_offer").on(t.userId, t.platformOfferId),
+    index("offers_user_seen").on(t.userId, t.seenAt),
+    index("offers_user_status_start").on(t.userId, t.status, t.startsAt),
+    // Blocks won per day on the admin dashboard.
+    index("offers_status_created").on(t.status, t.createdAt),
+  ],
 );
 
 export const plans = sqliteTable(
@@ -439,7 +506,9 @@ export const leads = sqliteTable(
     name: text("name"),
     email: text("email"),
     source: text("source").notNull(),
+    /** What a contact-form lead wrote; null for leads from other sources. */
     message: text("message"),
+    language: text("language", { enum: ["en", "es"] }),
     userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
     status: text("status", { enum: ["new", "contacted", "converted", "lost"] })
       .notNull()
@@ -468,9 +537,22 @@ export const campaigns = sqliteTable(
       .notNull()
       .references(() => users.id),
     idempotencyKey: text("idempotency_key").notNull(),
-    status: text("status", { enum: ["queued", "expanding", "sending", "done", "failed"] })
+    /** scheduled: waits for scheduled_at (cancellable); cancelled: stopped before it started. */
+    status: text("status", { enum: ["scheduled", "queued", "expanding", "sending", "done", "failed", "cancelled"] })
       .notNull()
       .default("queued"),
+    /** Asked at creation (docs/messaging-rules.md): marketing needs consent and keeps quiet hours; transactional does not. */
+    category: text("category", { enum: ["marketing", "transactional"] })
+      .notNull()
+      .default("marketing"),
+    purpose: text("purpose", { enum: ["marketing", "service", "payment", "code"] })
+      .notNull()
+      .default("marketing"),
+    /** The message's language: the marketing opt-out line is written in it. */
+    language: text("language", { enum: ["en", "es"] })
+      .notNull()
+      .default("en"),
+    scheduledAt: integer("scheduled_at"),
     total: integer("total").notNull().default(0),
     skipped: integer("skipped").notNull().default(0),
     /** SHA-256 of the create request: a replayed idempotency key with a different request is refused. */
@@ -509,9 +591,11 @@ export const campaignMessages = sqliteTable(
     userId: integer("user_id"),
     phone: text("phone").notNull(),
     name: text("name"),
-    status: text("status", { enum: ["pending", "sending", "sent", "delivered", "failed", "skipped"] })
+    /** deferred: a marketing message waiting for the recipient's allowed hours (deferred_until). */
+    status: text("status", { enum: ["pending", "deferred", "sending", "sent", "delivered", "failed", "skipped"] })
       .notNull()
       .default("pending"),
+    deferredUntil: integer("deferred_until"),
     providerId: text("provider_id"),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
@@ -525,6 +609,8 @@ export const campaignMessages = sqliteTable(
     index("campaign_messages_provider").on(t.providerId),
     // The cron sweep finds rows left in 'sending' by a crashed consumer across all campaigns.
     index("campaign_messages_lease").on(t.status, t.updatedAt),
+    // The frequency cap counts a number's recent marketing messages.
+    index("campaign_messages_phone").on(t.phone, t.updatedAt),
     // The messages a user received, on the admin's user page.
     index("campaign_messages_user").on(t.userId, t.id),
   ],
@@ -552,6 +638,8 @@ export const whatsappTemplates = sqliteTable("whatsapp_templates", {
   name: text("name").notNull(),
   language: text("language").notNull(),
   status: text("status").notNull().default("APPROVED"),
+  /** Meta's category: MARKETING, UTILITY or AUTHENTICATION (marketing templates are marketing campaigns). */
+  category: text("category").notNull().default("MARKETING"),
   components: text("components", { mode: "json" }).$type<{ type: string; text?: string; format?: string }[]>().notNull(),
   syncedAt: integer("synced_at").notNull().default(now),
 });
@@ -611,5 +699,38 @@ export const auditLog = sqliteTable(
     index("audit_log_actor").on(t.actorId, t.at),
     index("audit_log_action").on(t.action, t.at),
     index("audit_log_target").on(t.target, t.at),
+  ],
+);
+
+/**
+ * The consent ledger (docs/messaging-rules.md): every way a number agreed to messages, opted out
+ * or opted back in, with the exact words and when. Append-only; opt_outs and the users' flags
+ * are the current state that sending reads, written in the same transaction as the ledger row.
+ */
+export const consentEvents = sqliteTable(
+  "consent_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    phone: text("phone").notNull(),
+    kind: text("kind", { enum: ["consent", "opt_out", "opt_in"] }).notNull(),
+    /** The channel it applies to; 'all' for consent given to both, and for opt-outs honoured across channels. */
+    channel: text("channel", { enum: ["sms", "whatsapp", "all"] }).notNull(),
+    /** For consent: 'express' (the person agreed, in writing) allows marketing; 'invitation' (a friend gave the number) does not. */
+    basis: text("basis", { enum: ["express", "invitation"] }),
+    source: text("source", { enum: ["registration", "contact_form", "invitation", "inbound_sms", "inbound_whatsapp", "admin"] }).notNull(),
+    /** The consent text shown, or the inbound message that opted out or in. */
+    text: text("text"),
+    textVersion: text("text_version"),
+    language: text("language", { enum: ["en", "es"] }),
+    userId: integer("user_id"),
+    actorId: integer("actor_id"),
+    /** The provider's id of the inbound message: a replayed webhook records nothing twice. */
+    messageId: text("message_id"),
+    at: integer("at").notNull().default(now),
+  },
+  (t) => [
+    index("consent_events_phone").on(t.phone, t.kind, t.basis),
+    index("consent_events_phone_at").on(t.phone, t.at),
+    uniqueIndex("consent_events_message").on(t.messageId, t.channel),
   ],
 );

@@ -1,10 +1,15 @@
+import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
 import { billingContext } from "../billing/context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
+import { type Channel, recordOptIn, recordOptOut } from "../compliance/consent";
+import { inboundIntent } from "../compliance/inbound-intent";
 import type { AppEnv } from "../context";
+import type { Db } from "../db/client";
+import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { helpReply, inboundKeyword, optIn, optOut, recordDeliveryStatus } from "../messaging/opt-outs";
+import { recordDeliveryStatus } from "../messaging/opt-outs";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
@@ -27,13 +32,45 @@ async function verifiedTwilioForm(c: Context<AppEnv>): Promise<URLSearchParams> 
   return params;
 }
 
+/**
+ * The replies to inbound requests, in the sender's language (docs/messaging-rules.md): one
+ * confirmation per opt-out or opt-in that changed something, and HELP with the program name,
+ * support hours and contact, and how to opt out.
+ */
+export function inboundReply(kind: "stop" | "start" | "help", language: "en" | "es", env: Pick<Env, "APP_ORIGIN">): string {
+  const contact = `${env.APP_ORIGIN.replace(/\/$/, "")}/contact`;
+  if (language === "es") {
+    if (kind === "stop") return "Blockpilot: no recibirás más mensajes por SMS ni WhatsApp. Responde START para volver a recibirlos.";
+    if (kind === "start") return "Blockpilot: volverás a recibir nuestros mensajes. Responde STOP para no recibir más.";
+    return `Blockpilot (alertas de bloques para conductores): ayuda en ${contact}, de 7 am a 10 pm EST. Pueden aplicarse tarifas de mensajes y datos. Responde STOP para no recibir más.`;
+  }
+  if (kind === "stop") return "Blockpilot: you will get no more texts or WhatsApp messages from us. Reply START to receive them again.";
+  if (kind === "start") return "Blockpilot: you will receive our messages again. Reply STOP to opt out.";
+  return `Blockpilot (block alerts for delivery drivers): help at ${contact}, 7 am to 10 pm EST. Msg & data rates may apply. Reply STOP to opt out.`;
+}
+
+/**
+ * Acts on an inbound message: an opt-out on every channel, an opt-in on this one, or HELP. Answers
+ * the reply to send, or null (not a request, or nothing changed, e.g. a second STOP or a replay).
+ */
+async function handleInbound(db: Db, env: Env, from: string, body: string, messageId: string | null, via: Channel): Promise<string | null> {
+  const intent = inboundIntent(body);
+  if (!intent) return null;
+  const account = intent.language ? null : await db.select({ language: users.language }).from(users).where(eq(users.phone, from)).get();
+  const language = intent.language ?? account?.language ?? "en";
+  if (intent.kind === "help") return inboundReply("help", language, env);
+  const change = { phone: from, message: body, messageId, via, language: intent.language ?? account?.language ?? null, keyword: intent.keyword };
+  const { changed } = intent.kind === "stop" ? await recordOptOut(db, change) : await recordOptIn(db, change);
+  return changed ? inboundReply(intent.kind, language, env) : null;
+}
+
 /** Meta statuses and inbound messages, as much of the payload as we read. */
 type MetaPayload = {
   entry?: {
     changes?: {
       value?: {
         statuses?: { id?: string; status?: string; errors?: { code?: number; title?: string; message?: string }[] }[];
-        messages?: { from?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
+        messages?: { id?: string; from?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
       };
     }[];
   }[];
@@ -55,18 +92,15 @@ export const webhookRoutes = new Hono<AppEnv>()
     }
     return c.body(null, 204);
   })
-  // Inbound SMS: STOP-like keywords opt out, START/UNSTOP opt back in, HELP gets the help text as TwiML.
+  // Inbound SMS: a request to stop (keywords or plain words, English or Spanish) opts out of every
+  // channel, START opts back in, HELP gets the help text; the one reply goes back as TwiML. Twilio's
+  // own opt-out auto-reply must be off (docs/messaging-rules.md), or people would get two.
   .post("/twilio/inbound", async (c) => {
     const params = await verifiedTwilioForm(c);
     const from = normalizeUsPhone(params.get("From") ?? "");
-    const keyword = inboundKeyword(params.get("Body"));
-    if (!from || !keyword) return twiml(c);
-    if (keyword.kind === "stop") await optOut(c.env.DB, from, "sms", keyword.word);
-    else if (keyword.kind === "start") await optIn(c.env.DB, from, "sms");
-    else return twiml(c, helpReply(c.env));
-    c.var.log.info("webhook.sms_keyword", { keyword: keyword.word });
-    // Twilio answers STOP and START itself (Advanced Opt-Out); a second reply from us would be noise.
-    return twiml(c);
+    if (!from) return twiml(c);
+    const reply = await handleInbound(c.var.db, c.env, from, params.get("Body") ?? "", params.get("MessageSid") ?? params.get("SmsSid"), "sms");
+    return twiml(c, reply ?? undefined);
   })
   // Meta's subscription handshake: echo the challenge only to someone who knows our verify token.
   .get("/whatsapp", async (c) => {
@@ -104,15 +138,13 @@ export const webhookRoutes = new Hono<AppEnv>()
     }
     for (const message of values.flatMap((v) => v.messages ?? [])) {
       const from = normalizeUsPhone(message.from ?? "");
-      const keyword = inboundKeyword(message.text?.body ?? message.button?.text);
-      if (!from || !keyword) continue;
-      if (keyword.kind === "stop") await optOut(c.env.DB, from, "whatsapp", keyword.word);
-      else if (keyword.kind === "start") await optIn(c.env.DB, from, "whatsapp");
-      else {
-        // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
-        const sent = await createWhatsAppProvider(c.env).sendText(from, helpReply(c.env));
-        if (!sent.ok) c.var.log.warn("webhook.whatsapp_help_failed", { errorCode: sent.errorCode });
-      }
+      const body = message.text?.body ?? message.button?.text;
+      if (!from || !body) continue;
+      const reply = await handleInbound(c.var.db, c.env, from, body, message.id ?? null, "whatsapp");
+      if (!reply) continue;
+      // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
+      const sent = await createWhatsAppProvider(c.env).sendText(from, reply);
+      if (!sent.ok) c.var.log.warn("webhook.whatsapp_reply_failed", { errorCode: sent.errorCode });
     }
     // Meta retries anything but a 200 for days; once verified and read, the event is ours.
     return c.json({ received: true });

@@ -5,7 +5,6 @@ CREATE TABLE `dashboard_cache` (
 );
 --> statement-breakpoint
 CREATE INDEX `dashboard_cache_expires` ON `dashboard_cache` (`expires_at`);--> statement-breakpoint
-ALTER TABLE `leads` ADD `message` text;--> statement-breakpoint
 ALTER TABLE `leads` ADD `user_id` integer REFERENCES users(id);--> statement-breakpoint
 ALTER TABLE `leads` ADD `status` text DEFAULT 'new' NOT NULL;--> statement-breakpoint
 ALTER TABLE `leads` ADD `owner_id` integer REFERENCES users(id);--> statement-breakpoint

@@ -10,6 +10,8 @@ import { createLogger } from "./log";
 import { openApiDocument } from "./openapi";
 import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
+import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
+import { adminDashboardRoutes } from "./routes/admin-dashboard";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { contactRoutes } from "./routes/contact";
@@ -71,6 +73,10 @@ export const app = new Hono<AppEnv>()
   .route("/reseller", resellerRoutes)
   .route("/local-stripe", localStripeRoutes)
   .route("/admin/users", adminUserRoutes)
+  .route("/admin/dashboard", adminDashboardRoutes)
+  .route("/admin/invitations", adminInvitationRoutes)
+  .route("/admin/leads", adminLeadRoutes)
+  .route("/admin/audit", adminAuditRoutes)
   .route("/admin/billing", adminBillingRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)

@@ -32,6 +32,11 @@ export async function recordConsent(db: Db, input: ConsentInput): Promise<void> 
   await db.insert(consentEvents).values(consentRow(input));
 }
 
+/** The same row, as a statement to run in the caller's batch (e.g. with the lead or account it belongs to). */
+export function consentStatement(db: Db, input: ConsentInput) {
+  return db.insert(consentEvents).values(consentRow(input));
+}
+
 function consentRow(input: ConsentInput): typeof consentEvents.$inferInsert {
   return {
     phone: input.phone,

@@ -1,6 +1,6 @@
 import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { PageHead } from "../../../components/ui/PageHead";
@@ -11,6 +11,7 @@ import { formatUsPhone } from "../../../../shared/phone";
 import type { WhatsAppTemplate } from "../../../../shared/templates";
 import { useValueForm } from "../../../lib/forms";
 import { newIdempotencyKey, useSettings, useTemplates } from "../api";
+import { readToolsHandoff } from "../handoff";
 import { checkMessage, emptyMessage, findTemplate, MessageFields, type MessageValue, messageFields } from "../MessageFields";
 import { confirmAndSend } from "../send";
 import { useAdminUser } from "../use-admin-user";
@@ -28,6 +29,8 @@ export default function ToolsPage() {
   const navigate = useNavigate();
   const { isOwner, billingDetails } = useAdminUser();
   const settings = useSettings();
+  // "Message these" on the leads page arrives with its numbers filled in.
+  const handoff = readToolsHandoff(useLocation().state);
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const { page, pageSize, restart, pager } = usePaging();
   // One key per prepared send: a retry after a lost answer, or a double click, sends once.
@@ -40,7 +43,7 @@ export default function ToolsPage() {
     else if (!valid.some((p) => !excluded.has(p))) ctx.addIssue({ code: "custom", path: ["phones"], message: "admin:tools.noneSelected" });
     checkMessage(form, form.limit, offered.current, ctx);
   });
-  const form = useValueForm(schema, initialForm);
+  const form = useValueForm(schema, { ...initialForm, text: handoff?.phones.join("\n") ?? "" });
   const { text, channel, limit } = form.values;
   // A long paste is parsed off the typing path.
   const deferredText = useDeferredValue(text);
@@ -121,6 +124,11 @@ export default function ToolsPage() {
       <div className="tools-grid">
         <section className="card" aria-labelledby={`${ids}-list`}>
           <h2 id={`${ids}-list`}>{t("tools.listTitle")}</h2>
+          {handoff && (
+            <p className="notice" role="status">
+              {t("tools.fromLeads", { count: handoff.phones.length })}
+            </p>
+          )}
           <div className="field">
             <label htmlFor={`${ids}-phones`}>{t("tools.phones")}</label>
             <textarea

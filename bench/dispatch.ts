@@ -6,33 +6,32 @@
  * R (goal ≥ 95 %), duplicates (goal 0) and lost messages (goal 0), checked against both the
  * provider's records and the campaign ledger.
  *
- *   --recipients N   (default 10000)      --rate R       messages/s allowed (default 50)
+ *   --recipients N   (default 10000; 200 with --short)
+ *   --rate R         messages/s allowed (default 50)
  *   --fail429 p      (default 0.005)      --fail5xx p    (default 0.005)
- *   --timeouts p     (default 0.002)      --permanent N  numbers that always fail (default 5)
- *   --skip-build     reuse the last private build copy
+ *   --timeouts p     (default 0.002)      --permanent N  numbers that always fail (default 5; 2 with --short)
+ *   --port P         the Worker's port (default 8793); --fake-port P  the fake provider's (default port + 1)
+ *   --short          the small run of `npm test`: the rate line is printed, not enforced (duplicates and losses are)
+ *   --skip-build     reuse the last private build copy (or the one --build-dir names)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type AcceptedMessage, startFakeProvider } from "../test/fake-provider/server.ts";
-import { buildCopy, devVarsOf, freshState, ownerToken, startWorker } from "./dispatch-harness.ts";
+import { benchOptions, devVarsOf, freshState, numberArg, prepareBuild, signInOwner, startWorker } from "./harness.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const RECIPIENTS = arg("recipients", 10_000);
-const RATE = arg("rate", 50);
-const FAIL_429 = arg("fail429", 0.005);
-const FAIL_5XX = arg("fail5xx", 0.005);
-const TIMEOUTS = arg("timeouts", 0.002);
-const PERMANENT = arg("permanent", 5);
-const PORT = arg("port", 8793);
-const FAKE_PORT = arg("fake-port", 8794);
+const options = benchOptions(8793);
+const RECIPIENTS = numberArg("recipients", options.short ? 200 : 10_000);
+const RATE = numberArg("rate", 50);
+const FAIL_429 = numberArg("fail429", 0.005);
+const FAIL_5XX = numberArg("fail5xx", 0.005);
+const TIMEOUTS = numberArg("timeouts", 0.002);
+const PERMANENT = numberArg("permanent", options.short ? 2 : 5);
+const PORT = options.port;
+const FAKE_PORT = numberArg("fake-port", PORT + 1);
 const PROVIDER_TIMEOUT_MS = 3_000;
-const DIR = ".wrangler/bench-dispatch-build";
-const STATE = ".wrangler/bench-dispatch-state";
+const STATE = `.wrangler/bench-dispatch-state${options.short ? "-short" : ""}`;
 if (RECIPIENTS > 10_000) throw new Error("the +1 646 555 xxxx numbering gives at most 10,000 recipients");
 
-if (!process.argv.includes("--skip-build")) buildCopy(DIR);
+const DIR = prepareBuild(options, ".wrangler/bench-dispatch-build");
 freshState(STATE);
 const vars = devVarsOf(DIR);
 const fake = await startFakeProvider({ port: FAKE_PORT });
@@ -72,8 +71,8 @@ const worker = await startWorker({
     APP_ORIGIN: workerUrl,
   },
 });
-const token = await ownerToken(DIR);
-const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+const { idToken } = await signInOwner(workerUrl);
+const headers = { Authorization: `Bearer ${idToken}`, "Content-Type": "application/json" };
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const res = await fetch(`${workerUrl}${path}`, { ...init, headers });
   const text = await res.text();
@@ -186,6 +185,7 @@ writeFileSync(
     acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
   }),
 );
-const ok = pct >= 95 && duplicates === 0 && lost === 0;
-console.log(`\n${ok ? "Within the goals." : "OUTSIDE THE GOALS."}`);
-process.exit(ok ? 0 : 1);
+const correct = duplicates === 0 && lost === 0;
+const ok = correct && pct >= 95;
+console.log(`\n${ok ? "Within the goals." : "OUTSIDE THE GOALS."}${options.short && correct && !ok ? " (short run: the rate is informative only)" : ""}`);
+process.exit(correct && (ok || options.short) ? 0 : 1);

@@ -1,4 +1,5 @@
-import { app } from "./app";
+import { appFor } from "./app";
+import { loadConfig } from "./config";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
@@ -8,10 +9,16 @@ import { handleQueueBatch } from "./queue";
 // Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).
 export { SendPacer } from "./messaging/pacer";
 
+// A configuration that fails src/worker/config.ts serves nothing: requests get 503 (from the app),
+// queue batches go back to the queue untouched, cron runs do nothing; each says why in the log.
 export default {
-  fetch: app.fetch,
-  queue: (batch, env, ctx) => handleQueueBatch(batch, env, jobHandlers, ctx),
+  fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
+  queue: async (batch, env, ctx) => {
+    if (!loadConfig(env).ok) return batch.retryAll({ delaySeconds: 60 });
+    await handleQueueBatch(batch, env, jobHandlers, ctx);
+  },
   scheduled: (controller, env, ctx) => {
+    if (!loadConfig(env).ok) return;
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
   },

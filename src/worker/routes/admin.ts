@@ -1,7 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
-import { phoneSchema } from "../../shared/auth";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
@@ -57,18 +56,6 @@ export const adminRoutes = new Hono<AppEnv>()
       whatsappProvider: c.env.WHATSAPP_PROVIDER,
       sendRatePerSecond: sendRate(c.env),
     });
-  })
-  // What the embedded providers "sent", newest first (the e2e tests read codes and messages here).
-  .get("/outbox", validate("query", pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() })), async (c) => {
-    const { page, pageSize, to, channel } = c.req.valid("query");
-    const where = `WHERE (?1 IS NULL OR "to" = ?1) AND (?2 IS NULL OR channel = ?2)`;
-    const [count, rows] = await c.env.DB.batch([
-      c.env.DB.prepare(`SELECT count(*) AS n FROM outbox ${where}`).bind(to ?? null, channel ?? null),
-      c.env.DB.prepare(
-        `SELECT id, channel, "to", body, provider_id AS providerId, created_at AS createdAt FROM outbox ${where} ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
-      ).bind(to ?? null, channel ?? null, pageSize, (page - 1) * pageSize),
-    ]);
-    return c.json({ total: (count!.results[0] as { n: number }).n, page, pageSize, rows: rows!.results });
   })
   .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));

@@ -1,3 +1,4 @@
+import { isProduction } from "../../config";
 import type { SendOutcome } from "../outcome";
 import { CloudApiWhatsApp } from "./cloud-api";
 import { OutboxWhatsApp } from "./outbox";
@@ -16,7 +17,11 @@ export interface WhatsAppProvider {
 
 type Factory = (env: Env) => WhatsAppProvider;
 const factories: Record<string, Factory> = {
-  outbox: (env) => new OutboxWhatsApp(env.DB),
+  outbox: (env) => {
+    // Belt and braces behind src/worker/config.ts: the outbox keeps codes where admins can read them.
+    if (isProduction(env)) throw new Error("The outbox provider is not available in production");
+    return new OutboxWhatsApp(env.DB);
+  },
   "cloud-api": (env) => new CloudApiWhatsApp(env),
 };
 

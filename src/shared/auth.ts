@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalizeUsPhone } from "./phone";
+import { checkSmsPhone, PHONE_REFUSAL_MESSAGES } from "./phone";
 
 /** Spec §5: at least 8 characters with a number, an uppercase letter and a special character. */
 export const passwordSchema = z
@@ -10,17 +10,20 @@ export const passwordSchema = z
   .regex(/[A-Z]/, "Include an uppercase letter")
   .regex(/[^A-Za-z0-9]/, "Include a special character");
 
-/** A US/Canada phone number as typed; parses to E.164. */
+/**
+ * A US/Canada phone number that can receive our texts, as typed; parses to E.164. A refusal says
+ * why in its message and in `params.reason` (src/shared/phone.ts `checkSmsPhone`).
+ */
 export const phoneSchema = z
   .string()
   .max(32)
   .transform((value, ctx) => {
-    const e164 = normalizeUsPhone(value);
-    if (!e164) {
-      ctx.addIssue({ code: "custom", message: "Enter a US or Canada phone number" });
+    const checked = checkSmsPhone(value);
+    if (!checked.ok) {
+      ctx.addIssue({ code: "custom", message: PHONE_REFUSAL_MESSAGES[checked.reason], params: { reason: checked.reason } });
       return z.NEVER;
     }
-    return e164;
+    return checked.e164;
   });
 
 /** Spec §5: something, an at sign, something, a dot, something. */

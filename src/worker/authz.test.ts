@@ -1,29 +1,45 @@
 /**
  * Who may call what: every API route, with the status each kind of caller gets. The table must
- * list every route the app has (a new route without a row fails the coverage test), so adding an
- * endpoint means deciding its access here, in one line.
+ * list every route the app has (a new route without a row fails the coverage test, `.all()` routes
+ * included), so adding an endpoint means deciding its access here, in one line. Permissions that
+ * depend on the request body (lifting the SMS limit, creating an administrator) have rows of their
+ * own below the table, with a body that gets past validation.
  *
  * Requests carry no payload (`{}` for writes, no query) and made-up path ids, so an allowed caller
  * usually gets the route's validation error (400) or a not-found (404) rather than a change;
  * what matters is where 401/403 stop the others.
  */
+import { env } from "cloudflare:test";
+import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { call, seedAdmin, seedUser, signIn, signInAdmin } from "./auth/test-fixtures";
+import { startRefreshFamily } from "./auth/refresh-tokens";
+import { idTokenFor } from "./auth/sign-in-flow";
+import { call, db, seedAdmin, seedUser, signIn, signInAdmin, uniquePhone } from "./auth/test-fixtures";
+import { methodsOf, registeredRoutes } from "./test/routes";
 
-/** `admin` is an owner with the billingDetails permission; `support` an administrator without it. */
-type Caller = "anonymous" | "unverified" | "driver" | "admin" | "support";
+/**
+ * `owner`: the owner role with the billingDetails permission; `ownerNoBilling`: the owner role
+ * without it; `billingAdmin`: an administrator with billingDetails who is not the owner;
+ * `support`: an administrator with neither. `unverified` holds a session from before unconfirmed
+ * accounts stopped getting tokens.
+ */
+const CALLERS = ["anonymous", "unverified", "driver", "owner", "ownerNoBilling", "billingAdmin", "support"] as const;
+type Caller = (typeof CALLERS)[number];
 type Expected = Record<Caller, number>;
 type Row = { method: string; path: string; expected: Expected; request?: { path?: string; body?: unknown } };
 
+const admins = (status: number) => ({ owner: status, ownerNoBilling: status, billingAdmin: status, support: status });
 /** Open to anyone (identity, health, and webhooks, which check a provider signature instead). */
-const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status, support: status });
-/** Any signed-in user, confirmed phone or not. */
-const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status, support: status });
+const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, ...admins(status) });
+/** Any signed-in user with a confirmed phone. */
+const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, ...admins(status) });
 /** Administrators only. */
-const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
+const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, ...admins(status) });
 /** Administrators whose role has the billingDetails permission. */
-const billingOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
+const billingOnly = (status: number): Expected => ({ ...adminOnly(status), ownerNoBilling: 403, support: 403 });
+/** The owner role, whatever its other permissions. */
+const ownerOnly = (status: number): Expected => ({ ...adminOnly(status), billingAdmin: 403, support: 403 });
 
 const route = (method: string, path: string, expected: Expected, request?: Row["request"]): Row => ({ method, path, expected, request });
 
@@ -73,15 +89,39 @@ const ROUTES: Row[] = [
   route("POST", "/api/webhooks/whatsapp", open(401)),
 ];
 
-/** The routes the app really has: one entry per method and path, middleware ("ALL") left out. */
-function registeredRoutes(): { method: string; path: string }[] {
-  const seen = new Map<string, { method: string; path: string }>();
-  for (const r of app.routes) {
-    if (r.method === "ALL") continue;
-    seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
-  }
-  return [...seen.values()];
-}
+/** A request that passes validation, so what answers is the permission the body asks for. */
+type BodyRule = { name: string; method: string; path: string; body: (caller: Caller) => unknown; expected: Expected };
+
+const BODY_RULES: BodyRule[] = [
+  {
+    name: "lifting the one-segment SMS limit",
+    method: "POST",
+    path: "/api/admin/campaigns",
+    body: (caller) => ({
+      idempotencyKey: `authz-lift-${caller}-${crypto.randomUUID()}`,
+      source: "list",
+      channel: "sms",
+      message: "A message longer than one segment. ".repeat(6),
+      phones: [uniquePhone()],
+      liftLimit: true,
+    }),
+    expected: ownerOnly(201),
+  },
+  {
+    name: "creating an administrator",
+    method: "POST",
+    path: "/api/admin/users",
+    body: () => ({ phoneNumber: uniquePhone(), app: "flex", name: "New Admin", isAdmin: true, roleName: "support" }),
+    expected: ownerOnly(201),
+  },
+  {
+    name: "creating a driver account",
+    method: "POST",
+    path: "/api/admin/users",
+    body: () => ({ phoneNumber: uniquePhone(), app: "flex", name: "New Driver" }),
+    expected: adminOnly(201),
+  },
+];
 
 /** A concrete URL for a pattern: `:id` (with or without a `{regex}`) becomes a made-up number, `*` a word. */
 function samplePath(pattern: string): string {
@@ -92,19 +132,26 @@ const tokens: Partial<Record<Caller, string>> = {};
 
 beforeAll(async () => {
   const unverified = await seedUser({ phoneVerified: false });
-  const driver = await seedUser();
-  const admin = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
-  const support = await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } });
-  tokens.unverified = (await signIn(unverified)).idToken;
-  tokens.driver = (await signIn(driver)).idToken;
-  tokens.admin = (await signInAdmin(admin)).idToken;
-  tokens.support = (await signInAdmin(support)).idToken;
+  const { family } = await startRefreshFamily(db, unverified.id, { passedTotp: false });
+  tokens.unverified = await idTokenFor(env, unverified, family, Date.now());
+  tokens.driver = (await signIn(await seedUser())).idToken;
+  tokens.owner = (await signInAdmin(await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } }))).idToken;
+  tokens.ownerNoBilling = (await signInAdmin(await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: false } }))).idToken;
+  tokens.billingAdmin = (await signInAdmin(await seedAdmin({ roleName: "billing", roleProperties: { billingDetails: true } }))).idToken;
+  tokens.support = (await signInAdmin(await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } }))).idToken;
 });
 
+async function expectAnswer(method: string, path: string, body: unknown, caller: Caller, expected: number) {
+  const res = await call(path, { method, body, token: tokens[caller] });
+  expect(res.status, `${method} ${path} as ${caller}: ${await res.clone().text()}`).toBe(expected);
+  // Every refusal is the one error envelope.
+  if (res.status >= 400) expect((await res.json()) as object).toHaveProperty("error.code");
+}
+
 describe("authorization table", () => {
-  it("lists every route the app has, and only those", () => {
+  it("lists every route the app has, `.all()` ones included, and only those", () => {
     const listed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
-    const registered = registeredRoutes().map((r) => `${r.method} ${r.path}`);
+    const registered = registeredRoutes(app).map((r) => `${r.method} ${r.path}`);
     const missing = registered.filter((key) => !listed.has(key));
     const stale = [...listed].filter((key) => !registered.includes(key));
     expect(missing, "routes without a row in ROUTES (add one line each)").toEqual([]);
@@ -112,13 +159,25 @@ describe("authorization table", () => {
     expect(listed.size, "duplicate rows in ROUTES").toBe(ROUTES.length);
   });
 
+  it("sees handlers registered with .all() (and not middleware)", () => {
+    const sample = new Hono().use(async (_c, next) => next()).all("/anything", (c) => c.text("ok"));
+    expect(registeredRoutes(sample)).toEqual([{ method: "ALL", path: "/anything" }]);
+  });
+
   describe.each(ROUTES)("$method $path", (row) => {
-    it.each(["anonymous", "unverified", "driver", "admin", "support"] as const)("answers %s callers as listed", async (caller) => {
-      const body = row.request?.body ?? (row.method === "GET" ? undefined : {});
-      const res = await call(row.request?.path ?? samplePath(row.path), { method: row.method, body, token: tokens[caller] });
-      expect(res.status, `${row.method} ${row.path} as ${caller}: ${await res.clone().text()}`).toBe(row.expected[caller]);
-      // Every refusal is the one error envelope.
-      if (res.status >= 400) expect((await res.json()) as object).toHaveProperty("error.code");
+    it.each(CALLERS)("answers %s callers as listed", async (caller) => {
+      for (const method of methodsOf(row.method)) {
+        const body = row.request?.body ?? (method === "GET" ? undefined : {});
+        await expectAnswer(method, row.request?.path ?? samplePath(row.path), body, caller, row.expected[caller]);
+      }
+    });
+  });
+});
+
+describe("permissions that depend on the body", () => {
+  describe.each(BODY_RULES)("$name ($method $path)", (rule) => {
+    it.each(CALLERS)("answers %s callers as listed", async (caller) => {
+      await expectAnswer(rule.method, rule.path, rule.body(caller), caller, rule.expected[caller]);
     });
   });
 });

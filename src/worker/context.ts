@@ -13,5 +13,7 @@ export type AppEnv = {
     log: Logger;
     requestId: string;
     user: SessionUser;
+    /** The caller's session (the ID token's `sid`, a refresh-token family), set with `user`. */
+    sessionId: string;
   };
 };

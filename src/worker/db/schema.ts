@@ -99,6 +99,8 @@ export const refreshTokens = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     revokedAt: integer("revoked_at"),
     replacedBy: text("replaced_by"),
+    /** The session's absolute end (sign-in + 90 days), copied along rotations; null on rows from before it existed. */
+    sessionExpiresAt: integer("session_expires_at"),
   },
   (t) => [index("refresh_tokens_family").on(t.family), index("refresh_tokens_user").on(t.userId)],
 );
@@ -119,17 +121,23 @@ export const verificationCodes = sqliteTable(
   (t) => [index("verification_codes_lookup").on(t.app, t.phone, t.purpose, t.createdAt)],
 );
 
-/** Pending sign-in challenges (the `session` handed back with a challenge). */
-export const authChallenges = sqliteTable("auth_challenges", {
-  id: text("id").primaryKey(),
-  userId: integer("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  challenge: text("challenge").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  attempts: integer("attempts").notNull().default(0),
-  data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
-});
+/**
+ * Pending sign-in challenges (the `session` handed back with a challenge). A row without a user is
+ * the stand-in an SMS sign-in for an unknown phone gets (its app and phone in `data`), so that
+ * sign-in answers and behaves exactly as for a known phone.
+ */
+export const authChallenges = sqliteTable(
+  "auth_challenges",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    challenge: text("challenge").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [index("auth_challenges_user").on(t.userId)],
+);
 
 /** Fixed-window counters for rate limits (sign-in, codes, resets). */
 export const rateLimits = sqliteTable("rate_limits", {

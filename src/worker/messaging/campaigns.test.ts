@@ -213,8 +213,8 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
       code: "validation_failed",
       message: "2 phone numbers are not valid: 555-0100, not a number",
       details: [
-        { path: "phones.1", message: "Not a US or Canada phone number", value: "555-0100" },
-        { path: "phones.3", message: "Not a US or Canada phone number", value: "not a number" },
+        { path: "phones.1", message: "Enter a US or Canada phone number", value: "555-0100", reason: "format" },
+        { path: "phones.3", message: "Enter a US or Canada phone number", value: "not a number", reason: "format" },
       ],
     });
     expect(await campaignsOf(user.id)).toBe(0);
@@ -233,6 +233,26 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     expect(done.counts.sent).toBe(2);
   });
 
+  it("refuses numbers we may not text: toll-free, premium, Caribbean, not in service, N11 exchanges", async () => {
+    const { user, token } = await signIn("owner");
+    const res = await post("/api/admin/campaigns", token, {
+      idempotencyKey: uniqueTag("list"),
+      source: "list",
+      channel: "sms",
+      message: "Hi",
+      phones: ["(800) 555-0100", "+1 900 555 0100", "+1 876 555 0100", "(555) 555-0100", "(305) 911-0100", "(305) 555-0100"],
+    });
+    expect(res.status).toBe(400);
+    expect(((res.body.error?.details ?? []) as { reason: string }[]).map((d) => d.reason)).toEqual([
+      "toll_free",
+      "premium",
+      "outside_us_canada",
+      "not_in_service",
+      "exchange",
+    ]);
+    expect(await campaignsOf(user.id)).toBe(0);
+  });
+
   it("refuses empty lists, bad exclusions and an empty audience", async () => {
     const { user, token } = await signIn("owner");
     expect(
@@ -240,7 +260,9 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     ).toBe(400);
     const badExclusion = await driversCampaign(token, uniqueTag("R"), { excludedPhones: ["12"] });
     expect(badExclusion.status).toBe(400);
-    expect(badExclusion.body.error?.details).toEqual([{ path: "excludedPhones.0", message: "Not a US or Canada phone number", value: "12" }]);
+    expect(badExclusion.body.error?.details).toEqual([
+      { path: "excludedPhones.0", message: "Enter a US or Canada phone number", value: "12", reason: "format" },
+    ]);
     const empty = await driversCampaign(token, uniqueTag("Nobody"));
     expect(empty.status).toBe(422);
     const region = uniqueTag("AllOut");

@@ -3,7 +3,7 @@ import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/aud
 import type { CampaignView, LedgerRow, MessageCounts, MessageStatus } from "../../shared/campaigns";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
-import { normalizeUsPhone } from "../../shared/phone";
+import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneCheck } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
 import type { SessionUser } from "../auth/middleware";
 import { ApiError } from "../errors";
@@ -47,16 +47,25 @@ export type CampaignInput = {
   liftLimit: boolean;
 };
 
-type Issue = { path: string; message: string; value?: string };
+type Issue = { path: string; message: string; value?: string; reason?: string };
 
-/** Phones as typed → E.164, de-duplicated; every bad one is named so the admin can fix the list. */
-export function normalizePhones(values: string[], path: string): { phones: string[]; issues: Issue[] } {
+/** Any +1-shaped number: deselected review rows are phones already in the database, whatever their area code. */
+function anyUsPhone(value: string): PhoneCheck {
+  const e164 = normalizeUsPhone(value);
+  return e164 ? { ok: true, e164 } : { ok: false, reason: "format" };
+}
+
+/**
+ * Phones as typed → E.164, de-duplicated; every bad one is named with the reason, so the admin can
+ * fix the list. Recipients must be numbers we may text (src/shared/phone.ts `checkSmsPhone`).
+ */
+export function normalizePhones(values: string[], path: string, check: (value: string) => PhoneCheck = checkSmsPhone): { phones: string[]; issues: Issue[] } {
   const seen = new Set<string>();
   const issues: Issue[] = [];
   values.forEach((value, i) => {
-    const e164 = normalizeUsPhone(value);
-    if (!e164) issues.push({ path: `${path}.${i}`, message: "Not a US or Canada phone number", value });
-    else seen.add(e164);
+    const checked = check(value);
+    if (!checked.ok) issues.push({ path: `${path}.${i}`, message: PHONE_REFUSAL_MESSAGES[checked.reason], value, reason: checked.reason });
+    else seen.add(checked.e164);
   });
   return { phones: [...seen], issues };
 }
@@ -97,7 +106,7 @@ export function toCampaignInput(req: CampaignRequest): CampaignInput {
           : { source: "invitations", filters: filters as Extract<RecipientSource, { source: "invitations" }>["filters"] };
     }
   }
-  const excluded = normalizePhones(req.excludedPhones ?? [], "excludedPhones");
+  const excluded = normalizePhones(req.excludedPhones ?? [], "excludedPhones", anyUsPhone);
   issues.push(...excluded.issues);
   if (req.channel === "sms" && !req.message?.trim()) issues.push({ path: "message", message: "Write the message" });
   if (req.channel === "whatsapp" && !req.template) issues.push({ path: "template", message: "Choose a template" });

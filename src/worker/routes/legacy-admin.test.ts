@@ -145,7 +145,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
     expect(second.body.campaignId).toBe(first.body.campaignId);
     const bad = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: "123" }, { number: 3055550100 }], message: "x" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error?.details).toEqual([{ path: "phones.0", message: "Not a US or Canada phone number", value: "123" }]);
+    expect(bad.body.error?.details).toEqual([{ path: "phones.0", message: "Enter a US or Canada phone number", value: "123", reason: "format" }]);
     expect((await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: uniquePhone() }], message: "y".repeat(161) })).status).toBe(422);
     expect((await post("/api/flex/v1/admin/sendsms", token, { numbers: [], message: "x" })).status).toBe(400);
     expect((await post("/api/flex/v1/admin/sendsms", token, { message: "x" })).status).toBe(400);

@@ -23,7 +23,9 @@ export const authApi = {
     api.post<SignInAnswer>("/api/auth/respond", body, anonymous),
   register: (body: { phoneNumber: string; password: string; name: string; email?: string; app: App; referralCode?: string; language: "en" | "es" }) =>
     api.post<CodeDelivery>("/api/auth/register", body, anonymous),
-  confirm: (body: { phoneNumber: string; app: App; code: string }) => api.post<{ confirmed: true }>("/api/auth/confirm", body, anonymous),
+  /** Confirming is a sign-in too: with the registration password it answers tokens; without, a NEW_PASSWORD_REQUIRED challenge. */
+  confirm: (body: { phoneNumber: string; app: App; code: string; password?: string }) =>
+    api.post<{ confirmed: true } & SignInAnswer>("/api/auth/confirm", body, anonymous),
   resendCode: (body: { phoneNumber: string; app: App }) => api.post<CodeDelivery>("/api/auth/resend-code", body, anonymous),
   forgotPassword: (body: { phoneNumber: string; app: App }) => api.post<CodeDelivery>("/api/auth/forgot-password", body, anonymous),
   resetPassword: (body: { phoneNumber: string; app: App; code: string; newPassword: string }) =>

@@ -45,7 +45,12 @@ test("the widget loads, gets the driver's identity, and nothing from another ori
   const { tokens } = (await signIn.json()) as { tokens: { idToken: string; refreshToken: string } };
   assert.ok(tokens, `the demo driver signs in (${signIn.status})`);
 
+  const identity = await (await fetch(`${baseUrl}/api/flex/v1/user/chat`, { headers: { Authorization: `Bearer ${tokens.idToken}` } })).json();
+  assert.equal((identity as { scriptUrl?: string }).scriptUrl, chatUrl, "the Worker hands out the widget the build was made for");
   const page = await newPage(browser);
+  const consoleLines: string[] = [];
+  page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => consoleLines.push(`pageerror: ${e.message}`));
   await page.addInitScript((session) => {
     localStorage.setItem("bp.session", JSON.stringify(session));
     const violations: string[] = [];
@@ -68,7 +73,7 @@ test("the widget loads, gets the driver's identity, and nothing from another ori
     .catch(() => undefined);
   const seen = await calls();
   const setUser = seen.find((c) => c[0] === "setUser");
-  assert.ok(setUser, `the widget was handed the identity: ${JSON.stringify(seen)}`);
+  assert.ok(setUser, `the widget was handed the identity: ${JSON.stringify(seen)} at ${page.url()}; console: ${consoleLines.join(" | ")}`);
   assert.equal(setUser[1], DEMO.driver.phone);
   assert.match(String((setUser[2] as { identifier_hash?: string }).identifier_hash), /^[0-9a-f]{64}$/);
   assert.ok(

@@ -53,3 +53,10 @@ export async function startFakeChatWidget(port: number, host = "127.0.0.1"): Pro
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+// e2e/run.ts runs it as a process of its own (its own event loop stays blocked while the tests run).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const portArg = process.argv.indexOf("--port");
+  const widget = await startFakeChatWidget(Number(process.argv[portArg + 1]));
+  console.log(`fake chat widget at ${widget.scriptUrl}`);
+}

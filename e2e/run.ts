@@ -5,15 +5,18 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
-import { startFakeChatWidget } from "./fake-chat-widget.ts";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
-// The support chat's stand-in (e2e/fake-chat-widget.ts); the build puts its origin in the assets' CSP.
-const chat = await startFakeChatWidget(Number(process.env.E2E_CHAT_PORT ?? port + 1));
+// The support chat's stand-in (e2e/fake-chat-widget.ts), a process of its own; the build puts its
+// origin in the assets' CSP and the Worker hands its script to signed-in users.
+const chatPort = Number(process.env.E2E_CHAT_PORT ?? port + 1);
+const chatUrl = `http://127.0.0.1:${chatPort}/packs/js/sdk.js`;
+const chat = spawn("node", ["e2e/fake-chat-widget.ts", "--port", String(chatPort)], { stdio: ["ignore", "ignore", "inherit"] });
+process.on("exit", () => chat.kill());
 // No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, CHAT_WIDGET_URL: chat.scriptUrl };
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, CHAT_WIDGET_URL: chatUrl };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });
@@ -58,7 +61,6 @@ const stop = () => {
   } catch {
     // already gone
   }
-  void chat.close();
 };
 process.on("exit", stop);
 
@@ -83,7 +85,7 @@ try {
           .map((f) => `e2e/${f}`);
   const tests = spawnSync("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
     stdio: "inherit",
-    env: { ...env, E2E_BASE_URL: baseUrl, E2E_CHAT_WIDGET_URL: chat.scriptUrl },
+    env: { ...env, E2E_BASE_URL: baseUrl, E2E_CHAT_WIDGET_URL: chatUrl },
   });
   code = tests.status ?? 1;
 } catch (err) {

@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
+import { iconSprite } from "./scripts/icon-sprite.ts";
 
 // A throw-away key pair per test run: tests never read a developer's .dev.vars.
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
@@ -55,7 +56,7 @@ export default defineConfig({
       },
       {
         extends: false,
-        plugins: [react()],
+        plugins: [react(), iconSprite()],
         test: {
           name: "app",
           environment: "happy-dom",

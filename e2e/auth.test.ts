@@ -70,7 +70,7 @@ test("a new driver registers, confirms with the texted code, signs out and back 
   const password = "Driv3r!e2e";
 
   await page.goto("/");
-  await page.getByRole("link", { name: "Create account" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Create account" }).click();
   await page.getByRole("heading", { name: "Create your account" }).waitFor();
   // The browser refuses nothing the server would accept, and says what is wrong in place.
   await page.getByRole("button", { name: "Create account" }).click();
@@ -166,7 +166,7 @@ test("the same flow in Spanish: register, confirm, sign out, sign back in", asyn
   await page.goto("/");
   await page.getByRole("button", { name: "Open menu" }).click();
   await page.getByRole("button", { name: /Español/ }).click();
-  await page.getByRole("link", { name: "Crear cuenta" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Crear cuenta" }).click();
   await page.getByRole("heading", { name: "Crea tu cuenta" }).waitFor();
   await page.getByLabel("Nombre completo").fill("Eva Española");
   await page.getByLabel("Número de teléfono").fill(phone.typed);
@@ -192,7 +192,8 @@ test("the same flow in Spanish: register, confirm, sign out, sign back in", asyn
 
   // On a phone-sized screen the top bar's panel shows the name and Sign out.
   await page.getByRole("button", { name: "Abrir menú" }).click();
-  await page.getByRole("menuitem", { name: "Cerrar sesión" }).click();
+  await page.locator(".topbar-panel-name", { hasText: "Eva Española" }).waitFor();
+  await page.getByRole("banner").getByRole("button", { name: "Cerrar sesión" }).click();
   await path(page, "/");
 
   await page.goto("/login");

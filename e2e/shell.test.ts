@@ -17,7 +17,7 @@ test("the landing page loads, switches to Español and back, and keeps the choic
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   const response = await page.goto("/");
-  // The SPA runs under the strict CSP of public/_headers; console errors below would show a violation.
+  // The SPA runs under the strict CSP of scripts/asset-headers.ts; console errors below would show a violation.
   assert.match(response?.headers()["content-security-policy"] ?? "", /script-src 'self'/);
   await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
   await page.getByRole("button", { name: /Español/ }).click();
@@ -31,10 +31,12 @@ test("the landing page loads, switches to Español and back, and keeps the choic
   assert.deepEqual(errors, [], "no script or CSP errors in the console");
 });
 
-test("an unknown route shows 'page not found' with Go back to /", async () => {
+test("an unknown route shows 'page not found' inside the frame, with Go back to /", async () => {
   const page = await newPage(browser);
   await page.goto("/no/such/page");
   await page.getByRole("heading", { name: "page not found" }).waitFor();
+  assert.equal(await page.getByRole("banner").count(), 1, "the top bar stays");
+  assert.equal(await page.title(), "page not found · Blockpilot");
   await page.getByRole("link", { name: "Go back" }).click();
   await page.waitForURL((url) => url.pathname === "/");
   await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
@@ -51,7 +53,14 @@ test("on a phone-sized screen the top bar collapses into a panel", async () => {
   const page = await newPage(browser, { width: 390, height: 800 });
   await page.goto("/faqs");
   await page.getByRole("heading", { name: "Frequently asked questions" }).waitFor();
-  assert.equal(await page.getByRole("link", { name: "FAQs" }).isVisible(), false);
+  const topBar = page.getByRole("banner");
+  const heightBefore = (await topBar.boundingBox())?.height;
+  assert.equal(await topBar.getByRole("link", { name: "FAQs" }).isVisible(), false);
   await page.getByRole("button", { name: "Open menu" }).click();
-  assert.equal(await page.getByRole("link", { name: "FAQs" }).isVisible(), true);
+  assert.equal(await topBar.getByRole("link", { name: "FAQs" }).isVisible(), true);
+  // The panel drops over the page: the bar keeps its height.
+  assert.equal((await topBar.boundingBox())?.height, heightBefore);
+  await page.keyboard.press("Escape");
+  assert.equal(await topBar.getByRole("link", { name: "FAQs" }).isVisible(), false);
+  assert.equal(await page.getByRole("button", { name: "Open menu" }).evaluate((el) => el === document.activeElement), true);
 });

@@ -48,6 +48,8 @@ export function assetHeaders(chatWidgetUrl: string): string {
     "  Permissions-Policy: camera=(), microphone=(), geolocation=()",
     "/assets/*",
     "  Cache-Control: public, max-age=31536000, immutable",
+    "/icons.svg",
+    "  Cache-Control: public, max-age=604800",
     "",
   ].join("\n");
 }

@@ -1,24 +1,34 @@
-import { act, render, screen, waitFor } from "@testing-library/react";
+import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import i18n, { applyStoredLanguage, LANGUAGE_STORAGE_KEY, setLanguage } from "./i18n";
 import { RootLayout } from "./layouts/RootLayout";
 import { lazyPage } from "./lib/lazy-page";
-import { routes } from "./router";
+import { patchRoutesOnNavigation, routes } from "./router";
 
 function renderAt(path: string, table: RouteObject[] = routes) {
-  const router = createMemoryRouter(table, { initialEntries: [path] });
+  // The app's table: the landing route, with the rest patched in on the first other address.
+  const router = createMemoryRouter(table, { initialEntries: [path], ...(table === routes ? { patchRoutesOnNavigation } : {}) });
   render(<RouterProvider router={router} />);
   return router;
 }
 
+// The footer reads the versions from the health check's headers; nothing else is fetched signed out.
+const health = vi.fn(
+  async (_input: RequestInfo | URL) => new Response('{"status":"ok"}', { headers: { "x-app-version": "1.4.2", "x-schema-version": "0007_leads" } }),
+);
+
 beforeEach(async () => {
   localStorage.clear();
+  vi.stubGlobal("fetch", health);
   await setLanguage("en");
 });
-afterEach(() => localStorage.clear());
+afterEach(() => {
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
 
 describe("route table", () => {
   it("renders a lazy route's page", async () => {
@@ -30,14 +40,45 @@ describe("route table", () => {
   it("renders the landing page at /", async () => {
     renderAt("/");
     expect(await screen.findByRole("heading", { name: "Better blocks, without the refresh" })).toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "Blockpilot" })).toHaveAttribute("href", "/");
-    for (const name of ["Home", "FAQs", "Contact us", "Terms of service"]) expect(screen.getByRole("link", { name })).toBeInTheDocument();
+    const topBar = screen.getByRole("banner");
+    expect(within(topBar).getByRole("link", { name: "Blockpilot" })).toHaveAttribute("href", "/");
+    for (const name of ["Home", "FAQs", "Contact us", "Terms of service"]) expect(within(topBar).getByRole("link", { name })).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe("Better blocks, without the refresh · Blockpilot"));
+  });
+
+  it("shows the two version identifiers from the health check's headers in the footer", async () => {
+    renderAt("/faqs");
+    const footer = await screen.findByRole("contentinfo");
+    expect(await within(footer).findByText("App 1.4.2 · Data 0007_leads")).toBeInTheDocument();
+    for (const name of ["FAQs", "Contact us", "Terms of service", "Privacy policy"]) expect(within(footer).getByRole("link", { name })).toBeInTheDocument();
+  });
+
+  it("gives every page its own title, in the current language", async () => {
+    renderAt("/faqs");
+    await screen.findByRole("heading", { name: "Frequently asked questions" });
+    await waitFor(() => expect(document.title).toBe("Frequently asked questions · Blockpilot"));
+    await act(() => setLanguage("es"));
+    await waitFor(() => expect(document.title).toBe("Preguntas frecuentes · Blockpilot"));
+  });
+
+  it("starts with a skip link that moves focus to the page", async () => {
+    const user = userEvent.setup();
+    renderAt("/faqs");
+    await screen.findByRole("heading", { name: "Frequently asked questions" });
+    await user.tab();
+    const skip = screen.getByRole("link", { name: "Skip to main content" });
+    expect(skip).toHaveFocus();
+    await user.click(skip);
+    expect(screen.getByRole("main")).toHaveFocus();
   });
 
   it("shows 'page not found' for an unknown route, with Go back to /", async () => {
     renderAt("/no/such/page");
     expect(await screen.findByRole("heading", { name: "page not found" })).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Go back" })).toHaveAttribute("href", "/");
+    // Inside the frame: the top bar stays.
+    expect(screen.getByRole("banner")).toBeInTheDocument();
+    await waitFor(() => expect(document.title).toBe("page not found · Blockpilot"));
   });
 
   it("shows 'an error has occurred' for any other route error", async () => {

@@ -1,33 +1,23 @@
 import { lazy, Suspense } from "react";
-import { createBrowserRouter, type RouteObject } from "react-router";
+import { createBrowserRouter, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
-import type { GuardLevel } from "./features/routing/post-sign-in";
-import { AdminLayout } from "./layouts/AdminLayout";
-import { AuthLayout } from "./layouts/AuthLayout";
-import { GeneralLayout } from "./layouts/GeneralLayout";
 import { RootLayout } from "./layouts/RootLayout";
 import { lazyPage } from "./lib/lazy-page";
 
-const comingSoon = lazyPage(() => import("./features/pages/ComingSoonPage"));
-
-/** A route whose page is not built yet: its title comes from the handle. */
-function soon(path: string | undefined, title: string, index = false): RouteObject {
-  return index ? { index: true, lazy: comingSoon, handle: { title } } : { path, lazy: comingSoon, handle: { title } };
-}
-
 /**
- * A pathless layout route that applies the post-sign-in routing of its level to its children
- * (features/routing). The guard's code loads with the first page that needs it, off the landing route.
+ * The router. Its first table holds only the frame and the landing page, the one route whose
+ * JavaScript has a budget; every other page is in routes.tsx, which the router patches in on the
+ * first navigation to an address the first table does not know (and which is fetched when the
+ * browser is idle, so that navigation does not wait). New pages go in routes.tsx, not here.
  */
-function guarded(level: GuardLevel, children: RouteObject[]): RouteObject {
-  return { lazy: lazyPage(() => import("./features/routing/Guard").then(({ Guard }) => ({ default: () => <Guard level={level} /> }))), children };
-}
 
 // Toasts are raised from lazily loaded screens; their region loads in its own chunk too.
 const Toaster = lazy(() => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
 
-/** The spec's route table (§2). Every page is loaded lazily. */
+/** The id of the pathless route every page hangs under: inside the frame, with its error boundary. */
+export const FRAME_ROUTE_ID = "frame";
+
 export const routes: RouteObject[] = [
   {
     path: "/",
@@ -39,83 +29,36 @@ export const routes: RouteObject[] = [
         </Suspense>
       </>
     ),
+    // The last resort, for an error in the frame itself.
     errorElement: <ErrorPage />,
     HydrateFallback: Splash,
     children: [
-      { index: true, lazy: lazyPage(() => import("./features/home/HomePage")) },
       {
-        element: <AuthLayout />,
-        children: [
-          guarded("guest", [
-            { path: "login", lazy: lazyPage(() => import("./features/auth/LoginPage")), handle: { title: "titles.login" } },
-            { path: "register", lazy: lazyPage(() => import("./features/auth/RegisterPage")), handle: { title: "titles.register" } },
-            { path: "forgot-password", lazy: lazyPage(() => import("./features/auth/ForgotPasswordPage")), handle: { title: "titles.forgotPassword" } },
-          ]),
-          guarded("confirm", [
-            { path: "confirm-account", lazy: lazyPage(() => import("./features/auth/ConfirmAccountPage")), handle: { title: "titles.confirmAccount" } },
-          ]),
-        ],
-      },
-      {
-        path: "admin",
-        // Administrators only (spec §6): anyone else signed in goes to /.
-        lazy: lazyPage(() =>
-          import("./features/routing/Guard").then(({ Guard }) => ({
-            default: () => (
-              <Guard level="admin">
-                <AdminLayout />
-              </Guard>
-            ),
-          })),
-        ),
-        children: [
-          soon(undefined, "titles.admin", true),
-          soon("users", "titles.adminUsers"),
-          soon("users/:id", "titles.adminUser"),
-          soon("users/:id/dashboard", "titles.adminUserDashboard"),
-          { path: "tools", lazy: lazyPage(() => import("./features/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
-          soon("billing", "titles.adminBilling"),
-          soon("invitations", "titles.adminInvitations"),
-          { path: "notifications", lazy: lazyPage(() => import("./features/notifications/NotificationsPage")), handle: { title: "titles.adminNotifications" } },
-          { path: "campaigns", lazy: lazyPage(() => import("./features/campaigns/CampaignsPage")) },
-          { path: "campaigns/:id", lazy: lazyPage(() => import("./features/campaigns/CampaignPage")) },
-          soon("leads", "titles.adminLeads"),
-        ],
-      },
-      {
-        element: <GeneralLayout />,
-        children: [
-          // Open to everyone, signed in or not.
-          soon("faqs", "titles.faqs"),
-          soon("terms", "titles.terms"),
-          soon("privacy", "titles.privacy"),
-          soon("contact", "titles.contact"),
-          // The optional-redirect screens: a session with a confirmed phone is enough.
-          guarded("signedIn", [
-            soon("payment", "titles.payment"),
-            { path: "profile", lazy: lazyPage(() => import("./features/profile/ProfilePage")), handle: { title: "titles.profile" } },
-            { path: "profile/edit", lazy: lazyPage(() => import("./features/profile/ProfileEditPage")), handle: { title: "titles.profileEdit" } },
-            { path: "profile/password", lazy: lazyPage(() => import("./features/profile/ProfilePasswordPage")), handle: { title: "titles.profilePassword" } },
-            soon("flex/login", "titles.flexLogin"),
-            soon("flex/confirm", "titles.flexConfirm"),
-            soon("flex/otp", "titles.flexOtp"),
-          ]),
-          guarded("settings", [soon("flex/settings", "titles.flexSettings")]),
-          // The driver's screens follow the whole post-sign-in routing.
-          guarded("full", [
-            soon("flex/dashboard", "titles.flexDashboard"),
-            soon("flex/invite", "titles.flexInvite"),
-            soon("flex/invite/:phoneNumber", "titles.flexInvite"),
-            soon("flex/calendar", "titles.flexCalendar"),
-            soon("flex/calendar/:phoneNumber", "titles.flexCalendar"),
-            soon("flex/reseller", "titles.flexReseller"),
-          ]),
-        ],
+        id: FRAME_ROUTE_ID,
+        // A page's error renders inside the frame, under the top bar.
+        errorElement: <ErrorPage />,
+        children: [{ index: true, lazy: lazyPage(() => import("./features/home/HomePage")), handle: { title: "titles.home" } }],
       },
     ],
   },
 ];
 
+const loadPageRoutes = () => import("./routes");
+
+/**
+ * Adds the rest of the route table; its "*" route answers every address after that. The router
+ * skips routes it already has, so a second call (an address with params) adds nothing.
+ */
+export const patchRoutesOnNavigation: PatchRoutesOnNavigationFunction = async ({ patch }) => {
+  const { pageRoutes } = await loadPageRoutes();
+  patch(FRAME_ROUTE_ID, pageRoutes);
+};
+
 export function createRouter() {
-  return createBrowserRouter(routes);
+  const router = createBrowserRouter(routes, { patchRoutesOnNavigation });
+  // Fetch the rest of the table once the landing page is idle, so the first click does not wait for it.
+  const prefetch = () => void loadPageRoutes().catch(() => {});
+  if ("requestIdleCallback" in window) requestIdleCallback(prefetch, { timeout: 4000 });
+  else setTimeout(prefetch, 2000);
+  return router;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { phoneSchema } from "./auth";
-import { checkSmsPhone, formatUsPhone, maskPhone, normalizeUsPhone, numericString, PHONE_REFUSAL_MESSAGES, PHONE_REFUSALS } from "./phone";
+import { checkSmsPhone, formatPhoneAsTyped, formatUsPhone, maskPhone, normalizeUsPhone, numericString, PHONE_REFUSAL_MESSAGES, PHONE_REFUSALS } from "./phone";
 
 describe("normalizeUsPhone", () => {
   it("accepts what people type and answers E.164", () => {
@@ -138,5 +138,45 @@ describe("checkSmsPhone: US and Canadian numbers that can receive our texts", ()
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]).toMatchObject({ message: PHONE_REFUSAL_MESSAGES.toll_free, params: { reason: "toll_free" } });
     expect(phoneSchema.parse("(305) 555-0100")).toBe("+13055550100");
+  });
+});
+
+describe("formatPhoneAsTyped", () => {
+  it("formats each step of typing as +1 (xxx) xxx-xxxx", () => {
+    const typed = "3055550100";
+    const steps = [...typed].map((_, i) => formatPhoneAsTyped(typed.slice(0, i + 1)));
+    expect(steps).toEqual([
+      "+1 (3",
+      "+1 (30",
+      "+1 (305",
+      "+1 (305) 5",
+      "+1 (305) 55",
+      "+1 (305) 555",
+      "+1 (305) 555-0",
+      "+1 (305) 555-01",
+      "+1 (305) 555-010",
+      "+1 (305) 555-0100",
+    ]);
+  });
+
+  it("reads a leading 1 or +1 as the country code and reformats pasted numbers", () => {
+    expect(formatPhoneAsTyped("1")).toBe("+1");
+    expect(formatPhoneAsTyped("+1")).toBe("+1");
+    expect(formatPhoneAsTyped("+1 305")).toBe("+1 (305");
+    expect(formatPhoneAsTyped("13055550100")).toBe("+1 (305) 555-0100");
+    expect(formatPhoneAsTyped("305.555.0100")).toBe("+1 (305) 555-0100");
+    expect(formatPhoneAsTyped("+1 (305) 555-01009")).toBe("+1 (305) 555-0100");
+  });
+
+  it("lets a deletion through: removing the last digit of a group removes its punctuation", () => {
+    expect(formatPhoneAsTyped("+1 (305) ")).toBe("+1 (305");
+    expect(formatPhoneAsTyped("+1 (305) 555-")).toBe("+1 (305) 555");
+    expect(formatPhoneAsTyped("+1 ")).toBe("+1");
+    expect(formatPhoneAsTyped("+")).toBe("+");
+    expect(formatPhoneAsTyped("")).toBe("");
+  });
+
+  it("gives what normalizeUsPhone accepts", () => {
+    expect(normalizeUsPhone(formatPhoneAsTyped("3055550100"))).toBe("+13055550100");
   });
 });

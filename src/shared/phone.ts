@@ -98,6 +98,22 @@ export function formatUsPhone(input: string | null | undefined): string {
   return match ? `+1 (${match[1]}) ${match[2]}-${match[3]}` : "";
 }
 
+/**
+ * A phone number formatted while it is typed: "305" → "+1 (305", "3055550" → "+1 (305) 555-0",
+ * "13055550100" → "+1 (305) 555-0100". A leading 1 is the country code (no US/Canada area code
+ * starts with 1); digits past ten are dropped; an empty input stays empty.
+ */
+export function formatPhoneAsTyped(input: string): string {
+  const digits = input.replace(/\D/g, "");
+  if (!digits) return input.trim() === "+" ? "+" : "";
+  const national = (digits.startsWith("1") ? digits.slice(1) : digits).slice(0, 10);
+  if (!national) return "+1";
+  const area = national.slice(0, 3);
+  const exchange = national.slice(3, 6);
+  const line = national.slice(6);
+  return `+1 (${area}${exchange ? `) ${exchange}` : ""}${line ? `-${line}` : ""}`;
+}
+
 /** Spec §5 numeric helper: the digits as an integer string, or empty. */
 export function numericString(input: string | null | undefined): string {
   const digits = (input ?? "").replace(/\D/g, "");

@@ -5,17 +5,13 @@ export const LANGUAGES = ["en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
 export const LANGUAGE_STORAGE_KEY = "language";
 
-// One JSON file per language and feature (locales/<lang>/<namespace>.json); a test keeps their keys identical.
-// The admin and auth namespaces are not among them: their screens load them (./admin.ts, ./auth.ts), off the landing route.
-// Only English (the default and the fallback) is in the entry bundle; another language's landing
+// One JSON file per language and namespace (locales/<lang>/<namespace>.json); a test keeps their keys identical.
+// Only "common" (the top bar, titles, shared words) loads with the entry. Every other namespace is
+// added by the module of the screens that use it (./admin.ts, ./auth.ts, ./site.ts…), off the landing route.
+// Only English (the default and the fallback) is in the entry bundle; the other language's common
 // strings are a small chunk fetched before the first render (ready) or when the toggle picks it.
-const english = import.meta.glob<Record<string, unknown>>(["./locales/en/*.json", "!./locales/en/admin.json", "!./locales/en/auth.json"], {
-  eager: true,
-  import: "default",
-});
-const others = import.meta.glob<Record<string, unknown>>(["./locales/*/*.json", "!./locales/en/*.json", "!./locales/*/admin.json", "!./locales/*/auth.json"], {
-  import: "default",
-});
+const english = import.meta.glob<Record<string, unknown>>("./locales/en/common.json", { eager: true, import: "default" });
+const others = import.meta.glob<Record<string, unknown>>(["./locales/*/common.json", "!./locales/en/common.json"], { import: "default" });
 
 const namespaceOf = (path: string) => /\.\/locales\/\w+\/([\w-]+)\.json$/.exec(path)?.[1];
 

@@ -5,7 +5,7 @@ export function AdminLayout() {
   const { pathname } = useLocation();
   const isIndex = pathname.replace(/\/+$/, "") === "/admin";
   return (
-    <main className={isIndex ? "page page-admin" : "page page-admin-wide"}>
+    <main id="main" tabIndex={-1} className={isIndex ? "page page-admin" : "page page-admin-wide"}>
       <Outlet />
     </main>
   );

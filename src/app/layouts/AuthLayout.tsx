@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 
 export function AuthLayout() {
   return (
-    <main className="page page-narrow">
+    <main id="main" tabIndex={-1} className="page page-narrow">
       <div className="card">
         <Outlet />
       </div>

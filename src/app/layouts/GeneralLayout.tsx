@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 
 export function GeneralLayout() {
   return (
-    <main className="page">
+    <main id="main" tabIndex={-1} className="page">
       <Outlet />
     </main>
   );

@@ -1,71 +1,93 @@
-import { useEffect, useState } from "react";
+import { lazy, Suspense, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
+import { Icon } from "../components/ui/Icon";
 import { LanguageToggle } from "../components/ui/LanguageToggle";
 import { Logo } from "../components/ui/Logo";
 import { useSession } from "../lib/session";
 
-const links = [
-  { to: "/flex/dashboard", key: "nav.home" },
-  { to: "/faqs", key: "nav.faqs" },
-  { to: "/contact", key: "nav.contact" },
-  { to: "/terms", key: "nav.terms" },
-] as const;
+// The user menu exists only for signed-in people: its code stays off the landing route.
+const UserMenu = lazy(() => import("./UserMenu"));
 
+/**
+ * The top bar: logo, the four links, the language toggle and the user menu (or Sign in). On
+ * phones the links and the rest fold into a panel that drops over the page; the bar keeps one
+ * height in every state so nothing below it moves.
+ */
 export function TopBar() {
   const { t } = useTranslation();
-  const { user, signOut } = useSession();
+  const { user, loading } = useSession();
   const [panelOpen, setPanelOpen] = useState(false);
-  const [menuOpen, setMenuOpen] = useState(false);
-  const location = useLocation();
+  const { pathname } = useLocation();
+  const burger = useRef<HTMLButtonElement>(null);
 
-  // Navigating closes the small-screen panel and the user menu.
-  useEffect(() => {
+  // Navigating closes the phone panel (adjusted while rendering, not in an effect).
+  const [panelPath, setPanelPath] = useState(pathname);
+  if (panelPath !== pathname) {
+    setPanelPath(pathname);
     setPanelOpen(false);
-    setMenuOpen(false);
-  }, [location.pathname]);
+  }
+
+  const links = [
+    // Signed out, "Home" is the landing page: the dashboard would only send the visitor back to it.
+    { to: user ? "/flex/dashboard" : "/", label: t("nav.home") },
+    { to: "/faqs", label: t("nav.faqs") },
+    { to: "/contact", label: t("nav.contact") },
+    { to: "/terms", label: t("nav.terms") },
+  ];
 
   return (
-    <header className="topbar">
-      <Link to="/" className="topbar-logo" aria-label="Blockpilot">
-        <Logo />
-        <span>{t("appName")}</span>
-      </Link>
-      <button
-        type="button"
-        className="topbar-burger"
-        aria-expanded={panelOpen}
-        aria-controls="topbar-panel"
-        aria-label={panelOpen ? t("menu.close") : t("menu.open")}
-        onClick={() => setPanelOpen((open) => !open)}
-      >
-        <span aria-hidden="true">☰</span>
-      </button>
-      <div id="topbar-panel" className={panelOpen ? "topbar-panel open" : "topbar-panel"}>
-        <nav aria-label={t("nav.main")}>
-          {links.map((link) => (
-            <NavLink key={link.to} to={link.to}>
-              {t(link.key)}
-            </NavLink>
-          ))}
-        </nav>
-        <LanguageToggle />
-        {user && (
-          <div className="user-menu" onKeyDown={(e) => e.key === "Escape" && setMenuOpen(false)}>
-            <button type="button" className="user-menu-button" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((o) => !o)}>
-              {user.name}
-            </button>
-            <div role="menu" className={menuOpen ? "user-menu-items open" : "user-menu-items"} aria-label={t("menu.account")}>
-              <span className="user-menu-name">{user.name}</span>
-              <Link role="menuitem" to="/profile">
-                {t("menu.profile")}
-              </Link>
-              <button role="menuitem" type="button" onClick={() => void signOut()}>
-                {t("menu.signOut")}
-              </button>
+    // biome-ignore lint/a11y/noStaticElementInteractions: Esc anywhere in the bar closes the phone panel and returns to its button.
+    <header
+      className="topbar"
+      onKeyDown={(event) => {
+        if (event.key === "Escape" && panelOpen) {
+          setPanelOpen(false);
+          burger.current?.focus();
+        }
+      }}
+    >
+      <div className="topbar-inner">
+        <Link to="/" className="topbar-logo">
+          <Logo />
+          <span>{t("appName")}</span>
+        </Link>
+        <button
+          ref={burger}
+          type="button"
+          className="icon-button topbar-burger"
+          aria-expanded={panelOpen}
+          aria-controls="topbar-panel"
+          aria-label={panelOpen ? t("menu.close") : t("menu.open")}
+          onClick={() => setPanelOpen((open) => !open)}
+        >
+          <Icon name={panelOpen ? "x" : "menu"} />
+        </button>
+        <div id="topbar-panel" className={panelOpen ? "topbar-panel open" : "topbar-panel"}>
+          <nav className="topbar-nav" aria-label={t("nav.main")}>
+            {links.map((link) => (
+              <NavLink key={link.to} to={link.to} end>
+                {link.label}
+              </NavLink>
+            ))}
+          </nav>
+          <div className="topbar-end">
+            <LanguageToggle />
+            <div className="topbar-user-slot">
+              {user ? (
+                <Suspense fallback={null}>
+                  <UserMenu />
+                </Suspense>
+              ) : (
+                !loading && (
+                  <Link className="button button-small" to="/login">
+                    {t("nav.signIn")}
+                  </Link>
+                )
+              )}
             </div>
           </div>
-        )}
+        </div>
       </div>
     </header>
   );

@@ -1,4 +1,6 @@
 import type { ReactNode } from "react";
+import { Icon } from "./Icon";
+import { TableScroll } from "./TableScroll";
 import "./controls.css";
 
 export type SortDir = "asc" | "desc";
@@ -28,7 +30,7 @@ type Props<Row> = {
 /** A presentational table: the rows it is given are one page from the server. */
 export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, sort, onSort, rowClassName }: Props<Row>) {
   return (
-    <div className="table-wrap data-table-wrap" aria-busy={busy || undefined}>
+    <TableScroll label={caption} busy={busy}>
       <table className={busy ? "data-table busy" : "data-table"}>
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
@@ -41,9 +43,7 @@ export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, so
                   {col.sortKey && onSort ? (
                     <button type="button" className="sort-button" onClick={() => onSort(col.sortKey!, active && sort.dir === "asc" ? "desc" : "asc")}>
                       {col.header}
-                      <span aria-hidden="true" className="sort-mark">
-                        {active ? (sort.dir === "asc" ? "▲" : "▼") : "↕"}
-                      </span>
+                      <Icon name={active ? (sort.dir === "asc" ? "chevron-up" : "chevron-down") : "chevrons-up-down"} className="sort-mark" />
                     </button>
                   ) : (
                     col.header
@@ -57,7 +57,7 @@ export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, so
           {rows.length === 0 ? (
             <tr>
               <td colSpan={columns.length} className="data-table-empty">
-                {empty}
+                <div className="data-table-empty-content">{empty}</div>
               </td>
             </tr>
           ) : (
@@ -73,7 +73,7 @@ export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, so
           )}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
 
@@ -81,7 +81,7 @@ export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, so
 export function BoolMark({ value, yes, no }: { value: boolean; yes: string; no: string }) {
   return (
     <span className={value ? "bool bool-yes" : "bool bool-no"} title={value ? yes : no}>
-      <span aria-hidden="true">{value ? "✓" : "✗"}</span>
+      <Icon name={value ? "check" : "x"} />
       <span className="visually-hidden">{value ? yes : no}</span>
     </span>
   );

@@ -1,5 +1,4 @@
 import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId, useState } from "react";
-import "./FormField.css";
 
 /**
  * Labelled form controls: the label is tied to the control, and the hint and error are read out

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { Icon } from "./Icon";
 import "./controls.css";
 
 type Props = {
@@ -16,7 +17,8 @@ export function PageHead({ back, title, children }: Props) {
     <>
       <div className="page-head">
         <Link to={back.to} className="back-link">
-          ← {back.label}
+          <Icon name="arrow-left" />
+          {back.label}
         </Link>
         {children}
       </div>

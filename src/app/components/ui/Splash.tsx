@@ -1,9 +1,12 @@
 import { Logo } from "./Logo";
 
-/** Full-screen splash while the router or the session loads. */
-export function Splash() {
+/**
+ * The loading splash: full screen while the router or the session loads; `inline` inside the
+ * frame (a page waiting for its session), so the top bar stays put.
+ */
+export function Splash({ inline }: { inline?: boolean }) {
   return (
-    <div className="splash" role="status" aria-live="polite" aria-label="Loading">
+    <div className={inline ? "splash splash-inline" : "splash"} role="status" aria-live="polite" aria-label="Loading">
       <Logo size={72} />
       <div className="spinner" aria-hidden="true" />
     </div>

@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
+import { Badge } from "../../components/ui/Badge";
 import { type Column, DataTable } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
 import { Pager, usePaging } from "../../components/ui/Pager";
+import { StatusView } from "../../components/ui/StatusView";
 import { toast } from "../../components/ui/Toast";
 import "../../i18n/admin";
 import { formatUsPhone } from "../../../shared/phone";
@@ -12,7 +14,7 @@ import { usePagerLabels } from "../../lib/admin-labels";
 import { ApiClientError, api } from "../../lib/api-client";
 import { type Campaign, isRunning, type LedgerRow, MESSAGE_STATUSES, type MessageStatus, useCampaign, useLedger } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { formatDateTime } from "./format";
+import { campaignTone, formatDateTime, messageTone } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */
@@ -25,22 +27,21 @@ export default function CampaignPage() {
   if (campaign.error && !campaign.data) {
     const notFound = campaign.error instanceof ApiClientError && campaign.error.status === 404;
     body = (
-      <div className="alert" role="alert">
-        <p>{notFound ? t("campaigns.notFound") : t("errors.generic")}</p>
-        {!notFound && (
-          <button type="button" className="button button-secondary" onClick={() => void campaign.mutate()}>
-            {t("actions.retry")}
-          </button>
-        )}
-      </div>
+      <StatusView
+        kind="error"
+        title={notFound ? t("campaigns.notFound") : t("errors.generic")}
+        onRetry={notFound ? undefined : () => void campaign.mutate()}
+        action={
+          notFound ? (
+            <Link className="button button-secondary" to="/admin/campaigns">
+              {t("campaigns.title")}
+            </Link>
+          ) : undefined
+        }
+      />
     );
   } else if (!campaign.data) {
-    body = (
-      <div className="loading-block" role="status">
-        <span className="spinner" aria-hidden="true" />
-        <span>{t("campaigns.loading")}</span>
-      </div>
-    );
+    body = <StatusView kind="loading" title={t("campaigns.loading")} />;
   } else {
     // Keyed by id: a retry opens the new campaign with fresh filters and export state.
     body = <CampaignDetail key={campaign.data.campaign.id} campaign={campaign.data.campaign} />;
@@ -85,7 +86,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
           <div>
             <dt>{t("campaigns.status")}</dt>
             <dd>
-              <span className={`badge badge-${campaign.status}`}>{t(`campaigns.statuses.${campaign.status}`)}</span>
+              <Badge tone={campaignTone(campaign.status)}>{t(`campaigns.statuses.${campaign.status}`)}</Badge>
             </dd>
           </div>
           <div>
@@ -191,7 +192,7 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
   const columns: Column<LedgerRow>[] = [
     { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
     { key: "name", header: t("columns.name"), cell: (r) => r.name ?? "" },
-    { key: "status", header: t("campaigns.status"), cell: (r) => <span className={`badge badge-${r.status}`}>{t(`status.${r.status}`)}</span> },
+    { key: "status", header: t("campaigns.status"), cell: (r) => <Badge tone={messageTone(r.status)}>{t(`status.${r.status}`)}</Badge> },
     { key: "provider", header: t("campaigns.providerId"), cell: (r) => <code>{r.providerId ?? ""}</code> },
     { key: "error", header: t("campaigns.errorCode"), cell: (r) => (r.errorCode ? <span title={r.errorMessage ?? undefined}>{r.errorCode}</span> : "") },
     { key: "attempts", header: t("campaigns.attempts"), cell: (r) => r.attempts },
@@ -220,17 +221,9 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
         </select>
       </div>
       {ledger.error && !ledger.data ? (
-        <div className="alert" role="alert">
-          <p>{t("errors.generic")}</p>
-          <button type="button" className="button button-secondary" onClick={() => void ledger.mutate()}>
-            {t("actions.retry")}
-          </button>
-        </div>
+        <StatusView kind="error" compact title={t("errors.generic")} onRetry={() => void ledger.mutate()} />
       ) : !ledger.data ? (
-        <div className="loading-block" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{t("campaigns.loadingLedger")}</span>
-        </div>
+        <StatusView kind="loading" compact title={t("campaigns.loadingLedger")} />
       ) : (
         <>
           <DataTable

@@ -1,8 +1,11 @@
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { Badge } from "../../components/ui/Badge";
 import { type Column, DataTable } from "../../components/ui/DataTable";
 import { PageHead } from "../../components/ui/PageHead";
 import { Pager, usePaging } from "../../components/ui/Pager";
+import { StatusView } from "../../components/ui/StatusView";
+import { campaignTone } from "./format";
 import "../../i18n/admin";
 import { usePagerLabels } from "../../lib/admin-labels";
 import { type Campaign, isRunning, useCampaigns } from "./api";
@@ -27,7 +30,7 @@ export default function CampaignsPage() {
     { key: "channel", header: t("campaigns.channel"), cell: (c) => t(`message.${c.channel}`) },
     { key: "source", header: t("campaigns.source"), cell: (c) => t(`campaigns.sources.${c.source}`) },
     { key: "total", header: t("campaigns.audience"), cell: (c) => c.total },
-    { key: "status", header: t("campaigns.status"), cell: (c) => <span className={`badge badge-${c.status}`}>{t(`campaigns.statuses.${c.status}`)}</span> },
+    { key: "status", header: t("campaigns.status"), cell: (c) => <Badge tone={campaignTone(c.status)}>{t(`campaigns.statuses.${c.status}`)}</Badge> },
     { key: "progress", header: t("campaigns.progress"), className: "col-progress", cell: (c) => <CampaignProgress campaign={c} legend={false} /> },
   ];
 
@@ -35,17 +38,9 @@ export default function CampaignsPage() {
     <section className="campaigns">
       <PageHead back={{ to: "/admin/notifications", label: t("actions.goBack") }} title={t("campaigns.title")} />
       {campaigns.error && !campaigns.data ? (
-        <div className="alert" role="alert">
-          <p>{t("errors.generic")}</p>
-          <button type="button" className="button button-secondary" onClick={() => void campaigns.mutate()}>
-            {t("actions.retry")}
-          </button>
-        </div>
+        <StatusView kind="error" title={t("errors.generic")} onRetry={() => void campaigns.mutate()} />
       ) : !campaigns.data ? (
-        <div className="loading-block" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{t("campaigns.loading")}</span>
-        </div>
+        <StatusView kind="loading" title={t("campaigns.loading")} />
       ) : (
         <>
           {campaigns.data.rows.some(isRunning) && (

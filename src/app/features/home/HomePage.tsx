@@ -4,7 +4,7 @@ import { Link } from "react-router";
 export default function HomePage() {
   const { t } = useTranslation();
   return (
-    <main className="page home">
+    <main id="main" tabIndex={-1} className="page home">
       <section className="hero">
         <h1>{t("titles.home")}</h1>
         <p className="lead">{t("home.lead")}</p>

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE } from "../../../shared/paging";
 import { type Column, DataTable, type SortDir } from "../../components/ui/DataTable";
 import { Pager, usePaging } from "../../components/ui/Pager";
+import { StatusView } from "../../components/ui/StatusView";
 import { usePagerLabels } from "../../lib/admin-labels";
 import type { Query } from "../../lib/api-client";
 import { usePage } from "./api";
@@ -121,19 +122,11 @@ export function ReviewStep<Row extends { phone: string }>(props: Props<Row>) {
       <div className="review-preview">{preview}</div>
 
       {failed ? (
-        <div className="alert" role="alert">
-          <p>{loadError}</p>
-          <button type="button" className="button button-secondary" onClick={() => void Promise.all([count.mutate(), rows.mutate()])}>
-            {t("actions.retry")}
-          </button>
-        </div>
+        <StatusView kind="error" compact title={loadError} onRetry={() => void Promise.all([count.mutate(), rows.mutate()])} />
       ) : firstLoad ? (
-        <div className="loading-block" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{t("review.loading")}</span>
-        </div>
+        <StatusView kind="loading" compact title={t("review.loading")} />
       ) : empty ? (
-        <p className="notice">{nothingToReview}</p>
+        <StatusView kind="empty" compact title={nothingToReview} />
       ) : (
         <>
           <input

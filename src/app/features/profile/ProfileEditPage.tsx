@@ -15,7 +15,7 @@ import "../../i18n/auth";
 /** /profile/edit: name, email and language (PATCH /api/auth/me). */
 export default function ProfileEditPage() {
   const { user } = useSession();
-  if (!user) return <Splash />;
+  if (!user) return <Splash inline />;
   return <EditForm user={user} />;
 }
 

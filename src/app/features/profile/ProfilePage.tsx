@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
+import { Badge } from "../../components/ui/Badge";
 import { Splash } from "../../components/ui/Splash";
 import { useSession } from "../../lib/session";
 import "./profile.css";
@@ -13,7 +14,7 @@ export default function ProfilePage() {
   const { user, signOut } = useSession();
   const [signingOut, setSigningOut] = useState(false);
   // The route's guard waits for the user; this only covers a render in between.
-  if (!user) return <Splash />;
+  if (!user) return <Splash inline />;
 
   const yesNo = (value: boolean) => (value ? t("profile.yes") : t("profile.no"));
   const rows: [string, string][] = [
@@ -38,7 +39,7 @@ export default function ProfilePage() {
     <section className="profile">
       <h1>
         {t("common:titles.profile")}
-        {user.isAdmin && <span className="badge">{t("profile.admin")}</span>}
+        {user.isAdmin && <Badge tone="brand">{t("profile.admin")}</Badge>}
       </h1>
       <dl className="profile-list">
         {rows.map(([label, value]) => (

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
 import { type IdClaims, type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
-import { routes } from "../../router";
+import { patchRoutesOnNavigation, routes } from "../../router";
 import { forgetResends } from "./Guard";
 
 // The real route table under a fixed session: where does each kind of person end up?
@@ -45,7 +45,7 @@ function session(user: Partial<User> | null, over: Partial<SessionValue> = {}, c
 }
 
 function renderAt(path: string, value: SessionValue) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   render(
     <StaticSessionProvider value={value}>
       <RouterProvider router={router} />

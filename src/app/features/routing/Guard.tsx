@@ -21,7 +21,7 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 
   switch (decision.kind) {
     case "wait":
-      return <Splash />;
+      return <Splash inline />;
     case "error":
       return <UserLoadError />;
     case "redirect":
@@ -71,7 +71,7 @@ function ResendThenConfirm({ state }: { state: ConfirmState }) {
       live = false;
     };
   }, [navigate, state.phoneNumber, state.app]);
-  return <Splash />;
+  return <Splash inline />;
 }
 
 function UserLoadError() {

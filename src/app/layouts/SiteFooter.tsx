@@ -1,0 +1,75 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import useSWR from "swr";
+import { Logo } from "../components/ui/Logo";
+import { type Versions, versionsFrom } from "../lib/versions";
+import "../i18n/site";
+
+async function fetchVersions(): Promise<Versions | null> {
+  const res = await fetch("/api/status/health", { headers: { Accept: "application/json" } });
+  return res.ok ? versionsFrom(res.headers) : null;
+}
+
+/** The footer of every page: what we are, where help is, the legal pages and the versions running. */
+export default function SiteFooter() {
+  const { t } = useTranslation("site");
+  // The versions change only with a deploy: read once per visit.
+  const { data: versions } = useSWR("health-versions", fetchVersions, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  return (
+    <footer className="site-footer">
+      <div className="site-footer-inner">
+        <div>
+          <Link to="/" className="site-footer-brand">
+            <Logo size={28} />
+            {t("common:appName")}
+          </Link>
+          <p>{t("footer.tagline")}</p>
+        </div>
+        <nav aria-label={t("footer.product")}>
+          <h2>{t("footer.product")}</h2>
+          <ul>
+            <li>
+              <Link to="/#how-it-works">{t("footer.howItWorks")}</Link>
+            </li>
+            <li>
+              <Link to="/#plans">{t("footer.pricing")}</Link>
+            </li>
+            <li>
+              <Link to="/register">{t("footer.register")}</Link>
+            </li>
+            <li>
+              <Link to="/login">{t("common:nav.signIn")}</Link>
+            </li>
+          </ul>
+        </nav>
+        <nav aria-label={t("footer.help")}>
+          <h2>{t("footer.help")}</h2>
+          <ul>
+            <li>
+              <Link to="/faqs">{t("common:nav.faqs")}</Link>
+            </li>
+            <li>
+              <Link to="/contact">{t("common:nav.contact")}</Link>
+            </li>
+          </ul>
+          <p>{t("footer.hours")}</p>
+        </nav>
+        <nav aria-label={t("footer.legal")}>
+          <h2>{t("footer.legal")}</h2>
+          <ul>
+            <li>
+              <Link to="/terms">{t("common:nav.terms")}</Link>
+            </li>
+            <li>
+              <Link to="/privacy">{t("common:titles.privacy")}</Link>
+            </li>
+          </ul>
+        </nav>
+      </div>
+      <div className="site-footer-base">
+        <p>{t("footer.copyright", { year: new Date().getFullYear() })}</p>
+        <p data-testid="versions">{versions ? t("footer.versions", { app: versions.app, schema: versions.schema }) : "\u00a0"}</p>
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,21 @@
+import { createContext, useContext, useEffect } from "react";
+
+/**
+ * Every page has its own document.title: the route's `handle.title` (a translation key) by
+ * default, or what the page says with usePageTitle (a campaign's name, a user's). RootLayout
+ * writes it as "<title> · Blockpilot" in the current language.
+ */
+export const PageTitleContext = createContext<(title: string | null) => void>(() => {});
+
+/** Overrides the route's title while the calling page is shown; pass already translated words. */
+export function usePageTitle(title: string | null | undefined) {
+  const setTitle = useContext(PageTitleContext);
+  useEffect(() => {
+    if (!title) return;
+    setTitle(title);
+    return () => setTitle(null);
+  }, [title, setTitle]);
+}
+
+/** A route's handle: its title's translation key (namespace "common" unless prefixed). */
+export type RouteHandle = { title?: string };

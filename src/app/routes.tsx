@@ -1,0 +1,110 @@
+import type { RouteObject } from "react-router";
+import { NotFoundPage } from "./components/ui/ErrorPage";
+import type { GuardLevel } from "./features/routing/post-sign-in";
+import { AdminLayout } from "./layouts/AdminLayout";
+import { AuthLayout } from "./layouts/AuthLayout";
+import { GeneralLayout } from "./layouts/GeneralLayout";
+import { lazyPage } from "./lib/lazy-page";
+
+/**
+ * The route table of every page but the landing page (docs/design-system.md, "Routes"). It loads
+ * on the first navigation away from "/" (router.tsx patches it in), so none of it weighs on the
+ * landing route. Add pages here; every page is lazy and has a `handle.title`.
+ */
+
+const comingSoon = lazyPage(() => import("./features/pages/ComingSoonPage"));
+
+/** A route whose page is not built yet: its title comes from the handle. */
+function soon(path: string | undefined, title: string, index = false): RouteObject {
+  return index ? { index: true, lazy: comingSoon, handle: { title } } : { path, lazy: comingSoon, handle: { title } };
+}
+
+/**
+ * A pathless layout route that applies the post-sign-in routing of its level to its children
+ * (features/routing). The guard's code loads with the first page that needs it.
+ */
+function guarded(level: GuardLevel, children: RouteObject[]): RouteObject {
+  return { lazy: lazyPage(() => import("./features/routing/Guard").then(({ Guard }) => ({ default: () => <Guard level={level} /> }))), children };
+}
+
+export const pageRoutes: RouteObject[] = [
+  {
+    element: <AuthLayout />,
+    children: [
+      guarded("guest", [
+        { path: "login", lazy: lazyPage(() => import("./features/auth/LoginPage")), handle: { title: "titles.login" } },
+        { path: "register", lazy: lazyPage(() => import("./features/auth/RegisterPage")), handle: { title: "titles.register" } },
+        { path: "forgot-password", lazy: lazyPage(() => import("./features/auth/ForgotPasswordPage")), handle: { title: "titles.forgotPassword" } },
+      ]),
+      guarded("confirm", [
+        { path: "confirm-account", lazy: lazyPage(() => import("./features/auth/ConfirmAccountPage")), handle: { title: "titles.confirmAccount" } },
+      ]),
+    ],
+  },
+  {
+    path: "admin",
+    // Administrators only (spec §6): anyone else signed in goes to /.
+    lazy: lazyPage(() =>
+      import("./features/routing/Guard").then(({ Guard }) => ({
+        default: () => (
+          <Guard level="admin">
+            <AdminLayout />
+          </Guard>
+        ),
+      })),
+    ),
+    children: [
+      soon(undefined, "titles.admin", true),
+      soon("users", "titles.adminUsers"),
+      soon("users/:id", "titles.adminUser"),
+      soon("users/:id/dashboard", "titles.adminUserDashboard"),
+      { path: "tools", lazy: lazyPage(() => import("./features/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
+      soon("billing", "titles.adminBilling"),
+      soon("invitations", "titles.adminInvitations"),
+      {
+        path: "notifications",
+        lazy: lazyPage(() => import("./features/notifications/NotificationsPage")),
+        handle: { title: "titles.adminNotifications" },
+      },
+      { path: "campaigns", lazy: lazyPage(() => import("./features/campaigns/CampaignsPage")), handle: { title: "titles.adminCampaigns" } },
+      { path: "campaigns/:id", lazy: lazyPage(() => import("./features/campaigns/CampaignPage")), handle: { title: "titles.adminCampaign" } },
+      soon("leads", "titles.adminLeads"),
+    ],
+  },
+  {
+    element: <GeneralLayout />,
+    children: [
+      // Open to everyone, signed in or not.
+      soon("faqs", "titles.faqs"),
+      soon("terms", "titles.terms"),
+      soon("privacy", "titles.privacy"),
+      soon("contact", "titles.contact"),
+      // The optional-redirect screens: a session with a confirmed phone is enough.
+      guarded("signedIn", [
+        soon("payment", "titles.payment"),
+        { path: "profile", lazy: lazyPage(() => import("./features/profile/ProfilePage")), handle: { title: "titles.profile" } },
+        { path: "profile/edit", lazy: lazyPage(() => import("./features/profile/ProfileEditPage")), handle: { title: "titles.profileEdit" } },
+        {
+          path: "profile/password",
+          lazy: lazyPage(() => import("./features/profile/ProfilePasswordPage")),
+          handle: { title: "titles.profilePassword" },
+        },
+        soon("flex/login", "titles.flexLogin"),
+        soon("flex/confirm", "titles.flexConfirm"),
+        soon("flex/otp", "titles.flexOtp"),
+      ]),
+      guarded("settings", [soon("flex/settings", "titles.flexSettings")]),
+      // The driver's screens follow the whole post-sign-in routing.
+      guarded("full", [
+        soon("flex/dashboard", "titles.flexDashboard"),
+        soon("flex/invite", "titles.flexInvite"),
+        soon("flex/invite/:phoneNumber", "titles.flexInvite"),
+        soon("flex/calendar", "titles.flexCalendar"),
+        soon("flex/calendar/:phoneNumber", "titles.flexCalendar"),
+        soon("flex/reseller", "titles.flexReseller"),
+      ]),
+    ],
+  },
+  // Any other address: "page not found", inside the frame.
+  { path: "*", element: <NotFoundPage />, handle: { title: "errors.pageNotFound" } },
+];

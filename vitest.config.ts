@@ -49,6 +49,8 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
+          // Identity tests run dozens of PBKDF2 checks; on a shared, busy machine 5 s is not enough.
+          testTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
           globalSetup: ["./test/fake-provider/global-setup.ts"],

@@ -9,6 +9,7 @@ declare module "autocannon" {
     errors: number;
     timeouts: number;
     non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
     "2xx": number;
     duration: number;
   };

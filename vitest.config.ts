@@ -38,9 +38,12 @@ export default defineConfig({
                 WHATSAPP_VERIFY_TOKEN: "test-verify-token",
                 STRIPE_SECRET_KEY: "sk_test_x",
                 STRIPE_WEBHOOK_SECRET: "whsec_test",
+                STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_connect_test",
                 ENGINE_SERVICE_TOKEN: "test-engine-token",
                 // Messaging tests: the fake provider of test/fake-provider (started by globalSetup), fast pacing.
                 FAKE_PROVIDER_URL: inject("fakeProviderUrl"),
+                // Payment tests of the real Stripe adapter: the fake Stripe API of test/fake-stripe.
+                FAKE_STRIPE_URL: inject("fakeStripeUrl"),
                 SEND_RATE_PER_SECOND: "1000",
                 PROVIDER_TIMEOUT_MS: "1000",
               },
@@ -49,11 +52,12 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
-          // Identity tests run dozens of PBKDF2 checks; on a shared, busy machine 5 s is not enough.
+          // A time limit only catches a hung test: no test asserts how fast anything is (benches do),
+          // and a busy shared machine can take several seconds over one that signs in and runs a campaign.
           testTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
-          globalSetup: ["./test/fake-provider/global-setup.ts"],
+          globalSetup: ["./test/fake-provider/global-setup.ts", "./test/fake-stripe/global-setup.ts"],
         },
       },
       {
@@ -61,6 +65,7 @@ export default defineConfig({
         plugins: [react(), iconSprite()],
         test: {
           name: "app",
+          testTimeout: 30_000,
           environment: "happy-dom",
           include: ["src/app/**/*.test.{ts,tsx}"],
           setupFiles: ["./src/app/test/setup.ts"],

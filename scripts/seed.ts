@@ -231,12 +231,15 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     ),
   );
 
+  // The same rows migrations/0005_11_default_plans.sql creates in a fresh database (kept here for
+  // a database whose plans were deleted).
   const plans = [
-    { id: 1, app: "flex", name: "1 week", days: 7, price_cents: 3999 },
-    { id: 2, app: "flex", name: "2 weeks", days: 14, price_cents: 7499 },
-    { id: 3, app: "flex", name: "4 weeks", days: 28, price_cents: 13999 },
-    { id: 4, app: "spark", name: "1 week", days: 7, price_cents: 2999 },
-    { id: 5, app: "spark", name: "4 weeks", days: 28, price_cents: 9999 },
+    { id: 1, app: "flex", name: "1 week", days: 7, price_cents: 3999, sort_order: 1 },
+    { id: 2, app: "flex", name: "2 weeks", days: 14, price_cents: 7499, sort_order: 2 },
+    { id: 3, app: "flex", name: "4 weeks", days: 28, price_cents: 13999, sort_order: 3 },
+    { id: 4, app: "spark", name: "1 week", days: 7, price_cents: 2999, sort_order: 1 },
+    { id: 5, app: "spark", name: "2 weeks", days: 14, price_cents: 5499, sort_order: 2 },
+    { id: 6, app: "spark", name: "4 weeks", days: 28, price_cents: 9999, sort_order: 3 },
   ];
   sql.push(...insert("plans", plans));
 
@@ -263,8 +266,14 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         amount_cents: plan.price_cents,
         days: plan.days,
         status,
+        payer_id: id,
+        provider: "local",
         provider_ref: `demo_pay_${paymentId}`,
+        refunded_cents: status === "refunded" ? plan.price_cents : 0,
+        failure_code: status === "failed" ? "expired" : null,
+        settled_at: (d.created_at as number) + p * 7 * DAY + 60_000,
         created_at: (d.created_at as number) + p * 7 * DAY,
+        updated_at: (d.created_at as number) + p * 7 * DAY + 60_000,
       });
       paymentId++;
     }

@@ -1,6 +1,61 @@
 import { z } from "zod";
 import { checkSmsPhone, PHONE_REFUSAL_MESSAGES } from "./phone";
 
+/** The two products: Flex drivers and Spark drivers. Every account, code and campaign belongs to one. */
+export const APPS = ["flex", "spark"] as const;
+export type App = (typeof APPS)[number];
+
+export const LANGUAGES = ["en", "es"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const MFA_METHODS = ["none", "sms", "totp"] as const;
+export type MfaMethod = (typeof MFA_METHODS)[number];
+
+/** The steps a sign-in may still ask for (docs/architecture.md, identity). */
+export const CHALLENGE_NAMES = ["SMS_MFA", "SOFTWARE_TOKEN_MFA", "MFA_SETUP", "NEW_PASSWORD_REQUIRED", "CUSTOM_CHALLENGE"] as const;
+export type ChallengeName = (typeof CHALLENGE_NAMES)[number];
+
+/**
+ * What an ID token says of its user. The server verifies the token; the SPA only reads these
+ * claims to route. `sid` names the session (refresh-token family) the token was issued for.
+ */
+export type IdClaims = {
+  sub: string;
+  sid: string;
+  phone_number: string;
+  phone_number_verified: boolean;
+  app: App;
+  is_admin: boolean;
+  exp: number;
+};
+
+/** The user item GET /api/flex/v1/user answers: the old product's fields plus what the SPA routes on. */
+export type UserItem = {
+  id: number;
+  name: string;
+  phoneNumber: string;
+  flexEmail: string | null;
+  goodStanding: boolean;
+  expirationDateTimestamp: number | null;
+  /** dd/MM/yy in UTC, or null. */
+  expirationDate: string | null;
+  createDateTimestamp: number;
+  humanRegion: string | null;
+  driverOptions: { deliveryArea: string | null };
+  proxyInstalled: boolean;
+  setupComplete: boolean;
+  isAdmin: boolean;
+  referral: string | null;
+  status: "start" | "stop";
+  stripeExpressId: string | null;
+  role: { name: string; properties: { billingDetails: boolean } } | null;
+  app: App;
+  language: Language;
+  phoneNumberVerified: boolean;
+  mfaMethod: MfaMethod;
+  inviteCode: string;
+};
+
 /** Spec §5: at least 8 characters with a number, an uppercase letter and a special character. */
 export const passwordSchema = z
   .string()
@@ -32,6 +87,6 @@ export const emailSchema = z
   .max(254)
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email");
 
-export const appSchema = z.enum(["flex", "spark"]);
-export const languageSchema = z.enum(["en", "es"]);
+export const appSchema = z.enum(APPS);
+export const languageSchema = z.enum(LANGUAGES);
 export const codeSchema = z.string().regex(/^\d{6}$/, "Enter the 6-digit code");

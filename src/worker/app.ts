@@ -9,10 +9,16 @@ import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
+import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
+import { localStripeRoutes } from "./routes/local-stripe";
 import { outboxRoutes } from "./routes/outbox";
+import { paymentRoutes } from "./routes/payments";
+import { planRoutes } from "./routes/plans";
+import { resellerRoutes } from "./routes/reseller";
 import { statusRoutes } from "./routes/status";
 import { userRoutes } from "./routes/user";
 import { webhookRoutes } from "./routes/webhooks";
@@ -68,7 +74,14 @@ function createApp(options: { developmentRoutes: boolean }) {
     .route("/status", statusRoutes)
     .route("/auth", authRoutes)
     .route("/flex/v1/user", userRoutes)
+    .route("/plans", planRoutes)
+    .route("/payments", paymentRoutes)
+    .route("/invitations", invitationRoutes)
+    .route("/reseller", resellerRoutes)
+    // The embedded checkout's pages: 404 unless PAYMENTS_PROVIDER is "local", which production refuses.
+    .route("/local-stripe", localStripeRoutes)
     .route("/admin/users", adminUserRoutes)
+    .route("/admin/billing", adminBillingRoutes)
     .route("/admin", adminRoutes)
     .route("/", legacyAdminRoutes)
     .route("/webhooks", webhookRoutes);

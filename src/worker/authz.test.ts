@@ -38,6 +38,8 @@ const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: 40
 const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, ...admins(status) });
 /** Administrators whose role has the billingDetails permission. */
 const billingOnly = (status: number): Expected => ({ ...adminOnly(status), ownerNoBilling: 403, support: 403 });
+/** The owner role with the billingDetails permission. */
+const billingOwner = (status: number): Expected => ({ ...billingOnly(status), billingAdmin: 403 });
 /** The owner role, whatever its other permissions. */
 const ownerOnly = (status: number): Expected => ({ ...adminOnly(status), billingAdmin: 403, support: 403 });
 
@@ -61,6 +63,42 @@ const ROUTES: Row[] = [
 
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
+
+  route("GET", "/api/plans", open(200)),
+  route("POST", "/api/payments/checkout", signedIn(400)),
+  route("GET", "/api/payments", signedIn(200)),
+  route("GET", "/api/payments/service-time", signedIn(200)),
+  route("GET", "/api/payments/:id{[0-9]+}", signedIn(404)),
+  route("POST", "/api/payments/:id{[0-9]+}/cancel", signedIn(404)),
+  route("GET", "/api/invitations", signedIn(200)),
+  route("POST", "/api/invitations", signedIn(400)),
+  route("GET", "/api/reseller", signedIn(200)),
+  route("POST", "/api/reseller/apply", signedIn(400)),
+  // Only approved resellers get further than this.
+  route("POST", "/api/reseller/onboarding", signedIn(403)),
+  route("POST", "/api/reseller/onboarding/refresh", signedIn(403)),
+  route("GET", "/api/reseller/clients", signedIn(403)),
+  route("GET", "/api/reseller/commissions", signedIn(403)),
+  // The embedded provider's checkout and onboarding pages: open, like Stripe's; an unknown id is 404.
+  route("GET", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}", open(404)),
+  route("POST", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}/pay", open(404)),
+  route("POST", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}/cancel", open(404)),
+  route("GET", "/api/local-stripe/onboarding/:id{link_local_[0-9a-f]{24}}", open(404)),
+  route("POST", "/api/local-stripe/onboarding/:id{link_local_[0-9a-f]{24}}/complete", open(404)),
+
+  route("GET", "/api/admin/billing/payments", billingOnly(200)),
+  route("POST", "/api/admin/billing/payments/:id/refund", billingOnly(404)),
+  route("GET", "/api/admin/billing/plans", billingOnly(200)),
+  // Plans are the owner's, and billing's.
+  route("POST", "/api/admin/billing/plans", billingOwner(400)),
+  route("PATCH", "/api/admin/billing/plans/:id", billingOwner(400)),
+  route("GET", "/api/admin/billing/commissions", billingOnly(200)),
+  route("GET", "/api/admin/billing/resellers", billingOnly(200)),
+  route("POST", "/api/admin/billing/resellers/:id/approve", billingOnly(404)),
+  route("POST", "/api/admin/billing/resellers/:id/reject", billingOnly(404)),
+  route("POST", "/api/admin/billing/resellers/:id/revoke", billingOnly(404)),
+  route("GET", "/api/admin/billing/users/:id/service-time", billingOnly(404)),
+  route("POST", "/api/admin/billing/users/:id/service-time", billingOnly(400)),
 
   route("POST", "/api/admin/users", adminOnly(400)),
   route("GET", "/api/admin/audience", adminOnly(200)),
@@ -87,6 +125,7 @@ const ROUTES: Row[] = [
   route("POST", "/api/webhooks/twilio/inbound", open(401)),
   route("GET", "/api/webhooks/whatsapp", open(403)),
   route("POST", "/api/webhooks/whatsapp", open(401)),
+  route("POST", "/api/webhooks/stripe", open(401)),
 ];
 
 /** A request that passes validation, so what answers is the permission the body asks for. */

@@ -22,6 +22,10 @@ function production(overrides: Record<string, string> = {}): Env {
     APP_ORIGIN: "https://blockpilot.example",
     SMS_PROVIDER: "twilio",
     WHATSAPP_PROVIDER: "cloud-api",
+    PAYMENTS_PROVIDER: "stripe",
+    STRIPE_API_BASE: "https://api.stripe.com",
+    STRIPE_SECRET_KEY: "sk_live_0123456789abcdef",
+    STRIPE_WEBHOOK_SECRET: "whsec_0123456789abcdef",
     TWILIO_API_BASE: "https://api.twilio.com",
     WHATSAPP_API_BASE: "https://graph.facebook.com/v21.0",
     JWT_PRIVATE_JWK: keys.private,
@@ -58,8 +62,10 @@ describe("configuration", () => {
   });
 
   it("refuses the embedded providers in production", () => {
-    const result = validateConfig(production({ SMS_PROVIDER: "outbox", WHATSAPP_PROVIDER: "outbox" }) as unknown as Record<string, unknown>);
-    expect(pathsOf(result)).toEqual(["SMS_PROVIDER", "WHATSAPP_PROVIDER"]);
+    const result = validateConfig(
+      production({ SMS_PROVIDER: "outbox", WHATSAPP_PROVIDER: "outbox", PAYMENTS_PROVIDER: "local" }) as unknown as Record<string, unknown>,
+    );
+    expect(pathsOf(result)).toEqual(["SMS_PROVIDER", "WHATSAPP_PROVIDER", "PAYMENTS_PROVIDER"]);
   });
 
   it("refuses missing secrets and the local example values in production", () => {
@@ -80,6 +86,7 @@ describe("configuration", () => {
       ["CODE_SMS_HOURLY_BUDGET", "-1"],
       ["CODE_SMS_HOURLY_BUDGET", ""],
       ["SMS_PROVIDER", "carrier-pigeon"],
+      ["RESELLER_COMMISSION_PERCENT", "120"],
       ["ENVIRONMENT", "prod"],
     ] as const) {
       expect(pathsOf(validateConfig({ ...env, [name]: value } as never)), `${name}=${value}`).toEqual([name]);

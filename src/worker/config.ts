@@ -4,7 +4,8 @@ import { z } from "zod";
  * The Worker's configuration ([vars] in wrangler.toml and the secrets), validated once per isolate
  * before any request, queue batch or cron run is served. Everywhere: names are known and numbers
  * are numbers. In production also: no embedded provider (the outbox keeps every code and
- * temporary password in D1 for admins to read), every secret set to a real value, https origins.
+ * temporary password in D1 for admins to read; the local checkout takes no money), every secret
+ * set to a real value, https origins.
  * A configuration that fails answers 503 to everything and says why in the log, so a bad deploy is
  * loud at once instead of sending nothing (or sending into the outbox) later.
  */
@@ -12,6 +13,7 @@ import { z } from "zod";
 const ENVIRONMENTS = ["development", "test", "production"] as const;
 export const SMS_PROVIDERS = ["outbox", "twilio"] as const;
 export const WHATSAPP_PROVIDERS = ["outbox", "cloud-api"] as const;
+export const PAYMENTS_PROVIDERS = ["local", "stripe"] as const;
 
 /** A number written in a [vars] string: digits (and a decimal point where allowed), nothing else. */
 function numberVar(options: { integer: boolean; min: number; max: number }) {
@@ -33,6 +35,9 @@ const configSchema = z.object({
   APP_ORIGIN: url,
   SMS_PROVIDER: z.enum(SMS_PROVIDERS, { message: `must be one of ${SMS_PROVIDERS.join(", ")}` }),
   WHATSAPP_PROVIDER: z.enum(WHATSAPP_PROVIDERS, { message: `must be one of ${WHATSAPP_PROVIDERS.join(", ")}` }),
+  PAYMENTS_PROVIDER: z.enum(PAYMENTS_PROVIDERS, { message: `must be one of ${PAYMENTS_PROVIDERS.join(", ")}` }),
+  STRIPE_API_BASE: url,
+  RESELLER_COMMISSION_PERCENT: numberVar({ integer: false, min: 0, max: 100 }),
   TWILIO_API_BASE: url,
   WHATSAPP_API_BASE: url,
   SEND_RATE_PER_SECOND: numberVar({ integer: false, min: 0.01, max: 1000 }),
@@ -53,6 +58,8 @@ const configSchema = z.object({
   WHATSAPP_BUSINESS_ACCOUNT_ID: z.string(),
   WHATSAPP_APP_SECRET: z.string(),
   WHATSAPP_VERIFY_TOKEN: z.string(),
+  STRIPE_SECRET_KEY: z.string(),
+  STRIPE_WEBHOOK_SECRET: z.string(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -71,9 +78,11 @@ const LOCAL_VALUES = new Set([
   "200000000000000",
   "local-whatsapp-app-secret",
   "local-whatsapp-verify-token",
+  "sk_test_local",
+  "whsec_local",
 ]);
 
-/** Secrets production needs, with both real providers switched on (the only choice production allows). */
+/** Secrets production needs, with the real providers switched on (the only choice production allows). */
 const PRODUCTION_SECRETS = [
   "JWT_PRIVATE_JWK",
   "JWT_PUBLIC_JWK",
@@ -88,6 +97,8 @@ const PRODUCTION_SECRETS = [
   "WHATSAPP_BUSINESS_ACCOUNT_ID",
   "WHATSAPP_APP_SECRET",
   "WHATSAPP_VERIFY_TOKEN",
+  "STRIPE_SECRET_KEY",
+  "STRIPE_WEBHOOK_SECRET",
 ] as const satisfies readonly (keyof Config)[];
 
 function isJwk(text: string, needsPrivate: boolean): boolean {
@@ -114,6 +125,7 @@ function productionIssues(config: Config): Issue[] {
   const add = (path: keyof Config, message: string) => issues.push({ path, message });
   if (config.SMS_PROVIDER === "outbox") add("SMS_PROVIDER", "the embedded outbox is not allowed in production");
   if (config.WHATSAPP_PROVIDER === "outbox") add("WHATSAPP_PROVIDER", "the embedded outbox is not allowed in production");
+  if (config.PAYMENTS_PROVIDER === "local") add("PAYMENTS_PROVIDER", "the embedded checkout is not allowed in production");
   for (const name of PRODUCTION_SECRETS) {
     const value = config[name].trim();
     if (!value) add(name, "is missing");
@@ -124,7 +136,7 @@ function productionIssues(config: Config): Issue[] {
   if (config.PASSWORD_PEPPER.length > 0 && config.PASSWORD_PEPPER.length < 16) add("PASSWORD_PEPPER", "must be at least 16 characters");
   if (config.MFA_ENCRYPTION_KEY && base64Length(config.MFA_ENCRYPTION_KEY) !== 32) add("MFA_ENCRYPTION_KEY", "must be 32 bytes, base64-encoded");
   if (config.TWILIO_FROM && !/^\+[1-9]\d{7,14}$/.test(config.TWILIO_FROM)) add("TWILIO_FROM", "must be an E.164 number");
-  for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE"] as const) {
+  for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE", "STRIPE_API_BASE"] as const) {
     if (!config[name].startsWith("https://")) add(name, "must be https in production");
   }
   if (config.CHAT_WIDGET_URL && !config.CHAT_WIDGET_URL.startsWith("https://")) add("CHAT_WIDGET_URL", "must be https in production");

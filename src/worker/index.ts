@@ -1,4 +1,5 @@
 import { appFor } from "./app";
+import { runBillingCron } from "./billing/cron";
 import { loadConfig } from "./config";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
@@ -21,5 +22,6 @@ export default {
     if (!loadConfig(env).ok) return;
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
+    ctx.waitUntil(runBillingCron(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise)));
   },
 } satisfies ExportedHandler<Env, unknown>;

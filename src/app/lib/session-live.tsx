@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import useSWR, { type SWRConfiguration, useSWRConfig } from "swr";
-import { ApiClientError, api, setTokenSource, swrFetcher } from "./api-client";
-import type { IdClaims, SessionValue, TokenAnswer, Tokens, User } from "./session";
+import type { IdClaims } from "../../shared/auth";
+import { ApiClientError, api, publicApi, setTokenSource, unwrap } from "./api-client";
+import type { SessionValue, TokenAnswer, Tokens, User } from "./session";
 
 /**
  * The live session behind SessionProvider (session.tsx): tokens in localStorage, refresh before
@@ -36,6 +37,7 @@ export function decodeClaims(idToken: string): IdClaims | null {
     if (typeof claims.sub !== "string" || typeof claims.exp !== "number") return null;
     return {
       sub: claims.sub,
+      sid: typeof claims.sid === "string" ? claims.sid : "",
       exp: claims.exp,
       phone_number: claims.phone_number ?? "",
       phone_number_verified: claims.phone_number_verified === true,
@@ -108,11 +110,10 @@ function isRetryable(error: unknown): boolean {
  * Spec §9 cache constants: 2 s de-duplication, 5 s focus throttle, 5/10 s error retry, 3/5 s
  * loading timeout, jittered exponential back-off. They are SWR's own defaults too (a test pins
  * that), so every useSWR in the app gets them without an app-wide <SWRConfig>, which would put SWR
- * on the landing route. This config adds the fetcher and no retry of a 4xx that would only repeat.
+ * on the landing route. This config adds no retry of a 4xx that would only repeat.
  */
 export function cacheConfig(slow = isSlowConnection()): SWRConfiguration {
   return {
-    fetcher: swrFetcher,
     dedupingInterval: 2000,
     focusThrottleInterval: 5000,
     errorRetryInterval: slow ? 10_000 : 5000,
@@ -185,7 +186,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
         apply(stored);
         return stored;
       }
-      const answer = await api.post<{ tokens: TokenAnswer }>("/api/auth/refresh", { refreshToken: current.refreshToken }, { auth: false });
+      const answer = await unwrap(publicApi.auth.refresh.$post({ json: { refreshToken: current.refreshToken } }));
       if (generation.current !== started) return null;
       const next = { idToken: answer.tokens.idToken, refreshToken: answer.tokens.refreshToken };
       apply(next);
@@ -259,7 +260,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   // cache instead, which sign-out has just emptied: a quick sign-out and sign-in would wait for a
   // user forever. A key per sign-in avoids that; refreshes keep the key, so no splash on rotation.
   const userKey = tokens && claims ? ([USER_PATH, claims.sub, signIns] as const) : null;
-  const { data: user, error, mutate: mutateUser } = useSWR<User, Error>(userKey, async () => (await api.get<{ Item: User }>(USER_PATH)).Item, userConfig);
+  const { data: user, error, mutate: mutateUser } = useSWR<User, Error>(userKey, async () => (await unwrap(api.flex.v1.user.$get())).Item, userConfig);
 
   const endLocally = useCallback(() => {
     generation.current++;
@@ -320,10 +321,11 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
       if (current) {
         try {
           // A global sign-out must prove who asks, so it carries the ID token; a plain one only revokes its refresh token.
-          await api.post(
-            "/api/auth/sign-out",
-            { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) },
-            { auth: global, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) },
+          await unwrap(
+            (global ? api : publicApi).auth["sign-out"].$post(
+              { json: { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) } },
+              { init: { signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) } },
+            ),
           );
         } catch (err) {
           // The local session ends regardless; the refresh token simply expires on the server.

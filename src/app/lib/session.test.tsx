@@ -2,7 +2,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api } from "./api-client";
+import { api, unwrap } from "./api-client";
 import { SessionProvider, type User, useSession } from "./session";
 import { cacheConfig, REFRESH_LEAD_MS, refreshDelay, SESSION_STORAGE_KEY } from "./session-live";
 
@@ -156,18 +156,18 @@ describe("token refresh", () => {
     const calls = stubApi({
       "/api/flex/v1/user": () => ({ body: { Item: user } }),
       "/api/auth/refresh": () => ({ body: { tokens: { idToken: (fresh = idToken(60 * MINUTE)), refreshToken: "refresh-2" } } }),
-      "/api/anything": () => ({ body: {} }),
+      "/api/status/health": () => ({ body: { status: "ok" } }),
     });
     renderSession();
     await waitFor(() => expect(state().user).toBe("Dana Driver"));
     // The token expires while the app is open (the clock jumps past it; timers stay real).
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 61 * MINUTE);
-    await Promise.all([api.get("/api/anything"), api.get("/api/anything")]);
+    await Promise.all([unwrap(api.status.health.$get()), unwrap(api.status.health.$get())]);
     const refreshes = calls.filter((c) => c.path === "/api/auth/refresh");
     expect(refreshes).toHaveLength(1);
-    expect(calls.indexOf(refreshes[0]!)).toBeLessThan(calls.findIndex((c) => c.path === "/api/anything"));
-    expect(calls.filter((c) => c.path === "/api/anything").map((c) => c.auth)).toEqual([`Bearer ${fresh}`, `Bearer ${fresh}`]);
+    expect(calls.indexOf(refreshes[0]!)).toBeLessThan(calls.findIndex((c) => c.path === "/api/status/health"));
+    expect(calls.filter((c) => c.path === "/api/status/health").map((c) => c.auth)).toEqual([`Bearer ${fresh}`, `Bearer ${fresh}`]);
   });
 
   it("schedules the refresh ten minutes before expiry", async () => {

@@ -1,4 +1,5 @@
 import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import type { IdClaims, UserItem } from "../../shared/auth";
 
 /**
  * The session (spec §3–§4, DESIGN §5): tokens kept in localStorage, the ID token's claims, and the
@@ -14,40 +15,8 @@ import { type ComponentType, createContext, type ReactNode, useContext, useEffec
 export type Tokens = { idToken: string; refreshToken: string };
 export type TokenAnswer = Tokens & { expiresIn?: number };
 
-/** The ID token's claims (docs/api.md): the spec's "identity-provider user". */
-export type IdClaims = {
-  sub: string;
-  phone_number: string;
-  phone_number_verified: boolean;
-  app: "flex" | "spark";
-  is_admin: boolean;
-  exp: number;
-};
-
-/** GET /api/flex/v1/user → { Item } (docs/api.md, spec §3). */
-export type User = {
-  id: number;
-  name: string;
-  phoneNumber: string;
-  flexEmail: string | null;
-  goodStanding: boolean;
-  expirationDateTimestamp: number | null;
-  expirationDate: string | null;
-  createDateTimestamp: number;
-  humanRegion: string | null;
-  driverOptions: { deliveryArea: string | null } | null;
-  proxyInstalled: boolean;
-  setupComplete: boolean;
-  isAdmin: boolean;
-  referral: string | null;
-  status: "start" | "stop";
-  stripeExpressId: string | null;
-  role: { name: string; properties: { billingDetails?: boolean } } | null;
-  app: "flex" | "spark";
-  language: "en" | "es";
-  phoneNumberVerified: boolean;
-  mfaMethod: "none" | "sms" | "totp";
-};
+/** The signed-in user, as GET /api/flex/v1/user answers it. */
+export type User = UserItem;
 
 /** What the top bar needs of the user; kept for components that only show a name. */
 export type ShellUser = Pick<User, "name" | "isAdmin">;

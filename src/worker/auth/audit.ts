@@ -9,7 +9,14 @@ export type IdentityAuditAction =
   | "auth.password_reset"
   | "auth.phone_confirmed"
   | "auth.mfa_enabled"
-  | "admin.user_created";
+  | "admin.user_created"
+  | "billing.refund_requested"
+  | "billing.plan_created"
+  | "billing.plan_updated"
+  | "billing.reseller_approved"
+  | "billing.reseller_rejected"
+  | "billing.reseller_revoked"
+  | "billing.service_time_adjusted";
 
 export async function recordAudit(
   db: Db,

@@ -48,6 +48,15 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/**
+ * Signed in with a confirmed phone number. requireUser already refuses unconfirmed accounts; routes
+ * that depend on a proven phone say so with this too, so the rule survives a change to requireUser.
+ */
+export const requireVerified = createMiddleware<AppEnv>(async (c, next) => {
+  if (!c.var.user?.phoneVerified) throw new ApiError("forbidden", "Confirm account to continue", { details: { reason: "unconfirmed" } });
+  await next();
+});
+
 /** Administrators only (use after requireUser). */
 export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.var.user?.isAdmin) throw new ApiError("forbidden", "Administrators only");

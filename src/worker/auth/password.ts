@@ -8,6 +8,11 @@
  */
 export const PBKDF2_ITERATIONS = 100_000;
 export const PBKDF2_MAX_ITERATIONS = 100_000;
+/**
+ * Verifying against this when the phone is unknown (or has no password) costs the same PBKDF2
+ * work as a real check, so response time does not reveal whether an account exists.
+ */
+export const ABSENT_ACCOUNT_HASH = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$c2lnbi1pbi10aW1pbmc$2n8PqzJ0k1wR3mS8v5Y7tA4uB6cD9eF0gH1iJ2kL3mN`;
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
 

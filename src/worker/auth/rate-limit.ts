@@ -37,6 +37,12 @@ export const RATE_LIMITS = {
   registerPerAddress: { limit: 10, windowMs: HOUR },
   /** change-password guesses of the current password by one signed-in user. */
   passwordChangePerUser: { limit: 10, windowMs: 15 * MINUTE },
+  /** Checkout sessions one driver (or reseller) may open: each is a provider call. */
+  checkoutPerUser: { limit: 20, windowMs: HOUR },
+  /** Card attempts on one embedded checkout session, as Stripe limits card testing. */
+  localCardAttemptsPerSession: { limit: 10, windowMs: HOUR },
+  /** Refunds one billing administrator may issue. */
+  refundPerAdmin: { limit: 30, windowMs: HOUR },
 } as const satisfies Record<string, { limit: number; windowMs: number }>;
 
 /** Code texts to all numbers together per hour; the budget itself is CODE_SMS_HOURLY_BUDGET (src/worker/config.ts). */

@@ -1,4 +1,5 @@
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
+import type { ChallengeName } from "../../shared/auth";
 import type { Db } from "../db/client";
 import { authChallenges, users } from "../db/schema";
 import { recordAudit } from "./audit";
@@ -15,8 +16,6 @@ import { generateTotpSecret, otpauthUri } from "./totp";
  * password, TOTP enrolment for an administrator — and each step is an auth_challenges row whose
  * random id is the `session` the client sends back. Tokens are issued only when nothing is owed.
  */
-export const CHALLENGE_NAMES = ["SMS_MFA", "SOFTWARE_TOKEN_MFA", "MFA_SETUP", "NEW_PASSWORD_REQUIRED", "CUSTOM_CHALLENGE"] as const;
-export type ChallengeName = (typeof CHALLENGE_NAMES)[number];
 export const CHALLENGE_TTL_MS = 5 * 60_000;
 export const CHALLENGE_MAX_ATTEMPTS = 5;
 

@@ -1,4 +1,5 @@
 import { type CryptoKey, errors, importJWK, type JWTPayload, jwtVerify, SignJWT } from "jose";
+import type { IdClaims } from "../../shared/auth";
 
 /**
  * ID tokens: ES256 JWTs signed with our private key. Verification pins the algorithm, issuer,
@@ -10,16 +11,8 @@ export const JWT_ISSUER = "blockpilot";
 export const JWT_AUDIENCE = "blockpilot-app";
 export const JWT_TYPE = "id+jwt";
 
-/** What the SPA needs from the token itself; everything else comes from GET /api/flex/v1/user. */
-export type IdTokenFields = {
-  sub: string;
-  /** The session (refresh-token family) the token was issued for. */
-  sid: string;
-  phone_number: string;
-  phone_number_verified: boolean;
-  app: "flex" | "spark";
-  is_admin: boolean;
-};
+/** What the SPA needs from the token itself (the claims but the expiry, which signing sets); the rest comes from GET /api/flex/v1/user. */
+export type IdTokenFields = Omit<IdClaims, "exp">;
 export type IdTokenClaims = JWTPayload & IdTokenFields;
 
 // Keys are imported once per isolate and reused; the JWK text is the cache key so a rotated secret takes effect.

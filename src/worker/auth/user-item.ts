@@ -1,10 +1,8 @@
+import type { UserItem } from "../../shared/auth";
 import { formatDDMMYY } from "../../shared/dates";
 import type { users } from "../db/schema";
 
 type UserRow = typeof users.$inferSelect;
-
-/** The user as the old product's user call answered it (spec §3), plus what the SPA routes on. */
-export type UserItem = ReturnType<typeof toUserItem>;
 
 /**
  * Good standing needs paid-up time left: the stored flag (set by payments) is not trusted past the
@@ -14,7 +12,8 @@ export function isInGoodStanding(user: Pick<UserRow, "goodStanding" | "expiratio
   return user.goodStanding && (user.expirationAt === null || user.expirationAt > now);
 }
 
-export function toUserItem(user: UserRow, now = Date.now()) {
+/** The user as the old product's user call answered it, plus what the SPA routes on. */
+export function toUserItem(user: UserRow, now = Date.now()): UserItem {
   return {
     id: user.id,
     name: user.name,

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { APPS, LANGUAGES, MFA_METHODS } from "../../shared/auth";
 
 // Conventions: timestamps are epoch milliseconds (UTC), money is integer cents,
 // phone numbers are E.164. Booleans are stored as 0/1 integers.
@@ -10,15 +11,13 @@ export const users = sqliteTable(
   "users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     phoneVerified: integer("phone_verified", { mode: "boolean" }).notNull().default(false),
     name: text("name").notNull(),
     email: text("email"),
     passwordHash: text("password_hash"),
-    language: text("language", { enum: ["en", "es"] })
-      .notNull()
-      .default("en"),
+    language: text("language", { enum: LANGUAGES }).notNull().default("en"),
     isAdmin: integer("is_admin", { mode: "boolean" }).notNull().default(false),
     roleName: text("role_name"),
     roleProperties: text("role_properties", { mode: "json" }).$type<{ billingDetails?: boolean }>(),
@@ -34,13 +33,15 @@ export const users = sqliteTable(
       .default("stop"),
     referralCode: text("referral_code"),
     inviteCode: text("invite_code").notNull(),
+    /** The driver whose invite link (their invite code as `ref`) this account registered with. */
+    invitedBy: integer("invited_by"),
+    /** The expiration the 24-hour reminder SMS was sent for: one reminder per expiration date. */
+    expiryReminderFor: integer("expiry_reminder_for"),
     stripeCustomerId: text("stripe_customer_id"),
     stripeExpressId: text("stripe_express_id"),
     mfaSecret: text("mfa_secret"),
     /** How a second factor is asked at sign-in: none, an SMS code, or TOTP (required for admins). */
-    mfaMethod: text("mfa_method", { enum: ["none", "sms", "totp"] })
-      .notNull()
-      .default("none"),
+    mfaMethod: text("mfa_method", { enum: MFA_METHODS }).notNull().default("none"),
     lastSignInAt: integer("last_sign_in_at"),
     mustChangePassword: integer("must_change_password", { mode: "boolean" }).notNull().default(false),
     smsOptOut: integer("sms_opt_out", { mode: "boolean" }).notNull().default(false),
@@ -109,7 +110,7 @@ export const verificationCodes = sqliteTable(
   "verification_codes",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     purpose: text("purpose", { enum: ["confirm", "reset", "sign-in", "mfa"] }).notNull(),
     codeHash: text("code_hash").notNull(),
@@ -150,7 +151,7 @@ export const stations = sqliteTable(
   "stations",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     code: text("code").notNull(),
     name: text("name").notNull(),
     region: text("region").notNull(),
@@ -191,15 +192,27 @@ export const offers = sqliteTable(
   (t) => [index("offers_user_created").on(t.userId, t.createdAt)],
 );
 
-export const plans = sqliteTable("plans", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  app: text("app", { enum: ["flex", "spark"] }).notNull(),
-  name: text("name").notNull(),
-  days: integer("days").notNull(),
-  priceCents: integer("price_cents").notNull(),
-  active: integer("active", { mode: "boolean" }).notNull().default(true),
-});
+export const plans = sqliteTable(
+  "plans",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    app: text("app", { enum: APPS }).notNull(),
+    name: text("name").notNull(),
+    days: integer("days").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    /** Where the plan is listed among its app's plans (ascending). */
+    sortOrder: integer("sort_order").notNull().default(0),
+    updatedAt: integer("updated_at"),
+  },
+  (t) => [index("plans_app_order").on(t.app, t.active, t.sortOrder)],
+);
 
+/**
+ * One checkout of a plan. The row exists before the provider's checkout session; provider events
+ * settle it: processing → successful | failed; successful → refunded (refundedCents says how much).
+ * `userId` gets the days; `payerId` clicked Pay (the driver, or their reseller).
+ */
 export const payments = sqliteTable(
   "payments",
   {
@@ -207,14 +220,81 @@ export const payments = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    payerId: integer("payer_id"),
     planId: integer("plan_id").references(() => plans.id),
     amountCents: integer("amount_cents").notNull(),
     days: integer("days").notNull(),
     status: text("status", { enum: ["processing", "successful", "failed", "refunded"] }).notNull(),
+    /** "stripe" or "local": which provider holds the checkout session. */
+    provider: text("provider").notNull().default("stripe"),
+    /** The provider's checkout session id (cs_…). */
     providerRef: text("provider_ref"),
+    paymentIntentId: text("payment_intent_id"),
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    /** The provider's last decline or failure code (card_declined, insufficient_funds, expired …). */
+    failureCode: text("failure_code"),
+    idempotencyKey: text("idempotency_key"),
+    settledAt: integer("settled_at"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at"),
+  },
+  (t) => [
+    index("payments_user").on(t.userId, t.createdAt),
+    index("payments_created").on(t.createdAt),
+    index("payments_status").on(t.status, t.createdAt),
+    uniqueIndex("payments_provider_ref").on(t.providerRef),
+    index("payments_intent").on(t.paymentIntentId),
+    uniqueIndex("payments_payer_key").on(t.payerId, t.idempotencyKey),
+  ],
+);
+
+/**
+ * Every change to a driver's service time (docs/payments.md): a payment, a refund, a free week or an
+ * administrator's adjustment. `sourceKey` makes each cause count once (payment:12, refund:12:500,
+ * free_week:invitee:34, adjustment:<uuid>); `requestId` tells the writer whether its insert won.
+ */
+export const serviceTimeLedger = sqliteTable(
+  "service_time_ledger",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["payment", "refund", "free_week", "adjustment"] }).notNull(),
+    /** Milliseconds added (negative: removed) as applied, after clamping. */
+    deltaMs: integer("delta_ms").notNull(),
+    expirationBefore: integer("expiration_before"),
+    expirationAfter: integer("expiration_after"),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    invitationId: integer("invitation_id"),
+    /** Who made the change: null for the system (payments, refunds, free weeks). */
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    reason: text("reason"),
+    sourceKey: text("source_key").notNull(),
+    requestId: text("request_id").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("payments_user").on(t.userId, t.createdAt), index("payments_created").on(t.createdAt), uniqueIndex("payments_provider_ref").on(t.providerRef)],
+  (t) => [
+    uniqueIndex("service_time_source").on(t.sourceKey),
+    index("service_time_user").on(t.userId, t.createdAt),
+    index("service_time_request").on(t.requestId),
+    index("service_time_payment").on(t.paymentId),
+  ],
+);
+
+/** Stripe event ids seen by the webhook: each is processed once (a crashed attempt is taken over later). */
+export const stripeEvents = sqliteTable(
+  "stripe_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    status: text("status", { enum: ["processing", "processed", "failed"] }).notNull(),
+    attempts: integer("attempts").notNull().default(1),
+    claimedAt: integer("claimed_at").notNull(),
+    processedAt: integer("processed_at"),
+    error: text("error"),
+  },
+  (t) => [index("stripe_events_claimed").on(t.claimedAt)],
 );
 
 export const invitations = sqliteTable(
@@ -224,30 +304,126 @@ export const invitations = sqliteTable(
     inviterId: integer("inviter_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     invitedAt: integer("invited_at").notNull().default(now),
     freeWeek: integer("free_week", { mode: "boolean" }).notNull().default(false),
+    /** "sms": invited from /flex/invite; "link": the friend registered with the inviter's link uninvited. */
+    via: text("via", { enum: ["sms", "link"] })
+      .notNull()
+      .default("sms"),
+    /** The friend's account, set when the free week is granted. */
+    inviteeId: integer("invitee_id"),
+    freeWeekAt: integer("free_week_at"),
   },
   (t) => [
+    index("invitations_inviter").on(t.inviterId, t.invitedAt),
     uniqueIndex("invitations_inviter_phone").on(t.inviterId, t.phone),
     index("invitations_phone").on(t.phone),
     index("invitations_invited_at").on(t.app, t.invitedAt),
   ],
 );
 
-export const referralCodes = sqliteTable("referral_codes", {
-  code: text("code").primaryKey(),
-  app: text("app", { enum: ["flex", "spark"] }).notNull(),
-  owner: text("owner").notNull(),
-  createdAt: integer("created_at").notNull().default(now),
-});
+export const referralCodes = sqliteTable(
+  "referral_codes",
+  {
+    code: text("code").primaryKey(),
+    app: text("app", { enum: APPS }).notNull(),
+    owner: text("owner").notNull(),
+    /** The reseller who owns the code (null for partner codes that belong to no account). */
+    ownerUserId: integer("owner_user_id"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("referral_codes_owner").on(t.ownerUserId)],
+);
+
+/**
+ * The reseller program: a driver applies, an administrator approves (giving a referral code and a
+ * commission rate), the reseller onboards a Connect Express account (users.stripe_express_id).
+ */
+export const resellers = sqliteTable(
+  "resellers",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["applied", "approved", "rejected", "revoked"] }).notNull(),
+    message: text("message"),
+    /** Commission in basis points of each client payment (2000 = 20 %). */
+    commissionBps: integer("commission_bps").notNull(),
+    referralCode: text("referral_code").references(() => referralCodes.code),
+    detailsSubmitted: integer("details_submitted", { mode: "boolean" }).notNull().default(false),
+    payoutsEnabled: integer("payouts_enabled", { mode: "boolean" }).notNull().default(false),
+    appliedAt: integer("applied_at").notNull().default(now),
+    decidedAt: integer("decided_at"),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("resellers_status").on(t.status, t.appliedAt), uniqueIndex("resellers_referral_code").on(t.referralCode)],
+);
+
+/**
+ * A reseller's share of one client payment. The provider side follows the amounts: the owed amount
+ * (amountCents − reversalDueCents) is transferred to the reseller's Express account once, and a
+ * refund reverses its share of what was transferred.
+ */
+export const commissions = sqliteTable(
+  "commissions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    paymentId: integer("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    resellerId: integer("reseller_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: integer("client_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    amountCents: integer("amount_cents").notNull(),
+    commissionBps: integer("commission_bps").notNull(),
+    /** pending (not transferred yet), paid (transferred), reversed (nothing owed any more, all of it reversed or never sent). */
+    status: text("status", { enum: ["pending", "paid", "reversed"] }).notNull(),
+    reversalDueCents: integer("reversal_due_cents").notNull().default(0),
+    transferId: text("transfer_id"),
+    transferredCents: integer("transferred_cents").notNull().default(0),
+    reversedCents: integer("reversed_cents").notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    /** A settle in progress holds the row until this instant (a crashed one is taken over after it). */
+    leaseUntil: integer("lease_until").notNull().default(0),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("commissions_payment").on(t.paymentId),
+    index("commissions_reseller").on(t.resellerId, t.createdAt),
+    index("commissions_status").on(t.status, t.updatedAt),
+  ],
+);
+
+/**
+ * The embedded payments provider's objects (PAYMENTS_PROVIDER = "local"): checkout sessions,
+ * Express accounts, account links, refunds and transfers, in Stripe's shapes, so the local
+ * checkout and onboarding pages can act like Stripe's.
+ */
+export const localStripeObjects = sqliteTable(
+  "local_stripe_objects",
+  {
+    id: text("id").primaryKey(),
+    object: text("object").notNull(),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("local_stripe_objects_object").on(t.object, t.createdAt)],
+);
 
 export const leads = sqliteTable(
   "leads",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
     name: text("name"),
     email: text("email"),
@@ -261,7 +437,7 @@ export const campaigns = sqliteTable(
   "campaigns",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    app: text("app", { enum: ["flex", "spark"] }).notNull(),
+    app: text("app", { enum: APPS }).notNull(),
     channel: text("channel", { enum: ["sms", "whatsapp"] }).notNull(),
     /** drivers (panel 1), invitations (panel 2), list (tools: typed phone list), retry (failed rows of another campaign) */
     source: text("source", { enum: ["drivers", "invitations", "list", "retry"] }).notNull(),

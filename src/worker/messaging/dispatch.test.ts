@@ -1,6 +1,7 @@
-import { createExecutionContext, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, env, getQueueResult, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../log";
+import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
 import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
 import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
@@ -8,6 +9,7 @@ import { type CampaignInput, createCampaign } from "./campaigns";
 import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
 import { recordDeliveryStatus } from "./opt-outs";
+import { BURST_SECONDS, pacerFor, type SendPacer } from "./pacer";
 import { recoverStalledWork } from "./sweep";
 
 const log = createLogger({ test: "dispatch" });
@@ -404,7 +406,9 @@ describe("dispatch through the WhatsApp Cloud API (fake provider over HTTP)", ()
 });
 
 describe("pacing", () => {
-  it("spaces sends of one sender 1/R apart after the small burst, across concurrent batches", async () => {
+  // The spacing rule itself is tested on nextSlot (pacer.test.ts); the rate achieved against a
+  // provider's own limit is measured by bench:dispatch. Here: every send goes through the one pacer.
+  it("takes a slot from the sender's one pacer for every send, across concurrent batches", async () => {
     const rate = 20;
     const s = setup({ SEND_RATE_PER_SECOND: String(rate) });
     await expanded(
@@ -412,18 +416,15 @@ describe("pacing", () => {
       Array.from({ length: 16 }, () => uniquePhone()),
     );
     const jobs = dispatchJobs(s);
+    const started = Date.now();
     await Promise.all([deliver(s, jobs.slice(0, 8)), deliver(s, jobs.slice(8))]);
-    const times = (await s.messages()).messages.map((m) => m.at).sort((a, b) => a - b);
-    expect(times).toHaveLength(16);
-    const burst = Math.max(1, Math.floor(rate * 0.25));
-    // A token bucket of `burst` at R/s: any n + 1 consecutive sends span at least (n − burst + 1)/R seconds
-    // (less 30 ms for the timers and the HTTP hop between the slot and the fake's clock).
-    for (let i = 0; i < times.length; i++) {
-      for (let j = i + burst; j < times.length; j++)
-        expect(times[j]! - times[i]!, `sends ${i}..${j}`).toBeGreaterThanOrEqual(((j - i - burst + 1) * 1000) / rate - 30);
-    }
-    // And it does not dawdle: 16 sends take about (16 − burst)/R.
-    expect(times[15]! - times[0]!).toBeLessThan(((16 - burst) * 1000) / rate + 600);
+    expect((await s.messages()).messages).toHaveLength(16);
+    // Each reservation moves the sender's next free slot on by 1/R, from no earlier than the burst
+    // allows: 16 of them put it at least (16 − burst + 1)/R past the first, whatever the timing.
+    const burst = Math.max(1, Math.floor(rate * BURST_SECONDS));
+    const sender = createSmsProvider(s.workerEnv).sender!;
+    const nextFree = await runInDurableObject(pacerFor(s.workerEnv, sender), async (_pacer: SendPacer, state) => state.storage.kv.get<number>("nextFree"));
+    expect(nextFree).toBeGreaterThanOrEqual(started + ((16 - burst + 1) * 1000) / rate);
   });
 
   it("sends a job whose slot is far off back to the queue, keeping its slot, instead of sleeping", async () => {

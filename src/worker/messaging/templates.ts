@@ -1,8 +1,8 @@
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
+import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "../../shared/templates";
 import type { Logger } from "../log";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
-import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "../providers/whatsapp/template";
 
 /** How stale our copy of Meta's template list may get before a read refreshes it. */
 export const TEMPLATE_SYNC_MAX_AGE_MS = 10 * 60_000;

@@ -8,6 +8,7 @@ import { auditLog, outbox, rateLimits, referralCodes, refreshTokens, users, veri
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 const NEW_PASSWORD = "Fresh#Start9";
@@ -349,6 +350,23 @@ describe("POST /api/auth/sign-in (password)", () => {
       expect(res.status).toBe(401);
       expect(await json(res)).toEqual(expected);
     }
+  });
+
+  // Response time must not tell whether an account exists: an unknown phone costs the same PBKDF2
+  // work as a wrong password. The work is counted here; bench:password times it.
+  it("does the same PBKDF2 work for an unknown phone as for a wrong password", async () => {
+    const known = await seedUser();
+    const passwordless = await seedUser({ password: null });
+    const deriveBits = vi.spyOn(crypto.subtle, "deriveBits");
+    const iterationsFor = async (phone: string) => {
+      deriveBits.mockClear();
+      await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: "flex", password: "Wrong#Pass1" } });
+      return deriveBits.mock.calls.map(([params]) => (params as { iterations?: number }).iterations);
+    };
+    const wrong = await iterationsFor(known.phone);
+    expect(wrong).toEqual([PBKDF2_ITERATIONS]);
+    expect(await iterationsFor(uniquePhone())).toEqual(wrong);
+    expect(await iterationsFor(passwordless.phone)).toEqual(wrong);
   });
 
   it("limits attempts per phone (10 per 15 minutes), even with the right password after", async () => {

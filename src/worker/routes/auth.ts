@@ -1,12 +1,12 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { appSchema, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
+import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes";
 import { requireUser } from "../auth/middleware";
-import { hashPassword, needsRehash, PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
+import { ABSENT_ACCOUNT_HASH, hashPassword, needsRehash, verifyPassword } from "../auth/password";
 import { randomInviteCode } from "../auth/random";
 import { assertUnderLimits, clientAddress, countHits, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
@@ -14,9 +14,7 @@ import { openSecret } from "../auth/secret-box";
 import {
   advanceSignIn,
   CHALLENGE_MAX_ATTEMPTS,
-  CHALLENGE_NAMES,
   type ChallengeData,
-  type ChallengeName,
   claimChallengeAttempt,
   consumeChallenge,
   createChallenge,
@@ -29,15 +27,12 @@ import {
 import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "../auth/tokens";
 import { claimTotpStep, verifyTotp } from "../auth/totp";
 import { toUserItem } from "../auth/user-item";
+import { recordLinkInvitation, resolveSignUpCode } from "../billing/invitations";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
-import { referralCodes, users } from "../db/schema";
+import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
-
-// Verifying against this when the phone is unknown (or has no password) costs the same PBKDF2
-// work as a real check, so response time does not reveal whether an account exists.
-const ABSENT_ACCOUNT_HASH = `pbkdf2-sha256$${PBKDF2_ITERATIONS}$c2lnbi1pbi10aW1pbmc$2n8PqzJ0k1wR3mS8v5Y7tA4uB6cD9eF0gH1iJ2kL3mN`;
 
 const WRONG_CREDENTIALS = "Phone number or password incorrect";
 
@@ -140,16 +135,14 @@ export const authRoutes = new Hono<AppEnv>()
     await enforceRateLimits(db, [limitFor("registerPerAddress", deps.address)], deps.now);
     if (await findUser(db, body.app, body.phoneNumber)) throw new ApiError("conflict", "An account with this phone number already exists");
 
-    let referralCode: string | null = null;
+    // A reseller's referral code (the driver becomes their client) or a driver's invite code from an invite link.
+    let signUpCode: Awaited<ReturnType<typeof resolveSignUpCode>> = null;
     if (body.referralCode) {
-      const referral = await db
-        .select({ code: referralCodes.code })
-        .from(referralCodes)
-        .where(sql`upper(${referralCodes.code}) = upper(${body.referralCode})`)
-        .get();
-      if (!referral) throw new ApiError("unprocessable", "Referral code not found. Check it or leave it empty", { details: { field: "referralCode" } });
-      referralCode = referral.code;
+      signUpCode = await resolveSignUpCode(db, body.app, body.referralCode);
+      if (!signUpCode) throw new ApiError("unprocessable", "Referral code not found. Check it or leave it empty", { details: { field: "referralCode" } });
     }
+    const referralCode = signUpCode && "referralCode" in signUpCode ? signUpCode.referralCode : null;
+    const invitedBy = signUpCode && "invitedBy" in signUpCode ? signUpCode.invitedBy : null;
 
     // Checked before the account exists, so a throttled send never leaves an account without a code.
     await enforceCodeSendLimits(deps, body.phoneNumber, "confirm");
@@ -164,6 +157,7 @@ export const authRoutes = new Hono<AppEnv>()
           passwordHash,
           language: body.language,
           referralCode,
+          invitedBy,
           inviteCode: randomInviteCode(),
           createdAt: deps.now,
         });
@@ -175,6 +169,7 @@ export const authRoutes = new Hono<AppEnv>()
         throw err;
       }
     }
+    if (invitedBy !== null) await recordLinkInvitation(db, { inviterId: invitedBy, app: body.app, phone: body.phoneNumber, now: deps.now });
     const codeDelivery = await issueAndSendCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "confirm", language: body.language, send: true });
     return c.json({ codeDelivery }, 201);
   })

@@ -1,5 +1,7 @@
 import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
+import { billingContext } from "../billing/context";
+import { receiveStripeWebhook } from "../billing/stripe-webhook";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { helpReply, inboundKeyword, optIn, optOut, recordDeliveryStatus } from "../messaging/opt-outs";
@@ -114,4 +116,19 @@ export const webhookRoutes = new Hono<AppEnv>()
     }
     // Meta retries anything but a 200 for days; once verified and read, the event is ours.
     return c.json({ received: true });
+  })
+  // Stripe (and the embedded provider's events): verified with the signing secret before anything is parsed.
+  .post("/stripe", async (c) => {
+    const outcome = await receiveStripeWebhook(billingContext(c), await c.req.text(), c.req.header("Stripe-Signature"));
+    switch (outcome.result) {
+      case "rejected":
+        throw outcome.reason === "missing_signature"
+          ? new ApiError("unauthorized", "Missing Stripe-Signature")
+          : new ApiError("forbidden", "Invalid Stripe-Signature (wrong secret, altered body or older than 5 minutes)");
+      case "in_flight":
+        // Non-2xx makes Stripe deliver it again later, by when the first delivery has finished (or its claim has lapsed).
+        throw new ApiError("conflict", "This event is being processed", { details: { eventId: outcome.eventId } });
+      default:
+        return c.json({ received: true, result: outcome.result });
+    }
   });

@@ -9,7 +9,8 @@ export type RegisteredRoute = { method: string; path: string };
 export function registeredRoutes(app: { routes: unknown }): RegisteredRoute[] {
   const seen = new Map<string, RegisteredRoute>();
   // Any app's routes, whatever its environment type (inspectRoutes only reads `routes`).
-  for (const r of inspectRoutes(app as Parameters<typeof inspectRoutes>[0])) if (!r.isMiddleware) seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+  for (const r of inspectRoutes(app as Parameters<typeof inspectRoutes>[0]))
+    if (!r.isMiddleware) seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
   return [...seen.values()];
 }
 

@@ -1,13 +1,6 @@
 import { useId } from "react";
+import type { WhatsAppTemplate } from "../../../shared/templates";
 import "./controls.css";
-
-/** A WhatsApp template as the provider lists it (spec §3). */
-export type WhatsAppTemplate = {
-  id: string;
-  name: string;
-  language: string;
-  components: { type: string; text?: string; format?: string }[];
-};
 
 export function templateText(template: WhatsAppTemplate | undefined, type: "HEADER" | "BODY"): string {
   return template?.components.find((c) => c.type.toUpperCase() === type)?.text ?? "";

@@ -43,7 +43,7 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
   const answer = useAnswer({ onSignedIn, onNext });
   const [resending, whileResending] = useResending();
   const kind = challenge.challenge;
-  const destination = typeof challenge.parameters?.destination === "string" ? challenge.parameters.destination : maskPhone(phoneNumber);
+  const destination = maskPhone(phoneNumber);
 
   const submit = form.onSubmit(async ({ code }) => {
     try {

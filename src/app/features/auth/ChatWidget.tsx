@@ -1,20 +1,11 @@
+import type { InferResponseType } from "hono/client";
 import { useEffect } from "react";
 import useSWR from "swr";
-import { api } from "../../lib/api-client";
+import { api, unwrap } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 
-/** GET /api/flex/v1/user/chat (docs/api.md): who the support chat is talking to. */
-export type ChatIdentity = {
-  enabled: boolean;
-  scriptUrl: string | null;
-  email: string | null;
-  name: string;
-  phone: string;
-  /** Signed on the server, so the chat provider can trust the phone number it is given. */
-  phoneHash: string;
-  label: string;
-  attributes: { good_standing: boolean; expiration_date: string | null; human_region: string | null; account_connected: boolean };
-};
+/** Who the support chat is talking to; phoneHash is signed on the server, so the chat provider can trust the phone. */
+export type ChatIdentity = InferResponseType<typeof api.flex.v1.user.chat.$get>;
 
 type ChatwootApi = {
   setUser: (id: string, user: Record<string, unknown>) => void;
@@ -49,7 +40,7 @@ function identify(identity: ChatIdentity) {
  */
 export default function ChatWidget() {
   const { user, claims } = useSession();
-  const { data } = useSWR<ChatIdentity>(user && claims ? ["/api/flex/v1/user/chat", claims.sub] : null, () => api.get<ChatIdentity>("/api/flex/v1/user/chat"), {
+  const { data } = useSWR<ChatIdentity>(user && claims ? ["/api/flex/v1/user/chat", claims.sub] : null, () => unwrap(api.flex.v1.user.chat.$get()), {
     revalidateOnFocus: false,
   });
   const identity = user && data?.enabled && data.scriptUrl ? data : null;

@@ -301,7 +301,7 @@ describe("login", () => {
   it("signs in with an SMS code instead of the password", async () => {
     const user = userEvent.setup();
     const calls = stubApi({
-      "/api/auth/sign-in": { body: { challenge: "CUSTOM_CHALLENGE", session: "sms-1", parameters: { destination: "+1 ***-***-0123" } } },
+      "/api/auth/sign-in": { body: { challenge: "CUSTOM_CHALLENGE", session: "sms-1" } },
       "/api/auth/respond": { body: { tokens } },
     });
     const { value } = renderScreen("/login");
@@ -309,7 +309,7 @@ describe("login", () => {
     expect(screen.queryByLabelText("Password")).toBeNull();
     await user.type(screen.getByLabelText("Phone number"), "3055550123");
     await user.click(screen.getByRole("button", { name: "Text me a code" }));
-    expect(await screen.findByText("We sent a 6-digit code to +1 ***-***-0123.")).toBeInTheDocument();
+    expect(await screen.findByText("We sent a 6-digit code to •••0123.")).toBeInTheDocument();
     await user.type(screen.getByLabelText("6-digit code"), "654321");
     await user.click(screen.getByRole("button", { name: "Verify" }));
     await waitFor(() => expect(value.signIn).toHaveBeenCalledWith(tokens));

@@ -1,8 +1,8 @@
-import { api } from "../../lib/api-client";
-import type { User } from "../../lib/session";
+import type { InferRequestType } from "hono/client";
+import { api, unwrap } from "../../lib/api-client";
 
-/** Signed-in identity calls of docs/api.md; errors are thrown for the screens to word. */
+/** Signed-in identity calls; errors are thrown for the screens to word. */
 export const profileApi = {
-  update: (body: { name: string; email: string; language: "en" | "es" }) => api.patch<{ Item: User }>("/api/auth/me", body),
-  changePassword: (body: { currentPassword: string; newPassword: string }) => api.post<unknown>("/api/auth/change-password", body),
+  update: (body: InferRequestType<typeof api.auth.me.$patch>["json"]) => unwrap(api.auth.me.$patch({ json: body })),
+  changePassword: (body: { currentPassword: string; newPassword: string }) => unwrap(api.auth["change-password"].$post({ json: body })),
 };

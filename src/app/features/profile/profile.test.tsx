@@ -18,7 +18,7 @@ const dana: User = {
   expirationDate: "15/01/27",
   createDateTimestamp: 0,
   humanRegion: "Miami",
-  driverOptions: null,
+  driverOptions: { deliveryArea: null },
   proxyInstalled: false,
   setupComplete: false,
   isAdmin: false,
@@ -30,6 +30,7 @@ const dana: User = {
   language: "en",
   phoneNumberVerified: true,
   mfaMethod: "none",
+  inviteCode: "K7Q2M9XW",
 };
 
 type Reply = { status?: number; body?: unknown };

@@ -2,14 +2,15 @@ import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { IdClaims } from "../../../shared/auth";
 import { setLanguage } from "../../i18n";
-import { type IdClaims, type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
 import { patchRoutesOnNavigation, routes } from "../../router";
 import { forgetResends } from "./Guard";
 
 // The real route table under a fixed session: where does each kind of person end up?
 
-const claims: IdClaims = { sub: "7", phone_number: "+13055550123", phone_number_verified: true, app: "flex", is_admin: false, exp: 4_000_000_000 };
+const claims: IdClaims = { sub: "7", sid: "s7", phone_number: "+13055550123", phone_number_verified: true, app: "flex", is_admin: false, exp: 4_000_000_000 };
 const driver: User = {
   id: 7,
   name: "Dana Driver",
@@ -20,7 +21,7 @@ const driver: User = {
   expirationDate: null,
   createDateTimestamp: 0,
   humanRegion: "Miami",
-  driverOptions: null,
+  driverOptions: { deliveryArea: null },
   proxyInstalled: true,
   setupComplete: true,
   isAdmin: false,
@@ -32,6 +33,7 @@ const driver: User = {
   language: "en",
   phoneNumberVerified: true,
   mfaMethod: "none",
+  inviteCode: "K7Q2M9XW",
 };
 
 function session(user: Partial<User> | null, over: Partial<SessionValue> = {}, claimsOver: Partial<IdClaims> = {}): SessionValue {

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { Splash } from "../../components/ui/Splash";
-import { api } from "../../lib/api-client";
+import { publicApi, unwrap } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
@@ -48,7 +48,7 @@ export async function resendConfirmationCode({ phoneNumber, app }: Pick<ConfirmS
   if (now - (recentResends.get(key) ?? 0) < RESEND_DEDUPE_MS) return;
   recentResends.set(key, now);
   try {
-    await api.post("/api/auth/resend-code", { phoneNumber, app });
+    await unwrap(publicApi.auth["resend-code"].$post({ json: { phoneNumber, app } }));
   } catch (err) {
     console.error("Could not resend the confirmation code", err);
   }

@@ -1,4 +1,5 @@
-import type { IdClaims, User } from "../../lib/session";
+import type { IdClaims } from "../../../shared/auth";
+import type { User } from "../../lib/session";
 
 /**
  * Post-sign-in routing (spec §2, §4, §6), as a pure function of the session so it can be tested

@@ -1,7 +1,7 @@
+import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "../../../shared/templates";
 import { callProvider, providerTimeoutMs, readJson, retryAfterSeconds } from "../http-call";
 import type { SendOutcome } from "../outcome";
 import type { WhatsAppProvider } from "./provider";
-import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "./template";
 
 type CloudApiConfig = Pick<Env, "WHATSAPP_API_BASE" | "WHATSAPP_TOKEN" | "WHATSAPP_PHONE_NUMBER_ID" | "WHATSAPP_BUSINESS_ACCOUNT_ID" | "PROVIDER_TIMEOUT_MS">;
 
@@ -33,8 +33,13 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
     return { Authorization: `Bearer ${this.config.WHATSAPP_TOKEN}`, "Content-Type": "application/json", Accept: "application/json" };
   }
 
-  sendTemplate(to: string, template: TemplateRef): Promise<SendOutcome> {
-    return this.send({ to: to.replace(/^\+/, ""), type: "template", template: { name: template.name, language: { code: template.language } } });
+  sendTemplate(to: string, template: TemplateRef, reference?: string): Promise<SendOutcome> {
+    return this.send({
+      to: to.replace(/^\+/, ""),
+      type: "template",
+      template: { name: template.name, language: { code: template.language } },
+      ...(reference ? { biz_opaque_callback_data: reference } : {}),
+    });
   }
 
   sendText(to: string, body: string): Promise<SendOutcome> {

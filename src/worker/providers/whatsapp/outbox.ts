@@ -1,6 +1,7 @@
+import type { TemplateComponent, TemplateRef } from "../../../shared/templates";
 import type { SendOutcome } from "../outcome";
 import type { WhatsAppProvider } from "./provider";
-import { renderTemplate, type TemplateComponent, type TemplateRef } from "./template";
+import { renderTemplate } from "./template";
 
 /**
  * The embedded WhatsApp provider for local runs: a send stores the rendered template in the outbox

@@ -1,7 +1,4 @@
-export type TemplateComponent = { type: string; format?: string; text?: string };
-/** A message template as Meta lists it (spec §3: id, name, language, components). */
-export type WhatsAppTemplate = { id: string; name: string; language: string; status: string; components: TemplateComponent[] };
-export type TemplateRef = { name: string; language: string };
+import type { TemplateComponent } from "../../../shared/templates";
 
 /** What the outbox shows for a template: its text header (when it has one) above its body. */
 export function renderTemplate(components: TemplateComponent[]): string {

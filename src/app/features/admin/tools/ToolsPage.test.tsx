@@ -1,0 +1,141 @@
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { toast } from "../../../components/ui/Toast";
+import { setLanguage } from "../../../i18n";
+import { mockApi, owner, type Route, renderScreen, stubConfirm, support } from "../../../test/admin-harness";
+import ToolsPage from "./ToolsPage";
+
+const routes: Route[] = [
+  { path: "/api/admin/settings", reply: () => ({ body: { ownerName: "Olivia Owner" } }) },
+  {
+    path: "/api/flex/v1/admin/sendWhatsapp",
+    reply: () => ({
+      body: {
+        Items: [
+          {
+            id: "t1",
+            name: "friend_invite",
+            language: "es_MX",
+            components: [
+              { type: "HEADER", text: "Un amigo te invitó" },
+              { type: "BODY", text: "Regístrate." },
+            ],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    method: "POST",
+    path: "/api/admin/campaigns",
+    reply: () => ({ status: 201, body: { campaign: { id: 5, total: 2 }, message: "Message sent successfully to 2 users." } }),
+  },
+];
+
+beforeEach(async () => {
+  await setLanguage("en");
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  act(() => toast.clear());
+});
+
+const phones = () => screen.getByRole("textbox", { name: "Phone numbers" });
+
+describe("tools: send to a phone list", () => {
+  it("validates, de-duplicates and lists bad numbers", async () => {
+    mockApi(routes);
+    renderScreen(<ToolsPage />, { path: "/admin/tools" });
+    fireEvent.change(phones(), { target: { value: "(305) 555-0100\n3055550100\n4075550101\n555-0100\nnope" } });
+    expect(await screen.findByText("Valid numbers: 2 · duplicates removed: 1")).toBeInTheDocument();
+    const alert = screen.getByRole("alert");
+    expect(alert).toHaveTextContent("Not valid US/Canada numbers (2):");
+    expect(within(alert).getByText("555-0100")).toBeInTheDocument();
+    expect(within(alert).getByText("nope")).toBeInTheDocument();
+    expect(screen.getByText("2 of 2 selected")).toBeInTheDocument();
+    expect(screen.getByRole("cell", { name: "+1 (407) 555-0101" })).toBeInTheDocument();
+  });
+
+  it("counts the selection, pages the list and sends the selected numbers with source 'list'", async () => {
+    const user = userEvent.setup();
+    const api = mockApi(routes);
+    const confirm = stubConfirm(true);
+    renderScreen(<ToolsPage />, { path: "/admin/tools", user: support });
+    const list = Array.from({ length: 25 }, (_, i) => `305555${String(1000 + i)}`).join("\n");
+    fireEvent.change(phones(), { target: { value: list } });
+    expect(await screen.findByText("25 of 25 selected")).toBeInTheDocument();
+    expect(screen.getByText("Page 1")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Next" }));
+    expect(screen.getByText("Page 2")).toBeInTheDocument();
+    expect(screen.getAllByRole("row")).toHaveLength(1 + 5);
+    await user.selectOptions(screen.getByLabelText("Rows per page"), "40");
+    expect(screen.getAllByRole("row")).toHaveLength(1 + 25);
+    await user.click(screen.getByRole("button", { name: "Select none" }));
+    expect(screen.getByText("0 of 25 selected")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Send (0)" })).toBeDisabled();
+    await user.click(screen.getByRole("checkbox", { name: "Select +13055551000" }));
+    await user.click(screen.getByRole("checkbox", { name: "Select +13055551007" }));
+    expect(screen.getByText("2 of 25 selected")).toBeInTheDocument();
+
+    expect(screen.getByRole("checkbox", { name: "Limit characters" })).toBeDisabled();
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi €");
+    expect(screen.getByText("155 characters remaining · 1 SMS · GSM-7 with extended characters")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Send (2)" }));
+    expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 2 users?");
+    expect(await screen.findByText("Message sent successfully to 2 users.")).toBeInTheDocument();
+    const body = api.to("/api/admin/campaigns", "POST")[0]!.body;
+    expect(body).toMatchObject({ source: "list", channel: "sms", message: "Hi €", phones: ["+13055551000", "+13055551007"] });
+    expect(phones()).toHaveValue("");
+  });
+
+  it("does not send when the confirm is cancelled", async () => {
+    const user = userEvent.setup();
+    const api = mockApi(routes);
+    stubConfirm(false);
+    renderScreen(<ToolsPage />, { path: "/admin/tools" });
+    fireEvent.change(phones(), { target: { value: "3055550100" } });
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi");
+    await user.click(await screen.findByRole("button", { name: "Send (1)" }));
+    expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(0);
+  });
+
+  it("sends a template by name and language; the owner may lift the SMS limit", async () => {
+    const user = userEvent.setup();
+    const api = mockApi(routes);
+    stubConfirm(true);
+    renderScreen(<ToolsPage />, { path: "/admin/tools", user: owner });
+    expect(await screen.findByText("only Olivia Owner can uncheck this")).toBeInTheDocument();
+    expect(screen.getByRole("checkbox", { name: "Limit characters" })).toBeEnabled();
+    fireEvent.change(phones(), { target: { value: "3055550100" } });
+    await user.click(screen.getByLabelText("WhatsApp"));
+    await user.selectOptions(await screen.findByRole("combobox", { name: "Template" }), "t1");
+    expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Regístrate.");
+    await user.click(screen.getByRole("button", { name: "Send (1)" }));
+    await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
+    expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
+      channel: "whatsapp",
+      template: { name: "friend_invite", language: "es_MX" },
+      phones: ["+13055550100"],
+    });
+  });
+
+  it("shows the server's error", async () => {
+    const user = userEvent.setup();
+    mockApi([
+      {
+        method: "POST",
+        path: "/api/admin/campaigns",
+        reply: () => ({ status: 400, body: { error: { code: "validation_failed", message: "Too many numbers" } } }),
+      },
+      ...routes,
+    ]);
+    stubConfirm(true);
+    renderScreen(<ToolsPage />, { path: "/admin/tools" });
+    fireEvent.change(phones(), { target: { value: "3055550100" } });
+    await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi");
+    await user.click(await screen.findByRole("button", { name: "Send (1)" }));
+    expect(await screen.findByText("Too many numbers")).toBeInTheDocument();
+    expect(phones()).toHaveValue("3055550100");
+  });
+});

@@ -1,0 +1,291 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { call, db, json } from "../auth/test-fixtures";
+import { localStripeObjects, serviceTimeLedger, stripeEvents } from "../db/schema";
+import { stripeSignatureHeader } from "../providers/payments/stripe-signature";
+import {
+  billingAdmin,
+  checkout,
+  driver,
+  openCheckout,
+  payLocally,
+  paymentRow,
+  postEvent,
+  sessionObject,
+  stripeEvent,
+  testPlan,
+  userRow,
+} from "../test/billing-fixtures";
+import { DAY_MS } from "./service-time";
+
+async function ledgerOf(userId: number) {
+  return db.select().from(serviceTimeLedger).where(eq(serviceTimeLedger.userId, userId)).orderBy(serviceTimeLedger.id);
+}
+
+describe("GET /api/plans", () => {
+  it("lists the app's active plans in the owner's order, without signing in", async () => {
+    const hidden = await testPlan({ active: false, sortOrder: 0, days: 3 });
+    const res = await call("/api/plans?app=flex");
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    const days = body.Items.map((p: { days: number }) => p.days);
+    // The defaults the migration seeds: 7, 14 and 28 days.
+    expect(days.slice(0, 3)).toEqual([7, 14, 28]);
+    expect(body.Items.some((p: { id: number }) => p.id === hidden.id)).toBe(false);
+    expect((await json(await call("/api/plans?app=spark"))).Items.map((p: { days: number }) => p.days)).toEqual([7, 14, 28]);
+  });
+});
+
+describe("checkout with the local provider", () => {
+  it("creates a processing payment and a session; the same key answers the same checkout", async () => {
+    const user = await driver({ email: "pay@example.com" });
+    const plan = await testPlan({ days: 14, priceCents: 7000 });
+    const key = crypto.randomUUID();
+    const first = await checkout(user, plan.id, { idempotencyKey: key, returnQuery: "utm=sms&payment=999" });
+    expect(first.res.status).toBe(201);
+    expect(first.body.url).toMatch(/^https:\/\/bp\.test\/local-stripe\/checkout\/cs_local_[0-9a-f]{24}$/);
+    const again = await checkout(user, plan.id, { idempotencyKey: key, returnQuery: "utm=sms&payment=999" });
+    expect(again.body).toEqual(first.body);
+    const payment = await paymentRow(first.body.paymentId);
+    expect(payment).toMatchObject({ userId: user.id, payerId: user.id, status: "processing", amountCents: 7000, days: 14, provider: "local" });
+
+    const session = await json(await call(`/api/local-stripe/checkout/${payment.providerRef}`));
+    expect(session.session).toMatchObject({ status: "open", amountCents: 7000, customerEmail: "pay@example.com" });
+    // The query string the driver came with is kept; our own parameters replace any forged ones.
+    expect(session.session.cancelUrl).toBe(`https://bp.test/payment?utm=sms&payment=${payment.id}&canceled=1`);
+  });
+
+  it("refuses an unknown or inactive plan, and another app's plan", async () => {
+    const user = await driver();
+    const inactive = await testPlan({ active: false });
+    const spark = await testPlan({ app: "spark" });
+    for (const planId of [inactive.id, spark.id, 987654]) expect((await checkout(user, planId)).res.status).toBe(404);
+  });
+
+  it("4242 4242 4242 4242 pays: the payment succeeds and the days are added once", async () => {
+    const user = await driver({ expirationAt: Date.now() + 2 * DAY_MS, goodStanding: true });
+    const plan = await testPlan({ days: 7 });
+    const { payment, sessionId } = await openCheckout(user, plan.id, { returnQuery: "a=1" });
+    const res = await payLocally(sessionId, "4242 4242 4242 4242");
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toEqual({ status: "complete", redirectUrl: `https://bp.test/payment?a=1&payment=${payment.id}` });
+
+    const settled = await paymentRow(payment.id);
+    expect(settled.status).toBe("successful");
+    expect(settled.paymentIntentId).toMatch(/^pi_local_/);
+    const after = await userRow(user.id);
+    expect(after.expirationAt! - user.expirationAt!).toBe(7 * DAY_MS);
+    expect(after.goodStanding).toBe(true);
+    expect(await ledgerOf(user.id)).toMatchObject([{ kind: "payment", paymentId: payment.id, deltaMs: 7 * DAY_MS }]);
+
+    // Paying the completed session again changes nothing.
+    expect(await json(await payLocally(sessionId, "4242424242424242"))).toMatchObject({ status: "complete" });
+    expect((await userRow(user.id)).expirationAt).toBe(after.expirationAt);
+
+    const view = await json(await call(`/api/payments/${payment.id}`, { token: user.token }));
+    expect(view.payment).toMatchObject({ status: "successful", days: 7, expirationAt: after.expirationAt });
+  });
+
+  it.each([
+    ["4000 0000 0000 0002", "generic_decline"],
+    ["4000 0000 0000 9995", "insufficient_funds"],
+  ])("%s is declined (%s): the session stays open and the payment processing, with the reason", async (card, declineCode) => {
+    const user = await driver();
+    const { payment, sessionId } = await openCheckout(user, (await testPlan()).id);
+    const res = await payLocally(sessionId, card);
+    expect(res.status).toBe(422);
+    expect((await json(res)).error.details).toEqual({ code: "card_declined", declineCode });
+    expect(await paymentRow(payment.id)).toMatchObject({ status: "processing", failureCode: declineCode });
+    expect((await userRow(user.id)).expirationAt).toBeNull();
+    // Another card on the same session still works, as on Stripe's page.
+    expect((await payLocally(sessionId, "4242424242424242")).status).toBe(200);
+    expect(await paymentRow(payment.id)).toMatchObject({ status: "successful", failureCode: null });
+  });
+
+  it("refuses malformed cards without touching the payment", async () => {
+    const user = await driver();
+    const { payment, sessionId } = await openCheckout(user, (await testPlan()).id);
+    expect((await payLocally(sessionId, "4242 4242 4242 4241")).status).toBe(400);
+    expect((await payLocally(sessionId, "4242424242424242", "01 / 20")).status).toBe(400);
+    expect((await payLocally(sessionId, "4242424242424242", "12 / 40", "1")).status).toBe(400);
+    expect(await paymentRow(payment.id)).toMatchObject({ status: "processing", failureCode: null });
+  });
+
+  it("coming back without paying ends the session and fails the payment", async () => {
+    const user = await driver();
+    const { payment, sessionId } = await openCheckout(user, (await testPlan()).id);
+    const back = await json(await call(`/api/local-stripe/checkout/${sessionId}/cancel`, { method: "POST" }));
+    expect(back.redirectUrl).toContain(`payment=${payment.id}&canceled=1`);
+    const res = await call(`/api/payments/${payment.id}/cancel`, { token: user.token, method: "POST" });
+    expect(res.status).toBe(200);
+    expect((await json(res)).payment).toMatchObject({ status: "failed", failureCode: "expired" });
+    // The expired session cannot be paid any more.
+    expect(await json(await payLocally(sessionId, "4242424242424242"))).toMatchObject({ status: "expired" });
+    expect((await paymentRow(payment.id)).status).toBe("failed");
+  });
+
+  it("shows a payment only to its driver and its payer", async () => {
+    const user = await driver();
+    const stranger = await driver();
+    const { payment } = await openCheckout(user, (await testPlan()).id);
+    expect((await call(`/api/payments/${payment.id}`, { token: stranger.token })).status).toBe(404);
+    expect((await call(`/api/payments/${payment.id}/cancel`, { token: stranger.token, method: "POST" })).status).toBe(404);
+  });
+
+  it("lists the driver's payments with days, refunds and totals", async () => {
+    const user = await driver();
+    const plan = await testPlan({ days: 14, priceCents: 7000 });
+    const paid = await openCheckout(user, plan.id);
+    await payLocally(paid.sessionId, "4242424242424242");
+    await openCheckout(user, plan.id);
+    const list = await json(await call("/api/payments", { token: user.token }));
+    expect(list.total).toBe(2);
+    expect(list.rows.map((r: { status: string }) => r.status)).toEqual(["processing", "successful"]);
+    expect(list.totals).toMatchObject({ grossCents: 7000, refundedCents: 0, netCents: 7000, daysSold: 14 });
+  });
+});
+
+describe("POST /api/webhooks/stripe", () => {
+  async function paidEvent() {
+    const user = await driver();
+    const { payment } = await openCheckout(user, (await testPlan({ days: 7 })).id);
+    return { user, payment, event: stripeEvent("checkout.session.completed", sessionObject(payment)) };
+  }
+
+  it("refuses a missing, wrong, foreign-secret or stale signature before reading anything", async () => {
+    const { payment, event } = await paidEvent();
+    expect((await postEvent(event, { signature: null })).status).toBe(401);
+    expect((await postEvent(event, { signature: "t=1,v1=deadbeef" })).status).toBe(403);
+    expect((await postEvent(event, { secret: "whsec_someone_else" })).status).toBe(403);
+    expect((await postEvent(event, { timestamp: Math.floor(Date.now() / 1000) - 301 })).status).toBe(403);
+    // A valid signature of another body: this body was altered on the way.
+    const genuine = await stripeSignatureHeader(JSON.stringify({ ...event, id: "evt_other" }), env.STRIPE_WEBHOOK_SECRET);
+    expect((await postEvent(event, { signature: genuine })).status).toBe(403);
+    expect(await db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toEqual([]);
+    expect((await paymentRow(payment.id)).status).toBe("processing");
+  });
+
+  it("acts on an event once: a replay of the same signed request is a duplicate", async () => {
+    const { user, payment, event } = await paidEvent();
+    const first = await postEvent(event);
+    expect(first.status).toBe(200);
+    expect(await json(first)).toEqual({ received: true, result: "processed" });
+    const replay = await postEvent(event);
+    expect(await json(replay)).toEqual({ received: true, result: "duplicate" });
+    expect((await paymentRow(payment.id)).status).toBe("successful");
+    expect(await ledgerOf(user.id)).toHaveLength(1);
+  });
+
+  it("the same event five times at once extends the service once", async () => {
+    const { user, payment, event } = await paidEvent();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => postEvent(event)));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    expect((await paymentRow(payment.id)).status).toBe("successful");
+    const ledger = await ledgerOf(user.id);
+    expect(ledger).toHaveLength(1);
+    expect((await userRow(user.id)).expirationAt).toBe(ledger[0]!.expirationAfter);
+  });
+
+  it("five different events for the same payment at once (a redelivery under a new id) extend once", async () => {
+    const { user, payment } = await paidEvent();
+    await Promise.all(Array.from({ length: 5 }, () => postEvent(stripeEvent("checkout.session.completed", sessionObject(payment)))));
+    expect(await ledgerOf(user.id)).toHaveLength(1);
+  });
+
+  it("a completed session not yet paid waits for async_payment_succeeded; async_payment_failed fails it", async () => {
+    const { user, payment } = await paidEvent();
+    await postEvent(stripeEvent("checkout.session.completed", sessionObject(payment, { payment_status: "unpaid" })));
+    expect((await paymentRow(payment.id)).status).toBe("processing");
+    await postEvent(stripeEvent("checkout.session.async_payment_succeeded", sessionObject(payment)));
+    expect((await paymentRow(payment.id)).status).toBe("successful");
+    expect(await ledgerOf(user.id)).toHaveLength(1);
+
+    const other = await paidEvent();
+    await postEvent(stripeEvent("checkout.session.async_payment_failed", sessionObject(other.payment, { payment_status: "unpaid" })));
+    expect(await paymentRow(other.payment.id)).toMatchObject({ status: "failed", failureCode: "async_payment_failed" });
+  });
+
+  it("expired fails a processing payment, but never one already paid (events out of order)", async () => {
+    const { payment } = await paidEvent();
+    await postEvent(stripeEvent("checkout.session.expired", sessionObject(payment, { status: "expired", payment_status: "unpaid" })));
+    expect((await paymentRow(payment.id)).status).toBe("failed");
+
+    const late = await paidEvent();
+    await postEvent(stripeEvent("checkout.session.completed", sessionObject(late.payment)));
+    await postEvent(stripeEvent("checkout.session.expired", sessionObject(late.payment, { status: "expired" })));
+    expect((await paymentRow(late.payment.id)).status).toBe("successful");
+  });
+
+  it("ignores an event for a session that is not the payment's", async () => {
+    const { user, payment } = await paidEvent();
+    const res = await postEvent(stripeEvent("checkout.session.completed", sessionObject(payment, { id: "cs_test_forged" })));
+    expect(res.status).toBe(200);
+    expect((await paymentRow(payment.id)).status).toBe("processing");
+    expect(await ledgerOf(user.id)).toHaveLength(0);
+  });
+
+  it("answers 200 to event types it does not handle, and to a signed event missing our fields", async () => {
+    expect(await json(await postEvent(stripeEvent("customer.created", { id: "cus_1" })))).toMatchObject({ result: "ignored" });
+    expect(await json(await postEvent(stripeEvent("checkout.session.completed", { id: "cs_x" })))).toMatchObject({ result: "ignored" });
+  });
+
+  it("charge.refunded removes the refunded share of the unused days, each cumulative amount once", async () => {
+    const user = await driver();
+    const plan = await testPlan({ days: 10, priceCents: 10_000 });
+    const { payment, sessionId } = await openCheckout(user, plan.id);
+    await payLocally(sessionId, "4242424242424242");
+    const paid = await paymentRow(payment.id);
+    const expiration = (await userRow(user.id)).expirationAt!;
+    const charge = (refunded: number) => ({ id: "ch_x", object: "charge", payment_intent: paid.paymentIntentId, amount: 10_000, amount_refunded: refunded });
+
+    await postEvent(stripeEvent("charge.refunded", charge(5_000)));
+    const half = await userRow(user.id);
+    expect(await paymentRow(payment.id)).toMatchObject({ status: "refunded", refundedCents: 5_000 });
+    // Half of the (almost entirely unused) ten days.
+    expect(expiration - half.expirationAt!).toBeGreaterThan(5 * DAY_MS - 60_000);
+    expect(expiration - half.expirationAt!).toBeLessThanOrEqual(5 * DAY_MS);
+
+    // The same amount again (a new event id), and an older smaller amount arriving late: nothing.
+    await postEvent(stripeEvent("charge.refunded", charge(5_000)));
+    await postEvent(stripeEvent("charge.refunded", charge(2_000)));
+    expect((await userRow(user.id)).expirationAt).toBe(half.expirationAt);
+
+    await postEvent(stripeEvent("charge.refunded", charge(10_000)));
+    expect((await paymentRow(payment.id)).refundedCents).toBe(10_000);
+    const ledger = await ledgerOf(user.id);
+    expect(ledger.map((e) => e.kind)).toEqual(["payment", "refund", "refund"]);
+    expect((await userRow(user.id)).expirationAt! - Date.now()).toBeLessThan(60_000);
+  });
+});
+
+describe("refunds from the admin billing API", () => {
+  it("refunds through the provider; its event settles the payment and removes the days", async () => {
+    const admin = await billingAdmin();
+    const user = await driver();
+    const { payment, sessionId } = await openCheckout(user, (await testPlan({ days: 7, priceCents: 4000 })).id);
+    await payLocally(sessionId, "4242424242424242");
+    const res = await call(`/api/admin/billing/payments/${payment.id}/refund`, { token: admin.token, body: {} });
+    expect(res.status).toBe(202);
+    expect((await json(res)).payment).toMatchObject({ status: "refunded", refundedCents: 4000 });
+    expect((await userRow(user.id)).goodStanding).toBe(false);
+    // Nothing left to refund.
+    expect((await call(`/api/admin/billing/payments/${payment.id}/refund`, { token: admin.token, body: {} })).status).toBe(422);
+    const intent = (await paymentRow(payment.id)).paymentIntentId;
+    const refunds = await db.select().from(localStripeObjects).where(eq(localStripeObjects.object, "refund"));
+    expect(refunds.filter((r) => r.data.payment_intent === intent)).toHaveLength(1);
+  });
+
+  it("refuses a refund of a payment that did not succeed, and amounts above what is left", async () => {
+    const admin = await billingAdmin();
+    const user = await driver();
+    const open = await openCheckout(user, (await testPlan()).id);
+    expect((await call(`/api/admin/billing/payments/${open.payment.id}/refund`, { token: admin.token, body: {} })).status).toBe(422);
+    await payLocally(open.sessionId, "4242424242424242");
+    expect((await call(`/api/admin/billing/payments/${open.payment.id}/refund`, { token: admin.token, body: { amountCents: 999_999 } })).status).toBe(422);
+    expect((await paymentRow(open.payment.id)).status).toBe("successful");
+  });
+});

@@ -1,0 +1,182 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it, vi } from "vitest";
+import { call, db, json } from "../auth/test-fixtures";
+import { commissions, localStripeObjects, offers, referralCodes, resellers, users } from "../db/schema";
+import { billingAdmin, checkout, driver, openCheckout, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
+
+async function commissionOf(paymentId: number) {
+  return db.select().from(commissions).where(eq(commissions.paymentId, paymentId)).get();
+}
+
+async function localObject(id: string) {
+  return (await db.select().from(localStripeObjects).where(eq(localStripeObjects.id, id)).get())?.data;
+}
+
+/** The reseller pays a client's plan on the local checkout. */
+async function payForClient(reseller: { token: string }, clientId: number, priceCents = 10_000) {
+  const { payment, sessionId } = await openCheckout(reseller, (await testPlan({ priceCents })).id, {
+    forUserId: clientId,
+    returnPath: "/flex/reseller",
+  });
+  expect((await payLocally(sessionId, "4242424242424242")).status).toBe(200);
+  return payment;
+}
+
+describe("applying and approval", () => {
+  it("a driver applies; only billing admins see and approve it; the reseller owns a referral code", async () => {
+    const applicant = await driver({ name: "María José" });
+    const admin = await billingAdmin();
+    const support = await billingAdmin("support", false);
+    expect((await call("/api/reseller/apply", { token: applicant.token, body: {} })).status).toBe(400);
+    const applied = await call("/api/reseller/apply", { token: applicant.token, body: { acceptTerms: true, message: "I run a drivers' group" } });
+    expect(applied.status).toBe(201);
+    expect((await json(applied)).reseller).toMatchObject({ status: "applied", referralCode: null, commissionPercent: 20 });
+    expect((await call("/api/reseller/apply", { token: applicant.token, body: { acceptTerms: true } })).status).toBe(409);
+
+    expect((await call("/api/admin/billing/resellers?status=applied", { token: support.token })).status).toBe(403);
+    const list = await json(await call("/api/admin/billing/resellers?status=applied&pageSize=100", { token: admin.token }));
+    expect(list.rows).toContainEqual(expect.objectContaining({ userId: applicant.id, message: "I run a drivers' group", status: "applied" }));
+
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/approve`, { token: support.token, body: {} })).status).toBe(403);
+    const approved = await call(`/api/admin/billing/resellers/${applicant.id}/approve`, { token: admin.token, body: { commissionPercent: 15 } });
+    expect(approved.status).toBe(200);
+    const reseller = (await json(approved)).reseller;
+    expect(reseller).toMatchObject({ status: "approved", commissionBps: 1500 });
+    expect(reseller.referralCode).toMatch(/^MARIAJ[A-Z2-9]{3}$/);
+    expect(await db.select().from(referralCodes).where(eq(referralCodes.code, reseller.referralCode)).get()).toMatchObject({
+      ownerUserId: applicant.id,
+      owner: "María José",
+    });
+    expect((await json(await call("/api/reseller", { token: applicant.token }))).reseller).toMatchObject({
+      status: "approved",
+      referralCode: reseller.referralCode,
+    });
+
+    // The spec's referral list: billing admins only.
+    expect((await call("/api/flex/v1/admin/referrals?pageSize=100", { token: support.token })).status).toBe(403);
+    const referrals = await json(await call("/api/flex/v1/admin/referrals?pageSize=100", { token: admin.token }));
+    expect(referrals.total).toBeGreaterThan(0);
+  });
+
+  it("a chosen code must be free; a rejected driver may apply again; a revoked one may not", async () => {
+    const admin = await billingAdmin();
+    const { code } = await resellerWithClient();
+    const applicant = await driver();
+    await call("/api/reseller/apply", { token: applicant.token, body: { acceptTerms: true } });
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/approve`, { token: admin.token, body: { referralCode: code } })).status).toBe(409);
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/reject`, { token: admin.token, method: "POST" })).status).toBe(200);
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/reject`, { token: admin.token, method: "POST" })).status).toBe(409);
+    expect((await call("/api/reseller/apply", { token: applicant.token, body: { acceptTerms: true } })).status).toBe(201);
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/approve`, { token: admin.token, body: {} })).status).toBe(200);
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/revoke`, { token: admin.token, method: "POST" })).status).toBe(200);
+    expect((await call("/api/reseller/apply", { token: applicant.token, body: { acceptTerms: true } })).status).toBe(409);
+    expect((await call("/api/reseller/clients", { token: applicant.token })).status).toBe(403);
+  });
+});
+
+describe("clients", () => {
+  it("lists the drivers who registered with the code: expiry, system on/off and blocks won this week", async () => {
+    const { reseller, client, code } = await resellerWithClient();
+    await db
+      .update(users)
+      .set({ status: "start", expirationAt: Date.now() + 86_400_000 })
+      .where(eq(users.id, client.id));
+    const now = Date.now();
+    await db.insert(offers).values([
+      { userId: client.id, status: "won", payCents: 6000, startsAt: now - 86_400_000, endsAt: now - 80_000_000 },
+      { userId: client.id, status: "won", payCents: 6000, startsAt: now - 10 * 86_400_000, endsAt: now - 9 * 86_400_000 },
+      { userId: client.id, status: "disliked", payCents: 3000, startsAt: now - 3_600_000, endsAt: now },
+    ]);
+    await driver({ referralCode: null });
+    const spark = await driver({ app: "spark", referralCode: code });
+    const page = await json(await call("/api/reseller/clients", { token: reseller.token }));
+    expect(page.total).toBe(1);
+    expect(page.rows).toEqual([
+      expect.objectContaining({
+        id: client.id,
+        name: "Carl Client",
+        status: "start",
+        goodStanding: false,
+        blocksWonThisWeek: 1,
+        expirationAt: expect.any(Number),
+      }),
+    ]);
+    expect(page.rows.some((r: { id: number }) => r.id === spark.id)).toBe(false);
+    expect((await json(await call("/api/reseller/clients?q=nobody", { token: reseller.token }))).total).toBe(0);
+  });
+
+  it("a reseller pays a client's plan; never for someone who is not their client", async () => {
+    const { reseller, client } = await resellerWithClient();
+    const stranger = await driver();
+    const plan = await testPlan();
+    expect((await checkout(reseller, plan.id, { forUserId: stranger.id })).res.status).toBe(404);
+    const other = await resellerWithClient();
+    expect((await checkout(reseller, plan.id, { forUserId: other.client.id })).res.status).toBe(404);
+    // A driver who is no reseller cannot pay for others at all.
+    expect((await checkout(stranger, plan.id, { forUserId: client.id })).res.status).toBe(403);
+
+    const payment = await payForClient(reseller, client.id, 4000);
+    expect(payment).toMatchObject({ userId: client.id, payerId: reseller.id });
+    expect((await db.select().from(users).where(eq(users.id, client.id)).get())!.expirationAt).not.toBeNull();
+    // The reseller sees the payment they made; the client too.
+    expect((await call(`/api/payments/${payment.id}`, { token: reseller.token })).status).toBe(200);
+    expect((await call(`/api/payments/${payment.id}`, { token: client.token })).status).toBe(200);
+  });
+});
+
+describe("commissions", () => {
+  it("waits for payout setup, is transferred once onboarding completes, and is reversed on refund", async () => {
+    const { reseller, client } = await resellerWithClient({ commissionBps: 2000 });
+    const admin = await billingAdmin();
+    const payment = await payForClient(client, client.id, 10_000);
+    // The transfer is tried after the answer: it waits for the reseller's payout setup.
+    await vi.waitFor(async () =>
+      expect(await commissionOf(payment.id)).toMatchObject({ amountCents: 2000, status: "pending", lastError: "awaiting_onboarding", transferId: null }),
+    );
+
+    // Payout setup on the local provider's onboarding page.
+    const started = await json(await call("/api/reseller/onboarding", { token: reseller.token, method: "POST" }));
+    expect(started.url).toMatch(/^https:\/\/bp\.test\/local-stripe\/onboarding\/link_local_[0-9a-f]{24}$/);
+    expect((await db.select().from(users).where(eq(users.id, reseller.id)).get())!.stripeExpressId).toBe(started.accountId);
+    const linkId = started.url.split("/").at(-1);
+    expect((await json(await call(`/api/local-stripe/onboarding/${linkId}`))).link).toMatchObject({ account: started.accountId });
+    const done = await json(await call(`/api/local-stripe/onboarding/${linkId}/complete`, { method: "POST" }));
+    expect(done.redirectUrl).toBe("https://bp.test/flex/reseller?onboarding=return");
+    expect((await db.select().from(resellers).where(eq(resellers.userId, reseller.id)).get())!.payoutsEnabled).toBe(true);
+
+    await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "paid", transferredCents: 2000 }));
+    const paid = (await commissionOf(payment.id))!;
+    expect(await localObject(paid.transferId!)).toMatchObject({ amount: 2000, destination: started.accountId, amount_reversed: 0 });
+
+    // Half refunded: half the commission comes back; then the rest.
+    await call(`/api/admin/billing/payments/${payment.id}/refund`, { token: admin.token, body: { amountCents: 5000 } });
+    await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "paid", reversalDueCents: 1000, reversedCents: 1000 }));
+    await call(`/api/admin/billing/payments/${payment.id}/refund`, { token: admin.token, body: {} });
+    await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "reversed", reversalDueCents: 2000, reversedCents: 2000 }));
+    expect(await localObject(paid.transferId!)).toMatchObject({ amount_reversed: 2000 });
+
+    const mine = await json(await call("/api/reseller/commissions", { token: reseller.token }));
+    expect(mine.rows).toEqual([expect.objectContaining({ paymentId: payment.id, clientName: "Carl Client", amountCents: 2000, status: "reversed" })]);
+    const all = await json(await call(`/api/admin/billing/commissions?resellerId=${reseller.id}`, { token: admin.token }));
+    expect(all.totals).toEqual({ amountCents: 2000, transferredCents: 2000, reversedCents: 2000, reversalDueCents: 2000 });
+  });
+
+  it("a commission refunded before it was transferred is never sent", async () => {
+    const { reseller, client } = await resellerWithClient();
+    const admin = await billingAdmin();
+    const payment = await payForClient(client, client.id, 10_000);
+    await call(`/api/admin/billing/payments/${payment.id}/refund`, { token: admin.token, body: {} });
+    await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "reversed", transferId: null }));
+    const started = await json(await call("/api/reseller/onboarding", { token: reseller.token, method: "POST" }));
+    await call(`/api/local-stripe/onboarding/${started.url.split("/").at(-1)}/complete`, { method: "POST" });
+    expect(await commissionOf(payment.id)).toMatchObject({ status: "reversed", transferId: null, transferredCents: 0 });
+  });
+
+  it("stops with the reseller's approval: payments after a revocation earn nothing", async () => {
+    const { reseller, client } = await resellerWithClient({ payoutsEnabled: true });
+    const admin = await billingAdmin();
+    await call(`/api/admin/billing/resellers/${reseller.id}/revoke`, { token: admin.token, method: "POST" });
+    const payment = await payForClient(client, client.id);
+    expect(await commissionOf(payment.id)).toBeUndefined();
+  });
+});

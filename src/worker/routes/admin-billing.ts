@@ -1,0 +1,138 @@
+import { asc, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { appSchema } from "../../shared/auth";
+import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
+import { recordAudit } from "../auth/audit";
+import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
+import { enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { billingContext } from "../billing/context";
+import { paymentPage, paymentView } from "../billing/payment-lists";
+import { requestRefund } from "../billing/payments";
+import { approveReseller, commissionPage, endReseller, resellerPage } from "../billing/resellers";
+import { adjustServiceTime, ledgerPage } from "../billing/service-time";
+import type { AppEnv } from "../context";
+import { payments, plans, users } from "../db/schema";
+import { ApiError } from "../errors";
+import { validate } from "../validate";
+import { pagingSchema } from "./admin";
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const epochMs = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
+
+const paymentQuery = pagingSchema.extend({
+  status: z.enum(["processing", "successful", "failed", "refunded"]).optional(),
+  app: appSchema.optional(),
+  from: epochMs.optional(),
+  to: epochMs.optional(),
+  userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  q: z.string().trim().min(1).max(100).optional(),
+});
+
+async function userExists(c: { var: { db: AppEnv["Variables"]["db"] } }, id: number) {
+  const user = await c.var.db.select({ id: users.id }).from(users).where(eq(users.id, id)).get();
+  if (!user) throw new ApiError("not_found", "No such user");
+}
+
+/**
+ * The admin billing page's API: /api/admin/billing/* (docs/payments.md). Administrators whose role
+ * has billingDetails; editing plans is for the owner.
+ */
+export const adminBillingRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireAdmin, requireRoleProperty("billingDetails"))
+
+  .get("/payments", validate("query", paymentQuery), async (c) => c.json(await paymentPage(c.var.db, c.req.valid("query"))))
+
+  // The provider refunds; its charge.refunded event settles our row (status, days removed, commission reversed).
+  .post("/payments/:id/refund", validate("param", idParam), validate("json", refundSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const row = await c.var.db.select().from(payments).where(eq(payments.id, id)).get();
+    if (!row) throw new ApiError("not_found", "No such payment");
+    await enforceRateLimits(c.var.db, [limitFor("refundPerAdmin", String(c.var.user.id))]);
+    const refund = await requestRefund(billingContext(c), row, c.req.valid("json").amountCents);
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.refund_requested", target: `payment:${id}`, details: refund });
+    return c.json({ refund, payment: await paymentView(c.var.db, id) }, 202);
+  })
+
+  .get("/plans", validate("query", z.object({ app: appSchema.optional() })), async (c) => {
+    const { app } = c.req.valid("query");
+    const rows = await c.var.db
+      .select()
+      .from(plans)
+      .where(app ? eq(plans.app, app) : undefined)
+      .orderBy(asc(plans.app), asc(plans.sortOrder), asc(plans.days), asc(plans.id))
+      .limit(200);
+    return c.json({ Items: rows });
+  })
+  .post("/plans", requireOwner, validate("json", planCreateSchema), async (c) => {
+    const plan = await c.var.db
+      .insert(plans)
+      .values({ ...c.req.valid("json"), updatedAt: Date.now() })
+      .returning()
+      .get();
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.plan_created", target: `plan:${plan.id}`, details: plan });
+    return c.json({ plan }, 201);
+  })
+  // Payments keep their own amount and days, so editing a plan never changes what was sold.
+  .patch("/plans/:id", requireOwner, validate("param", idParam), validate("json", planUpdateSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const plan = await c.var.db
+      .update(plans)
+      .set({ ...c.req.valid("json"), updatedAt: Date.now() })
+      .where(eq(plans.id, id))
+      .returning()
+      .get();
+    if (!plan) throw new ApiError("not_found", "No such plan");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.plan_updated", target: `plan:${id}`, details: c.req.valid("json") });
+    return c.json({ plan });
+  })
+
+  .get(
+    "/commissions",
+    validate(
+      "query",
+      pagingSchema.extend({
+        status: z.enum(["pending", "paid", "reversed"]).optional(),
+        resellerId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+      }),
+    ),
+    async (c) => c.json(await commissionPage(c.var.db, c.req.valid("query"))),
+  )
+
+  .get("/resellers", validate("query", pagingSchema.extend({ status: z.enum(["applied", "approved", "rejected", "revoked"]).optional() })), async (c) =>
+    c.json(await resellerPage(c.var.db, c.req.valid("query"))),
+  )
+  .post("/resellers/:id/approve", validate("param", idParam), validate("json", resellerApprovalSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    const reseller = await approveReseller(billingContext(c), c.var.user, id, c.req.valid("json"));
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.reseller_approved", target: `user:${id}`, details: c.req.valid("json") });
+    return c.json({ reseller });
+  })
+  .post("/resellers/:id/reject", validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const reseller = await endReseller(billingContext(c), c.var.user, id, "rejected");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.reseller_rejected", target: `user:${id}` });
+    return c.json({ reseller });
+  })
+  .post("/resellers/:id/revoke", validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const reseller = await endReseller(billingContext(c), c.var.user, id, "revoked");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.reseller_revoked", target: `user:${id}` });
+    return c.json({ reseller });
+  })
+
+  // A driver's service-time ledger, and manual extensions or reductions through it.
+  .get("/users/:id/service-time", validate("param", idParam), validate("query", pagingSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    await userExists(c, id);
+    const { page, pageSize } = c.req.valid("query");
+    return c.json(await ledgerPage(c.var.db, id, page, pageSize));
+  })
+  .post("/users/:id/service-time", validate("param", idParam), validate("json", serviceTimeAdjustmentSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    await userExists(c, id);
+    const body = c.req.valid("json");
+    const result = await adjustServiceTime(c.var.db, { userId: id, days: body.days, actorId: c.var.user.id, reason: body.reason });
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.service_time_adjusted", target: `user:${id}`, details: body });
+    return c.json({ entry: result.entry }, 201);
+  });

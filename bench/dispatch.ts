@@ -2,14 +2,17 @@
  * `npm run bench:dispatch`: a 10,000-recipient SMS campaign through the real Worker (the built
  * bundle under `wrangler dev`, its queue consumer, the SendPacer Durable Object, the Twilio
  * adapter) against the fake provider of test/fake-provider, which allows R messages per second
- * (token bucket) and injects 429s, 5xx answers and time-outs. It prints the achieved rate against
+ * (token bucket) and injects 429s, 5xx answers, time-outs and ambiguous sends (accepted, then no
+ * answer: the Worker must wait for the status callback instead of sending again). It prints the achieved rate against
  * R (goal ≥ 95 %), duplicates (goal 0) and lost messages (goal 0), checked against both the
  * provider's records and the campaign ledger.
  *
  *   --recipients N   (default 10000; 200 with --short)
  *   --rate R         messages/s allowed (default 50)
  *   --fail429 p      (default 0.005)      --fail5xx p    (default 0.005)
- *   --timeouts p     (default 0.002)      --permanent N  numbers that always fail (default 5; 2 with --short)
+ *   --timeouts p     (default 0.002)      --accept-timeouts p  accepted, never answered (default 0.002)
+ *   --permanent N    numbers that always fail (default 5; 2 with --short)
+ *   --callback-wait S  the Worker's CALLBACK_WAIT_SECONDS (default 5: the fake calls back after 300 ms)
  *   --port P         the Worker's port (default 8793); --fake-port P  the fake provider's (default port + 1)
  *   --short          the small run of `npm test`: the rate line is printed, not enforced (duplicates and losses are)
  *   --skip-build     reuse the last private build copy (or the one --build-dir names)
@@ -24,6 +27,8 @@ const RATE = numberArg("rate", 50);
 const FAIL_429 = numberArg("fail429", 0.005);
 const FAIL_5XX = numberArg("fail5xx", 0.005);
 const TIMEOUTS = numberArg("timeouts", 0.002);
+const ACCEPT_TIMEOUTS = numberArg("accept-timeouts", 0.002);
+const CALLBACK_WAIT_SECONDS = numberArg("callback-wait", 5);
 const PERMANENT = numberArg("permanent", options.short ? 2 : 5);
 const PORT = options.port;
 const FAKE_PORT = numberArg("fake-port", PORT + 1);
@@ -51,6 +56,7 @@ await fetch(`${fake.url}/__control/config`, {
     fail429: FAIL_429,
     fail5xx: FAIL_5XX,
     failTimeout: TIMEOUTS,
+    failAcceptTimeout: ACCEPT_TIMEOUTS,
     retryAfter: 1,
     permanent,
     callbackDelayMs: 300,
@@ -67,6 +73,7 @@ const worker = await startWorker({
     TWILIO_API_BASE: fake.url,
     SEND_RATE_PER_SECOND: String(RATE),
     PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
+    CALLBACK_WAIT_SECONDS: String(CALLBACK_WAIT_SECONDS),
     // Delivery receipts come back to this Worker, signed, through the webhook route.
     APP_ORIGIN: workerUrl,
   },
@@ -90,7 +97,7 @@ const created = await api<{ campaign: Campaign; message: string }>("/api/admin/c
   body: JSON.stringify({ idempotencyKey: `bench-${started}`, source: "list", channel: "sms", message: body, phones }),
 });
 console.log(
-  `${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%`,
+  `${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%, accepted-then-time-out ${ACCEPT_TIMEOUTS * 100}%`,
 );
 
 let campaign = created.campaign;
@@ -116,6 +123,7 @@ const stats = (await (await fetch(`${fake.url}/__control/stats`)).json()) as {
   firstAt: number;
   lastAt: number;
   rejected: Record<string, number>;
+  acceptedUnanswered: number;
   callbacks: { sent: number; failed: number };
 };
 const { messages } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as { messages: AcceptedMessage[] };
@@ -159,6 +167,7 @@ const rows: [string, string, string][] = [
     `${attempts} (${(attempts / windowSeconds).toFixed(2)}/s)`,
     `rate-limited ${stats.rejected.rateLimited}, injected 429 ${stats.rejected.injected429}, 5xx ${stats.rejected.injected5xx}, time-outs ${stats.rejected.timeouts}, permanent ${stats.rejected.permanent}`,
   ],
+  ["ambiguous sends", `${stats.acceptedUnanswered} accepted with no answer`, "settled from their status callbacks, not sent again"],
   ["duplicates", String(duplicates), "goal 0"],
   ["lost", String(lost), `goal 0 (never accepted and not failed ${lostPhones.length}, phantom sends ${phantom.length}, unsettled ${unsettled.length})`],
   ["sent but unrecorded", String(unrecorded.length), "provider accepted, ledger has no id"],
@@ -176,6 +185,7 @@ writeFileSync(
     FAIL_429,
     FAIL_5XX,
     TIMEOUTS,
+    ACCEPT_TIMEOUTS,
     achieved,
     pct,
     duplicates,

@@ -42,6 +42,7 @@ const configSchema = z.object({
   WHATSAPP_API_BASE: url,
   SEND_RATE_PER_SECOND: numberVar({ integer: false, min: 0.01, max: 1000 }),
   PROVIDER_TIMEOUT_MS: numberVar({ integer: true, min: 100, max: 60_000 }),
+  CALLBACK_WAIT_SECONDS: numberVar({ integer: true, min: 1, max: 3600 }),
   CODE_SMS_HOURLY_BUDGET: numberVar({ integer: true, min: 1, max: 1_000_000 }),
   OWNER_NAME: z.string(),
   CHAT_WIDGET_URL: z.union([z.literal(""), url]),

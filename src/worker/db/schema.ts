@@ -498,9 +498,18 @@ export const campaignMessages = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     deadLettered: integer("dead_lettered", { mode: "boolean" }).notNull().default(false),
     updatedAt: integer("updated_at").notNull().default(now),
+    /**
+     * A send whose answer never came (a time-out after the provider may have accepted it) waits in
+     * 'sending' until then for its status callback, which names this row; only after it is the row
+     * sent again (docs/security.md, "Ambiguous sends").
+     */
+    heldUntil: integer("held_until"),
+    /** The "retry failed" campaign that took this failed row: each failed row is retried once. */
+    retriedBy: integer("retried_by"),
   },
   (t) => [
     uniqueIndex("campaign_messages_campaign_phone").on(t.campaignId, t.phone),
+    index("campaign_messages_retried").on(t.campaignId, t.status, t.retriedBy),
     index("campaign_messages_status").on(t.campaignId, t.status),
     index("campaign_messages_provider").on(t.providerId),
     // The cron sweep finds rows left in 'sending' by a crashed consumer across all campaigns.
@@ -523,6 +532,26 @@ export const deliveryReceipts = sqliteTable(
     receivedAt: integer("received_at").notNull().default(now),
   },
   (t) => [index("delivery_receipts_received").on(t.receivedAt)],
+);
+
+/**
+ * Inbound keyword messages (STOP, START …) already acted on, by the provider's message id: a
+ * replayed webhook (same id) changes nothing, and an event older than the last one applied to the
+ * same number and channel (a captured START sent again after a later STOP) is ignored.
+ */
+export const inboundEvents = sqliteTable(
+  "inbound_events",
+  {
+    provider: text("provider", { enum: ["twilio", "whatsapp"] }).notNull(),
+    eventId: text("event_id").notNull(),
+    phone: text("phone").notNull(),
+    channel: text("channel", { enum: ["sms", "whatsapp"] }).notNull(),
+    kind: text("kind", { enum: ["stop", "start", "help"] }).notNull(),
+    /** When the provider says the message was sent (Meta's timestamp); the arrival time for Twilio, which sends none. */
+    eventAt: integer("event_at").notNull(),
+    receivedAt: integer("received_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index("inbound_events_number").on(t.phone, t.channel, t.eventAt)],
 );
 
 export const whatsappTemplates = sqliteTable("whatsapp_templates", {

@@ -4,7 +4,9 @@ import { billingContext } from "../billing/context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
-import { helpReply, inboundKeyword, optIn, optOut, recordDeliveryStatus } from "../messaging/opt-outs";
+import { admitInboundEvent, type InboundEvent } from "../messaging/inbound-events";
+import { helpReply, inboundKeyword, optIn, optOut } from "../messaging/opt-outs";
+import { applyStatusCallback, type CallbackStatus, messageIdOfReference } from "../messaging/receipts";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
@@ -32,26 +34,60 @@ type MetaPayload = {
   entry?: {
     changes?: {
       value?: {
-        statuses?: { id?: string; status?: string; errors?: { code?: number; title?: string; message?: string }[] }[];
-        messages?: { from?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
+        metadata?: { phone_number_id?: string };
+        statuses?: {
+          id?: string;
+          status?: string;
+          biz_opaque_callback_data?: string;
+          errors?: { code?: number; title?: string; message?: string }[];
+        }[];
+        messages?: { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
       };
     }[];
   }[];
 };
 
+/** Twilio's MessageStatus: accepted/queued/sending/sent prove the provider has the message; delivered/read and failed/undelivered end it. */
+function twilioStatus(status: string): CallbackStatus | null {
+  if (status === "delivered" || status === "read") return "delivered";
+  if (status === "failed" || status === "undelivered") return "failed";
+  if (status === "accepted" || status === "queued" || status === "sending" || status === "sent") return "accepted";
+  return null;
+}
+
+function metaStatus(status: string | undefined): CallbackStatus | null {
+  if (status === "delivered" || status === "read") return "delivered";
+  if (status === "failed") return "failed";
+  if (status === "sent") return "accepted";
+  return null;
+}
+
+/** Acts on an inbound STOP/START/HELP unless it is a replay or older than what was already applied (messaging/inbound-events.ts). */
+async function admitKeyword(c: Context<AppEnv>, event: InboundEvent): Promise<boolean> {
+  const verdict = await admitInboundEvent(c.env.DB, event);
+  if (verdict !== "apply") c.var.log.warn("webhook.keyword_refused", { provider: event.provider, verdict, keyword: event.keyword.word });
+  return verdict === "apply";
+}
+
 /** Provider callbacks: /api/webhooks/* — each verifies the provider's signature before reading anything. */
 export const webhookRoutes = new Hono<AppEnv>()
-  // Delivery receipts: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …).
+  // Status callbacks: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …);
+  // the `m` of the URL (ours, covered by the signature) names the ledger row, so a send whose answer was lost settles too.
   .post("/twilio/status", async (c) => {
     const params = await verifiedTwilioForm(c);
     const sid = params.get("MessageSid") ?? params.get("SmsSid");
-    const status = params.get("MessageStatus") ?? params.get("SmsStatus");
-    if (!sid || !status) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");
-    if (status === "delivered" || status === "read") {
-      await recordDeliveryStatus(c.env.DB, sid, "delivered", null, null);
-    } else if (status === "failed" || status === "undelivered") {
-      const code = params.get("ErrorCode") || status;
-      await recordDeliveryStatus(c.env.DB, sid, "failed", code, params.get("ErrorMessage") || `Twilio reported the message ${status}`);
+    const raw = params.get("MessageStatus") ?? params.get("SmsStatus");
+    if (!sid || !raw) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");
+    const status = twilioStatus(raw);
+    if (status) {
+      const tag = new URL(c.req.url).searchParams.get("m");
+      await applyStatusCallback(c.env, {
+        messageId: tag && /^\d{1,15}$/.test(tag) ? Number(tag) : null,
+        providerId: sid,
+        status,
+        errorCode: status === "failed" ? params.get("ErrorCode") || raw : null,
+        errorMessage: status === "failed" ? params.get("ErrorMessage") || `Twilio reported the message ${raw}` : null,
+      });
     }
     return c.body(null, 204);
   })
@@ -60,7 +96,10 @@ export const webhookRoutes = new Hono<AppEnv>()
     const params = await verifiedTwilioForm(c);
     const from = normalizeUsPhone(params.get("From") ?? "");
     const keyword = inboundKeyword(params.get("Body"));
-    if (!from || !keyword) return twiml(c);
+    const messageSid = params.get("MessageSid") ?? params.get("SmsSid");
+    if (!from || !keyword || !messageSid) return twiml(c);
+    // Twilio's inbound webhook carries no send time: the arrival time orders it, the MessageSid refuses a replay.
+    if (!(await admitKeyword(c, { provider: "twilio", eventId: messageSid, eventAt: Date.now(), phone: from, channel: "sms", keyword }))) return twiml(c);
     if (keyword.kind === "stop") await optOut(c.env.DB, from, "sms", keyword.word);
     else if (keyword.kind === "start") await optIn(c.env.DB, from, "sms");
     else return twiml(c, helpReply(c.env));
@@ -87,25 +126,28 @@ export const webhookRoutes = new Hono<AppEnv>()
     } catch {
       throw new ApiError("bad_request", "Malformed request body");
     }
-    const values = (payload.entry ?? []).flatMap((e) => e.changes ?? []).flatMap((ch) => (ch.value ? [ch.value] : []));
-    for (const status of values.flatMap((v) => v.statuses ?? [])) {
-      if (!status.id) continue;
-      if (status.status === "delivered" || status.status === "read") await recordDeliveryStatus(c.env.DB, status.id, "delivered", null, null);
-      else if (status.status === "failed") {
-        const error = status.errors?.[0];
-        await recordDeliveryStatus(
-          c.env.DB,
-          status.id,
-          "failed",
-          error?.code !== undefined ? String(error.code) : "failed",
-          error?.message ?? error?.title ?? "WhatsApp reported the message failed",
-        );
-      }
+    const all = (payload.entry ?? []).flatMap((e) => e.changes ?? []).flatMap((ch) => (ch.value ? [ch.value] : []));
+    // One app can serve several business numbers: only events about ours are ours to act on.
+    const values = all.filter((v) => v.metadata?.phone_number_id === c.env.WHATSAPP_PHONE_NUMBER_ID);
+    if (values.length < all.length) c.var.log.warn("webhook.whatsapp_other_number", { ignored: all.length - values.length });
+    for (const event of values.flatMap((v) => v.statuses ?? [])) {
+      const status = metaStatus(event.status);
+      if (!event.id || !status) continue;
+      const error = event.errors?.[0];
+      await applyStatusCallback(c.env, {
+        messageId: messageIdOfReference(event.biz_opaque_callback_data),
+        providerId: event.id,
+        status,
+        errorCode: status === "failed" ? (error?.code !== undefined ? String(error.code) : "failed") : null,
+        errorMessage: status === "failed" ? (error?.message ?? error?.title ?? "WhatsApp reported the message failed") : null,
+      });
     }
     for (const message of values.flatMap((v) => v.messages ?? [])) {
       const from = normalizeUsPhone(message.from ?? "");
       const keyword = inboundKeyword(message.text?.body ?? message.button?.text);
-      if (!from || !keyword) continue;
+      const sentAt = Number(message.timestamp) * 1000;
+      if (!from || !keyword || !message.id || !Number.isFinite(sentAt) || sentAt <= 0) continue;
+      if (!(await admitKeyword(c, { provider: "whatsapp", eventId: message.id, eventAt: sentAt, phone: from, channel: "whatsapp", keyword }))) continue;
       if (keyword.kind === "stop") await optOut(c.env.DB, from, "whatsapp", keyword.word);
       else if (keyword.kind === "start") await optIn(c.env.DB, from, "whatsapp");
       else {

@@ -25,6 +25,19 @@ export function uniquePhone(): string {
   return `+1${area}${exchange}${String(seq % 10_000).padStart(4, "0")}`;
 }
 
+/** A message the fake provider accepted (test/fake-provider/server.ts AcceptedMessage). */
+export type FakeAccepted = {
+  id: string;
+  channel: string;
+  to: string;
+  from: string;
+  body: string;
+  at: number;
+  statusCallback?: string;
+  reference?: string;
+  unanswered?: boolean;
+};
+
 export const uniqueTag = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
 export type UserRow = {
@@ -137,7 +150,7 @@ export function fakeTenant(name = uniqueTag("t")) {
   return {
     base,
     configure: (config: Record<string, unknown>) => control("config", { method: "POST", body: JSON.stringify(config) }),
-    messages: () => control("messages") as Promise<{ messages: { id: string; channel: string; to: string; from: string; body: string; at: number }[] }>,
+    messages: () => control("messages") as Promise<{ messages: FakeAccepted[] }>,
     stats: () =>
       control("stats") as Promise<{
         accepted: number;

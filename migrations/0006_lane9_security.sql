@@ -1,3 +1,15 @@
+CREATE TABLE `inbound_events` (
+	`provider` text NOT NULL,
+	`event_id` text NOT NULL,
+	`phone` text NOT NULL,
+	`channel` text NOT NULL,
+	`kind` text NOT NULL,
+	`event_at` integer NOT NULL,
+	`received_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
+	PRIMARY KEY(`provider`, `event_id`)
+);
+--> statement-breakpoint
+CREATE INDEX `inbound_events_number` ON `inbound_events` (`phone`,`channel`,`event_at`);--> statement-breakpoint
 PRAGMA foreign_keys=OFF;--> statement-breakpoint
 CREATE TABLE `__new_auth_challenges` (
 	`id` text PRIMARY KEY NOT NULL,
@@ -14,4 +26,7 @@ DROP TABLE `auth_challenges`;--> statement-breakpoint
 ALTER TABLE `__new_auth_challenges` RENAME TO `auth_challenges`;--> statement-breakpoint
 PRAGMA foreign_keys=ON;--> statement-breakpoint
 CREATE INDEX `auth_challenges_user` ON `auth_challenges` (`user_id`);--> statement-breakpoint
+ALTER TABLE `campaign_messages` ADD `held_until` integer;--> statement-breakpoint
+ALTER TABLE `campaign_messages` ADD `retried_by` integer;--> statement-breakpoint
+CREATE INDEX `campaign_messages_retried` ON `campaign_messages` (`campaign_id`,`status`,`retried_by`);--> statement-breakpoint
 ALTER TABLE `refresh_tokens` ADD `session_expires_at` integer;

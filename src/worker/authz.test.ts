@@ -154,6 +154,26 @@ const BODY_RULES: BodyRule[] = [
     expected: ownerOnly(201),
   },
   {
+    name: "sending a WhatsApp template (the template list is billing data)",
+    method: "POST",
+    path: "/api/admin/campaigns",
+    body: (caller) => ({
+      idempotencyKey: `authz-wa-${caller}-${crypto.randomUUID()}`,
+      source: "list",
+      channel: "whatsapp",
+      template: { name: AUTHZ_TEMPLATE, language: "en_US" },
+      phones: [uniquePhone()],
+    }),
+    expected: billingOnly(201),
+  },
+  {
+    name: "filtering an audience by referral code (the referral list is billing data)",
+    method: "GET",
+    path: "/api/admin/audience?app=flex&referral=AUTHZREF",
+    body: () => undefined,
+    expected: billingOnly(200),
+  },
+  {
     name: "creating a driver account",
     method: "POST",
     path: "/api/admin/users",
@@ -168,8 +188,12 @@ function samplePath(pattern: string): string {
 }
 
 const tokens: Partial<Record<Caller, string>> = {};
+const AUTHZ_TEMPLATE = `authz_${crypto.randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
+  await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+    .bind(`tpl-${AUTHZ_TEMPLATE}`, AUTHZ_TEMPLATE)
+    .run();
   const unverified = await seedUser({ phoneVerified: false });
   const { family } = await startRefreshFamily(db, unverified.id, { passedTotp: false });
   tokens.unverified = await idTokenFor(env, unverified, family, Date.now());

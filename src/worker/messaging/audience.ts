@@ -2,6 +2,7 @@ import { type DriverAudience, type DriverRow, dayEnd, dayStart, type InvitationA
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
+import { ApiError } from "../errors";
 import { and, prepare, raw, type Sql, sql } from "./sql-fragment";
 
 /**
@@ -224,7 +225,7 @@ export type RecipientSource =
   | { source: "drivers"; filters: DriverFilters }
   | { source: "invitations"; filters: InvitationFilters }
   | { source: "list"; phones: string[]; app: "flex" | "spark" }
-  | { source: "retry"; campaignId: number };
+  | { source: "retry"; campaignId: number; retryId?: number };
 
 /**
  * The recipients as (user_id, phone, name, opted_out) where opted_out reads the user's own flag for
@@ -248,9 +249,12 @@ export function recipientsSelect(from: RecipientSource, channel: Channel, exclud
         LEFT JOIN users u ON u.id = (SELECT x.id FROM users x WHERE x.phone = p.value ORDER BY x.app = ${from.app} DESC, x.id LIMIT 1)`;
       break;
     case "retry":
+      // The failed rows this retry claimed (campaigns.ts retryFailed), or before it exists, those open to claim.
       inner = sql`SELECT m.user_id AS user_id, m.phone AS phone, m.name AS name, coalesce(u.${raw(optOutColumn)}, 0) AS opted_out
         FROM campaign_messages m LEFT JOIN users u ON u.id = m.user_id
-        WHERE m.campaign_id = ${from.campaignId} AND m.status = 'failed' AND m.updated_at <= ${asOf}`;
+        WHERE m.campaign_id = ${from.campaignId} AND m.status = 'failed' AND ${
+          from.retryId === undefined ? sql`m.retried_by IS NULL` : sql`m.retried_by = ${from.retryId}`
+        }`;
       break;
   }
   return sql`SELECT r.user_id AS user_id, r.phone AS phone, r.name AS name,
@@ -269,4 +273,14 @@ export async function countRecipients(db: D1Database, from: RecipientSource, cha
     skipped: number;
   }>();
   return { total: row?.total ?? 0, skipped: row?.skipped ?? 0 };
+}
+
+/**
+ * The referral codes are billing data (only admins with billingDetails may list them), so only
+ * they may filter an audience by them: a code guessed or passed on is refused the same way.
+ */
+export function assertMayFilterByReferral(user: { roleProperties: { billingDetails?: boolean } | null }, referral: readonly string[] | undefined): void {
+  if ((referral?.length ?? 0) > 0 && !user.roleProperties?.billingDetails) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
 }

@@ -65,7 +65,7 @@ function recipientSourceOf(c: CampaignRecord): RecipientSource {
     case "list":
       return { source: "list", phones: audience.phones as string[], app: (audience.app as "flex" | "spark" | undefined) ?? c.app };
     case "retry":
-      return { source: "retry", campaignId: audience.campaignId as number };
+      return { source: "retry", campaignId: audience.campaignId as number, retryId: c.id };
   }
 }
 

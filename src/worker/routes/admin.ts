@@ -5,7 +5,7 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
-import { driverPage, invitationPage, toDriverRow } from "../messaging/audience";
+import { assertMayFilterByReferral, driverPage, invitationPage, toDriverRow } from "../messaging/audience";
 import {
   campaignRequestSchema,
   createCampaign,
@@ -35,6 +35,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const page = await driverPage(c.env.DB, c.req.valid("query"));
     return c.json({ ...page, rows: page.rows.map(toDriverRow) });
   })

@@ -151,8 +151,8 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
     expect((await post("/api/flex/v1/admin/sendsms", token, { message: "x" })).status).toBe(400);
   });
 
-  it("sends a template named as the old client did", async () => {
-    const { token } = await signIn("support");
+  it("sends a template named as the old client did (admins with billingDetails: the template list is theirs)", async () => {
+    const { token } = await signIn("billing");
     const name = uniqueTag("legacy_send");
     await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
       .bind(uniqueTag("id"), name)

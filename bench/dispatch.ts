@@ -1,11 +1,18 @@
 /**
- * `npm run bench:dispatch`: a 10,000-recipient SMS campaign through the real Worker (the built
+ * `npm run bench:dispatch`: a 10,000-recipient marketing SMS campaign to a mixed-zone audience
+ * (docs/messaging-rules.md) through the real Worker (the built
  * bundle under `wrangler dev`, its queue consumer, the SendPacer Durable Object, the Twilio
  * adapter) against the fake provider of test/fake-provider, which allows R messages per second
  * (token bucket) and injects 429s, 5xx answers, time-outs and ambiguous sends (accepted, then no
- * answer: the Worker must wait for the status callback instead of sending again). It prints the achieved rate against
+ * answer: the Worker must wait for the status callback naming the row instead of sending again).
+ * It prints the achieved rate against
  * R (goal ≥ 95 %), duplicates (goal 0) and lost messages (goal 0), checked against both the
- * provider's records and the campaign ledger.
+ * provider's records and the campaign ledger. The audience spans area codes from Hawaii to
+ * Newfoundland: most in zones inside their allowed hours when the run starts, the rest in zones
+ * outside them, which must end deferred (queued with a delay), never sent; and no message may reach
+ * a number outside 8 am–9 pm of its own zone (checked here independently, with Intl). In the few
+ * hours when no zone of the audience is open (about 07:00–10:30 UTC), the campaign is a service
+ * notice instead (transactional: no quiet hours), so the run still measures the pipeline.
  *
  *   --recipients N   (default 10000; 200 with --short)
  *   --rate R         messages/s allowed (default 50)
@@ -14,12 +21,12 @@
  *   --permanent N    numbers that always fail (default 5; 2 with --short)
  *   --callback-wait S  the Worker's CALLBACK_WAIT_SECONDS (default 5: the fake calls back after 300 ms)
  *   --port P         the Worker's port (default 8793); --fake-port P  the fake provider's (default port + 1)
- *   --short          the small run of `npm test`: the rate line is printed, not enforced (duplicates and losses are)
+ *   --short          the small run of `npm test`: the rate line is printed, not enforced (the rest is)
  *   --skip-build     reuse the last private build copy (or the one --build-dir names)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type AcceptedMessage, startFakeProvider } from "../test/fake-provider/server.ts";
-import { benchOptions, devVarsOf, freshState, numberArg, prepareBuild, signInOwner, startWorker } from "./harness.ts";
+import { benchOptions, devVarsOf, freshState, numberArg, prepareBuild, run, signInOwner, startWorker } from "./harness.ts";
 
 const options = benchOptions(8793);
 const RECIPIENTS = numberArg("recipients", options.short ? 200 : 10_000);
@@ -34,16 +41,72 @@ const PORT = options.port;
 const FAKE_PORT = numberArg("fake-port", PORT + 1);
 const PROVIDER_TIMEOUT_MS = 3_000;
 const STATE = `.wrangler/bench-dispatch-state${options.short ? "-short" : ""}`;
-if (RECIPIENTS > 10_000) throw new Error("the +1 646 555 xxxx numbering gives at most 10,000 recipients");
+if (RECIPIENTS > 10_000) throw new Error("the +1 NXX 55x xxxx numbering gives at most 10,000 recipients");
+
+/**
+ * Area codes in states and provinces held to the federal 8 am–9 pm only, one zone each, from
+ * Hawaii (UTC−10) to Newfoundland (UTC−3:30): we text only the 50 states, DC and Canada
+ * (src/shared/phone.ts). A code counts as open (or closed) only if it stays so for the next 20
+ * minutes, so no zone changes state during the run.
+ */
+const ZONES: Record<string, string> = {
+  "646": "America/New_York",
+  "617": "America/New_York",
+  "312": "America/Chicago",
+  "612": "America/Chicago",
+  "303": "America/Denver",
+  "801": "America/Denver",
+  "602": "America/Phoenix",
+  "415": "America/Los_Angeles",
+  "702": "America/Los_Angeles",
+  "808": "Pacific/Honolulu",
+  "907": "America/Anchorage",
+  "902": "America/Halifax",
+  "709": "America/St_Johns",
+};
+const localHour = (t: number, zone: string) =>
+  Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", hour: "numeric" }).format(new Date(t)));
+const isOpen = (t: number, zone: string) => localHour(t, zone) >= 8 && localHour(t, zone) < 21;
+const runStart = Date.now();
+const steady = (code: string, open: boolean) => [0, 5, 10, 15, 20].every((m) => isOpen(runStart + m * 60_000, ZONES[code]!) === open);
+const openCodes = Object.keys(ZONES).filter((c) => steady(c, true));
+const closedCodes = Object.keys(ZONES).filter((c) => steady(c, false));
+// With no zone open, a service notice (transactional: no quiet hours) still measures the pipeline.
+const marketing = openCodes.length > 0;
+if (!marketing) console.log("No area code of the audience is inside its allowed hours now: the campaign is a service notice instead.");
+const sendCodes = marketing ? openCodes : Object.keys(ZONES);
+const isReachable = (t: number, zone: string) => !marketing || isOpen(t, zone);
+// Four in five recipients can be reached now; one in five must wait (when some zone is closed).
+const closedShare = marketing && closedCodes.length > 0 ? Math.floor(RECIPIENTS / 5) : 0;
+const phoneOf = (codes: string[], i: number) =>
+  `+1${codes[i % codes.length]}55${String(Math.floor(i / codes.length) % 10)}${String(i).padStart(4, "0").slice(-4)}`;
+const phones = [
+  ...Array.from({ length: RECIPIENTS - closedShare }, (_, i) => phoneOf(sendCodes, i)),
+  ...Array.from({ length: closedShare }, (_, i) => phoneOf(closedCodes, i)),
+];
+if (new Set(phones).size !== phones.length) throw new Error("bench numbering collided");
+const zoneOf = (phone: string) => ZONES[phone.slice(2, 5)]!;
+const reachable = phones.filter((p) => isReachable(runStart, zoneOf(p)));
 
 const DIR = prepareBuild(options, ".wrangler/bench-dispatch-build");
 freshState(STATE);
+// Marketing needs a consent basis: every bench number ticked the registration box.
+mkdirSync(".wrangler", { recursive: true });
+writeFileSync(
+  ".wrangler/bench-dispatch-consent.sql",
+  phones
+    .map(
+      (p) =>
+        `INSERT INTO consent_events (phone, kind, channel, basis, source, text_version, language, at) VALUES ('${p}', 'consent', 'all', 'express', 'registration', 'bench', 'en', ${runStart});`,
+    )
+    .join("\n"),
+);
+run("wrangler", ["d1", "execute", "DB", "--local", `--persist-to=${STATE}`, "--file=.wrangler/bench-dispatch-consent.sql"]);
 const vars = devVarsOf(DIR);
 const fake = await startFakeProvider({ port: FAKE_PORT });
-const phones = Array.from({ length: RECIPIENTS }, (_, i) => `+1646555${String(i).padStart(4, "0")}`);
 const permanent = Object.fromEntries(
   phones
-    .filter((_, i) => i % Math.floor(RECIPIENTS / Math.max(1, PERMANENT)) === 7)
+    .filter((p, i) => i % Math.floor(RECIPIENTS / Math.max(1, PERMANENT)) === 7 && reachable.includes(p))
     .slice(0, PERMANENT)
     .map((p) => [p, "21211"]),
 );
@@ -87,14 +150,21 @@ const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   return (path.endsWith(".csv") ? text : JSON.parse(text)) as T;
 };
 
-type Counts = Record<"pending" | "sending" | "sent" | "delivered" | "failed" | "skipped", number>;
-type Campaign = { id: number; status: string; total: number; counts: Counts };
+type Counts = Record<"pending" | "deferred" | "sending" | "sent" | "delivered" | "failed" | "skipped", number>;
+type Campaign = { id: number; status: string; total: number; counts: Counts; deferred: { first: number; last: number } | null };
 
 const body = `Bench ${Date.now()}: your blocks are waiting. Reply STOP to opt out.`;
 const started = Date.now();
 const created = await api<{ campaign: Campaign; message: string }>("/api/admin/campaigns", {
   method: "POST",
-  body: JSON.stringify({ idempotencyKey: `bench-${started}`, source: "list", channel: "sms", message: body, phones }),
+  body: JSON.stringify({
+    idempotencyKey: `bench-${started}`,
+    source: "list",
+    channel: "sms",
+    purpose: marketing ? "marketing" : "service",
+    message: body,
+    phones,
+  }),
 });
 console.log(
   `${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%, accepted-then-time-out ${ACCEPT_TIMEOUTS * 100}%`,
@@ -109,7 +179,9 @@ for (;;) {
     lastPrint = Date.now();
     console.log(`  ${((Date.now() - started) / 1000).toFixed(0)} s: ${campaign.status} ${JSON.stringify(campaign.counts)}`);
   }
-  if (campaign.status === "done" || campaign.status === "failed" || Date.now() > deadline) break;
+  // Deferred rows wait for the morning in the queue: the run is over when nothing else is left.
+  const settledNow = campaign.status !== "queued" && campaign.status !== "expanding" && campaign.counts.pending + campaign.counts.sending === 0;
+  if (campaign.status === "done" || campaign.status === "failed" || settledNow || Date.now() > deadline) break;
   await new Promise((r) => setTimeout(r, 1_000));
 }
 const finished = Date.now();
@@ -147,18 +219,33 @@ const failedVisibly = ledger.filter((r) => r.status === "failed");
 const duplicates = [...accepted.values()].reduce((n, list) => n + list.length - 1, 0);
 // Lost: a recipient the provider never accepted and whose row does not say it failed, or a row
 // claiming a send the provider has no record of, or a row still unsettled.
-const lostPhones = phones.filter((p) => !accepted.has(p) && !failedVisibly.some((r) => r.phone === p));
+const deferredRows = ledger.filter((r) => r.status === "deferred");
+const lostPhones = reachable.filter((p) => !accepted.has(p) && !failedVisibly.some((r) => r.phone === p));
 const phantom = ledger.filter((r) => (r.status === "sent" || r.status === "delivered") && !acceptedIds.has(r.providerId));
 const unsettled = ledger.filter((r) => r.status === "pending" || r.status === "sending");
+// Quiet hours: the closed zones' numbers are all deferred and none was sent; nothing reached anyone outside 8 am–9 pm.
+const closedPhones = phones.filter((p) => !isReachable(runStart, zoneOf(p)));
+const notDeferred = closedPhones.filter((p) => !deferredRows.some((r) => r.phone === p));
+const outsideHours = messages.filter((m) => m.body === body && !isReachable(m.at, zoneOf(m.to)));
 const unrecorded = messages.filter((m) => m.body === body && !ledger.some((r) => r.providerId === m.id));
-const lost = lostPhones.length + phantom.length + unsettled.length;
+const lost = lostPhones.length + phantom.length + unsettled.length + notDeferred.length;
 
 const windowSeconds = (stats.lastAt - stats.firstAt) / 1000;
 const achieved = (stats.accepted - 1) / windowSeconds;
 const attempts = stats.accepted + Object.values(stats.rejected).reduce((a, b) => a + b, 0);
 const pct = (achieved / RATE) * 100;
 const rows: [string, string, string][] = [
-  ["recipients", RECIPIENTS.toLocaleString("en-US"), ""],
+  [
+    "recipients",
+    RECIPIENTS.toLocaleString("en-US"),
+    marketing ? `marketing; open now ${openCodes.join(" ")}; closed now ${closedCodes.join(" ") || "none"}` : "service notice (no zone open now)",
+  ],
+  [
+    "deferred (quiet hours)",
+    `${deferredRows.length} of ${closedPhones.length} outside their hours`,
+    `queued until ${campaign.deferred ? new Date(campaign.deferred.first).toISOString() : "-"}; goal: all of them`,
+  ],
+  ["sent outside 8 am–9 pm local", String(outsideHours.length), "goal 0, checked with Intl per message"],
   ["provider limit R", `${RATE} msg/s`, "token bucket, burst R"],
   ["achieved rate", `${achieved.toFixed(2)} msg/s (${pct.toFixed(1)} % of R)`, "goal ≥ 95 %"],
   ["send window", `${windowSeconds.toFixed(1)} s first to last accepted`, `campaign done after ${((finished - started) / 1000).toFixed(1)} s`],
@@ -169,7 +256,11 @@ const rows: [string, string, string][] = [
   ],
   ["ambiguous sends", `${stats.acceptedUnanswered} accepted with no answer`, "settled from their status callbacks, not sent again"],
   ["duplicates", String(duplicates), "goal 0"],
-  ["lost", String(lost), `goal 0 (never accepted and not failed ${lostPhones.length}, phantom sends ${phantom.length}, unsettled ${unsettled.length})`],
+  [
+    "lost",
+    String(lost),
+    `goal 0 (never accepted and not failed ${lostPhones.length}, phantom sends ${phantom.length}, unsettled ${unsettled.length}, closed but not deferred ${notDeferred.length})`,
+  ],
   ["sent but unrecorded", String(unrecorded.length), "provider accepted, ledger has no id"],
   ["ledger", JSON.stringify(campaign.counts), `failed = the ${PERMANENT} permanent numbers (21211) plus any dead letters`],
   ["delivery receipts", `${stats.callbacks.sent} posted, ${stats.callbacks.failed} refused`, "signed X-Twilio-Signature callbacks"],
@@ -195,7 +286,7 @@ writeFileSync(
     acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
   }),
 );
-const correct = duplicates === 0 && lost === 0;
+const correct = duplicates === 0 && lost === 0 && outsideHours.length === 0;
 const ok = correct && pct >= 95;
 console.log(`\n${ok ? "Within the goals." : "OUTSIDE THE GOALS."}${options.short && correct && !ok ? " (short run: the rate is informative only)" : ""}`);
 process.exit(correct && (ok || options.short) ? 0 : 1);

@@ -55,6 +55,8 @@ test("the owner filters Flex drivers, deselects two, sends an SMS and sees it co
   await panel.getByLabel("Good standing").selectOption("yes");
   const marker = `E2E ${Date.now()}`;
   await panel.getByRole("textbox", { name: "Message" }).fill(`Hello from Blockpilot (${marker})`);
+  // A service notice: no consent needed and no quiet hours (e2e/messaging-rules.test.ts covers marketing).
+  await panel.getByRole("radio", { name: "Service notice" }).check();
   await panel.getByRole("button", { name: "Review" }).click();
 
   const summary = panel.getByText(/This message will be sent to \d+ Flex users/);

@@ -34,6 +34,33 @@ rmSync(state, { recursive: true, force: true });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
 
+/**
+ * The messaging rules' clock (src/worker/compliance/clock.ts) stands at 22:00 in New York today,
+ * so e2e/messaging-rules.test.ts sees a marketing campaign created at 22:00 Eastern whenever the
+ * run happens. Only quiet hours read it; the Worker refuses the setting in production.
+ */
+function tenPmInNewYork(now = Date.now()): number {
+  const parts: Record<string, number> = {};
+  const format = new Intl.DateTimeFormat("en-US", {
+    timeZone: "America/New_York",
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+  });
+  for (const p of format.formatToParts(now)) if (p.type !== "literal") parts[p.type] = Number(p.value);
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, 22, 0);
+  const at = (t: number) => {
+    const q: Record<string, number> = {};
+    for (const p of format.formatToParts(t)) if (p.type !== "literal") q[p.type] = Number(p.value);
+    return Date.UTC(q.year!, q.month! - 1, q.day!, q.hour!, q.minute!);
+  };
+  return wall - (at(wall) - wall);
+}
+const clockOffset = tenPmInNewYork() - Date.now();
+
 const server = spawn(
   "wrangler",
   [
@@ -48,6 +75,8 @@ const server = spawn(
     "--log-level",
     "warn",
     "--show-interactive-dev-session=false",
+    "--var",
+    `COMPLIANCE_CLOCK_OFFSET_MS:${clockOffset}`,
   ],
   {
     stdio: ["ignore", "inherit", "inherit"],

@@ -7,8 +7,10 @@
  *   npm run seed -- --drivers 100000 also N extra Flex drivers for benchmarks
  *   npm run seed -- --print          only print the demo sign-in details
  */
+
 import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
 import { hashPassword } from "../src/worker/auth/password.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { ensureDevVars, readDevVars } from "./dev-vars.ts";
@@ -49,6 +51,7 @@ const SPARK_AREAS = [
   "Mississauga, ON",
   "Marietta, GA",
 ];
+const DEMO_RESELLER_CODE = "DIEGO10";
 const REFERRALS = ["MIAMI10", "FLEXPRO", "SPARKUP", "TAMPA5", "ATL2026", "DALLASX", "ROADKING", "WELCOME"];
 const FIRST = [
   "José",
@@ -222,13 +225,45 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   drivers.push(demoDriver);
   for (let i = 0; i < 300; i++) drivers.push(makeDriver(10 + i, "flex", `+1305555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
   for (let i = 0; i < 100; i++) drivers.push(makeDriver(400 + i, "spark", `+1407555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
+  // The demo driver is an approved reseller (docs/payments.md): twelve Flex drivers registered with their code.
+  for (const d of drivers.filter((d) => d.app === "flex" && (d.id as number) >= 10 && (d.id as number) < 22)) d.referral_code = DEMO_RESELLER_CODE;
   sql.push(...insert("users", drivers));
 
   sql.push(
-    ...insert(
-      "referral_codes",
-      REFERRALS.map((code, i) => ({ code, app: i % 3 === 2 ? "spark" : "flex", owner: `Partner ${i + 1}`, created_at: now - 300 * DAY })),
-    ),
+    ...insert("referral_codes", [
+      ...REFERRALS.map((code, i) => ({
+        code,
+        app: i % 3 === 2 ? "spark" : "flex",
+        owner: `Partner ${i + 1}`,
+        owner_user_id: null,
+        created_at: now - 300 * DAY,
+      })),
+      { code: DEMO_RESELLER_CODE, app: "flex", owner: DEMO.driver.name, owner_user_id: 3, created_at: now - 60 * DAY },
+    ]),
+  );
+  sql.push(
+    ...insert("resellers", [
+      {
+        user_id: 3,
+        status: "approved",
+        message: "I help the drivers at my station get set up.",
+        commission_bps: 2000,
+        referral_code: DEMO_RESELLER_CODE,
+        applied_at: now - 61 * DAY,
+        decided_at: now - 60 * DAY,
+        decided_by: 1,
+        updated_at: now - 60 * DAY,
+      },
+      // An application waiting for the billing page.
+      {
+        user_id: 22,
+        status: "applied",
+        message: "Twenty drivers in my WhatsApp group want in.",
+        commission_bps: 2000,
+        applied_at: now - DAY,
+        updated_at: now - DAY,
+      },
+    ]),
   );
 
   // The same rows migrations/0005_11_default_plans.sql creates in a fresh database (kept here for
@@ -305,7 +340,70 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
       }
     }
   }
-  sql.push(...insert("payments", payments), ...insert("offers", offers), ...insert("invitations", invitations));
+  // Each settled demo payment has its ledger row, so the service-time history explains the days.
+  const ledger = payments
+    .filter((p) => p.status === "successful" || p.status === "refunded")
+    .flatMap((p) => {
+      const settled = p.settled_at as number;
+      const days = (p.days as number) * DAY;
+      const paid = {
+        user_id: p.user_id,
+        kind: "payment",
+        delta_ms: days,
+        expiration_before: null as number | null,
+        expiration_after: settled + days,
+        payment_id: p.id,
+      };
+      const rows = [{ ...paid, source_key: `payment:${p.id}`, request_id: "seed", created_at: settled }];
+      if (p.status === "refunded") {
+        rows.push({
+          ...paid,
+          kind: "refund",
+          delta_ms: -days,
+          expiration_before: settled + days,
+          expiration_after: settled,
+          source_key: `refund:${p.id}:${p.amount_cents}`,
+          request_id: "seed",
+          created_at: settled + DAY,
+        });
+      }
+      return rows;
+    });
+  sql.push(...insert("payments", payments), ...insert("service_time_ledger", ledger), ...insert("offers", offers), ...insert("invitations", invitations));
+
+  // The consent ledger (docs/messaging-rules.md): most drivers ticked the marketing box when they
+  // registered; invited numbers carry only the weaker invitation basis, which allows no marketing.
+  const consentRand = prng(14);
+  const consents: Record<string, unknown>[] = [];
+  for (const d of drivers) {
+    if (consentRand() >= 0.85) continue;
+    const language = d.language === "es" ? "es" : "en";
+    consents.push({
+      phone: d.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "express",
+      source: "registration",
+      text: REGISTRATION_CONSENT[language],
+      text_version: REGISTRATION_CONSENT.version,
+      language,
+      user_id: d.id,
+      at: d.created_at,
+    });
+  }
+  for (const i of invitations) {
+    consents.push({
+      phone: i.phone,
+      kind: "consent",
+      channel: "all",
+      basis: "invitation",
+      source: "invitation",
+      language: "en",
+      actor_id: i.inviter_id,
+      at: i.invited_at,
+    });
+  }
+  sql.push(...insert("consent_events", consents));
 
   sql.push(
     ...insert("whatsapp_templates", [
@@ -313,6 +411,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_welcome_en",
         name: "welcome_back",
         language: "en_US",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Welcome back to Blockpilot" },
           { type: "BODY", text: "Your blocks are waiting. Renew your week today and we'll start searching again." },
@@ -322,6 +421,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_welcome_es",
         name: "welcome_back",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Bienvenido de nuevo a Blockpilot" },
           { type: "BODY", text: "Tus bloques te esperan. Renueva tu semana hoy y volveremos a buscar." },
@@ -331,6 +431,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_expiring_en",
         name: "service_expiring",
         language: "en_US",
+        category: "UTILITY",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Your week ends soon" },
           { type: "BODY", text: "Your Blockpilot service expires soon. Pay now to keep catching blocks." },
@@ -340,6 +441,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         id: "demo_invite_es",
         name: "friend_invite",
         language: "es_MX",
+        category: "MARKETING",
         components: JSON.stringify([
           { type: "HEADER", format: "TEXT", text: "Un amigo te invitó" },
           { type: "BODY", text: "Regístrate en Blockpilot y consigue mejores bloques de Flex." },
@@ -389,8 +491,9 @@ export function printDemoDetails(url = "http://localhost:5173") {
   Blockpilot demo accounts (${url})
     Owner admin     ${DEMO.owner.phone}  password ${DEMO.owner.password}  TOTP secret ${DEMO.owner.totp}
     Support admin   ${DEMO.support.phone}  password ${DEMO.support.password}  TOTP secret ${DEMO.support.totp} (no billingDetails)
-    Driver          ${DEMO.driver.phone}  password ${DEMO.driver.password}
-  SMS codes and messages go to the outbox (printed in this log).
+    Driver          ${DEMO.driver.phone}  password ${DEMO.driver.password}  (an approved reseller, code ${DEMO_RESELLER_CODE})
+  SMS codes and messages go to the outbox (printed in this log). Payments use the local checkout:
+  card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has no funds.
 `);
 }
 

@@ -79,9 +79,20 @@ export const pageRoutes: RouteObject[] = [
       soon("terms", "titles.terms"),
       soon("privacy", "titles.privacy"),
       soon("contact", "titles.contact"),
+      // The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"), open like Stripe's hosted ones.
+      {
+        path: "local-stripe/checkout/:id",
+        lazy: lazyPage(() => import("./features/local-stripe/LocalCheckoutPage")),
+        handle: { title: "billing:titles.localCheckout" },
+      },
+      {
+        path: "local-stripe/onboarding/:id",
+        lazy: lazyPage(() => import("./features/local-stripe/LocalOnboardingPage")),
+        handle: { title: "billing:titles.localOnboarding" },
+      },
       // The optional-redirect screens: a session with a confirmed phone is enough.
       guarded("signedIn", [
-        soon("payment", "titles.payment"),
+        { path: "payment", lazy: lazyPage(() => import("./features/billing/PaymentPage")), handle: { title: "titles.payment" } },
         { path: "profile", lazy: lazyPage(() => import("./features/profile/ProfilePage")), handle: { title: "titles.profile" } },
         { path: "profile/edit", lazy: lazyPage(() => import("./features/profile/ProfileEditPage")), handle: { title: "titles.profileEdit" } },
         {
@@ -97,11 +108,11 @@ export const pageRoutes: RouteObject[] = [
       // The driver's screens follow the whole post-sign-in routing.
       guarded("full", [
         soon("flex/dashboard", "titles.flexDashboard"),
-        soon("flex/invite", "titles.flexInvite"),
-        soon("flex/invite/:phoneNumber", "titles.flexInvite"),
+        { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
+        { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         soon("flex/calendar", "titles.flexCalendar"),
         soon("flex/calendar/:phoneNumber", "titles.flexCalendar"),
-        soon("flex/reseller", "titles.flexReseller"),
+        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
       ]),
     ],
   },

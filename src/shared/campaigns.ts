@@ -3,11 +3,15 @@
  * /campaigns/:id/messages): the Worker builds them, the console reads them.
  */
 
-export const MESSAGE_STATUSES = ["pending", "sending", "sent", "delivered", "failed", "skipped"] as const;
+export const MESSAGE_STATUSES = ["pending", "deferred", "sending", "sent", "delivered", "failed", "skipped"] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 export type MessageCounts = Record<MessageStatus, number>;
 
-export type CampaignStatus = "queued" | "expanding" | "sending" | "done" | "failed";
+export type CampaignStatus = "scheduled" | "queued" | "expanding" | "sending" | "done" | "failed" | "cancelled";
+
+/** Why a recipient is left out of a campaign (docs/messaging-rules.md); the review counts and marks each. */
+export const EXCLUSION_REASONS = ["opted_out", "no_consent", "frequency_cap", "whatsapp_marketing_us"] as const;
+export type ExclusionReason = (typeof EXCLUSION_REASONS)[number];
 
 export type CampaignView = {
   id: number;
@@ -18,6 +22,13 @@ export type CampaignView = {
   template: { name: string; language: string } | null;
   author: { id: number; name: string };
   status: CampaignStatus;
+  category: "marketing" | "transactional";
+  purpose: "marketing" | "service" | "payment" | "code";
+  language: "en" | "es";
+  /** When a scheduled campaign starts (epoch ms); null when it started at once. */
+  scheduledAt: number | null;
+  /** The earliest and latest instants deferred messages wait for (quiet hours); null when none waits. */
+  deferred: { first: number; last: number } | null;
   total: number;
   counts: MessageCounts;
   createdAt: number;
@@ -29,6 +40,8 @@ export type LedgerRow = {
   phone: string;
   name: string | null;
   status: MessageStatus;
+  /** For a deferred message: when the recipient's allowed hours begin. */
+  deferredUntil: number | null;
   providerId: string | null;
   errorCode: string | null;
   errorMessage: string | null;
@@ -36,4 +49,15 @@ export type LedgerRow = {
   /** The message died in the dead-letter queue. */
   deadLettered: boolean;
   updatedAt: number;
+};
+
+/** What the review says before anything is sent: who is left out and why, and who waits for their allowed hours. */
+export type ReviewSummary = {
+  total: number;
+  excluded: Record<ExclusionReason, number>;
+  /** Recipients who will be sent to at once. */
+  sendNow: number;
+  deferred: { count: number; first: number | null; last: number | null };
+  /** When a refusal applies to the whole campaign (WhatsApp marketing to +1), why. */
+  refusal: string | null;
 };

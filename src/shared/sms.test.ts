@@ -126,6 +126,23 @@ describe("countSms", () => {
     expect(countSms(`${"😀".repeat(35)}a`)).toMatchObject({ length: 71, messages: 2 });
   });
 
+  it("never splits a two-unit character across parts, as the provider bills it", () => {
+    // 66 units, then an emoji straddling the 67-unit boundary: it starts part two, leaving a unit unused.
+    const straddle = `${"ç".repeat(66)}😀${"ç".repeat(10)}`;
+    expect(countSms(straddle)).toMatchObject({ encoding: "UTF16", length: 78, messages: 2, perMessage: 67, remaining: 67 - 12 });
+    // 67 emoji are 134 units, which length/67 calls two parts; but a part holds 33 of them (66 units).
+    expect(countSms("😀".repeat(66))).toMatchObject({ length: 132, messages: 2, remaining: 1 });
+    expect(countSms("😀".repeat(67))).toMatchObject({ length: 134, messages: 3, remaining: 65 });
+    // When a one-unit character lines the pairs up, 134 units are exactly two full parts.
+    expect(countSms(`ç${"😀".repeat(66)}ç`)).toMatchObject({ length: 134, messages: 2, remaining: 0 });
+  });
+
+  it("never splits an extension character from its escape", () => {
+    // 152 septets then € (2): the euro does not fit the first 153-septet part whole.
+    expect(countSms(`${"a".repeat(152)}€${"a".repeat(10)}`)).toMatchObject({ length: 164, messages: 2, remaining: 153 - 12 });
+    expect(countSms(`${"a".repeat(152)}€${"a".repeat(152)}`)).toMatchObject({ length: 306, messages: 3 });
+  });
+
   it("counts an extension character once (not twice) once the text is UTF16", () => {
     expect(countSms("€ç")).toMatchObject({ encoding: "UTF16", length: 2 });
   });

@@ -36,15 +36,30 @@ export function smsEncoding(text: string): SmsEncoding {
   return ext ? "GSM_7BIT_EXT" : "GSM_7BIT";
 }
 
+/**
+ * Segments as the provider bills them. A text that fits one segment is one; a longer one is cut
+ * into parts of 153 septets or 67 UTF-16 units, and a character is never cut in two: an extension
+ * character's escape stays with its character, and a character of two UTF-16 units (an emoji)
+ * that would straddle a boundary starts the next part, leaving its last unit unused.
+ */
 export function countSms(text: string): SmsCount {
   const encoding = smsEncoding(text);
-  let length = 0;
-  if (encoding === "UTF16") length = text.length;
-  else for (const ch of text) length += extended.has(ch) ? 2 : 1;
-  const capacity = encoding === "UTF16" ? SMS_CAPACITY.UTF16 : SMS_CAPACITY.GSM;
-  const perMessage = length <= capacity.single ? capacity.single : capacity.multi;
-  const messages = Math.max(1, Math.ceil(length / perMessage));
-  return { encoding, length, perMessage, messages, remaining: messages * perMessage - length };
+  const utf16 = encoding === "UTF16";
+  const costs: number[] = [];
+  for (const ch of text) costs.push(utf16 ? ch.length : extended.has(ch) ? 2 : 1);
+  const length = costs.reduce((a, b) => a + b, 0);
+  const capacity = utf16 ? SMS_CAPACITY.UTF16 : SMS_CAPACITY.GSM;
+  if (length <= capacity.single) return { encoding, length, perMessage: capacity.single, messages: 1, remaining: capacity.single - length };
+  let messages = 1;
+  let used = 0;
+  for (const cost of costs) {
+    if (used + cost > capacity.multi) {
+      messages += 1;
+      used = 0;
+    }
+    used += cost;
+  }
+  return { encoding, length, perMessage: capacity.multi, messages, remaining: capacity.multi - used };
 }
 
 /** Does the text fit one SMS segment (the panels' limit)? */

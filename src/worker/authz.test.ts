@@ -102,6 +102,10 @@ const ROUTES: Row[] = [
 
   route("POST", "/api/admin/users", adminOnly(400)),
   route("GET", "/api/admin/audience", adminOnly(200)),
+  // The review's summary needs the channel and purpose it is checked against.
+  route("GET", "/api/admin/audience/review", adminOnly(400)),
+  route("GET", "/api/admin/invitation-audience/review", adminOnly(400)),
+  route("GET", "/api/admin/consent/:phone", adminOnly(400)),
   route("GET", "/api/admin/invitation-audience", adminOnly(200)),
   route("GET", "/api/admin/regions", adminOnly(200)),
   route("GET", "/api/admin/settings", adminOnly(200)),
@@ -111,6 +115,7 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/campaigns/:id", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/messages", adminOnly(404)),
   route("POST", "/api/admin/campaigns/:id/retry-failed", adminOnly(404)),
+  route("POST", "/api/admin/campaigns/:id/cancel", adminOnly(404)),
   route("GET", "/api/admin/campaigns/:id/export.csv", adminOnly(404)),
 
   route("GET", "/api/flex/v1/all-users-table", adminOnly(200)),
@@ -140,6 +145,7 @@ const BODY_RULES: BodyRule[] = [
       idempotencyKey: `authz-lift-${caller}-${crypto.randomUUID()}`,
       source: "list",
       channel: "sms",
+      purpose: "service",
       message: "A message longer than one segment. ".repeat(6),
       phones: [uniquePhone()],
       liftLimit: true,
@@ -161,6 +167,7 @@ const BODY_RULES: BodyRule[] = [
       idempotencyKey: `authz-wa-${caller}-${crypto.randomUUID()}`,
       source: "list",
       channel: "whatsapp",
+      purpose: "service",
       template: { name: AUTHZ_TEMPLATE, language: "en_US" },
       phones: [uniquePhone()],
     }),
@@ -191,7 +198,7 @@ const tokens: Partial<Record<Caller, string>> = {};
 const AUTHZ_TEMPLATE = `authz_${crypto.randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
-  await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+  await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')")
     .bind(`tpl-${AUTHZ_TEMPLATE}`, AUTHZ_TEMPLATE)
     .run();
   const unverified = await seedUser({ phoneVerified: false });

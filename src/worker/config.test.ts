@@ -74,6 +74,7 @@ describe("configuration", () => {
     expect(pathsOf(validateConfig(production({ JWT_PRIVATE_JWK: keys.public }) as never))).toEqual(["JWT_PRIVATE_JWK"]);
     expect(pathsOf(validateConfig(production({ MFA_ENCRYPTION_KEY: btoa("too short") }) as never))).toEqual(["MFA_ENCRYPTION_KEY"]);
     expect(pathsOf(validateConfig(production({ APP_ORIGIN: "http://blockpilot.example" }) as never))).toEqual(["APP_ORIGIN"]);
+    expect(pathsOf(validateConfig(production({ COMPLIANCE_CLOCK_OFFSET_MS: "3600000" }) as never))).toEqual(["COMPLIANCE_CLOCK_OFFSET_MS"]);
   });
 
   it("refuses malformed numbers and unknown names in every environment", () => {

@@ -153,6 +153,10 @@ export function validateConfig(env: Record<string, unknown>): ConfigResult {
     return { ok: false, issues: parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message })) };
   }
   const issues = parsed.data.ENVIRONMENT === "production" ? productionIssues(parsed.data) : [];
+  // The messaging rules' test clock (src/worker/compliance/clock.ts) must never move production's hours.
+  if (parsed.data.ENVIRONMENT === "production" && env.COMPLIANCE_CLOCK_OFFSET_MS) {
+    issues.push({ path: "COMPLIANCE_CLOCK_OFFSET_MS", message: "is a test setting; it cannot be set in production" });
+  }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, config: parsed.data };
 }
 

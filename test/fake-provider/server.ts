@@ -22,7 +22,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" } | { kind: "accept-timeout" };
 
 export type TemplateComponent = { type: string; format?: string; text?: string };
-export type FakeTemplate = { id: string; name: string; language: string; status: string; components: TemplateComponent[] };
+export type FakeTemplate = { id: string; name: string; language: string; status: string; category?: string; components: TemplateComponent[] };
 
 export type FakeConfig = {
   twilio: { accountSid: string; authToken: string };
@@ -100,6 +100,7 @@ export function defaultConfig(): FakeConfig {
         name: "welcome_back",
         language: "en_US",
         status: "APPROVED",
+        category: "MARKETING",
         components: [
           { type: "HEADER", format: "TEXT", text: "Welcome back" },
           { type: "BODY", text: "Your blocks are waiting." },
@@ -153,7 +154,10 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
   const held = new Set<ServerResponse>();
   const tenantOf = (name: string) => {
     let t = tenants.get(name);
-    if (!t) tenants.set(name, (t = newTenant()));
+    if (!t) {
+      t = newTenant();
+      tenants.set(name, t);
+    }
     return t;
   };
 

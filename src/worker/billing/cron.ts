@@ -3,6 +3,7 @@ import { createDb, type Db } from "../db/client";
 import { optOuts, users } from "../db/schema";
 import { createLogger, type Logger } from "../log";
 import { LocalPayments } from "../providers/payments/local";
+import { localPaymentsAllowed } from "../providers/payments/provider";
 import { createSmsProvider } from "../providers/sms/provider";
 import { sweepCommissions } from "./commissions";
 import type { BillingContext } from "./context";
@@ -67,7 +68,7 @@ export async function runBillingCron(env: Env, now: number, waitUntil: (promise:
     ["reminders", () => sendExpiryReminders(env, db, log, now)],
     ["commissions", () => sweepCommissions(ctx)],
   ];
-  if (env.PAYMENTS_PROVIDER === "local") steps.push(["local_provider", () => new LocalPayments(env, { log, waitUntil }).housekeeping(now)]);
+  if (localPaymentsAllowed(env)) steps.push(["local_provider", () => new LocalPayments(env, { log, waitUntil }).housekeeping(now)]);
   // One step failing (an SMS outage) must not stop the others.
   for (const [name, step] of steps) {
     try {

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { call, db, json, nextSms, PASSWORD, typed, uniquePhone } from "../auth/test-fixtures";
-import { invitations, optOuts, outbox, serviceTimeLedger, users } from "../db/schema";
+import { consentEvents, invitations, optOuts, outbox, serviceTimeLedger, users } from "../db/schema";
 import { driver, openCheckout, payLocally, postEvent, sessionObject, stripeEvent, testPlan, tokenFor, userRow } from "../test/billing-fixtures";
 import { DAY_MS } from "./service-time";
 
@@ -47,6 +47,11 @@ describe("POST /api/invitations", () => {
     const list = await states(inviter.token);
     expect(list.rows).toEqual([expect.objectContaining({ phoneNumber: phone, state: "invited" })]);
     expect(list.summary).toMatchObject({ invited: 1, remainingToday: 19 });
+    // The consent ledger marks how we got the number: a friend's invitation, which allows no marketing.
+    const ledger = await db.select().from(consentEvents).where(eq(consentEvents.phone, phone));
+    expect(ledger).toEqual([
+      expect.objectContaining({ kind: "consent", basis: "invitation", source: "invitation", actorId: inviter.id, language: "es", text: null }),
+    ]);
   });
 
   it("refuses the inviter's own number, an existing driver, an opted-out number and a repeat, sending nothing", async () => {

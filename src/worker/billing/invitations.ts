@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, ne, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/middleware";
+import { recordConsent } from "../compliance/consent";
 import type { Db } from "../db/client";
 import { invitations, payments, referralCodes, users } from "../db/schema";
 import { ApiError } from "../errors";
@@ -117,6 +118,8 @@ export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, ph
     await db.delete(invitations).where(eq(invitations.id, inserted.id));
     throw new ApiError("unavailable", "Couldn't send the invitation. Try again in a moment");
   }
+  // The ledger says how we got the number: a friend gave it, a weaker basis that allows no marketing (docs/messaging-rules.md).
+  await recordConsent(db, { phone, basis: "invitation", source: "invitation", text: null, language: inviter.language, actorId: inviter.id, at: now });
   return { id: inserted.id, phoneNumber: inserted.phone, invitedAt: inserted.invitedAt, state: "invited" as InvitationState };
 }
 

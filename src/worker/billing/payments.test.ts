@@ -1,6 +1,7 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { app } from "../app";
 import { call, db, json } from "../auth/test-fixtures";
 import { localStripeObjects, serviceTimeLedger, stripeEvents } from "../db/schema";
 import { stripeSignatureHeader } from "../providers/payments/stripe-signature";
@@ -120,7 +121,7 @@ describe("checkout with the local provider", () => {
     expect(back.redirectUrl).toContain(`payment=${payment.id}&canceled=1`);
     const res = await call(`/api/payments/${payment.id}/cancel`, { token: user.token, method: "POST" });
     expect(res.status).toBe(200);
-    expect((await json(res)).payment).toMatchObject({ status: "failed", failureCode: "expired" });
+    expect((await json(res)).payment).toMatchObject({ status: "failed", failureCode: "canceled" });
     // The expired session cannot be paid any more.
     expect(await json(await payLocally(sessionId, "4242424242424242"))).toMatchObject({ status: "expired" });
     expect((await paymentRow(payment.id)).status).toBe("failed");
@@ -287,5 +288,33 @@ describe("refunds from the admin billing API", () => {
     await payLocally(open.sessionId, "4242424242424242");
     expect((await call(`/api/admin/billing/payments/${open.payment.id}/refund`, { token: admin.token, body: { amountCents: 999_999 } })).status).toBe(422);
     expect((await paymentRow(open.payment.id)).status).toBe("successful");
+  });
+});
+
+describe("the embedded provider in production", () => {
+  it("is never used: its pages do not exist and checkout refuses rather than give days for test cards", async () => {
+    const user = await driver();
+    const plan = await testPlan();
+    const production: Env = { ...env, ENVIRONMENT: "production", PAYMENTS_PROVIDER: "local" };
+    const send = async (path: string, body?: unknown) => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(
+        new Request(`https://bp.test${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { Authorization: `Bearer ${user.token}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        production,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const { sessionId } = await openCheckout(user, plan.id);
+    expect((await send(`/api/local-stripe/checkout/${sessionId}`)).status).toBe(404);
+    expect((await send(`/api/local-stripe/checkout/${sessionId}/pay`, { number: "4242424242424242", expiry: "12 / 40", cvc: "123" })).status).toBe(404);
+    // A misconfiguration, said loudly (500 and the log), with nothing written.
+    expect((await send("/api/payments/checkout", { planId: plan.id, idempotencyKey: crypto.randomUUID() })).status).toBe(500);
+    expect((await userRow(user.id)).expirationAt).toBeNull();
   });
 });

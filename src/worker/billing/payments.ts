@@ -114,6 +114,8 @@ export async function startCheckout(ctx: BillingContext, input: StartCheckout): 
  */
 export async function cancelCheckout(ctx: BillingContext, payment: PaymentRow): Promise<void> {
   if (payment.status !== "processing" || !payment.providerRef) return;
+  // The reason first: the provider's expired event (sent at once by the local provider) then keeps it.
+  await recordDecline(ctx, { paymentId: payment.id, code: "canceled" });
   try {
     await paymentsProvider(ctx).expireCheckoutSession(payment.providerRef);
   } catch (err) {
@@ -171,12 +173,17 @@ export async function settlePaid(ctx: BillingContext, input: { paymentId: number
   ctx.waitUntil(settleCommissionOf(ctx, payment.id));
 }
 
-/** The session ended unpaid (expired, canceled, an asynchronous payment failed). A paid payment never goes back. */
+/**
+ * The session ended unpaid (expired, canceled, an asynchronous payment failed). A paid payment
+ * never goes back. An expiry keeps the reason already known (the driver went back, a card was
+ * declined), which says more than "expired".
+ */
 export async function settleFailed(ctx: BillingContext, input: { paymentId: number; sessionId: string; code: string }) {
   const now = Date.now();
+  const failureCode = input.code === "expired" ? sql`coalesce(${payments.failureCode}, ${input.code})` : sql`${input.code}`;
   await ctx.db
     .update(payments)
-    .set({ status: "failed", failureCode: input.code, settledAt: now, updatedAt: now })
+    .set({ status: "failed", failureCode, settledAt: now, updatedAt: now })
     .where(and(eq(payments.id, input.paymentId), eq(payments.providerRef, input.sessionId), eq(payments.status, "processing")));
 }
 

@@ -448,9 +448,22 @@ export const campaigns = sqliteTable(
       .notNull()
       .references(() => users.id),
     idempotencyKey: text("idempotency_key").notNull(),
-    status: text("status", { enum: ["queued", "expanding", "sending", "done", "failed"] })
+    /** scheduled: waits for scheduled_at (cancellable); cancelled: stopped before it started. */
+    status: text("status", { enum: ["scheduled", "queued", "expanding", "sending", "done", "failed", "cancelled"] })
       .notNull()
       .default("queued"),
+    /** Asked at creation (docs/messaging-rules.md): marketing needs consent and keeps quiet hours; transactional does not. */
+    category: text("category", { enum: ["marketing", "transactional"] })
+      .notNull()
+      .default("marketing"),
+    purpose: text("purpose", { enum: ["marketing", "service", "payment", "code"] })
+      .notNull()
+      .default("marketing"),
+    /** The message's language: the marketing opt-out line is written in it. */
+    language: text("language", { enum: ["en", "es"] })
+      .notNull()
+      .default("en"),
+    scheduledAt: integer("scheduled_at"),
     total: integer("total").notNull().default(0),
     skipped: integer("skipped").notNull().default(0),
     /** SHA-256 of the create request: a replayed idempotency key with a different request is refused. */
@@ -489,9 +502,11 @@ export const campaignMessages = sqliteTable(
     userId: integer("user_id"),
     phone: text("phone").notNull(),
     name: text("name"),
-    status: text("status", { enum: ["pending", "sending", "sent", "delivered", "failed", "skipped"] })
+    /** deferred: a marketing message waiting for the recipient's allowed hours (deferred_until). */
+    status: text("status", { enum: ["pending", "deferred", "sending", "sent", "delivered", "failed", "skipped"] })
       .notNull()
       .default("pending"),
+    deferredUntil: integer("deferred_until"),
     providerId: text("provider_id"),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
@@ -514,6 +529,8 @@ export const campaignMessages = sqliteTable(
     index("campaign_messages_provider").on(t.providerId),
     // The cron sweep finds rows left in 'sending' by a crashed consumer across all campaigns.
     index("campaign_messages_lease").on(t.status, t.updatedAt),
+    // The frequency cap counts a number's recent marketing messages.
+    index("campaign_messages_phone").on(t.phone, t.updatedAt),
   ],
 );
 
@@ -534,31 +551,13 @@ export const deliveryReceipts = sqliteTable(
   (t) => [index("delivery_receipts_received").on(t.receivedAt)],
 );
 
-/**
- * Inbound keyword messages (STOP, START …) already acted on, by the provider's message id: a
- * replayed webhook (same id) changes nothing, and an event older than the last one applied to the
- * same number and channel (a captured START sent again after a later STOP) is ignored.
- */
-export const inboundEvents = sqliteTable(
-  "inbound_events",
-  {
-    provider: text("provider", { enum: ["twilio", "whatsapp"] }).notNull(),
-    eventId: text("event_id").notNull(),
-    phone: text("phone").notNull(),
-    channel: text("channel", { enum: ["sms", "whatsapp"] }).notNull(),
-    kind: text("kind", { enum: ["stop", "start", "help"] }).notNull(),
-    /** When the provider says the message was sent (Meta's timestamp); the arrival time for Twilio, which sends none. */
-    eventAt: integer("event_at").notNull(),
-    receivedAt: integer("received_at").notNull().default(now),
-  },
-  (t) => [primaryKey({ columns: [t.provider, t.eventId] }), index("inbound_events_number").on(t.phone, t.channel, t.eventAt)],
-);
-
 export const whatsappTemplates = sqliteTable("whatsapp_templates", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
   language: text("language").notNull(),
   status: text("status").notNull().default("APPROVED"),
+  /** Meta's category: MARKETING, UTILITY or AUTHENTICATION (marketing templates are marketing campaigns). */
+  category: text("category").notNull().default("MARKETING"),
   components: text("components", { mode: "json" }).$type<{ type: string; text?: string; format?: string }[]>().notNull(),
   syncedAt: integer("synced_at").notNull().default(now),
 });
@@ -599,4 +598,37 @@ export const auditLog = sqliteTable(
     at: integer("at").notNull().default(now),
   },
   (t) => [index("audit_log_at").on(t.at)],
+);
+
+/**
+ * The consent ledger (docs/messaging-rules.md): every way a number agreed to messages, opted out
+ * or opted back in, with the exact words and when. Append-only; opt_outs and the users' flags
+ * are the current state that sending reads, written in the same transaction as the ledger row.
+ */
+export const consentEvents = sqliteTable(
+  "consent_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    phone: text("phone").notNull(),
+    kind: text("kind", { enum: ["consent", "opt_out", "opt_in"] }).notNull(),
+    /** The channel it applies to; 'all' for consent given to both, and for opt-outs honoured across channels. */
+    channel: text("channel", { enum: ["sms", "whatsapp", "all"] }).notNull(),
+    /** For consent: 'express' (the person agreed, in writing) allows marketing; 'invitation' (a friend gave the number) does not. */
+    basis: text("basis", { enum: ["express", "invitation"] }),
+    source: text("source", { enum: ["registration", "contact_form", "invitation", "inbound_sms", "inbound_whatsapp", "admin"] }).notNull(),
+    /** The consent text shown, or the inbound message that opted out or in. */
+    text: text("text"),
+    textVersion: text("text_version"),
+    language: text("language", { enum: ["en", "es"] }),
+    userId: integer("user_id"),
+    actorId: integer("actor_id"),
+    /** The provider's id of the inbound message: a replayed webhook records nothing twice. */
+    messageId: text("message_id"),
+    at: integer("at").notNull().default(now),
+  },
+  (t) => [
+    index("consent_events_phone").on(t.phone, t.kind, t.basis),
+    index("consent_events_phone_at").on(t.phone, t.at),
+    uniqueIndex("consent_events_message").on(t.messageId, t.channel),
+  ],
 );

@@ -1,9 +1,12 @@
 import { type DriverAudience, type DriverRow, dayEnd, dayStart, type InvitationAudience, type InvitationRow } from "../../shared/audience";
+import type { ExclusionReason } from "../../shared/campaigns";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
+import { areaCodesOfRegions, KNOWN_AREA_CODES } from "../compliance/area-codes";
+import { REGION_RULES, WHATSAPP_MARKETING_CAP } from "../compliance/state-rules";
 import { ApiError } from "../errors";
-import { and, prepare, raw, type Sql, sql } from "./sql-fragment";
+import { and, join, prepare, raw, type Sql, sql } from "./sql-fragment";
 
 /**
  * Audiences are queries evaluated in D1 (DESIGN §6.1) with the spec's filter semantics. Each
@@ -227,12 +230,63 @@ export type RecipientSource =
   | { source: "list"; phones: string[]; app: "flex" | "spark" }
   | { source: "retry"; campaignId: number; retryId?: number };
 
+/** What decides who a campaign may reach (docs/messaging-rules.md), beyond the audience itself. */
+export type SendRules = {
+  category: "marketing" | "transactional";
+  channel: Channel;
+  /** The instant the frequency cap counts back from. */
+  now: number;
+  /** The campaign itself, whose own messages do not count toward its recipients' caps. */
+  campaignId?: number;
+};
+
+/** Marketing messages sent to a number in the cap's window (on one channel, or on all). */
+function recentMarketing(phone: Sql, rules: SendRules, windowMs: number, channel?: Channel): Sql {
+  return sql`(SELECT count(*) FROM campaign_messages cm JOIN campaigns cc ON cc.id = cm.campaign_id
+    WHERE cm.phone = ${phone} AND cc.category = 'marketing' AND cm.status IN ('sending', 'sent', 'delivered') AND cm.updated_at > ${rules.now - windowMs}
+      AND cc.id <> ${rules.campaignId ?? 0}${channel ? sql` AND cc.channel = ${channel}` : raw("")})`;
+}
+
 /**
- * The recipients as (user_id, phone, name, opted_out) where opted_out reads the user's own flag for
- * the channel; the opt_outs table (which also covers numbers without an account) is checked by the
- * caller. Exclusions are a subquery of phones.
+ * The states with a per-number cap (Florida, Oklahoma, Maryland: three a day) match by area code;
+ * a number whose area code we do not know is held to the strictest cap too.
  */
-export function recipientsSelect(from: RecipientSource, channel: Channel, excluded: Sql, asOf: number): Sql {
+function cappedCondition(phone: Sql, rules: SendRules): Sql {
+  const stateCaps = Object.entries(REGION_RULES).filter(([, rule]) => rule.cap);
+  const parts: Sql[] = [];
+  for (const [region, rule] of stateCaps) {
+    const codes = JSON.stringify(areaCodesOfRegions([region]));
+    parts.push(
+      sql`(substr(${phone}, 3, 3) IN (SELECT value FROM json_each(${codes})) AND ${recentMarketing(phone, rules, rule.cap!.windowMs)} >= ${rule.cap!.max})`,
+    );
+  }
+  parts.push(
+    sql`(substr(${phone}, 3, 3) NOT IN (SELECT value FROM json_each(${JSON.stringify(KNOWN_AREA_CODES)})) AND ${recentMarketing(phone, rules, 86_400_000)} >= 3)`,
+  );
+  if (rules.channel === "whatsapp") {
+    parts.push(sql`(${recentMarketing(phone, rules, WHATSAPP_MARKETING_CAP.windowMs, "whatsapp")} >= ${WHATSAPP_MARKETING_CAP.max})`);
+  }
+  return sql`(${join(parts, " OR ")})`;
+}
+
+/**
+ * Why a number is left out, or NULL: opted out (any campaign), and for marketing no consent basis
+ * that allows it, WhatsApp marketing to a +1 number (Meta does not deliver it), or the frequency cap.
+ */
+export function exclusionCase(phone: Sql, optedOut: Sql, rules: SendRules): Sql {
+  if (rules.category !== "marketing") return sql`CASE WHEN ${optedOut} THEN 'opted_out' END`;
+  return sql`CASE WHEN ${optedOut} THEN 'opted_out'
+    WHEN NOT EXISTS (SELECT 1 FROM consent_events ce WHERE ce.phone = ${phone} AND ce.kind = 'consent' AND ce.basis = 'express') THEN 'no_consent'
+    ${rules.channel === "whatsapp" ? sql`WHEN ${phone} LIKE '+1%' THEN 'whatsapp_marketing_us'` : raw("")}
+    WHEN ${cappedCondition(phone, rules)} THEN 'frequency_cap' END`;
+}
+
+/**
+ * The recipients as (user_id, phone, name, opted_out, exclusion): opted_out reads the user's own
+ * flag for the channel and the opt_outs table (which also covers numbers without an account);
+ * exclusion says why the row will not be sent (NULL when it will). Exclusions are a subquery of phones.
+ */
+export function recipientsSelect(from: RecipientSource, channel: Channel, excluded: Sql, asOf: number, rules?: SendRules): Sql {
   const optOutColumn = channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out";
   let inner: Sql;
   switch (from.source) {
@@ -257,17 +311,41 @@ export function recipientsSelect(from: RecipientSource, channel: Channel, exclud
         }`;
       break;
   }
-  return sql`SELECT r.user_id AS user_id, r.phone AS phone, r.name AS name,
-      (r.opted_out = 1 OR EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = r.phone AND o.channel = ${channel})) AS opted_out
-    FROM (${inner}) r WHERE r.phone NOT IN (${excluded})`;
+  const optedOut = sql`(r.opted_out = 1 OR EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = r.phone AND o.channel = ${channel}))`;
+  const exclusion = exclusionCase(raw("r.phone"), optedOut, rules ?? { category: "transactional", channel, now: asOf });
+  return sql`SELECT s.*, s.exclusion IS NOT NULL AS skipped FROM (SELECT r.user_id AS user_id, r.phone AS phone, r.name AS name, ${optedOut} AS opted_out,
+      ${exclusion} AS exclusion
+    FROM (${inner}) r WHERE r.phone NOT IN (${excluded})) s`;
 }
 
-/** How many the campaign will reach and how many of those are opted out (skipped), before anything is written. */
-export async function countRecipients(db: D1Database, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number) {
+/** Why each of these numbers would be left out (the review marks a page of rows with it). */
+export async function exclusionsOf(db: D1Database, phones: string[], rules: SendRules): Promise<Map<string, ExclusionReason>> {
+  if (phones.length === 0) return new Map();
+  const optedOut = sql`(EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = p.value AND o.channel = ${rules.channel})
+    OR EXISTS (SELECT 1 FROM users u WHERE u.phone = p.value AND u.${raw(rules.channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out")} = 1))`;
+  const rows = await prepare(
+    db,
+    sql`SELECT p.value AS phone, ${exclusionCase(raw("p.value"), optedOut, rules)} AS exclusion FROM json_each(${JSON.stringify(phones)}) p`,
+  ).all<{ phone: string; exclusion: ExclusionReason | null }>();
+  return new Map(rows.results.filter((r) => r.exclusion).map((r) => [r.phone, r.exclusion!]));
+}
+
+/** Recipients by area code and exclusion: what the review's summary and deferral are computed from. */
+export async function recipientGroups(db: D1Database, from: RecipientSource, excludedPhones: string[], asOf: number, rules: SendRules) {
+  const excluded = sql`SELECT value FROM json_each(${JSON.stringify(excludedPhones)})`;
+  const rows = await prepare(
+    db,
+    sql`SELECT substr(phone, 3, 3) AS area, exclusion, count(*) AS n FROM (${recipientsSelect(from, rules.channel, excluded, asOf, rules)}) GROUP BY 1, 2`,
+  ).all<{ area: string; exclusion: ExclusionReason | null; n: number }>();
+  return rows.results;
+}
+
+/** How many the campaign will reach and how many of those are left out (skipped), before anything is written. */
+export async function countRecipients(db: D1Database, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number, rules?: SendRules) {
   const excluded = sql`SELECT value FROM json_each(${JSON.stringify(excludedPhones)})`;
   const row = await prepare(
     db,
-    sql`SELECT count(*) AS total, coalesce(sum(opted_out), 0) AS skipped FROM (${recipientsSelect(from, channel, excluded, asOf)})`,
+    sql`SELECT count(*) AS total, coalesce(sum(skipped), 0) AS skipped FROM (${recipientsSelect(from, channel, excluded, asOf, rules)})`,
   ).first<{
     total: number;
     skipped: number;

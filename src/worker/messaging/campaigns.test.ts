@@ -13,6 +13,7 @@ const post = async (path: string, token: string, json: unknown) => {
 async function driversCampaign(token: string, region: string, extra: Record<string, unknown> = {}) {
   return post("/api/admin/campaigns", token, {
     idempotencyKey: uniqueTag("key"),
+    purpose: "service",
     source: "drivers",
     channel: "sms",
     message: "Your week is waiting",
@@ -67,7 +68,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
 
     // The queue consumer expands and sends it (embedded outbox provider): exactly the three selected drivers.
     const done = await settled(token, res.body.campaign.id);
-    expect(done).toMatchObject({ status: "done", total: 3, counts: { pending: 0, sending: 0, sent: 3, delivered: 0, failed: 0, skipped: 0 } });
+    expect(done).toMatchObject({ status: "done", total: 3, counts: { pending: 0, deferred: 0, sending: 0, sent: 3, delivered: 0, failed: 0, skipped: 0 } });
     for (const d of drivers) {
       const got = await env.DB.prepare("SELECT count(*) AS n FROM outbox WHERE \"to\" = ? AND body = 'Your week is waiting'")
         .bind(d.phone)
@@ -95,7 +96,14 @@ describe("POST /api/admin/campaigns — drivers", () => {
     const { user, token } = await signIn("support");
     const region = uniqueTag("Idem");
     await createUser({ humanRegion: region });
-    const body = { idempotencyKey: uniqueTag("double-click"), source: "drivers", channel: "sms", message: "Once", audience: { region: [region] } };
+    const body = {
+      idempotencyKey: uniqueTag("double-click"),
+      purpose: "service",
+      source: "drivers",
+      channel: "sms",
+      message: "Once",
+      audience: { region: [region] },
+    };
     const first = await post("/api/admin/campaigns", token, body);
     const again = await post("/api/admin/campaigns", token, body);
     expect(first.status).toBe(201);
@@ -115,7 +123,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
     const { user, token } = await signIn("owner");
     const region = uniqueTag("Race");
     await createUser({ humanRegion: region });
-    const body = { idempotencyKey: uniqueTag("race"), source: "drivers", channel: "sms", message: "Race", audience: { region: [region] } };
+    const body = { idempotencyKey: uniqueTag("race"), purpose: "service", source: "drivers", channel: "sms", message: "Race", audience: { region: [region] } };
     const results = await Promise.all([
       post("/api/admin/campaigns", token, body),
       post("/api/admin/campaigns", token, body),
@@ -166,7 +174,7 @@ describe("POST /api/admin/campaigns — WhatsApp", () => {
     const region = uniqueTag("Wa");
     const driver = await createUser({ humanRegion: region });
     const name = uniqueTag("tpl");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', ?)")
+    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', ?)")
       .bind(
         uniqueTag("id"),
         name,
@@ -181,15 +189,26 @@ describe("POST /api/admin/campaigns — WhatsApp", () => {
       .run();
     const base = { source: "drivers", channel: "whatsapp", audience: { region: [region] } };
     expect((await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k") })).status).toBe(400);
-    const unknown = await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k"), template: { name: "nope", language: "en_US" } });
+    const unknown = await post("/api/admin/campaigns", token, {
+      ...base,
+      idempotencyKey: uniqueTag("k"),
+      purpose: "service",
+      template: { name: "nope", language: "en_US" },
+    });
     expect(unknown.status).toBe(422);
     const rejected = await post("/api/admin/campaigns", token, {
       ...base,
       idempotencyKey: uniqueTag("k"),
+      purpose: "service",
       template: { name: `${name}-rejected`, language: "en_US" },
     });
     expect(rejected.status).toBe(422);
-    const ok = await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k"), template: { name, language: "en_US" } });
+    const ok = await post("/api/admin/campaigns", token, {
+      ...base,
+      idempotencyKey: uniqueTag("k"),
+      purpose: "service",
+      template: { name, language: "en_US" },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.campaign).toMatchObject({ channel: "whatsapp", template: { name, language: "en_US" }, message: null });
     await settled(token, ok.body.campaign.id);
@@ -203,6 +222,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     const { user, token } = await signIn("owner");
     const bad = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("list"),
+      purpose: "service",
       source: "list",
       channel: "sms",
       message: "Hi",
@@ -222,6 +242,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     const [a, b] = [uniquePhone(), uniquePhone()];
     const ok = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("list"),
+      purpose: "service",
       source: "list",
       channel: "sms",
       message: "Hi list",
@@ -241,6 +262,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
       channel: "sms",
       message: "Hi",
       phones: ["(800) 555-0100", "+1 900 555 0100", "+1 876 555 0100", "(555) 555-0100", "(305) 911-0100", "(305) 555-0100"],
+      purpose: "service",
     });
     expect(res.status).toBe(400);
     expect(((res.body.error?.details ?? []) as { reason: string }[]).map((d) => d.reason)).toEqual([
@@ -256,7 +278,16 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
   it("refuses empty lists, bad exclusions and an empty audience", async () => {
     const { user, token } = await signIn("owner");
     expect(
-      (await post("/api/admin/campaigns", token, { idempotencyKey: uniqueTag("l"), source: "list", channel: "sms", message: "Hi", phones: [] })).status,
+      (
+        await post("/api/admin/campaigns", token, {
+          idempotencyKey: uniqueTag("l"),
+          purpose: "service",
+          source: "list",
+          channel: "sms",
+          message: "Hi",
+          phones: [],
+        })
+      ).status,
     ).toBe(400);
     const badExclusion = await driversCampaign(token, uniqueTag("R"), { excludedPhones: ["12"] });
     expect(badExclusion.status).toBe(400);
@@ -275,9 +306,12 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     const { user, token } = await signIn("owner");
     const raw = await api("/api/admin/campaigns", { method: "POST", token, body: "{nope", headers: { "Content-Type": "application/json" } });
     expect(raw.status).toBe(400);
-    expect((await post("/api/admin/campaigns", token, { idempotencyKey: "k", source: "everyone", channel: "sms", message: "x" })).status).toBe(400);
+    expect(
+      (await post("/api/admin/campaigns", token, { idempotencyKey: "k", purpose: "service", source: "everyone", channel: "sms", message: "x" })).status,
+    ).toBe(400);
     const badAudience = await post("/api/admin/campaigns", token, {
       idempotencyKey: "k",
+      purpose: "service",
       source: "drivers",
       channel: "sms",
       message: "x",
@@ -324,7 +358,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
     expect(page.total).toBeGreaterThanOrEqual(2);
     const ids = page.rows.map((c) => c.id);
     expect(ids.indexOf(b.body.campaign.id)).toBeLessThan(ids.indexOf(a.body.campaign.id));
-    expect(Object.keys(page.rows[0]!.counts).sort()).toEqual(["delivered", "failed", "pending", "sending", "sent", "skipped"]);
+    expect(Object.keys(page.rows[0]!.counts).sort()).toEqual(["deferred", "delivered", "failed", "pending", "sending", "sent", "skipped"]);
     expect((await api("/api/admin/campaigns?pageSize=7", { token })).status).toBe(400);
     expect((await api("/api/admin/campaigns/999999999", { token })).status).toBe(404);
     expect((await api("/api/admin/campaigns/abc", { token })).status).toBe(400);
@@ -467,6 +501,7 @@ describe("retry failed, export and permissions: the review's findings", () => {
         idempotencyKey: uniqueTag("wa"),
         source: "list",
         channel: "whatsapp",
+        purpose: "service",
         template: { name: "welcome_back", language: "en_US" },
         phones: [uniquePhone()],
       });
@@ -478,7 +513,7 @@ describe("retry failed, export and permissions: the review's findings", () => {
     const legacy = await api("/api/flex/v1/admin/sendWhatsapp", {
       method: "POST",
       token: support.token,
-      json: { numbers: [{ number: uniquePhone() }], msgTemplate: { name: "welcome_back", language: "en_US" } },
+      json: { numbers: [{ number: uniquePhone() }], msgTemplate: { name: "welcome_back", language: "en_US" }, purpose: "service" },
     });
     expect(legacy.status).toBe(403);
     expect((await whatsapp(billing.token)).status).not.toBe(403);

@@ -1,18 +1,21 @@
-import { and, count, eq, isNull, sql } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
-import type { CampaignView, LedgerRow, MessageCounts, MessageStatus } from "../../shared/campaigns";
+import { type CampaignView, EXCLUSION_REASONS, type LedgerRow, type MessageCounts, type MessageStatus, type ReviewSummary } from "../../shared/campaigns";
+import { CAMPAIGN_PURPOSES, type CampaignPurpose, categoryOf, smsBodyFor } from "../../shared/marketing";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneCheck } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
 import type { SessionUser } from "../auth/middleware";
-import { dbFor } from "../db/client";
+import { deferralByAreaCode, deferralKey } from "../compliance/quiet-hours";
+import { createDb, dbFor } from "../db/client";
 import { auditLog, campaignMessages, campaigns } from "../db/schema";
 import { ApiError } from "../errors";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
-import { type Channel, countRecipients, type RecipientSource } from "./audience";
+import { MAX_DELAY_SECONDS } from "../queue";
+import { type Channel, countRecipients, type RecipientSource, recipientGroups, type SendRules } from "./audience";
 import { csvRow } from "./csv";
 import { findTemplate } from "./templates";
 
@@ -20,6 +23,11 @@ import { findTemplate } from "./templates";
 export const MAX_LIFTED_SEGMENTS = 10;
 export const MAX_LIST_PHONES = 20_000;
 export const MAX_EXCLUDED_PHONES = 50_000;
+/** How far ahead a campaign may be scheduled. */
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+/** Meta does not deliver marketing templates to US (+1) numbers (the WhatsApp Business Platform's pause of April 2025). */
+export const WHATSAPP_MARKETING_US_REFUSAL =
+  "Meta does not deliver WhatsApp marketing templates to +1 (US) numbers. Send this as an SMS, or choose a utility template for a service notice.";
 
 export { type CampaignView, type LedgerRow, MESSAGE_STATUSES as STATUSES, type MessageStatus } from "../../shared/campaigns";
 export type Counts = MessageCounts;
@@ -36,6 +44,12 @@ export const campaignRequestSchema = z.object({
   excludedPhones: z.array(z.string().max(40)).max(MAX_EXCLUDED_PHONES).optional(),
   phones: z.array(z.string().max(40)).max(MAX_LIST_PHONES).optional(),
   liftLimit: z.boolean().optional(),
+  /** Marketing, or the transactional kinds (service notice, payment notice, code): the panels ask; nothing defaults. */
+  purpose: z.enum(CAMPAIGN_PURPOSES),
+  /** The message's language; the marketing opt-out line is written in it. */
+  language: z.enum(["en", "es"]).default("en"),
+  /** Start at this instant (epoch ms) instead of at once; cancellable until then. */
+  scheduledAt: z.number().int().positive().max(8_640_000_000_000).optional(),
 });
 export type CampaignRequest = z.infer<typeof campaignRequestSchema>;
 
@@ -49,6 +63,10 @@ export type CampaignInput = {
   recipients: RecipientSource;
   excludedPhones: string[];
   liftLimit: boolean;
+  purpose: CampaignPurpose;
+  category: "marketing" | "transactional";
+  language: "en" | "es";
+  scheduledAt: number | null;
 };
 
 type Issue = { path: string; message: string; value?: string; reason?: string };
@@ -116,15 +134,21 @@ export function toCampaignInput(req: CampaignRequest): CampaignInput {
   if (req.channel === "whatsapp" && !req.template) issues.push({ path: "template", message: "Choose a template" });
   if (issues.length > 0 || !recipients) throw validationError(issues);
   const resolvedApp = recipients.source === "drivers" ? recipients.filters.app : app;
+  const language = req.language ?? "en";
   return {
     idempotencyKey: req.idempotencyKey,
     app: resolvedApp,
     channel: req.channel,
-    message: req.channel === "sms" ? req.message!.trim() : null,
+    // A marketing SMS goes with its opt-out line; what is stored is exactly what is sent.
+    message: req.channel === "sms" ? smsBodyFor(req.message!, req.purpose, language).body : null,
     template: req.channel === "whatsapp" ? req.template! : null,
     recipients,
     excludedPhones: excluded.phones,
     liftLimit: req.liftLimit ?? false,
+    purpose: req.purpose,
+    category: categoryOf(req.purpose),
+    language,
+    scheduledAt: req.scheduledAt ?? null,
   };
 }
 
@@ -158,7 +182,62 @@ async function checkContent(db: D1Database, author: SessionUser, input: Campaign
   } else {
     const template = await findTemplate(db, input.template!);
     if (!template) throw new ApiError("unprocessable", `There is no approved WhatsApp template ${input.template!.name} (${input.template!.language})`);
+    // The provider's category decides: a marketing template is a marketing message whatever the panel says.
+    if (template.category === "MARKETING" && input.category !== "marketing") {
+      throw new ApiError("unprocessable", `${template.name} is a marketing template: classify the campaign as marketing`, {
+        details: { field: "purpose", templateCategory: template.category },
+      });
+    }
   }
+}
+
+/** A scheduled start must lie ahead, and not too far. */
+function checkSchedule(input: CampaignInput, now: number) {
+  if (input.scheduledAt === null) return;
+  if (input.scheduledAt <= now) throw new ApiError("unprocessable", "The scheduled time has passed", { details: { field: "scheduledAt" } });
+  if (input.scheduledAt > now + MAX_SCHEDULE_AHEAD_MS) {
+    throw new ApiError("unprocessable", "A campaign can be scheduled at most 30 days ahead", { details: { field: "scheduledAt" } });
+  }
+}
+
+export function sendRulesOf(input: Pick<CampaignInput, "category" | "channel">, now: number, campaignId?: number): SendRules {
+  return { category: input.category, channel: input.channel, now, campaignId };
+}
+
+/**
+ * The review's account of who will not be reached and why, and who will wait for their allowed
+ * hours and until when, computed by the same query the expansion runs.
+ */
+export async function reviewSummary(
+  db: D1Database,
+  recipients: RecipientSource,
+  excludedPhones: string[],
+  rules: SendRules,
+  startAt: number,
+): Promise<ReviewSummary> {
+  const groups = await recipientGroups(db, recipients, excludedPhones, rules.now, rules);
+  const excluded = Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as ReviewSummary["excluded"];
+  const deferral = rules.category === "marketing" ? deferralByAreaCode(startAt) : {};
+  const deferred: ReviewSummary["deferred"] = { count: 0, first: null, last: null };
+  let total = 0;
+  let sendNow = 0;
+  for (const g of groups) {
+    total += g.n;
+    if (g.exclusion) {
+      excluded[g.exclusion] += g.n;
+      continue;
+    }
+    const until = deferral[deferralKey(g.area)];
+    if (until === undefined) {
+      sendNow += g.n;
+      continue;
+    }
+    deferred.count += g.n;
+    deferred.first = deferred.first === null ? until : Math.min(deferred.first, until);
+    deferred.last = deferred.last === null ? until : Math.max(deferred.last, until);
+  }
+  const refusal = excluded.whatsapp_marketing_us > 0 ? WHATSAPP_MARKETING_US_REFUSAL : null;
+  return { total, excluded, sendNow, deferred, refusal };
 }
 
 export function sentMessage(n: number): string {
@@ -175,13 +254,18 @@ type CampaignRow = {
   author_id: number;
   author_name: string | null;
   status: CampaignView["status"];
+  category: CampaignView["category"];
+  purpose: CampaignView["purpose"];
+  language: CampaignView["language"];
+  scheduled_at: number | null;
   total: number;
   request_hash: string | null;
   created_at: number;
   updated_at: number;
 };
 
-const CAMPAIGN_SELECT = `SELECT c.id, c.app, c.channel, c.source, c.message, c.template, c.author_id, a.name AS author_name, c.status, c.total,
+const CAMPAIGN_SELECT = `SELECT c.id, c.app, c.channel, c.source, c.message, c.template, c.author_id, a.name AS author_name, c.status, c.category, c.purpose,
+  c.language, c.scheduled_at, c.total,
   c.request_hash, c.created_at, c.updated_at FROM campaigns c LEFT JOIN users a ON a.id = c.author_id`;
 
 /** Counts by status come from the rows themselves (an index range per campaign), so they are never out of step. */
@@ -190,12 +274,17 @@ async function withCounts(db: D1Database, rows: CampaignRow[]): Promise<Campaign
   const ids = rows.map((r) => r.id);
   const counted = await db
     .prepare(
-      "SELECT campaign_id, status, count(*) AS n FROM campaign_messages WHERE campaign_id IN (SELECT value FROM json_each(?)) GROUP BY campaign_id, status",
+      `SELECT campaign_id, status, count(*) AS n, min(deferred_until) AS first, max(deferred_until) AS last
+       FROM campaign_messages WHERE campaign_id IN (SELECT value FROM json_each(?)) GROUP BY campaign_id, status`,
     )
     .bind(JSON.stringify(ids))
-    .all<{ campaign_id: number; status: MessageStatus; n: number }>();
-  const counts = new Map<number, Counts>(ids.map((id) => [id, { pending: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }]));
-  for (const c of counted.results) counts.get(c.campaign_id)![c.status] = c.n;
+    .all<{ campaign_id: number; status: MessageStatus; n: number; first: number | null; last: number | null }>();
+  const counts = new Map<number, Counts>(ids.map((id) => [id, { pending: 0, deferred: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }]));
+  const deferred = new Map<number, { first: number; last: number }>();
+  for (const c of counted.results) {
+    counts.get(c.campaign_id)![c.status] = c.n;
+    if (c.status === "deferred" && c.first !== null && c.last !== null) deferred.set(c.campaign_id, { first: c.first, last: c.last });
+  }
   return rows.map((r) => {
     const template = r.template ? (JSON.parse(r.template) as { name: string; language: string }) : null;
     return {
@@ -207,6 +296,11 @@ async function withCounts(db: D1Database, rows: CampaignRow[]): Promise<Campaign
       template: template ? { name: template.name, language: template.language } : null,
       author: { id: r.author_id, name: r.author_name ?? "" },
       status: r.status,
+      category: r.category,
+      purpose: r.purpose,
+      language: r.language,
+      scheduledAt: r.scheduled_at,
+      deferred: deferred.get(r.id) ?? null,
       total: r.total,
       counts: counts.get(r.id)!,
       createdAt: r.created_at,
@@ -228,9 +322,11 @@ export async function listCampaigns(db: D1Database, page: number, pageSize: numb
   return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: await withCounts(db, rows!.results as CampaignRow[]) };
 }
 
-async function enqueueExpand(env: Env, log: Logger, campaignId: number) {
+/** Queue the expansion, after a delay for a scheduled campaign (the queue's longest delay at a time: the job re-queues itself for the rest). */
+export async function enqueueExpand(env: Env, log: Logger, campaignId: number, startAt: number | null = null) {
+  const delaySeconds = startAt === null ? 0 : Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((startAt - Date.now()) / 1000)));
   try {
-    await env.DISPATCH.send({ kind: "expand", campaignId } satisfies Job);
+    await env.DISPATCH.send({ kind: "expand", campaignId } satisfies Job, delaySeconds > 0 ? { delaySeconds } : undefined);
   } catch (err) {
     // The campaign row is committed; the cron sweep (or a replay of the request) queues it again.
     log.error("campaign.enqueue_failed", { campaignId, error: String(err) });
@@ -265,8 +361,15 @@ export async function createCampaign(
   // A retry resends content that passed these rules when its parent was created.
   if (source !== "retry") await checkContent(db, author, input);
   const now = Date.now();
-  const { total, skipped } = await countRecipients(db, input.recipients, input.channel, input.excludedPhones, now);
+  checkSchedule(input, now);
+  const rules = sendRulesOf(input, now);
+  const { total, skipped } = await countRecipients(db, input.recipients, input.channel, input.excludedPhones, now, rules);
   if (total === 0) throw new ApiError("unprocessable", "Nobody to send to: the audience is empty");
+  if (input.category === "marketing" && input.channel === "whatsapp") {
+    // Every number we hold is +1 (src/shared/phone.ts), so the combination can reach nobody: refuse it whole, saying why.
+    throw new ApiError("unprocessable", WHATSAPP_MARKETING_US_REFUSAL, { details: { reason: "whatsapp_marketing_us" } });
+  }
+  if (skipped === total) throw new ApiError("unprocessable", "Nobody to send to: every recipient is left out (opted out, no consent basis or frequency cap)");
 
   const audience =
     input.recipients.source === "drivers" || input.recipients.source === "invitations" ? { ...input.recipients.filters } : { ...input.recipients };
@@ -275,8 +378,9 @@ export async function createCampaign(
     await db.batch([
       db
         .prepare(
-          `INSERT INTO campaigns (app, channel, source, message, template, audience, author_id, idempotency_key, status, total, skipped, request_hash, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)`,
+          `INSERT INTO campaigns (app, channel, source, message, template, audience, author_id, idempotency_key, status, total, skipped, request_hash,
+             category, purpose, language, scheduled_at, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .bind(
           input.app,
@@ -287,24 +391,37 @@ export async function createCampaign(
           JSON.stringify(audience),
           author.id,
           input.idempotencyKey,
+          input.scheduledAt === null ? "queued" : "scheduled",
           total,
           skipped,
           requestHash,
+          input.category,
+          input.purpose,
+          input.language,
+          input.scheduledAt,
           now,
           now,
         ),
       db
         .prepare(`INSERT INTO campaign_exclusions (campaign_id, phone) SELECT ${idOf}, value FROM json_each(?)`)
         .bind(author.id, input.idempotencyKey, JSON.stringify(input.excludedPhones)),
-      db
-        .prepare(`INSERT INTO audit_log (actor_id, action, target, details, at) VALUES (?, 'campaign.create', 'campaign:' || ${idOf}, ?, ?)`)
-        .bind(
-          author.id,
-          author.id,
-          input.idempotencyKey,
-          JSON.stringify({ channel: input.channel, source, app: input.app, total, skipped, excluded: input.excludedPhones.length, liftLimit: input.liftLimit }),
-          now,
-        ),
+      db.prepare(`INSERT INTO audit_log (actor_id, action, target, details, at) VALUES (?, 'campaign.create', 'campaign:' || ${idOf}, ?, ?)`).bind(
+        author.id,
+        author.id,
+        input.idempotencyKey,
+        JSON.stringify({
+          channel: input.channel,
+          source,
+          app: input.app,
+          total,
+          skipped,
+          excluded: input.excludedPhones.length,
+          liftLimit: input.liftLimit,
+          purpose: input.purpose,
+          scheduledAt: input.scheduledAt,
+        }),
+        now,
+      ),
     ]);
   } catch (err) {
     // Two identical requests raced: the loser answers with the winner's campaign.
@@ -321,7 +438,7 @@ export async function createCampaign(
     .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
     .bind(author.id, input.idempotencyKey)
     .first<CampaignRow>())!;
-  await enqueueExpand(env, log, row.id);
+  await enqueueExpand(env, log, row.id, row.scheduled_at);
   log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
   return { campaign: (await withCounts(db, [row]))[0]!, created: true, message: sentMessage(total) };
 }
@@ -330,6 +447,7 @@ async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: stri
   if (row.request_hash && row.request_hash !== requestHash) throw new ApiError("conflict", "This idempotency key was already used for a different campaign");
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
   if (row.status === "queued") await enqueueExpand(env, log, row.id);
+  if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduled_at);
   return { campaign: (await withCounts(env.DB, [row]))[0]!, created: false, message: sentMessage(row.total) };
 }
 
@@ -345,7 +463,16 @@ async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: stri
 export async function retryFailed(env: Env, log: Logger, author: SessionUser, parentId: number): Promise<CreateResult> {
   const db = dbFor(env.DB);
   const parent = await db
-    .select({ id: campaigns.id, app: campaigns.app, channel: campaigns.channel, message: campaigns.message, template: campaigns.template })
+    .select({
+      id: campaigns.id,
+      app: campaigns.app,
+      channel: campaigns.channel,
+      message: campaigns.message,
+      template: campaigns.template,
+      category: campaigns.category,
+      purpose: campaigns.purpose,
+      language: campaigns.language,
+    })
     .from(campaigns)
     .where(eq(campaigns.id, parentId))
     .get();
@@ -365,6 +492,10 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
     recipients: { source: "retry", campaignId: parentId },
     excludedPhones: [],
     liftLimit,
+    purpose: parent.purpose,
+    category: parent.category,
+    language: parent.language,
+    scheduledAt: null,
   });
 
   const now = Date.now();
@@ -382,6 +513,9 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
       idempotencyKey,
       status: "queued",
       total: 0,
+      category: parent.category,
+      purpose: parent.purpose,
+      language: parent.language,
       createdAt: now,
       updatedAt: now,
     }),
@@ -428,6 +562,7 @@ type LedgerRecord = {
   phone: string;
   name: string | null;
   status: MessageStatus;
+  deferred_until: number | null;
   provider_id: string | null;
   error_code: string | null;
   error_message: string | null;
@@ -440,6 +575,7 @@ const toLedgerRow = (r: LedgerRecord): LedgerRow => ({
   phone: r.phone,
   name: r.name,
   status: r.status,
+  deferredUntil: r.deferred_until,
   providerId: r.provider_id,
   errorCode: r.error_code,
   errorMessage: r.error_message,
@@ -448,7 +584,7 @@ const toLedgerRow = (r: LedgerRecord): LedgerRow => ({
   updatedAt: r.updated_at,
 });
 
-const LEDGER_COLUMNS = "id, phone, name, status, provider_id, error_code, error_message, attempts, dead_lettered, updated_at";
+const LEDGER_COLUMNS = "id, phone, name, status, deferred_until, provider_id, error_code, error_message, attempts, dead_lettered, updated_at";
 
 export async function ledgerPage(
   db: D1Database,
@@ -508,4 +644,24 @@ export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Ui
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },
   });
+}
+
+/**
+ * Cancel a campaign that has not started: a scheduled one, or one still queued. Once expansion has
+ * begun it runs to the end (its messages may already be on their way).
+ */
+export async function cancelCampaign(db: D1Database, actor: SessionUser, id: number): Promise<CampaignView> {
+  const now = Date.now();
+  const orm = createDb(db);
+  const cancelled = await orm
+    .update(campaigns)
+    .set({ status: "cancelled", updatedAt: now })
+    .where(and(eq(campaigns.id, id), inArray(campaigns.status, ["scheduled", "queued"])))
+    .returning({ id: campaigns.id })
+    .get();
+  if (cancelled) await orm.insert(auditLog).values({ actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}`, at: now });
+  const campaign = await getCampaign(db, id);
+  if (!campaign) throw new ApiError("not_found", "No such campaign");
+  if (!cancelled) throw new ApiError("conflict", `The campaign has already started (${campaign.status}); it can no longer be cancelled`);
+  return campaign;
 }

@@ -4,7 +4,7 @@ import { createLogger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
 import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
-import { batchWithRetryDelays, queueMessage } from "../test/queue-batch";
+import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
 import { callbackWaitMs, LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
@@ -14,30 +14,6 @@ import { applyStatusCallback } from "./receipts";
 import { recoverStalledWork } from "./sweep";
 
 const log = createLogger({ test: "dispatch" });
-
-/**
- * A producer that records instead of delivering: the test decides when (and how often) each job
- * reaches the consumer, so redeliveries and crashes happen exactly where the test says.
- */
-function recordingQueue(opts: { failOnBatch?: number } = {}) {
-  const jobs: { job: Job; delaySeconds?: number }[] = [];
-  const batches: number[] = [];
-  const queue = {
-    async send(body: Job, options?: { delaySeconds?: number }) {
-      jobs.push({ job: body, delaySeconds: options?.delaySeconds });
-    },
-    async sendBatch(messages: Iterable<{ body: Job; delaySeconds?: number }>) {
-      const list = [...messages];
-      if (opts.failOnBatch !== undefined && batches.length + 1 === opts.failOnBatch) {
-        opts.failOnBatch = undefined;
-        throw new Error("queue unavailable");
-      }
-      batches.push(list.length);
-      for (const m of list) jobs.push({ job: m.body, delaySeconds: m.delaySeconds });
-    },
-  };
-  return { queue: queue as unknown as Queue, jobs, batches };
-}
 
 type Setup = ReturnType<typeof fakeTenant> & { workerEnv: Env; queue: ReturnType<typeof recordingQueue> };
 
@@ -61,6 +37,10 @@ async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignI
     recipients: { source: "list", phones, app: "flex" },
     excludedPhones: [],
     liftLimit: false,
+    purpose: "service",
+    category: "transactional",
+    language: "en",
+    scheduledAt: null,
     ...extra,
   };
   const { campaign } = await createCampaign(s.workerEnv, log, toSessionUser(author), input);
@@ -68,7 +48,8 @@ async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignI
 }
 
 function toSessionUser(row: Record<string, unknown>) {
-  return { id: row.id as number, roleName: row.role_name as string | null } as Parameters<typeof createCampaign>[2];
+  const roleProperties = typeof row.role_properties === "string" ? (JSON.parse(row.role_properties) as { billingDetails?: boolean }) : null;
+  return { id: row.id as number, roleName: row.role_name as string | null, roleProperties } as Parameters<typeof createCampaign>[2];
 }
 
 /** Runs one batch through the real consumer and reports acks, retries and the delays asked for. */
@@ -401,10 +382,15 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   it("tags WhatsApp sends with the row (biz_opaque_callback_data), and a callback naming it settles it", async () => {
     const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
     const name = uniqueTag("tpl");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+    await env.DB.prepare(
+      "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",
+    )
       .bind(uniqueTag("id"), name)
       .run();
-    await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", components: [] }], script: [{ kind: "accept-timeout" }] });
+    await s.configure({
+      templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", category: "UTILITY", components: [] }],
+      script: [{ kind: "accept-timeout" }],
+    });
     const id = await expanded(s, [uniquePhone()], { channel: "whatsapp", message: null, template: { name, language: "en_US" } });
     await deliver(s, dispatchJobs(s), { attempts: 1 });
     const [row] = await rows(id);
@@ -457,10 +443,12 @@ describe("dispatch through the WhatsApp Cloud API (fake provider over HTTP)", ()
   it("sends the template and fails numbers not on WhatsApp with 131026", async () => {
     const s = setup();
     const name = uniqueTag("tpl");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+    await env.DB.prepare(
+      "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",
+    )
       .bind(uniqueTag("id"), name)
       .run();
-    await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", components: [] }] });
+    await s.configure({ templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", category: "UTILITY", components: [] }] });
     const [ok, notOnWhatsApp] = [uniquePhone(), uniquePhone()];
     await s.configure({ permanent: { [notOnWhatsApp]: "131026" } });
     const id = await expanded(s, [ok, notOnWhatsApp], { channel: "whatsapp", message: null, template: { name, language: "en_US" } });

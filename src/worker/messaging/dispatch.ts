@@ -1,14 +1,17 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
+import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
+import { complianceNow } from "../compliance/clock";
+import { deferralByAreaCode, nextAllowedAt } from "../compliance/quiet-hours";
 import { dbFor } from "../db/client";
 import { campaignMessages } from "../db/schema";
 import { providerTimeoutMs } from "../providers/http-call";
 import type { SendOutcome } from "../providers/outcome";
 import { createSmsProvider } from "../providers/sms/provider";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
-import { backoffSeconds, type Job, type JobContext, RetryLater } from "../queue";
-import { type Channel, type RecipientSource, recipientsSelect } from "./audience";
+import { backoffSeconds, type Job, type JobContext, MAX_DELAY_SECONDS, RetryLater } from "../queue";
+import { type Channel, exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
 import { pacerFor, sendRate } from "./pacer";
-import { prepare, sql } from "./sql-fragment";
+import { join, prepare, sql } from "./sql-fragment";
 
 /**
  * The queue side of a campaign (DESIGN §6.3–6.5): expand materialises the recipients and queues one
@@ -37,6 +40,8 @@ export const STALE_SLOT_MS = 250;
  */
 export const DETACH_AFTER_MS = 1_000;
 const EXPAND_PAGE = 1_000;
+/** A pending marketing message expanded longer ago than this is held to the consent and cap rules again before it goes. */
+const RECHECK_AFTER_MS = 10 * 60_000;
 const SEND_BATCH = 100;
 
 const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
@@ -51,9 +56,22 @@ type CampaignRecord = {
   source: RecipientSource["source"];
   audience: string;
   status: string;
+  category: "marketing" | "transactional";
+  scheduled_at: number | null;
   dispatch_cursor: number;
   created_at: number;
 };
+
+/** Why a row was left out, as the ledger shows it. */
+const EXCLUSION_MESSAGES: Record<string, string> = {
+  opted_out: "The number opted out",
+  no_consent: "No consent basis allows marketing to this number",
+  frequency_cap: "The number has had as many marketing messages as the frequency cap allows",
+  whatsapp_marketing_us: "Meta does not deliver WhatsApp marketing templates to +1 numbers",
+};
+
+/** The queue's delay for a job that must wait until `at`: at most the queue's longest, the job re-queues itself for the rest. */
+export const delayUntil = (at: number, now = Date.now()) => Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((at - now) / 1000)));
 
 function recipientSourceOf(c: CampaignRecord): RecipientSource {
   const audience = JSON.parse(c.audience) as Record<string, unknown>;
@@ -74,24 +92,48 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
   const db = env.DB;
   if (ctx.deadLettered) return expansionDied(db, job.campaignId, ctx.attempts);
   const c = await db
-    .prepare("SELECT id, app, channel, source, audience, status, dispatch_cursor, created_at FROM campaigns WHERE id = ?")
+    .prepare("SELECT id, app, channel, source, audience, status, category, scheduled_at, dispatch_cursor, created_at FROM campaigns WHERE id = ?")
     .bind(job.campaignId)
     .first<CampaignRecord>();
-  // A redelivered job for a campaign already past expansion has nothing left to do.
-  if (!c || (c.status !== "queued" && c.status !== "expanding")) return;
+  // A redelivered job for a campaign already past expansion (or cancelled) has nothing left to do.
+  if (!c || (c.status !== "queued" && c.status !== "expanding" && c.status !== "scheduled")) return;
   const now = Date.now();
-  await db.prepare("UPDATE campaigns SET status = 'expanding', updated_at = ? WHERE id = ? AND status IN ('queued', 'expanding')").bind(now, c.id).run();
+  if (c.status === "scheduled" && c.scheduled_at !== null && c.scheduled_at > now + 1_000) {
+    // Not yet: the queue brings the job back (a delay is at most 12 hours; a later start takes several hops).
+    await env.DISPATCH.send({ kind: "expand", campaignId: c.id } satisfies Job, { delaySeconds: delayUntil(c.scheduled_at, now) });
+    return;
+  }
+  // The conditional update is the start: a cancel that won the race leaves nothing to expand.
+  const started = await db
+    .prepare("UPDATE campaigns SET status = 'expanding', updated_at = ? WHERE id = ? AND status IN ('scheduled', 'queued', 'expanding') RETURNING id")
+    .bind(now, c.id)
+    .first();
+  if (!started) return;
 
   // One set-based statement, idempotent through the (campaign, phone) unique index: a retried
-  // expansion inserts nothing twice. Opted-out numbers are written as skipped, with the reason.
+  // expansion inserts nothing twice. Left-out numbers are written as skipped with the reason;
+  // marketing to an area code outside its allowed hours is written as deferred, with the instant
+  // it may go (docs/messaging-rules.md).
   const excluded = sql`SELECT e.phone FROM campaign_exclusions e WHERE e.campaign_id = ${c.id}`;
-  const reason = `The number opted out of ${c.channel === "sms" ? "SMS" : "WhatsApp"} messages`;
+  // Quiet hours read the rules' clock (src/worker/compliance/clock.ts); deferred_until is on it too,
+  // and the queue's delay is the distance on that clock.
+  const clock = complianceNow(env, now);
+  const deferral = JSON.stringify(c.category === "marketing" ? deferralByAreaCode(clock) : {});
+  const rules = { category: c.category, channel: c.channel, now, campaignId: c.id };
   const inserted = await prepare(
     db,
-    sql`INSERT OR IGNORE INTO campaign_messages (campaign_id, user_id, phone, name, status, error_code, error_message, updated_at)
-      SELECT ${c.id}, s.user_id, s.phone, s.name, CASE WHEN s.opted_out THEN 'skipped' ELSE 'pending' END,
-        CASE WHEN s.opted_out THEN 'opted_out' END, CASE WHEN s.opted_out THEN ${reason} END, ${now}
-      FROM (${recipientsSelect(recipientSourceOf(c), c.channel, excluded, c.created_at)}) s`,
+    sql`INSERT OR IGNORE INTO campaign_messages (campaign_id, user_id, phone, name, status, deferred_until, error_code, error_message, updated_at)
+      SELECT ${c.id}, s.user_id, s.phone, s.name,
+        CASE WHEN s.exclusion IS NOT NULL THEN 'skipped' WHEN d.value IS NOT NULL THEN 'deferred' ELSE 'pending' END,
+        CASE WHEN s.exclusion IS NULL THEN d.value END, s.exclusion,
+        CASE s.exclusion ${join(
+          Object.entries(EXCLUSION_MESSAGES).map(([code, text]) => sql`WHEN ${code} THEN ${text}`),
+          " ",
+        )} END, ${now}
+      FROM (${recipientsSelect(recipientSourceOf(c), c.channel, excluded, c.created_at, rules)}) s
+      LEFT JOIN json_each(${deferral}) d
+        ON d.key = CASE WHEN substr(s.phone, 3, 3) IN (SELECT key FROM json_each(${deferral})) THEN substr(s.phone, 3, 3)
+                        WHEN substr(s.phone, 3, 3) IN (SELECT value FROM json_each(${JSON.stringify(knownAreaCodes)})) THEN NULL ELSE '*' END`,
   ).run();
   await db
     .prepare(
@@ -101,19 +143,26 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
     .bind(c.id, Date.now())
     .run();
 
-  // Queue the pending rows in id order, recording how far we got, so a retried expansion resumes
-  // instead of queueing everything again.
+  // Queue the pending and deferred rows in id order, recording how far we got, so a retried
+  // expansion resumes instead of queueing everything again. A deferred row's job is delayed until
+  // its recipient's allowed hours: the queue holds it, no consumer waits.
   let cursor = c.dispatch_cursor;
   let queued = 0;
   for (;;) {
     const page = await db
-      .prepare("SELECT id FROM campaign_messages WHERE campaign_id = ? AND status = 'pending' AND id > ? ORDER BY id LIMIT ?")
+      .prepare("SELECT id, deferred_until FROM campaign_messages WHERE campaign_id = ? AND status IN ('pending', 'deferred') AND id > ? ORDER BY id LIMIT ?")
       .bind(c.id, cursor, EXPAND_PAGE)
-      .all<{ id: number }>();
+      .all<{ id: number; deferred_until: number | null }>();
     if (page.results.length === 0) break;
     for (let i = 0; i < page.results.length; i += SEND_BATCH) {
       const chunk = page.results.slice(i, i + SEND_BATCH);
-      await env.DISPATCH.sendBatch(chunk.map((r) => ({ body: { kind: "dispatch", messageId: r.id } satisfies Job })));
+      const at = complianceNow(env);
+      await env.DISPATCH.sendBatch(
+        chunk.map((r) => {
+          const delaySeconds = r.deferred_until === null ? 0 : delayUntil(r.deferred_until, at);
+          return { body: { kind: "dispatch", messageId: r.id } satisfies Job, ...(delaySeconds > 0 ? { delaySeconds } : {}) };
+        }),
+      );
       cursor = chunk[chunk.length - 1]!.id;
       queued += chunk.length;
       await db.prepare("UPDATE campaigns SET dispatch_cursor = ?, updated_at = ? WHERE id = ?").bind(cursor, Date.now(), c.id).run();
@@ -145,7 +194,7 @@ function finishStatement(db: D1Database, campaignId: number): D1PreparedStatemen
   return db
     .prepare(
       `UPDATE campaigns SET status = 'done', updated_at = ?1 WHERE id = ?2 AND status = 'sending'
-         AND NOT EXISTS (SELECT 1 FROM campaign_messages WHERE campaign_id = ?2 AND status IN ('pending', 'sending'))`,
+         AND NOT EXISTS (SELECT 1 FROM campaign_messages WHERE campaign_id = ?2 AND status IN ('pending', 'deferred', 'sending'))`,
     )
     .bind(Date.now(), campaignId);
 }
@@ -168,6 +217,8 @@ type MessageRecord = {
   error_code: string | null;
   error_message: string | null;
   channel: Channel;
+  category: "marketing" | "transactional";
+  deferred_until: number | null;
   message: string | null;
   template: string | null;
   opted_out: number;
@@ -176,7 +227,8 @@ type MessageRecord = {
 const loadMessage = (db: D1Database, id: number) =>
   db
     .prepare(
-      `SELECT m.id, m.campaign_id, m.phone, m.status, m.attempts, m.updated_at, m.held_until, m.error_code, m.error_message, c.channel, c.message, c.template,
+      `SELECT m.id, m.campaign_id, m.phone, m.status, m.attempts, m.updated_at, m.held_until, m.error_code, m.error_message, m.deferred_until, c.channel, c.category,
+         c.message, c.template,
          (EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = m.phone AND o.channel = c.channel)
           OR coalesce((SELECT CASE c.channel WHEN 'sms' THEN u.sms_opt_out ELSE u.whatsapp_opt_out END FROM users u WHERE u.id = m.user_id), 0) = 1) AS opted_out
        FROM campaign_messages m JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = ?`,
@@ -272,7 +324,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   if (ctx.deadLettered) return messageDied(db, job.messageId);
   const m = await loadMessage(db, job.messageId);
   // Gone (campaign deleted) or already settled: a redelivered job does nothing.
-  if (!m || (m.status !== "pending" && m.status !== "sending")) return;
+  if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   if (m.status === "sending") {
     // Someone holds it (if they died, their claim runs out and this job, retried, takes over), or
     // its last send got no answer and it waits for that send's status callback.
@@ -283,13 +335,32 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   if (m.opted_out) {
     await db
       .prepare(
-        "UPDATE campaign_messages SET status = 'skipped', error_code = 'opted_out', error_message = 'The number opted out', updated_at = ? WHERE id = ? AND status IN ('pending', 'sending')",
+        "UPDATE campaign_messages SET status = 'skipped', error_code = 'opted_out', error_message = 'The number opted out', updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
       )
       .bind(Date.now(), m.id)
       .run();
     await finishIfDone(db, m.campaign_id);
     return;
   }
+  if (m.category === "marketing" && (m.status === "deferred" || Date.now() - m.updated_at > RECHECK_AFTER_MS)) {
+    // A message that waited (for its recipient's hours, or in a long queue) is checked again at the
+    // moment of sending: another campaign may have reached the cap meanwhile. (Opt-outs, the one
+    // way consent is withdrawn, are checked above for every message.)
+    const exclusion = (await exclusionsOf(db, [m.phone], { category: "marketing", channel: m.channel, now: Date.now(), campaignId: m.campaign_id })).get(
+      m.phone,
+    );
+    if (exclusion) {
+      await db
+        .prepare(
+          "UPDATE campaign_messages SET status = 'skipped', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
+        )
+        .bind(exclusion, EXCLUSION_MESSAGES[exclusion] ?? exclusion, Date.now(), m.id)
+        .run();
+      await finishIfDone(db, m.campaign_id);
+      return;
+    }
+  }
+  if (m.category === "marketing" && (await deferIfQuiet(env, m))) return;
 
   const { sender, send } = senderFor(env, m);
   let slotAt = Date.now();
@@ -303,6 +374,8 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       return;
     }
     await sleep(wait);
+    // The slot may have carried us past the end of the recipient's hours.
+    if (m.category === "marketing" && (await deferIfQuiet(env, m))) return;
   }
 
   // The claim: one conditional UPDATE. A row another consumer claimed (and whose lease is live), a
@@ -312,7 +385,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   const claimed = await db
     .prepare(
       `UPDATE campaign_messages SET status = 'sending', attempts = attempts + 1, held_until = NULL, updated_at = ?1
-       WHERE id = ?2 AND (status = 'pending' OR (status = 'sending' AND (updated_at < ?3 OR held_until <= ?1))) RETURNING attempts`,
+       WHERE id = ?2 AND (status IN ('pending', 'deferred') OR (status = 'sending' AND (updated_at < ?3 OR held_until <= ?1))) RETURNING attempts`,
     )
     .bind(now, m.id, now - LEASE_MS)
     .first<{ attempts: number }>();
@@ -362,6 +435,23 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   }
 }
 
+/**
+ * Outside the recipient's allowed hours: the row says deferred (and until when) and the job goes
+ * back to the queue with a delay; nothing sleeps. Answers whether it deferred.
+ */
+async function deferIfQuiet(env: Env, m: MessageRecord): Promise<boolean> {
+  const now = Date.now();
+  const clock = complianceNow(env, now);
+  const until = nextAllowedAt(m.phone, clock);
+  if (until <= clock) return false;
+  await dbFor(env.DB)
+    .update(campaignMessages)
+    .set({ status: "deferred", deferredUntil: until, updatedAt: now })
+    .where(and(eq(campaignMessages.id, m.id), inArray(campaignMessages.status, ["pending", "deferred", "sending"])));
+  await env.DISPATCH.send({ kind: "dispatch", messageId: m.id } satisfies Job, { delaySeconds: delayUntil(until, clock) });
+  return true;
+}
+
 /** The queue gave up on a message: its row fails, says it was dead-lettered, and keeps the last error seen. */
 async function messageDied(db: D1Database, id: number) {
   const m = await db.prepare("SELECT campaign_id, status, attempts, updated_at, error_code, error_message FROM campaign_messages WHERE id = ?").bind(id).first<{
@@ -372,7 +462,7 @@ async function messageDied(db: D1Database, id: number) {
     error_code: string | null;
     error_message: string | null;
   }>();
-  if (!m || (m.status !== "pending" && m.status !== "sending")) return;
+  if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   const now = Date.now();
   if (m.status === "sending" && m.updated_at > now - LEASE_MS) {
     throw new RetryLater(`message ${id} is being sent; deciding after its claim runs out`, Math.ceil((m.updated_at + LEASE_MS - now) / 1000) + 1);
@@ -380,7 +470,7 @@ async function messageDied(db: D1Database, id: number) {
   const last = m.error_code ? `; last error ${m.error_code}${m.error_message ? `: ${m.error_message}` : ""}` : "";
   await db
     .prepare(
-      "UPDATE campaign_messages SET status = 'failed', dead_lettered = 1, error_code = 'dead_lettered', error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'sending')",
+      "UPDATE campaign_messages SET status = 'failed', dead_lettered = 1, error_code = 'dead_lettered', error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
     )
     .bind(`Gave up after ${m.attempts} send attempt${m.attempts === 1 ? "" : "s"}${last}`.slice(0, 500), now, id)
     .run();

@@ -22,8 +22,11 @@ const RECEIPT_KEEP_MS = 24 * 3_600_000;
 export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()): Promise<void> {
   const db = env.DB;
   const stalled = await db
-    .prepare(`SELECT id FROM campaigns WHERE (status = 'queued' AND updated_at < ?) OR (status = 'expanding' AND updated_at < ?) ORDER BY id LIMIT ?`)
-    .bind(now - QUEUED_GRACE_MS, now - EXPANDING_GRACE_MS, SWEEP_LIMIT)
+    .prepare(
+      `SELECT id FROM campaigns WHERE (status = 'queued' AND updated_at < ?) OR (status = 'expanding' AND updated_at < ?)
+         OR (status = 'scheduled' AND scheduled_at < ? AND updated_at < ?) ORDER BY id LIMIT ?`,
+    )
+    .bind(now - QUEUED_GRACE_MS, now - EXPANDING_GRACE_MS, now - QUEUED_GRACE_MS, now - QUEUED_GRACE_MS, SWEEP_LIMIT)
     .all<{ id: number }>();
   for (let i = 0; i < stalled.results.length; i += 100) {
     await env.DISPATCH.sendBatch(stalled.results.slice(i, i + 100).map((c) => ({ body: { kind: "expand", campaignId: c.id } satisfies Job })));
@@ -45,6 +48,18 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
     .all<{ id: number }>();
   for (let i = 0; i < abandoned.results.length; i += 100) {
     await env.DISPATCH.sendBatch(abandoned.results.slice(i, i + 100).map((m) => ({ body: { kind: "dispatch", messageId: m.id } satisfies Job })));
+  }
+
+  // Deferred messages whose time has long come but whose delayed job never arrived.
+  const overdue = await db
+    .prepare(
+      `UPDATE campaign_messages SET updated_at = ?
+       WHERE id IN (SELECT id FROM campaign_messages WHERE status = 'deferred' AND deferred_until < ? AND updated_at < ? LIMIT ?) RETURNING id`,
+    )
+    .bind(now, now - QUEUED_GRACE_MS, now - QUEUED_GRACE_MS, SWEEP_LIMIT)
+    .all<{ id: number }>();
+  for (let i = 0; i < overdue.results.length; i += 100) {
+    await env.DISPATCH.sendBatch(overdue.results.slice(i, i + 100).map((m) => ({ body: { kind: "dispatch", messageId: m.id } satisfies Job })));
   }
 
   // Receipts that never met their send (replies outside any campaign, or sends long settled).

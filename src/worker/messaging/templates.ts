@@ -1,19 +1,23 @@
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
-import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "../../shared/templates";
+import { type TemplateComponent, type TemplateRef, templateCategory, type WhatsAppTemplate } from "../../shared/templates";
 import type { Logger } from "../log";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
 /** How stale our copy of Meta's template list may get before a read refreshes it. */
 export const TEMPLATE_SYNC_MAX_AGE_MS = 10 * 60_000;
 
-type TemplateRecord = { id: string; name: string; language: string; status: string; components: string };
-const toTemplate = (r: TemplateRecord): WhatsAppTemplate => ({ ...r, components: JSON.parse(r.components) as TemplateComponent[] });
+type TemplateRecord = { id: string; name: string; language: string; status: string; category: string; components: string };
+const toTemplate = (r: TemplateRecord): WhatsAppTemplate => ({
+  ...r,
+  category: templateCategory(r.category),
+  components: JSON.parse(r.components) as TemplateComponent[],
+});
 
 /** An approved template by name and language (Meta refuses to send any other). */
 export async function findTemplate(db: D1Database, ref: TemplateRef): Promise<WhatsAppTemplate | null> {
   const row = await db
-    .prepare("SELECT id, name, language, status, components FROM whatsapp_templates WHERE name = ? AND language = ? AND status = 'APPROVED'")
+    .prepare("SELECT id, name, language, status, category, components FROM whatsapp_templates WHERE name = ? AND language = ? AND status = 'APPROVED'")
     .bind(ref.name, ref.language)
     .first<TemplateRecord>();
   return row ? toTemplate(row) : null;
@@ -42,11 +46,11 @@ export async function syncTemplates(env: Env, log: Logger, { force = false, now 
   const json = JSON.stringify(templates.map((t) => ({ ...t, components: JSON.stringify(t.components) })));
   await env.DB.batch([
     env.DB.prepare(
-      `INSERT INTO whatsapp_templates (id, name, language, status, components, synced_at)
+      `INSERT INTO whatsapp_templates (id, name, language, status, category, components, synced_at)
        SELECT json_extract(value, '$.id'), json_extract(value, '$.name'), json_extract(value, '$.language'), json_extract(value, '$.status'),
-              json_extract(value, '$.components'), ?
+              json_extract(value, '$.category'), json_extract(value, '$.components'), ?
        FROM json_each(?) WHERE true
-       ON CONFLICT(id) DO UPDATE SET name = excluded.name, language = excluded.language, status = excluded.status,
+       ON CONFLICT(id) DO UPDATE SET name = excluded.name, language = excluded.language, status = excluded.status, category = excluded.category,
               components = excluded.components, synced_at = excluded.synced_at`,
     ).bind(now, json),
     env.DB.prepare("DELETE FROM whatsapp_templates WHERE id NOT IN (SELECT json_extract(value, '$.id') FROM json_each(?))").bind(json),
@@ -61,7 +65,7 @@ export async function templatePage(env: Env, log: Logger, page: number, pageSize
   const [count, rows] = await env.DB.batch([
     env.DB.prepare("SELECT count(*) AS n FROM whatsapp_templates WHERE status = 'APPROVED'"),
     env.DB.prepare(
-      "SELECT id, name, language, status, components FROM whatsapp_templates WHERE status = 'APPROVED' ORDER BY name, language LIMIT ? OFFSET ?",
+      "SELECT id, name, language, status, category, components FROM whatsapp_templates WHERE status = 'APPROVED' ORDER BY name, language LIMIT ? OFFSET ?",
     ).bind(pageSize, pageOffset(page, pageSize)),
   ]);
   return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: (rows!.results as TemplateRecord[]).map(toTemplate) };

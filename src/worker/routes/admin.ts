@@ -1,23 +1,33 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
+import { phoneSchema } from "../../shared/auth";
+import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
+import { complianceNow } from "../compliance/clock";
+import { consentHistory, consentState } from "../compliance/consent";
+import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
-import { assertMayFilterByReferral, driverPage, invitationPage, toDriverRow } from "../messaging/audience";
+import { assertMayFilterByReferral, driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
 import {
   campaignRequestSchema,
+  cancelCampaign,
   createCampaign,
   getCampaign,
   ledgerCsv,
   ledgerPage,
   listCampaigns,
+  MAX_SCHEDULE_AHEAD_MS,
+  normalizePhones,
   retryFailed,
+  reviewSummary,
   STATUSES,
   toCampaignInput,
 } from "../messaging/campaigns";
 import { sendRate } from "../messaging/pacer";
+import { findTemplate } from "../messaging/templates";
 import { validate } from "../validate";
 
 export const pagingSchema = z.object({
@@ -30,16 +40,95 @@ export const pagingSchema = z.object({
 });
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
+/**
+ * What the review is checked against (docs/messaging-rules.md): the channel, what the message is
+ * for, the template (whose category decides for WhatsApp) and a scheduled start. Read beside the
+ * audience filters, from the same query string.
+ */
+const reviewRulesSchema = z.object({
+  channel: z.enum(["sms", "whatsapp"]),
+  purpose: z.enum(CAMPAIGN_PURPOSES),
+  templateName: z.string().min(1).max(512).optional(),
+  templateLanguage: z.string().min(1).max(20).optional(),
+  scheduledAt: z.coerce.number().int().positive().max(8_640_000_000_000).optional(),
+});
+
+async function reviewRules(c: Context<AppEnv>, now: number): Promise<{ rules: SendRules; startAt: number } | null> {
+  const query = c.req.query();
+  if (query.channel === undefined && query.purpose === undefined) return null;
+  const parsed = reviewRulesSchema.safeParse(query);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ApiError("validation_failed", `${issue.path.join(".")}: ${issue.message}`, { details: parsed.error.issues });
+  }
+  const r = parsed.data;
+  let category = categoryOf(r.purpose);
+  if (r.channel === "whatsapp" && r.templateName && r.templateLanguage) {
+    const template = await findTemplate(c.env.DB, { name: r.templateName, language: r.templateLanguage });
+    if (template?.category === "MARKETING") category = "marketing";
+  }
+  // Quiet hours are judged on the rules' clock (src/worker/compliance/clock.ts), from the start time.
+  const clock = complianceNow(c.env, now);
+  const startAt = r.scheduledAt !== undefined && r.scheduledAt > now && r.scheduledAt <= now + MAX_SCHEDULE_AHEAD_MS ? r.scheduledAt + (clock - now) : clock;
+  return { rules: { category, channel: r.channel, now }, startAt };
+}
+
+/** Each row of a review page, marked with why it would be left out, or until when it would wait. */
+async function markRows<T extends { phone: string }>(c: Context<AppEnv>, rows: T[], now: number) {
+  const review = await reviewRules(c, now);
+  if (!review) return rows;
+  const exclusions = await exclusionsOf(
+    c.env.DB,
+    rows.map((r) => r.phone),
+    review.rules,
+  );
+  return rows.map((r) => {
+    const exclusion = exclusions.get(r.phone) ?? null;
+    const at = !exclusion && review.rules.category === "marketing" ? nextAllowedAt(r.phone, review.startAt) : null;
+    return { ...r, exclusion, deferredUntil: at !== null && at > review.startAt ? at : null };
+  });
+}
+
+async function summarize(c: Context<AppEnv>, recipients: RecipientSource) {
+  const now = Date.now();
+  const review = await reviewRules(c, now);
+  if (!review) throw new ApiError("validation_failed", "channel: Required; purpose: Required");
+  const excluded = normalizePhones(c.req.queries("excludedPhones") ?? [], "excludedPhones");
+  if (excluded.issues.length > 0) throw new ApiError("validation_failed", "excludedPhones: Not a US or Canada phone number", { details: excluded.issues });
+  return reviewSummary(c.env.DB, recipients, excluded.phones, review.rules, review.startAt);
+}
+
 /** The admin console's API: /api/admin/* (docs/api.md). Administrators only. */
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
     assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
-    const page = await driverPage(c.env.DB, c.req.valid("query"));
-    return c.json({ ...page, rows: page.rows.map(toDriverRow) });
+    const now = Date.now();
+    const page = await driverPage(c.env.DB, c.req.valid("query"), { now });
+    return c.json({ ...page, rows: await markRows(c, page.rows.map(toDriverRow), now) });
   })
-  .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => c.json(await invitationPage(c.env.DB, c.req.valid("query"))))
+  // The review's account of exclusions and deferral for the whole audience (the page marks its rows).
+  .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
+    const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
+    return c.json(await summarize(c, { source: "drivers", filters }));
+  })
+  .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => {
+    const page = await invitationPage(c.env.DB, c.req.valid("query"));
+    return c.json({ ...page, rows: await markRows(c, page.rows, Date.now()) });
+  })
+  .get("/invitation-audience/review", validate("query", invitationAudienceSchema), async (c) => {
+    const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
+    return c.json(await summarize(c, { source: "invitations", filters }));
+  })
+  // A number's consent and opt-out history, and what it allows now (the user page shows it).
+  .get("/consent/:phone", validate("param", z.object({ phone: phoneSchema })), validate("query", pagingSchema), async (c) => {
+    const { phone } = c.req.valid("param");
+    const { page, pageSize } = c.req.valid("query");
+    const [state, history] = await Promise.all([consentState(c.var.db, phone), consentHistory(c.var.db, phone, page, pageSize)]);
+    return c.json({ state, history });
+  })
   .get("/regions", validate("query", z.object({ app: z.enum(["flex", "spark"]).default("flex") })), async (c) => {
     const column = c.req.valid("query").app === "flex" ? "human_region" : "delivery_area";
     // Read off the (app, region) index; bounded, though in practice a few dozen.
@@ -77,6 +166,10 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!(await c.env.DB.prepare("SELECT 1 FROM campaigns WHERE id = ?").bind(id).first())) throw new ApiError("not_found", "No such campaign");
     return c.json(await ledgerPage(c.env.DB, id, status, page, pageSize));
   })
+  // A scheduled (or still queued) campaign can be cancelled until it starts.
+  .post("/campaigns/:id/cancel", validate("param", idParam), async (c) =>
+    c.json({ campaign: await cancelCampaign(c.env.DB, c.var.user, c.req.valid("param").id) }),
+  )
   .post("/campaigns/:id/retry-failed", validate("param", idParam), async (c) => {
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
     return c.json({ campaign: result.campaign, message: result.message }, result.created ? 201 : 200);

@@ -2,9 +2,10 @@ import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
 import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
-import { auditLog, outbox, rateLimits, referralCodes, refreshTokens, users, verificationCodes } from "../db/schema";
+import { auditLog, consentEvents, outbox, rateLimits, referralCodes, refreshTokens, users, verificationCodes } from "../db/schema";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -36,6 +37,31 @@ async function expireCodes(phone: string) {
 }
 
 describe("POST /api/auth/register", () => {
+  it("records the marketing consent box in the ledger, with the exact wording shown and its version", async () => {
+    const [ticked, unticked] = [uniquePhone(), uniquePhone()];
+    expect((await register({ phoneNumber: typed(ticked), language: "es", marketingConsent: { version: REGISTRATION_CONSENT.version } })).status).toBe(201);
+    expect((await register({ phoneNumber: typed(unticked) })).status).toBe(201);
+    const rows = await db.select().from(consentEvents).where(eq(consentEvents.phone, ticked));
+    const user = await userByPhone(ticked);
+    expect(rows).toEqual([
+      expect.objectContaining({
+        kind: "consent",
+        basis: "express",
+        source: "registration",
+        channel: "all",
+        text: REGISTRATION_CONSENT.es,
+        textVersion: REGISTRATION_CONSENT.version,
+        language: "es",
+        userId: user!.id,
+      }),
+    ]);
+    expect(await db.select().from(consentEvents).where(eq(consentEvents.phone, unticked))).toEqual([]);
+    // A wording we never showed is refused, and no account is made.
+    const stale = uniquePhone();
+    expect((await register({ phoneNumber: typed(stale), marketingConsent: { version: "made-up" } })).status).toBe(400);
+    expect(await countRows(stale)).toBe(0);
+  });
+
   it("creates an unconfirmed account from a phone as typed and texts a code", async () => {
     const phone = uniquePhone();
     const before = await lastOutboxId();

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
+import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes";
@@ -28,6 +29,7 @@ import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "../auth/tokens";
 import { claimTotpStep, verifyTotp } from "../auth/totp";
 import { toUserItem } from "../auth/user-item";
 import { recordLinkInvitation, resolveSignUpCode } from "../billing/invitations";
+import { recordConsent } from "../compliance/consent";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
@@ -53,6 +55,8 @@ const registerSchema = z.object({
   email: optionalEmailSchema,
   referralCode: z.string().trim().max(64).optional(),
   language: languageSchema.default("en"),
+  /** The optional marketing consent box: ticked, with the version of the wording it showed (src/shared/consent-texts.ts). */
+  marketingConsent: z.object({ version: z.literal(REGISTRATION_CONSENT.version) }).optional(),
 });
 
 const signInSchema = z.union([
@@ -168,6 +172,18 @@ export const authRoutes = new Hono<AppEnv>()
         if (isUniqueViolation(err, "users.invite_code") && attempt < 3) continue;
         throw err;
       }
+    }
+    if (body.marketingConsent) {
+      const account = await findUser(db, body.app, body.phoneNumber);
+      await recordConsent(db, {
+        phone: body.phoneNumber,
+        basis: "express",
+        source: "registration",
+        text: REGISTRATION_CONSENT,
+        language: body.language,
+        userId: account?.id ?? null,
+        at: deps.now,
+      });
     }
     if (invitedBy !== null) await recordLinkInvitation(db, { inviterId: invitedBy, app: body.app, phone: body.phoneNumber, now: deps.now });
     const codeDelivery = await issueAndSendCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "confirm", language: body.language, send: true });

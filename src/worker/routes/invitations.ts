@@ -13,7 +13,8 @@ export const invitationRoutes = new Hono<AppEnv>()
   // Each invitation's state (invited → registered → paid → free_week), a summary, and how many may still go out today.
   .get("/", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    return c.json(await invitationPage(c.var.db, c.var.user.id, page, pageSize));
+    const inviteLink = `${new URL(c.req.url).origin}/register?ref=${encodeURIComponent(c.var.user.inviteCode)}`;
+    return c.json({ ...(await invitationPage(c.var.db, c.var.user.id, page, pageSize)), inviteLink });
   })
   .post("/", validate("json", inviteSchema), async (c) => {
     const invitation = await inviteFriend(billingContext(c), c.var.user, c.req.valid("json").phoneNumber, new URL(c.req.url).origin);

@@ -1,5 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
+import { recordConsent } from "../compliance/consent";
+import { createDb } from "../db/client";
 import { api, createUser, invite, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
 
 type Items<T> = { Items: T[]; total: number; page: number; pageSize: number; error?: { code: string; message: string; details?: unknown } };
@@ -129,24 +132,39 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   it("creates a list campaign from the old payload and answers the message", async () => {
     const { token } = await signIn("support");
     const [a, b] = [uniquePhone(), uniquePhone()];
-    const res = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: a }, { number: b.slice(2) }, { number: a }], message: "Old tools page" });
+    const numbers = [{ number: a }, { number: b.slice(2) }, { number: a }];
+    const res = await post("/api/flex/v1/admin/sendsms", token, { numbers, message: "Old tools page", purpose: "service" });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe("Message sent successfully to 2 users.");
-    const campaign = await env.DB.prepare("SELECT source, channel, message, total FROM campaigns WHERE id = ?").bind(res.body.campaignId).first();
-    expect(campaign).toEqual({ source: "list", channel: "sms", message: "Old tools page", total: 2 });
+    const campaign = await env.DB.prepare("SELECT source, channel, message, total, category FROM campaigns WHERE id = ?").bind(res.body.campaignId).first();
+    expect(campaign).toEqual({ source: "list", channel: "sms", message: "Old tools page", total: 2, category: "transactional" });
+  });
+
+  it("treats an unclassified old call as marketing: consent needed, opt-out line added", async () => {
+    const { token } = await signIn("support");
+    const [consented, stranger] = [uniquePhone(), uniquePhone()];
+    const refused = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: stranger }], message: "Promo" });
+    expect(refused.status).toBe(422);
+    await recordConsent(createDb(env.DB), { phone: consented, basis: "express", source: "registration", text: REGISTRATION_CONSENT, language: "en" });
+    const res = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: consented }, { number: stranger }], message: "Promo" });
+    expect(res.status).toBe(200);
+    const campaign = await env.DB.prepare("SELECT message, category, skipped FROM campaigns WHERE id = ?").bind(res.body.campaignId).first();
+    expect(campaign).toEqual({ message: "Promo\nReply STOP to opt out", category: "marketing", skipped: 1 });
   });
 
   it("replays with the Idempotency-Key header, and checks numbers and length like the campaign call", async () => {
     const { token } = await signIn("support");
     const key = uniqueTag("legacy");
-    const body = { numbers: [{ number: uniquePhone() }], message: "Once" };
+    const body = { numbers: [{ number: uniquePhone() }], message: "Once", purpose: "service" };
     const first = await post("/api/flex/v1/admin/sendsms", token, body, { "Idempotency-Key": key });
     const second = await post("/api/flex/v1/admin/sendsms", token, body, { "Idempotency-Key": key });
     expect(second.body.campaignId).toBe(first.body.campaignId);
     const bad = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: "123" }, { number: 3055550100 }], message: "x" });
     expect(bad.status).toBe(400);
     expect(bad.body.error?.details).toEqual([{ path: "phones.0", message: "Enter a US or Canada phone number", value: "123", reason: "format" }]);
-    expect((await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: uniquePhone() }], message: "y".repeat(161) })).status).toBe(422);
+    expect(
+      (await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: uniquePhone() }], message: "y".repeat(161), purpose: "service" })).status,
+    ).toBe(422);
     expect((await post("/api/flex/v1/admin/sendsms", token, { numbers: [], message: "x" })).status).toBe(400);
     expect((await post("/api/flex/v1/admin/sendsms", token, { message: "x" })).status).toBe(400);
   });
@@ -154,23 +172,28 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   it("sends a template named as the old client did (admins with billingDetails: the template list is theirs)", async () => {
     const { token } = await signIn("billing");
     const name = uniqueTag("legacy_send");
-    await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, components) VALUES (?, ?, 'en_US', 'APPROVED', '[]')")
+    await env.DB.prepare(
+      "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",
+    )
       .bind(uniqueTag("id"), name)
       .run();
     const ok = await post("/api/flex/v1/admin/sendWhatsapp", token, {
       numbers: [{ number: uniquePhone() }],
       msgTemplate: { name, language: "en_US", components: [{ type: "BODY", text: "whatever the list said" }] },
+      purpose: "service",
     });
     expect(ok.status).toBe(200);
     expect(ok.body.message).toBe("Message sent successfully to 1 user.");
     const metaShape = await post("/api/flex/v1/admin/sendWhatsapp", token, {
       numbers: [{ number: uniquePhone() }],
       msgTemplate: { name, language: { code: "en_US" } },
+      purpose: "service",
     });
     expect(metaShape.status).toBe(200);
     const missing = await post("/api/flex/v1/admin/sendWhatsapp", token, {
       numbers: [{ number: uniquePhone() }],
       msgTemplate: { name: "nope", language: "en_US" },
+      purpose: "service",
     });
     expect(missing.status).toBe(422);
   });

@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
 import { formatDDMMYY } from "../../shared/dates";
+import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
 import { pageOffset } from "../../shared/paging";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
@@ -39,8 +40,14 @@ const numbersSchema = z
   .array(z.object({ number: z.union([z.string().max(40), z.number().int().nonnegative()]).transform(String) }))
   .min(1, "Give at least one number")
   .max(20_000);
-const sendSmsSchema = z.object({ numbers: numbersSchema, message: z.string().max(1600), liftLimit: z.boolean().optional() });
+/**
+ * The old calls did not classify their messages; unclassified means marketing (the stricter reading:
+ * consent, quiet hours, the opt-out line), and a client that knows better says so with `purpose`.
+ */
+const classification = { purpose: z.enum(CAMPAIGN_PURPOSES).default("marketing"), language: z.enum(["en", "es"]).default("en") };
+const sendSmsSchema = z.object({ numbers: numbersSchema, message: z.string().max(1600), liftLimit: z.boolean().optional(), ...classification });
 const sendWhatsappSchema = z.object({
+  ...classification,
   numbers: numbersSchema,
   msgTemplate: z.object({
     name: z.string().min(1).max(512),
@@ -56,7 +63,11 @@ const sendWhatsappSchema = z.object({
  * by the stricter schemas above, so the request is built, not parsed again; an old client without
  * an Idempotency-Key gets a fresh campaign per call, as before.
  */
-async function sendToList(c: Context<AppEnv>, numbers: { number: string }[], content: Pick<CampaignRequest, "channel" | "message" | "template" | "liftLimit">) {
+async function sendToList(
+  c: Context<AppEnv>,
+  numbers: { number: string }[],
+  content: Pick<CampaignRequest, "channel" | "message" | "template" | "liftLimit" | "purpose" | "language">,
+) {
   const request: CampaignRequest = {
     idempotencyKey: idempotencyKey(c.req.header("Idempotency-Key")),
     source: "list",
@@ -119,9 +130,18 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
   })
   .post("/flex/v1/admin/sendsms", requireUser, requireAdmin, validate("json", sendSmsSchema), async (c) => {
     const body = c.req.valid("json");
-    return c.json(await sendToList(c, body.numbers, { channel: "sms", message: body.message, liftLimit: body.liftLimit }));
+    return c.json(
+      await sendToList(c, body.numbers, { channel: "sms", message: body.message, liftLimit: body.liftLimit, purpose: body.purpose, language: body.language }),
+    );
   })
   .post("/flex/v1/admin/sendWhatsapp", requireUser, requireAdmin, validate("json", sendWhatsappSchema), async (c) => {
     const body = c.req.valid("json");
-    return c.json(await sendToList(c, body.numbers, { channel: "whatsapp", template: { name: body.msgTemplate.name, language: body.msgTemplate.language } }));
+    return c.json(
+      await sendToList(c, body.numbers, {
+        channel: "whatsapp",
+        template: { name: body.msgTemplate.name, language: body.msgTemplate.language },
+        purpose: body.purpose,
+        language: body.language,
+      }),
+    );
   });

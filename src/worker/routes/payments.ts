@@ -82,5 +82,6 @@ export const paymentRoutes = new Hono<AppEnv>()
       .get();
     if (!row || row.payerId !== c.var.user.id) throw new ApiError("not_found", "No such payment");
     await cancelCheckout(billingContext(c), row);
-    return c.json({ payment: await paymentView(db, row.id) });
+    // Payments are never deleted while their driver exists (and the caller's session proves that).
+    return c.json({ payment: (await paymentView(db, row.id))! });
   });

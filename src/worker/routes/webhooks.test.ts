@@ -178,25 +178,63 @@ describe("POST /api/webhooks/twilio/status", () => {
 });
 
 describe("POST /api/webhooks/twilio/inbound", () => {
-  it("opts out on every stop keyword, whatever the case and punctuation", async () => {
+  const twiml = (message?: string) => `<?xml version="1.0" encoding="UTF-8"?><Response>${message ? `<Message>${message}</Message>` : ""}</Response>`;
+  const STOP_EN = "Blockpilot: you will get no more texts or WhatsApp messages from us. Reply START to receive them again.";
+  const STOP_ES = "Blockpilot: no recibirás más mensajes por SMS ni WhatsApp. Responde START para volver a recibirlos.";
+
+  it("opts out on every stop keyword, whatever the case and punctuation, on every channel, with one confirmation", async () => {
     for (const word of ["STOP", "stopall", "Unsubscribe", "cancel", "END", "quit", "revoke", "OptOut", " stop. ", "STOP!"]) {
       const user = await createUser();
       const res = await twilioPost("/api/webhooks/twilio/inbound", { From: user.phone, To: "+15005550006", Body: word, MessageSid: uniqueTag("SM") });
       expect(res.status, word).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/xml");
-      expect(await res.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+      expect(await res.text()).toBe(twiml(STOP_EN));
       expect((await optOutOf(user.phone, "sms"))?.keyword, word).toBe(word.replace(/[^A-Za-z]/g, "").toUpperCase());
-      expect((await env.DB.prepare("SELECT sms_opt_out FROM users WHERE id = ?").bind(user.id).first<{ sms_opt_out: number }>())!.sms_opt_out).toBe(1);
+      expect(await optOutOf(user.phone, "whatsapp"), word).not.toBeNull();
+      const flags = await env.DB.prepare("SELECT sms_opt_out, whatsapp_opt_out FROM users WHERE id = ?").bind(user.id).first();
+      expect(flags).toEqual({ sms_opt_out: 1, whatsapp_opt_out: 1 });
     }
   });
 
-  it("opts back in on START or UNSTOP, also numbers without an account", async () => {
+  it("understands Spanish and plain language, and confirms once in the sender's language", async () => {
+    const cases: [string, string][] = [
+      ["no más mensajes", STOP_ES],
+      ["Dejen de enviarme mensajes por favor", STOP_ES],
+      ["BAJA", STOP_ES],
+      ["stop texting me", STOP_EN],
+      ["Please remove me from your list", STOP_EN],
+    ];
+    for (const [body, reply] of cases) {
+      const phone = uniquePhone();
+      const sid = uniqueTag("SM");
+      expect(await (await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: body, MessageSid: sid })).text(), body).toBe(twiml(reply));
+      expect(await optOutOf(phone, "sms"), body).not.toBeNull();
+      expect(await optOutOf(phone, "whatsapp"), body).not.toBeNull();
+      // Twilio retrying the same webhook, and a second request to stop: no second confirmation.
+      expect(await (await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: body, MessageSid: sid })).text()).toBe(twiml());
+      expect(await (await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "STOP", MessageSid: uniqueTag("SM") })).text()).toBe(twiml());
+      const ledger = await env.DB.prepare("SELECT count(*) AS n FROM consent_events WHERE phone = ? AND kind = 'opt_out'").bind(phone).first();
+      expect(ledger).toEqual({ n: 2 });
+    }
+  });
+
+  it("answers a bare STOP in the account's language", async () => {
+    const user = await createUser();
+    await env.DB.prepare("UPDATE users SET language = 'es' WHERE id = ?").bind(user.id).run();
+    expect(await (await twilioPost("/api/webhooks/twilio/inbound", { From: user.phone, Body: "STOP", MessageSid: uniqueTag("SM") })).text()).toBe(
+      twiml(STOP_ES),
+    );
+  });
+
+  it("opts back in on START or UNSTOP, on SMS only, also numbers without an account", async () => {
     for (const word of ["START", "unstop"]) {
       const phone = uniquePhone();
-      await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "STOP", MessageSid: uniqueTag("SM") });
+      await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "STOP" });
       expect(await optOutOf(phone, "sms")).not.toBeNull();
-      await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: word, MessageSid: uniqueTag("SM") });
+      const res = await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: word });
+      expect(await res.text()).toBe(twiml("Blockpilot: you will receive our messages again. Reply STOP to opt out."));
       expect(await optOutOf(phone, "sms")).toBeNull();
+      expect(await optOutOf(phone, "whatsapp")).not.toBeNull();
     }
   });
 
@@ -212,14 +250,18 @@ describe("POST /api/webhooks/twilio/inbound", () => {
     expect(await optOutOf(phone, "sms")).not.toBeNull();
   });
 
-  it("answers HELP with the help text as TwiML and ignores other messages", async () => {
-    const help = await twilioPost("/api/webhooks/twilio/inbound", { From: uniquePhone(), Body: "help", MessageSid: uniqueTag("SM") });
+  it("answers HELP (and AYUDA) with the program, support hours, contact and how to opt out, and ignores other messages", async () => {
+    const help = await twilioPost("/api/webhooks/twilio/inbound", { From: uniquePhone(), Body: "help" });
     expect(await help.text()).toMatch(
-      /^<\?xml version="1.0" encoding="UTF-8"\?><Response><Message>Blockpilot: help at .*\/contact, 7 am to 10 pm EST\. Reply STOP to opt out, START to opt back in\.<\/Message><\/Response>$/,
+      /^<\?xml version="1.0" encoding="UTF-8"\?><Response><Message>Blockpilot \(block alerts for delivery drivers\): help at .*\/contact, 7 am to 10 pm EST\. Msg &amp; data rates may apply\. Reply STOP to opt out\.<\/Message><\/Response>$/,
+    );
+    const ayuda = await twilioPost("/api/webhooks/twilio/inbound", { From: uniquePhone(), Body: "AYUDA" });
+    expect(await ayuda.text()).toMatch(
+      /<Message>Blockpilot \(alertas de bloques para conductores\): ayuda en .*\/contact, de 7 am a 10 pm EST\..*Responde STOP para no recibir más\.<\/Message>/,
     );
     const phone = uniquePhone();
-    const chat = await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "please don't stop sending", MessageSid: uniqueTag("SM") });
-    expect(await chat.text()).toBe('<?xml version="1.0" encoding="UTF-8"?><Response></Response>');
+    const chat = await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "please don't stop sending" });
+    expect(await chat.text()).toBe(twiml());
     expect(await optOutOf(phone, "sms")).toBeNull();
   });
 
@@ -267,8 +309,8 @@ describe("/api/webhooks/whatsapp", () => {
                   { id: ids[1], status: "failed", errors: [{ code: 131026, title: "Message undeliverable" }] },
                 ],
                 messages: [
-                  { id: uniqueTag("wamid.in"), from: stopper.phone.slice(1), timestamp: nowSeconds(), type: "text", text: { body: "Stop" } },
-                  { id: uniqueTag("wamid.in"), from: helpAsker.slice(1), timestamp: nowSeconds(), type: "text", text: { body: "HELP" } },
+                  { from: stopper.phone.slice(1), type: "text", text: { body: "Stop" } },
+                  { from: helpAsker.slice(1), type: "text", text: { body: "HELP" } },
                 ],
               },
             },
@@ -280,10 +322,13 @@ describe("/api/webhooks/whatsapp", () => {
     expect(await rowOf(delivered)).toMatchObject({ status: "delivered" });
     expect(await rowOf(failed)).toMatchObject({ status: "failed", error_code: "131026", error_message: "Message undeliverable" });
     expect(await optOutOf(stopper.phone, "whatsapp")).toMatchObject({ keyword: "STOP" });
+    // A revocation on WhatsApp is honoured on SMS too, and confirmed once, on WhatsApp.
     expect(await env.DB.prepare("SELECT whatsapp_opt_out, sms_opt_out FROM users WHERE id = ?").bind(stopper.id).first()).toEqual({
       whatsapp_opt_out: 1,
-      sms_opt_out: 0,
+      sms_opt_out: 1,
     });
+    const confirmations = await env.DB.prepare('SELECT channel, body FROM outbox WHERE "to" = ?').bind(stopper.phone).all<{ channel: string; body: string }>();
+    expect(confirmations.results).toEqual([{ channel: "whatsapp", body: expect.stringContaining("no more texts or WhatsApp messages") }]);
     const reply = await env.DB.prepare('SELECT channel, body FROM outbox WHERE "to" = ?').bind(helpAsker).first<{ channel: string; body: string }>();
     expect(reply?.channel).toBe("whatsapp");
     expect(reply?.body).toContain("Reply STOP to opt out");

@@ -1,11 +1,14 @@
+import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
 import { billingContext } from "../billing/context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
+import { type Channel, recordOptIn, recordOptOut } from "../compliance/consent";
+import { inboundIntent } from "../compliance/inbound-intent";
 import type { AppEnv } from "../context";
+import type { Db } from "../db/client";
+import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { admitInboundEvent, type InboundEvent } from "../messaging/inbound-events";
-import { helpReply, inboundKeyword, optIn, optOut } from "../messaging/opt-outs";
 import { applyStatusCallback, type CallbackStatus, messageIdOfReference } from "../messaging/receipts";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
@@ -27,6 +30,46 @@ async function verifiedTwilioForm(c: Context<AppEnv>): Promise<URLSearchParams> 
   const params = new URLSearchParams(await c.req.text());
   if (!(await verifyTwilioSignature(c.env.TWILIO_AUTH_TOKEN, c.req.url, params, header))) throw new ApiError("forbidden", "Invalid X-Twilio-Signature");
   return params;
+}
+
+/**
+ * The replies to inbound requests, in the sender's language (docs/messaging-rules.md): one
+ * confirmation per opt-out or opt-in that changed something, and HELP with the program name,
+ * support hours and contact, and how to opt out.
+ */
+export function inboundReply(kind: "stop" | "start" | "help", language: "en" | "es", env: Pick<Env, "APP_ORIGIN">): string {
+  const contact = `${env.APP_ORIGIN.replace(/\/$/, "")}/contact`;
+  if (language === "es") {
+    if (kind === "stop") return "Blockpilot: no recibirás más mensajes por SMS ni WhatsApp. Responde START para volver a recibirlos.";
+    if (kind === "start") return "Blockpilot: volverás a recibir nuestros mensajes. Responde STOP para no recibir más.";
+    return `Blockpilot (alertas de bloques para conductores): ayuda en ${contact}, de 7 am a 10 pm EST. Pueden aplicarse tarifas de mensajes y datos. Responde STOP para no recibir más.`;
+  }
+  if (kind === "stop") return "Blockpilot: you will get no more texts or WhatsApp messages from us. Reply START to receive them again.";
+  if (kind === "start") return "Blockpilot: you will receive our messages again. Reply STOP to opt out.";
+  return `Blockpilot (block alerts for delivery drivers): help at ${contact}, 7 am to 10 pm EST. Msg & data rates may apply. Reply STOP to opt out.`;
+}
+
+/**
+ * Acts on an inbound message: an opt-out on every channel, an opt-in on this one, or HELP. Answers
+ * the reply to send, or null (not a request, or nothing changed, e.g. a second STOP or a replay).
+ */
+async function handleInbound(
+  db: Db,
+  env: Env,
+  from: string,
+  body: string,
+  messageId: string | null,
+  via: Channel,
+  at: number = Date.now(),
+): Promise<string | null> {
+  const intent = inboundIntent(body);
+  if (!intent) return null;
+  const account = intent.language ? null : await db.select({ language: users.language }).from(users).where(eq(users.phone, from)).get();
+  const language = intent.language ?? account?.language ?? "en";
+  if (intent.kind === "help") return inboundReply("help", language, env);
+  const change = { phone: from, message: body, messageId, via, language: intent.language ?? account?.language ?? null, keyword: intent.keyword, at };
+  const { changed } = intent.kind === "stop" ? await recordOptOut(db, change) : await recordOptIn(db, change);
+  return changed ? inboundReply(intent.kind, language, env) : null;
 }
 
 /** Meta statuses and inbound messages, as much of the payload as we read. */
@@ -62,13 +105,6 @@ function metaStatus(status: string | undefined): CallbackStatus | null {
   return null;
 }
 
-/** Acts on an inbound STOP/START/HELP unless it is a replay or older than what was already applied (messaging/inbound-events.ts). */
-async function admitKeyword(c: Context<AppEnv>, event: InboundEvent): Promise<boolean> {
-  const verdict = await admitInboundEvent(c.env.DB, event);
-  if (verdict !== "apply") c.var.log.warn("webhook.keyword_refused", { provider: event.provider, verdict, keyword: event.keyword.word });
-  return verdict === "apply";
-}
-
 /** Provider callbacks: /api/webhooks/* — each verifies the provider's signature before reading anything. */
 export const webhookRoutes = new Hono<AppEnv>()
   // Status callbacks: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …);
@@ -91,21 +127,15 @@ export const webhookRoutes = new Hono<AppEnv>()
     }
     return c.body(null, 204);
   })
-  // Inbound SMS: STOP-like keywords opt out, START/UNSTOP opt back in, HELP gets the help text as TwiML.
+  // Inbound SMS: a request to stop (keywords or plain words, English or Spanish) opts out of every
+  // channel, START opts back in, HELP gets the help text; the one reply goes back as TwiML. Twilio's
+  // own opt-out auto-reply must be off (docs/messaging-rules.md), or people would get two.
   .post("/twilio/inbound", async (c) => {
     const params = await verifiedTwilioForm(c);
     const from = normalizeUsPhone(params.get("From") ?? "");
-    const keyword = inboundKeyword(params.get("Body"));
-    const messageSid = params.get("MessageSid") ?? params.get("SmsSid");
-    if (!from || !keyword || !messageSid) return twiml(c);
-    // Twilio's inbound webhook carries no send time: the arrival time orders it, the MessageSid refuses a replay.
-    if (!(await admitKeyword(c, { provider: "twilio", eventId: messageSid, eventAt: Date.now(), phone: from, channel: "sms", keyword }))) return twiml(c);
-    if (keyword.kind === "stop") await optOut(c.env.DB, from, "sms", keyword.word);
-    else if (keyword.kind === "start") await optIn(c.env.DB, from, "sms");
-    else return twiml(c, helpReply(c.env));
-    c.var.log.info("webhook.sms_keyword", { keyword: keyword.word });
-    // Twilio answers STOP and START itself (Advanced Opt-Out); a second reply from us would be noise.
-    return twiml(c);
+    if (!from) return twiml(c);
+    const reply = await handleInbound(c.var.db, c.env, from, params.get("Body") ?? "", params.get("MessageSid") ?? params.get("SmsSid"), "sms");
+    return twiml(c, reply ?? undefined);
   })
   // Meta's subscription handshake: echo the challenge only to someone who knows our verify token.
   .get("/whatsapp", async (c) => {
@@ -144,17 +174,16 @@ export const webhookRoutes = new Hono<AppEnv>()
     }
     for (const message of values.flatMap((v) => v.messages ?? [])) {
       const from = normalizeUsPhone(message.from ?? "");
-      const keyword = inboundKeyword(message.text?.body ?? message.button?.text);
+      const body = message.text?.body ?? message.button?.text;
+      if (!from || !body) continue;
+      // Meta says when the person sent it: a START older than an opt-out already recorded does not undo it.
       const sentAt = Number(message.timestamp) * 1000;
-      if (!from || !keyword || !message.id || !Number.isFinite(sentAt) || sentAt <= 0) continue;
-      if (!(await admitKeyword(c, { provider: "whatsapp", eventId: message.id, eventAt: sentAt, phone: from, channel: "whatsapp", keyword }))) continue;
-      if (keyword.kind === "stop") await optOut(c.env.DB, from, "whatsapp", keyword.word);
-      else if (keyword.kind === "start") await optIn(c.env.DB, from, "whatsapp");
-      else {
-        // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
-        const sent = await createWhatsAppProvider(c.env).sendText(from, helpReply(c.env));
-        if (!sent.ok) c.var.log.warn("webhook.whatsapp_help_failed", { errorCode: sent.errorCode });
-      }
+      const at = Number.isFinite(sentAt) && sentAt > 0 ? Math.min(sentAt, Date.now()) : Date.now();
+      const reply = await handleInbound(c.var.db, c.env, from, body, message.id ?? null, "whatsapp", at);
+      if (!reply) continue;
+      // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
+      const sent = await createWhatsAppProvider(c.env).sendText(from, reply);
+      if (!sent.ok) c.var.log.warn("webhook.whatsapp_reply_failed", { errorCode: sent.errorCode });
     }
     // Meta retries anything but a 200 for days; once verified and read, the event is ours.
     return c.json({ received: true });

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useCallback, useId, useState } from "react";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES, pageCount } from "../../../shared/paging";
 import "./controls.css";
 
@@ -28,7 +28,8 @@ type Props = {
 export function usePaging() {
   const [page, setPage] = useState(FIRST_PAGE);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_PAGE_SIZE);
-  const restart = () => setPage(FIRST_PAGE);
+  // Stable, so effects may depend on it.
+  const restart = useCallback(() => setPage(FIRST_PAGE), []);
   const onPageSize = (size: number) => {
     setPageSize(size);
     setPage(FIRST_PAGE);

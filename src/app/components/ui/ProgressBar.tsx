@@ -1,6 +1,11 @@
 import "./controls.css";
 
-export type ProgressPart = { key: string; label: string; value: number; tone: "pending" | "sending" | "sent" | "delivered" | "failed" | "skipped" };
+export type ProgressPart = {
+  key: string;
+  label: string;
+  value: number;
+  tone: "pending" | "deferred" | "sending" | "sent" | "delivered" | "failed" | "skipped";
+};
 
 type Props = {
   /** What the bar measures, for screen readers. */

@@ -24,13 +24,15 @@ type Props = {
   placeholder?: string;
   /** The campaign endpoint takes at most 1600 characters, even when the limit is lifted. */
   maxLength?: number;
+  /** The text as it will be sent (a marketing SMS gains its opt-out line): what the counter and the limit count. */
+  sentAs?: (value: string) => string;
 };
 
 /** The SMS text with its characters-remaining counter (encoding and segments included). */
-export function SmsTextArea({ label, value, onChange, limit, labels, limitControl, error, placeholder, maxLength = 1600 }: Props) {
+export function SmsTextArea({ label, value, onChange, limit, labels, limitControl, error, placeholder, maxLength = 1600, sentAs = (v) => v }: Props) {
   const id = useId();
   const [refused, setRefused] = useState(false);
-  const count = countSms(value);
+  const count = countSms(sentAs(value));
   const over = limit && count.messages > 1;
   return (
     <div className="field sms-field">
@@ -46,7 +48,7 @@ export function SmsTextArea({ label, value, onChange, limit, labels, limitContro
           const next = e.target.value;
           // Text that fits may not grow past one segment; a text already over it (an owner turned the
           // limit back on) may still be shortened.
-          if (limit && countSms(next).messages > 1 && (count.messages === 1 || next.length >= value.length)) {
+          if (limit && countSms(sentAs(next)).messages > 1 && (count.messages === 1 || next.length >= value.length)) {
             setRefused(true);
             return;
           }

@@ -19,6 +19,7 @@ export const ICON_NAMES = [
   "circle-question-mark",
   "circle-x",
   "clock",
+  "copy",
   "credit-card",
   "dollar-sign",
   "download",

@@ -1,5 +1,8 @@
+import type { TFunction } from "i18next";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
+import { CAMPAIGN_PURPOSES, type CampaignPurpose, type MessageLanguage, OPT_OUT_LINES, smsBodyFor } from "../../../shared/marketing";
+import { fitsOneSegment } from "../../../shared/sms";
 import type { WhatsAppTemplate } from "../../../shared/templates";
 import { SmsTextArea } from "../../components/ui/SmsTextArea";
 import { TemplatePicker, templateText } from "../../components/ui/TemplatePicker";
@@ -7,8 +10,82 @@ import { useTemplates } from "./api";
 import { useSmsLabels } from "./labels";
 
 export type Channel = "sms" | "whatsapp";
-export type MessageValue = { channel: Channel; message: string; templateId: string };
-export type MessageErrors = { message?: string; template?: string };
+/**
+ * What a panel asks about a message: the channel and content, what it is for (marketing or a
+ * transactional kind: docs/messaging-rules.md), its language (the opt-out line's) and an optional
+ * start time (a datetime-local value in the admin's zone).
+ */
+export type MessageValue = {
+  channel: Channel;
+  message: string;
+  templateId: string;
+  purpose: CampaignPurpose | "";
+  language: MessageLanguage;
+  scheduledAt: string;
+};
+export type MessageErrors = { message?: string; template?: string; purpose?: string; scheduledAt?: string };
+
+export const emptyMessage = (language: MessageLanguage = "en"): MessageValue => ({
+  channel: "sms",
+  message: "",
+  templateId: "",
+  purpose: "",
+  language,
+  scheduledAt: "",
+});
+
+/** A marketing template makes a marketing message whatever the panel says; an unknown category reads as marketing. */
+export function isMarketing(value: MessageValue, template?: WhatsAppTemplate): boolean {
+  if (value.purpose === "marketing") return true;
+  return value.channel === "whatsapp" && !!template && (template.category ?? "MARKETING") === "MARKETING";
+}
+
+const MAX_SCHEDULE_AHEAD_MS = 30 * 86_400_000;
+/** The scheduled start as epoch ms (the datetime-local value is the admin's wall clock), or null. */
+export function scheduledAtMs(value: MessageValue): number | null {
+  if (!value.scheduledAt) return null;
+  const t = new Date(value.scheduledAt).getTime();
+  return Number.isNaN(t) ? Number.NaN : t;
+}
+
+/** The message's problems before review, as translated messages keyed by field. */
+export function messageProblems(value: MessageValue, template: WhatsAppTemplate | undefined, limit: boolean, t: TFunction<"admin">, now = Date.now()) {
+  const problems: MessageErrors = {};
+  if (!value.purpose) problems.purpose = t("errors.purposeRequired");
+  if (value.channel === "sms") {
+    const body = value.purpose ? smsBodyFor(value.message, value.purpose, value.language).body : value.message;
+    if (!value.message.trim()) problems.message = t("errors.messageRequired");
+    else if (limit && !fitsOneSegment(body)) problems.message = t("errors.oneSegment");
+  } else if (!template) problems.template = t("errors.templateRequired");
+  else if (value.purpose && isMarketing(value, template)) problems.template = t("errors.whatsappMarketingUs");
+  const at = scheduledAtMs(value);
+  if (at !== null && (Number.isNaN(at) || at <= now || at > now + MAX_SCHEDULE_AHEAD_MS)) problems.scheduledAt = t("errors.schedulePast");
+  return problems;
+}
+
+/** The campaign fields the message contributes. */
+export function messageFields(value: MessageValue, template: WhatsAppTemplate | undefined) {
+  const at = scheduledAtMs(value);
+  return {
+    channel: value.channel,
+    ...(value.channel === "sms" ? { message: value.message } : { template: { name: template!.name, language: template!.language } }),
+    purpose: value.purpose as CampaignPurpose,
+    language: value.language,
+    ...(at !== null ? { scheduledAt: at } : {}),
+  };
+}
+
+/** The query the review's rules read (channel, purpose, template, start). */
+export function reviewRules(value: MessageValue, template: WhatsAppTemplate | undefined) {
+  const at = scheduledAtMs(value);
+  return {
+    channel: value.channel,
+    purpose: value.purpose || undefined,
+    templateName: value.channel === "whatsapp" ? template?.name : undefined,
+    templateLanguage: value.channel === "whatsapp" ? template?.language : undefined,
+    scheduledAt: at !== null && !Number.isNaN(at) ? at : undefined,
+  };
+}
 
 type Props = {
   value: MessageValue;
@@ -24,10 +101,31 @@ type Props = {
 export function MessageFields({ value, onChange, limit, limitControl, billingDetails, errors }: Props) {
   const { t } = useTranslation("admin");
   const name = useId();
+  const purposeName = useId();
+  const ids = useId();
   const smsLabels = useSmsLabels();
   const templates = useTemplates(billingDetails && value.channel === "whatsapp");
+  const template = findTemplate(templates.data?.Items, value.templateId);
+  const marketing = isMarketing(value, template);
   return (
     <>
+      <fieldset className="radio-row purpose-row" aria-describedby={`${ids}-purpose-hint${errors.purpose ? ` ${ids}-purpose-error` : ""}`}>
+        <legend>{t("message.purpose")}</legend>
+        {CAMPAIGN_PURPOSES.map((p) => (
+          <label key={p} className="check">
+            <input type="radio" name={purposeName} value={p} checked={value.purpose === p} onChange={() => onChange({ purpose: p })} />
+            {t(`message.purposes.${p}`)}
+          </label>
+        ))}
+        <small id={`${ids}-purpose-hint`} className="muted">
+          {t("message.purposeHint")}
+        </small>
+        {errors.purpose && (
+          <p id={`${ids}-purpose-error`} className="field-error">
+            {errors.purpose}
+          </p>
+        )}
+      </fieldset>
       <fieldset className="radio-row">
         <legend>{t("message.type")}</legend>
         <label className="check">
@@ -40,15 +138,19 @@ export function MessageFields({ value, onChange, limit, limitControl, billingDet
         </label>
       </fieldset>
       {value.channel === "sms" ? (
-        <SmsTextArea
-          label={t("message.text")}
-          value={value.message}
-          onChange={(message) => onChange({ message })}
-          limit={limit}
-          labels={smsLabels}
-          limitControl={limitControl}
-          error={errors.message}
-        />
+        <>
+          <SmsTextArea
+            label={t("message.text")}
+            value={value.message}
+            onChange={(message) => onChange({ message })}
+            limit={limit}
+            labels={smsLabels}
+            limitControl={limitControl}
+            error={errors.message}
+            sentAs={value.purpose === "marketing" ? (text) => smsBodyFor(text, "marketing", value.language).body : undefined}
+          />
+          {value.purpose === "marketing" && <p className="muted opt-out-note">{t("message.optOutLine", { line: OPT_OUT_LINES[value.language] })}</p>}
+        </>
       ) : !billingDetails ? (
         <p className="notice">{t("message.templatesNeedBilling")}</p>
       ) : templates.error ? (
@@ -68,6 +170,40 @@ export function MessageFields({ value, onChange, limit, limitControl, billingDet
           error={errors.template}
         />
       )}
+      {value.channel === "whatsapp" && template && <p className="muted">{t("message.templateCategory", { category: template.category ?? "MARKETING" })}</p>}
+      {value.channel === "whatsapp" && marketing && (
+        <p className="alert" role="alert">
+          {t("message.whatsappMarketingUs")}
+        </p>
+      )}
+      <div className="field-row">
+        <div className="field">
+          <label htmlFor={`${ids}-language`}>{t("message.language")}</label>
+          <select id={`${ids}-language`} value={value.language} onChange={(e) => onChange({ language: e.target.value as MessageLanguage })}>
+            <option value="en">{t("message.languages.en")}</option>
+            <option value="es">{t("message.languages.es")}</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${ids}-schedule`}>{t("message.schedule")}</label>
+          <input
+            id={`${ids}-schedule`}
+            type="datetime-local"
+            value={value.scheduledAt}
+            aria-describedby={`${ids}-schedule-hint${errors.scheduledAt ? ` ${ids}-schedule-error` : ""}`}
+            aria-invalid={Boolean(errors.scheduledAt) || undefined}
+            onChange={(e) => onChange({ scheduledAt: e.target.value })}
+          />
+          <small id={`${ids}-schedule-hint`} className="muted">
+            {t("message.scheduleHint")}
+          </small>
+          {errors.scheduledAt && (
+            <p id={`${ids}-schedule-error`} className="field-error">
+              {errors.scheduledAt}
+            </p>
+          )}
+        </div>
+      </div>
     </>
   );
 }

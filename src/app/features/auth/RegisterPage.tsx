@@ -1,5 +1,7 @@
+import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
+import { REGISTRATION_CONSENT } from "../../../shared/consent-texts";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
@@ -31,10 +33,14 @@ export default function RegisterPage() {
     required: ["name", "phoneNumber", "password", "confirmPassword"],
   });
   const app = form.values.app as App;
+  // The marketing consent box: optional, unticked by default; its exact wording is recorded (docs/messaging-rules.md).
+  const [marketingConsent, setMarketingConsent] = useState(false);
+  const consentId = useId();
+  const language = i18n.language === "es" ? "es" : "en";
 
   const submit = form.onSubmit(async ({ confirmPassword: _confirm, ...data }) => {
     try {
-      await authApi.register({ ...data, language: i18n.language === "es" ? "es" : "en" });
+      await authApi.register({ ...data, language, ...(marketingConsent ? { marketingConsent: { version: REGISTRATION_CONSENT.version } } : {}) });
       rememberSignIn(data.phoneNumber, data.app, data.password);
       const state: ConfirmPageState = { phoneNumber: data.phoneNumber, app: data.app, reason: "registered" };
       void navigate("/confirm-account", { state });
@@ -64,6 +70,22 @@ export default function RegisterPage() {
       <PasswordField {...form.field("password")} {...toggle} label={t("fields.password")} autoComplete="new-password" hint={t("fields.passwordRules")} />
       <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
       <TextField {...form.field("referralCode")} label={`${t("fields.referralCode")} ${t("fields.optional")}`} autoComplete="off" autoCapitalize="characters" />
+      <div className="field consent-field">
+        <label className="check" htmlFor={consentId}>
+          <input
+            id={consentId}
+            type="checkbox"
+            checked={marketingConsent}
+            disabled={form.submitting}
+            aria-describedby={`${consentId}-hint`}
+            onChange={(e) => setMarketingConsent(e.target.checked)}
+          />
+          <span>{REGISTRATION_CONSENT[language]}</span>
+        </label>
+        <small id={`${consentId}-hint`} className="muted">
+          {t("register.consentHint")}
+        </small>
+      </div>
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("register.submitting") : t("register.submit")}

@@ -2,6 +2,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { REGISTRATION_CONSENT } from "../../../shared/consent-texts";
 import { setLanguage } from "../../i18n";
 import { type SessionValue, StaticSessionProvider, signedOutSession } from "../../lib/session";
 import ConfirmAccountPage from "./ConfirmAccountPage";
@@ -143,6 +144,22 @@ describe("register: validation in both languages", () => {
       path: "/api/auth/register",
       body: { name: "Dana Driver", phoneNumber: "+13055550123", password: "Str0ng!pass", app: "spark", referralCode: "MIAMI10", language: "es" },
     });
+  });
+
+  it("offers the marketing consent unticked, shows its exact wording, and records the version only when ticked", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({ "/api/auth/register": { status: 201, body: { codeDelivery: { destination: "+1***0123" } } } });
+    const { router } = renderScreen("/register");
+    const box = await screen.findByRole("checkbox", { name: REGISTRATION_CONSENT.en });
+    expect(box).not.toBeChecked();
+    await user.type(screen.getByLabelText("Full name"), "Dana Driver");
+    await user.type(screen.getByLabelText("Phone number"), "(305) 555-0123");
+    await user.type(screen.getByLabelText("Password"), "Str0ng!pass");
+    await user.type(screen.getByLabelText("Confirm password"), "Str0ng!pass");
+    await user.click(box);
+    await user.click(screen.getByRole("button", { name: "Create account" }));
+    await wentTo(router, "/register");
+    expect(calls[0]!.body).toMatchObject({ marketingConsent: { version: REGISTRATION_CONSENT.version }, language: "en" });
   });
 
   it("says an account with this phone number already exists (409), in both languages", async () => {

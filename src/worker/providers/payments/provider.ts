@@ -59,9 +59,18 @@ export class PaymentsProviderError extends Error {
 /** The embedded provider delivers its events to our webhook handler, and that may leave work running. */
 export type ProviderDeps = { log: Logger; waitUntil: (promise: Promise<unknown>) => void };
 
-/** The provider PAYMENTS_PROVIDER names: "local" (embedded default) or "stripe". */
+/**
+ * The embedded provider takes test cards for real service time, so it never runs in production:
+ * a production Worker left on "local" refuses to take payments rather than give days away.
+ */
+export function localPaymentsAllowed(env: Pick<Env, "PAYMENTS_PROVIDER" | "ENVIRONMENT">): boolean {
+  return env.PAYMENTS_PROVIDER === "local" && env.ENVIRONMENT !== "production";
+}
+
+/** The provider PAYMENTS_PROVIDER names: "local" (embedded default, never in production) or "stripe". */
 export function createPaymentsProvider(env: Env, deps: ProviderDeps): PaymentsProvider {
   if (env.PAYMENTS_PROVIDER === "stripe") return new StripePayments(env);
-  if (env.PAYMENTS_PROVIDER === "local") return new LocalPayments(env, deps);
+  if (localPaymentsAllowed(env)) return new LocalPayments(env, deps);
+  if (env.PAYMENTS_PROVIDER === "local") throw new Error('PAYMENTS_PROVIDER = "local" is for development; set "stripe" in production');
   throw new Error(`Unknown PAYMENTS_PROVIDER "${env.PAYMENTS_PROVIDER}"`);
 }

@@ -7,11 +7,12 @@ import { CloudApiWhatsApp } from "./cloud-api";
 import { createWhatsAppProvider } from "./provider";
 
 const log = createLogger({ test: "cloud-api" });
-const template = (name: string, language = "en_US", status = "APPROVED") => ({
+const template = (name: string, language = "en_US", status = "APPROVED", category = "MARKETING") => ({
   id: uniqueTag("tpl"),
   name,
   language,
   status,
+  category,
   components: [
     { type: "HEADER", format: "TEXT", text: `${name} header` },
     { type: "BODY", text: `${name} body` },
@@ -75,6 +76,9 @@ describe("CloudApiWhatsApp", () => {
     const list = ["a", "b", "c", "d", "e"].map((n) => template(`${n}_tpl`));
     await tenant.configure({ templates: list, templatePageSize: 2 });
     expect(await whatsapp.fetchTemplates()).toEqual(list);
+    // The category comes from the provider; one it does not give (or we do not know) reads as marketing.
+    await tenant.configure({ templates: [template("code_tpl", "en_US", "APPROVED", "AUTHENTICATION"), { ...template("odd_tpl"), category: "SOMETHING_NEW" }] });
+    expect((await whatsapp.fetchTemplates()).map((t) => t.category)).toEqual(["AUTHENTICATION", "MARKETING"]);
     const { whatsapp: unauthorised } = cloudApi({ WHATSAPP_TOKEN: "nope" });
     await expect(unauthorised.fetchTemplates()).rejects.toThrow(/401/);
   });
@@ -89,7 +93,7 @@ describe("template sync", () => {
     await tenant.configure({ templates: [keep, rejected, gone] });
     const workerEnv = tenant.env();
     expect(await syncTemplates(workerEnv, log, { force: true })).toBe(true);
-    expect(await findTemplate(env.DB, keep)).toMatchObject({ id: keep.id, components: keep.components });
+    expect(await findTemplate(env.DB, keep)).toMatchObject({ id: keep.id, category: "MARKETING", components: keep.components });
     expect(await findTemplate(env.DB, rejected)).toBeNull();
     // Fresh copy: no call to the provider within ten minutes.
     await tenant.configure({ templates: [{ ...keep, components: [{ type: "BODY", text: "changed" }] }] });

@@ -1,4 +1,4 @@
-import type { TemplateComponent, TemplateRef, WhatsAppTemplate } from "../../../shared/templates";
+import { type TemplateComponent, type TemplateRef, templateCategory, type WhatsAppTemplate } from "../../../shared/templates";
 import { callProvider, providerTimeoutMs, readJson, retryAfterSeconds } from "../http-call";
 import type { SendOutcome } from "../outcome";
 import type { WhatsAppProvider } from "./provider";
@@ -72,7 +72,7 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
   async fetchTemplates(): Promise<WhatsAppTemplate[]> {
     const templates: WhatsAppTemplate[] = [];
     let url: string | undefined =
-      `${this.base}/${encodeURIComponent(this.config.WHATSAPP_BUSINESS_ACCOUNT_ID)}/message_templates?limit=100&fields=id,name,language,status,components`;
+      `${this.base}/${encodeURIComponent(this.config.WHATSAPP_BUSINESS_ACCOUNT_ID)}/message_templates?limit=100&fields=id,name,language,status,category,components`;
     for (let page = 0; url && page < MAX_TEMPLATE_PAGES; page++) {
       const call = await callProvider(url, { headers: this.headers() }, providerTimeoutMs(this.config));
       if (!call.ok) throw new Error(`WhatsApp template list: ${call.errorMessage}`);
@@ -81,7 +81,7 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
         throw new Error(`WhatsApp template list answered ${call.response.status}${typeof body?.error?.message === "string" ? `: ${body.error.message}` : ""}`);
       }
       for (const raw of body.data) {
-        const t = raw as { id?: unknown; name?: unknown; language?: unknown; status?: unknown; components?: unknown };
+        const t = raw as { id?: unknown; name?: unknown; language?: unknown; status?: unknown; category?: unknown; components?: unknown };
         if (typeof t.id !== "string" || typeof t.name !== "string" || typeof t.language !== "string") continue;
         const components = Array.isArray(t.components)
           ? (t.components as Record<string, unknown>[]).map(
@@ -92,7 +92,14 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
               }),
             )
           : [];
-        templates.push({ id: t.id, name: t.name, language: t.language, status: typeof t.status === "string" ? t.status : "UNKNOWN", components });
+        templates.push({
+          id: t.id,
+          name: t.name,
+          language: t.language,
+          status: typeof t.status === "string" ? t.status : "UNKNOWN",
+          category: templateCategory(t.category),
+          components,
+        });
       }
       url = typeof body.paging?.next === "string" ? body.paging.next : undefined;
     }

@@ -63,6 +63,22 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
   const navigate = useNavigate();
   const running = isRunning(campaign);
   const [retrying, setRetrying] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const { mutate } = useCampaign(String(campaign.id));
+
+  async function cancel() {
+    if (!window.confirm(t("campaigns.cancelConfirm"))) return;
+    setCancelling(true);
+    try {
+      const res = await unwrap(api.admin.campaigns[":id"].cancel.$post({ param: { id: String(campaign.id) } }));
+      await mutate({ campaign: res.campaign }, { revalidate: false });
+      toast.success(t("campaigns.cancelled"));
+    } catch (err) {
+      toast.error(serverMessage(err) ?? t("errors.generic"));
+    } finally {
+      setCancelling(false);
+    }
+  }
 
   async function retryFailed() {
     if (!window.confirm(t("campaigns.retryConfirm", { n: campaign.counts.failed }))) return;
@@ -103,6 +119,10 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
             <dd>{t(`message.${campaign.channel}`)}</dd>
           </div>
           <div>
+            <dt>{t("campaigns.purpose")}</dt>
+            <dd>{t(`message.purposes.${campaign.purpose}`)}</dd>
+          </div>
+          <div>
             <dt>{t("campaigns.source")}</dt>
             <dd>{t(`campaigns.sources.${campaign.source}`)}</dd>
           </div>
@@ -114,6 +134,23 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
         <p className="campaign-message">
           {campaign.channel === "sms" ? campaign.message : campaign.template ? `${campaign.template.name} (${campaign.template.language})` : ""}
         </p>
+        {campaign.status === "scheduled" && campaign.scheduledAt !== null && (
+          <p className="notice" role="status">
+            {t("campaigns.scheduledFor", { at: formatDateTime(campaign.scheduledAt) })}
+          </p>
+        )}
+        {campaign.counts.deferred > 0 && campaign.deferred && (
+          <p className="notice deferred-note" role="status">
+            <Badge tone="brand">{t("status.deferred")}</Badge>{" "}
+            {campaign.deferred.first === campaign.deferred.last
+              ? t("campaigns.deferredNote", { n: campaign.counts.deferred, last: formatDateTime(campaign.deferred.last) })
+              : t("campaigns.deferredNoteRange", {
+                  n: campaign.counts.deferred,
+                  first: formatDateTime(campaign.deferred.first),
+                  last: formatDateTime(campaign.deferred.last),
+                })}
+          </p>
+        )}
         <CampaignProgress campaign={campaign} />
         {running && (
           <p className="muted live-note" role="status">
@@ -125,6 +162,11 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
             {t("campaigns.retryFailed")}
           </button>
           <CsvExport campaignId={campaign.id} />
+          {(campaign.status === "scheduled" || campaign.status === "queued") && (
+            <button type="button" className="button button-secondary" disabled={cancelling} onClick={() => void cancel()}>
+              {t("campaigns.cancel")}
+            </button>
+          )}
         </div>
       </div>
       <Ledger campaignId={String(campaign.id)} live={running} />
@@ -193,7 +235,18 @@ function Ledger({ campaignId, live }: { campaignId: string; live: boolean }) {
   const columns: Column<LedgerRow>[] = [
     { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
     { key: "name", header: t("columns.name"), cell: (r) => r.name ?? "" },
-    { key: "status", header: t("campaigns.status"), cell: (r) => <Badge tone={messageTone(r.status)}>{t(`status.${r.status}`)}</Badge> },
+    {
+      key: "status",
+      header: t("campaigns.status"),
+      cell: (r) => (
+        <>
+          <Badge tone={messageTone(r.status)}>{t(`status.${r.status}`)}</Badge>
+          {r.status === "deferred" && r.deferredUntil ? (
+            <small className="muted"> {t("review.waitsUntil", { at: formatDateTime(r.deferredUntil) })}</small>
+          ) : null}
+        </>
+      ),
+    },
     { key: "provider", header: t("campaigns.providerId"), cell: (r) => <code>{r.providerId ?? ""}</code> },
     { key: "error", header: t("campaigns.errorCode"), cell: (r) => (r.errorCode ? <span title={r.errorMessage ?? undefined}>{r.errorCode}</span> : "") },
     { key: "attempts", header: t("campaigns.attempts"), cell: (r) => r.attempts },

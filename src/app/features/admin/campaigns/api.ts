@@ -7,8 +7,9 @@ import { noRetryOn4xx } from "../api";
 /** How often a running campaign's progress is fetched again. */
 export const LIVE_REFRESH_MS = 2000;
 
+/** Running: the page refreshes itself. A scheduled campaign too, so its start shows without a reload. */
 export function isRunning(c: Pick<CampaignView, "status">): boolean {
-  return c.status === "queued" || c.status === "expanding" || c.status === "sending";
+  return c.status === "scheduled" || c.status === "queued" || c.status === "expanding" || c.status === "sending";
 }
 
 type Paging = { page: number; pageSize: number };

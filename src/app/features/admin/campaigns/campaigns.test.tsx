@@ -19,15 +19,20 @@ function campaign(over: Partial<Campaign> = {}): Campaign {
     template: null,
     author: { id: 1, name: "Olivia Owner" },
     status: "sending",
+    category: "transactional",
+    purpose: "service",
+    language: "en",
+    scheduledAt: null,
+    deferred: null,
     total: 10,
-    counts: { pending: 6, sending: 0, sent: 2, delivered: 1, failed: 1, skipped: 0 },
+    counts: { pending: 6, deferred: 0, sending: 0, sent: 2, delivered: 1, failed: 1, skipped: 0 },
     createdAt: Date.UTC(2026, 4, 2, 15, 30),
     updatedAt: Date.UTC(2026, 4, 2, 15, 31),
     ...over,
   };
 }
 
-const done = { status: "done" as const, counts: { pending: 0, sending: 0, sent: 5, delivered: 3, failed: 1, skipped: 1 } };
+const done = { status: "done" as const, counts: { pending: 0, deferred: 0, sending: 0, sent: 5, delivered: 3, failed: 1, skipped: 1 } };
 
 function ledger(call: Call) {
   const status = call.url.searchParams.get("status");
@@ -42,6 +47,7 @@ function ledger(call: Call) {
       errorMessage: i === 0 ? "Invalid 'To' number" : null,
       attempts: 1,
       deadLettered: false,
+      deferredUntil: null,
       updatedAt: Date.UTC(2026, 4, 2, 15, 31),
     }),
   ).filter((r) => !status || r.status === status);
@@ -194,5 +200,78 @@ describe("campaign ledger", () => {
     mockApi([{ path: "/api/admin/campaigns/99", reply: () => ({ status: 404, body: { error: { code: "not_found", message: "Not found" } } }) }]);
     renderScreen(<CampaignPage />, { path: "/admin/campaigns/99", route: "/admin/campaigns/:id" });
     expect(await screen.findByText("This campaign does not exist.")).toBeInTheDocument();
+  });
+});
+
+describe("the campaign page's deferred and scheduled states", () => {
+  it("shows deferred as its own state, with until when, in the summary, the bar and the ledger", async () => {
+    const eight = new Date(2026, 6, 16, 8, 0).getTime();
+    const deferred = campaign({
+      category: "marketing",
+      purpose: "marketing",
+      counts: { pending: 0, deferred: 1, sending: 0, sent: 1, delivered: 0, failed: 0, skipped: 2 },
+      total: 4,
+      deferred: { first: eight, last: eight },
+    });
+    mockApi([
+      { path: "/api/admin/campaigns/12", reply: () => ({ body: { campaign: deferred } }) },
+      {
+        path: "/api/admin/campaigns/12/messages",
+        reply: () => ({
+          body: {
+            total: 1,
+            page: 1,
+            pageSize: 20,
+            rows: [
+              {
+                phone: "+12125550100",
+                name: "East",
+                status: "deferred",
+                deferredUntil: eight,
+                providerId: null,
+                errorCode: null,
+                errorMessage: null,
+                attempts: 0,
+                deadLettered: false,
+                updatedAt: eight,
+              },
+            ],
+          },
+        }),
+      },
+    ]);
+    renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });
+    expect(await screen.findByText(/1 deferred to their recipients' allowed hours, until 16\/07\/26 08:00\./)).toBeInTheDocument();
+    expect(screen.getByText("Marketing: offers, news, invitations to join")).toBeInTheDocument();
+    const legend = screen.getByRole("list");
+    expect(within(legend).getByText("Deferred").parentElement).toHaveTextContent("Deferred 1");
+    const table = await screen.findByRole("table", { name: "Recipients" });
+    expect(within(table).getAllByRole("row")[1]).toHaveTextContent("Waits until 16/07/26 08:00");
+    expect(screen.queryByRole("button", { name: "Cancel campaign" })).not.toBeInTheDocument();
+  });
+
+  it("shows when a scheduled campaign starts and cancels it after a confirm", async () => {
+    const user = userEvent.setup();
+    const at = new Date(2026, 6, 20, 9, 30).getTime();
+    const scheduled = campaign({
+      status: "scheduled",
+      scheduledAt: at,
+      counts: { pending: 0, deferred: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 },
+    });
+    const api = mockApi([
+      { path: "/api/admin/campaigns/12", reply: () => ({ body: { campaign: scheduled } }) },
+      { path: "/api/admin/campaigns/12/messages", reply: () => ({ body: { total: 0, page: 1, pageSize: 20, rows: [] } }) },
+      { method: "POST", path: "/api/admin/campaigns/12/cancel", reply: () => ({ body: { campaign: { ...scheduled, status: "cancelled" } } }) },
+    ]);
+    const confirm = stubConfirm(true);
+    renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });
+    expect(await screen.findByText("Starts at 20/07/26 09:30. It can be cancelled until then.")).toBeInTheDocument();
+    expect(screen.getByText("Scheduled")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Cancel campaign" }));
+    expect(confirm).toHaveBeenCalledWith("Cancel this campaign? Nothing will be sent.");
+    expect(await screen.findByText("The campaign was cancelled.")).toBeInTheDocument();
+    expect(api.to("/api/admin/campaigns/12/cancel", "POST")).toHaveLength(1);
+    expect(await screen.findByText("Cancelled")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Cancel campaign" })).not.toBeInTheDocument();
   });
 });

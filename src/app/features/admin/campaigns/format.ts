@@ -13,6 +13,8 @@ export function formatDateTime(epochMs: number): string {
 export function campaignTone(status: CampaignStatus): BadgeTone {
   if (status === "done") return "success";
   if (status === "failed") return "danger";
+  if (status === "cancelled") return "neutral";
+  if (status === "scheduled") return "brand";
   return "info";
 }
 
@@ -26,6 +28,8 @@ export function messageTone(status: MessageStatus): BadgeTone {
       return "danger";
     case "skipped":
       return "warning";
+    case "deferred":
+      return "brand";
     default:
       return "info";
   }

@@ -50,6 +50,7 @@ const baseRoutes: Route[] = [
             id: "t1",
             name: "welcome_back",
             language: "en_US",
+            category: "UTILITY",
             components: [
               { type: "HEADER", text: "Welcome back" },
               { type: "BODY", text: "Your blocks are waiting." },
@@ -60,7 +61,20 @@ const baseRoutes: Route[] = [
     }),
   },
   { path: "/api/admin/audience", reply: audience },
+  { path: "/api/admin/audience/review", reply: () => ({ body: summaryOf(TOTAL) }) },
 ];
+
+/** The review's account of the rules: by default nobody is left out and nobody waits. */
+function summaryOf(total: number, over: Record<string, unknown> = {}) {
+  return {
+    total,
+    excluded: { opted_out: 0, no_consent: 0, frequency_cap: 0, whatsapp_marketing_us: 0 },
+    sendNow: total,
+    deferred: { count: 0, first: null, last: null },
+    refusal: null,
+    ...over,
+  };
+}
 
 function sentRoute(
   reply: Route["reply"] = () => ({ status: 201, body: { campaign: { id: 42, total: 55 }, message: "Message sent successfully to 55 users." } }),
@@ -79,7 +93,8 @@ afterEach(() => {
 
 const messageBox = () => screen.getByRole("textbox", { name: "Message" });
 
-async function writeAndReview(user: ReturnType<typeof userEvent.setup>, text = "Hello drivers") {
+async function writeAndReview(user: ReturnType<typeof userEvent.setup>, text = "Hello drivers", purpose = "Service notice") {
+  await user.click(screen.getByRole("radio", { name: purpose }));
   await user.type(messageBox(), text);
   await user.click(screen.getByRole("button", { name: "Review" }));
   await screen.findByText(/This message will be sent to \d+ Flex users/);
@@ -140,6 +155,7 @@ describe("panel 1 filters", () => {
     fireEvent.change(screen.getByLabelText("Creation date: start"), { target: { value: "2026-02-01" } });
     fireEvent.change(screen.getByLabelText("Creation date: end"), { target: { value: "2026-01-01" } });
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("The start date is after the end date.")).toBeInTheDocument();
     expect(api.to("/api/admin/audience")).toHaveLength(0);
@@ -149,6 +165,7 @@ describe("panel 1 filters", () => {
     const user = userEvent.setup();
     mockApi([...baseRoutes]);
     renderScreen(<DriversPanel />);
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("Write the message first.")).toBeInTheDocument();
   });
@@ -268,7 +285,6 @@ describe("review and send", () => {
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551005" }));
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551005" }));
     expect(screen.getByText(`This message will be sent to ${TOTAL - 2} Flex users`)).toBeInTheDocument();
-
     await user.click(screen.getByRole("button", { name: "Send" }));
     expect(confirm).toHaveBeenCalledWith(`Are you sure you want to send this message to ${TOTAL - 2} users?`);
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
@@ -321,6 +337,7 @@ describe("review and send", () => {
       .getAllByRole("columnheader")
       .map((h) => h.textContent?.trim());
     expect(headers.slice(1)).toEqual([
+      "Rules",
       "Nombre",
       "Teléfono",
       "Referral",
@@ -351,6 +368,7 @@ describe("review and send", () => {
     renderScreen(<DriversPanel />);
     await user.click(screen.getByLabelText("Spark users"));
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText(`This message will be sent to ${TOTAL} Spark users`)).toBeInTheDocument();
     expect(await screen.findByRole("columnheader", { name: /Delivery area/ })).toBeInTheDocument();
@@ -484,6 +502,7 @@ describe("review and send", () => {
     renderScreen(<DriversPanel />, { user: owner });
     await user.click(screen.getByRole("checkbox", { name: "Limit characters" }));
     fireEvent.change(messageBox(), { target: { value: "a".repeat(200) } });
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
@@ -511,6 +530,7 @@ describe("review and send", () => {
     await user.selectOptions(select, "t1");
     expect(within(select).getByRole("option", { name: "welcome_back (en_US) — Welcome back" })).toBeInTheDocument();
     expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Your blocks are waiting.");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
@@ -535,6 +555,7 @@ describe("panel 1 errors", () => {
     ]);
     renderScreen(<DriversPanel />);
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText("An error has occurred.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
@@ -548,6 +569,7 @@ describe("panel 1 errors", () => {
     mockApi([{ path: "/api/admin/audience", reply: () => ({ body: { total: 0, page: 1, pageSize: 20, rows: [] } }) }, ...baseRoutes]);
     renderScreen(<DriversPanel />);
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText("Nothing to review: no users match these filters.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
@@ -562,5 +584,82 @@ describe("Spanish", () => {
     expect(screen.getByRole("heading", { name: "Enviar SMS (todos los usuarios)" })).toBeInTheDocument();
     expect(await screen.findByText("solo Olivia Owner puede desmarcar esto")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Revisar" })).toBeInTheDocument();
+  });
+});
+
+describe("the messaging rules in panel 1", () => {
+  it("asks what the message is for, counts the opt-out line, and sends purpose and language", async () => {
+    const user = userEvent.setup();
+    const api = mockApi([
+      {
+        path: "/api/admin/audience/review",
+        reply: () => ({
+          body: summaryOf(TOTAL, {
+            excluded: { opted_out: 2, no_consent: 5, frequency_cap: 1, whatsapp_marketing_us: 0 },
+            sendNow: 30,
+            deferred: { count: 19, first: new Date(2026, 6, 16, 8).getTime(), last: new Date(2026, 6, 16, 11).getTime() },
+          }),
+        }),
+      },
+      {
+        path: "/api/admin/audience",
+        reply: (call) => {
+          const page = audience(call);
+          const rows = page.body.rows.map((r, i) => ({
+            ...r,
+            exclusion: i === 0 ? "no_consent" : null,
+            deferredUntil: i === 1 ? new Date(2026, 6, 16, 8).getTime() : null,
+          }));
+          return { body: { ...page.body, rows } };
+        },
+      },
+      ...baseRoutes,
+      sentRoute(),
+    ]);
+    stubConfirm(true);
+    renderScreen(<DriversPanel />);
+    await user.click(screen.getByRole("button", { name: "Review" }));
+    expect(await screen.findByText("Say what this message is for.")).toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: "Marketing: offers, news, invitations to join" }));
+    expect(screen.getByText("“Reply STOP to opt out” is added at the end and counted in the limit.")).toBeInTheDocument();
+    await user.type(messageBox(), "Hi");
+    // 2 characters + newline + the 21-character line: 24 of 160.
+    expect(screen.getByText(/136 characters remaining/)).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText("Message language"), "es");
+    await user.click(screen.getByRole("button", { name: "Review" }));
+    expect(await screen.findByText("Sent at once: 30")).toBeInTheDocument();
+    expect(screen.getByText("Deferred to their allowed hours: 19, from 16/07/26 08:00 to 16/07/26 11:00")).toBeInTheDocument();
+    expect(screen.getByText("Left out: Opted out: 2 · No consent basis: 5 · Frequency cap: 1")).toBeInTheDocument();
+    expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Hi\nResponde STOP para no recibir más");
+    const table = await screen.findByRole("table");
+    expect(within(table).getAllByRole("row")[1]).toHaveTextContent("No consent basis");
+    expect(within(table).getAllByRole("row")[2]).toHaveTextContent("Waits until 16/07/26 08:00");
+    const q = api.to("/api/admin/audience").at(-1)!.url.searchParams;
+    expect([q.get("channel"), q.get("purpose")]).toEqual(["sms", "marketing"]);
+    await user.click(screen.getByRole("button", { name: "Send" }));
+    await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
+    expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({ message: "Hi", purpose: "marketing", language: "es" });
+  });
+
+  it("refuses WhatsApp marketing to +1 numbers before the review and says why", async () => {
+    const user = userEvent.setup();
+    mockApi([
+      ...baseRoutes.filter((r) => r.path !== "/api/flex/v1/admin/sendWhatsapp"),
+      {
+        path: "/api/flex/v1/admin/sendWhatsapp",
+        reply: () => ({
+          body: { Items: [{ id: "m1", name: "promo", language: "en_US", category: "MARKETING", components: [{ type: "BODY", text: "Deals" }] }] },
+        }),
+      },
+    ]);
+    renderScreen(<DriversPanel />);
+    await user.click(screen.getByLabelText("WhatsApp"));
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
+    await user.selectOptions(await screen.findByLabelText("Template"), "m1");
+    expect(screen.getByText("Category: MARKETING")).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Meta does not deliver WhatsApp marketing templates to +1 (US) numbers");
+    await user.click(screen.getByRole("button", { name: "Review" }));
+    expect(await screen.findByText("WhatsApp marketing cannot reach +1 numbers.")).toBeInTheDocument();
+    expect(screen.queryByText(/This message will be sent to/)).not.toBeInTheDocument();
   });
 });

@@ -9,7 +9,7 @@ import { MultiSelect } from "../../../components/ui/MultiSelect";
 import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
 import { useSettings } from "../api";
 import { useMultiSelectLabels, useTriLabels } from "../labels";
-import { MessageFields, type MessageValue } from "../MessageFields";
+import { emptyMessage, MessageFields, type MessageValue } from "../MessageFields";
 import { useAdminUser } from "../use-admin-user";
 import { type DriverFilters, driverAudienceList, useReferrals, useRegions } from "./api";
 import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
@@ -41,9 +41,7 @@ const initialForm: DriverForm = {
   goodStanding: "all",
   accountConnected: "all",
   setupComplete: "all",
-  channel: "sms",
-  message: "",
-  templateId: "",
+  ...emptyMessage(),
   limit: true,
 };
 

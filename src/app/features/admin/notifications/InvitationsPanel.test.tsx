@@ -33,6 +33,18 @@ const routes: Route[] = [
   { path: "/api/admin/regions", reply: () => ({ body: { Items: ["Miami"] } }) },
   { path: "/api/flex/v1/admin/referrals", reply: () => ({ body: { Items: [] } }) },
   { path: "/api/admin/invitation-audience", reply: invitations },
+  {
+    path: "/api/admin/invitation-audience/review",
+    reply: () => ({
+      body: {
+        total: 3,
+        excluded: { opted_out: 0, no_consent: 0, frequency_cap: 0, whatsapp_marketing_us: 0 },
+        sendNow: 3,
+        deferred: { count: 0, first: null, last: null },
+        refusal: null,
+      },
+    }),
+  },
 ];
 
 beforeEach(async () => {
@@ -55,6 +67,7 @@ describe("panel 2, unpaid invitations", () => {
     await user.selectOptions(screen.getByLabelText("Registered?"), "no");
     await user.selectOptions(screen.getByLabelText("Proxy installed"), "yes");
     await user.type(messageBox(), "Your friend invited you");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText("This message will be sent to 25 invited users")).toBeInTheDocument();
     const q = api.to("/api/admin/invitation-audience")[0]!.url.searchParams;
@@ -99,6 +112,7 @@ describe("panel 2, unpaid invitations", () => {
     ]);
     renderScreen(<InvitationsPanel />);
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText("Loading users…")).toBeInTheDocument();
     await act(async () => fail());
@@ -111,6 +125,7 @@ describe("panel 2, unpaid invitations", () => {
     mockApi([{ path: "/api/admin/invitation-audience", reply: () => ({ body: { total: 0, page: 1, pageSize: 20, rows: [] } }) }, ...routes]);
     renderScreen(<InvitationsPanel />);
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(await screen.findByText("Nothing to review: there are no unpaid invitations for these filters.")).toBeInTheDocument();
     expect(screen.queryByRole("table")).not.toBeInTheDocument();
@@ -126,6 +141,7 @@ describe("panel 2, unpaid invitations", () => {
     const confirm = stubConfirm(true);
     renderScreen(<InvitationsPanel />);
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     await user.click(await screen.findByRole("checkbox", { name: "Select +17865552002" }));
     expect(screen.getByText("This message will be sent to 24 invited users")).toBeInTheDocument();
@@ -148,6 +164,7 @@ describe("panel 2, unpaid invitations", () => {
     fireEvent.change(screen.getByLabelText("Invitation date: start"), { target: { value: "2026-03-31" } });
     fireEvent.change(screen.getByLabelText("Invitation date: end"), { target: { value: "2026-03-01" } });
     await user.type(messageBox(), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("The start date is after the end date.")).toBeInTheDocument();
   });

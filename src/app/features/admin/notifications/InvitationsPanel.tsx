@@ -6,7 +6,7 @@ import { formatUsPhone } from "../../../../shared/phone";
 import { BoolMark, type Column } from "../../../components/ui/DataTable";
 import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
 import { useTriLabels } from "../labels";
-import { MessageFields, type MessageValue } from "../MessageFields";
+import { emptyMessage, MessageFields, type MessageValue } from "../MessageFields";
 import { type InvitationFilters, invitationAudienceList } from "./api";
 import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
 import { DateField } from "./DateField";
@@ -26,9 +26,7 @@ const initialForm: InvitationForm = {
   registered: "all",
   accountConnected: "all",
   setupComplete: "all",
-  channel: "sms",
-  message: "",
-  templateId: "",
+  ...emptyMessage(),
 };
 
 const DATE_FIELDS = ["startDate", "endDate"] as const;

@@ -1,21 +1,36 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import useSWR from "swr";
+import { EXCLUSION_REASONS, type ExclusionReason, type ReviewSummary } from "../../../../shared/campaigns";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, type Page } from "../../../../shared/paging";
+import { Badge } from "../../../components/ui/Badge";
 import { type Column, DataTable, type SortDir } from "../../../components/ui/DataTable";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { StatusView } from "../../../components/ui/StatusView";
 import { noRetryOn4xx } from "../api";
+import { formatDateTime } from "../campaigns/format";
 import { usePagerLabels } from "../labels";
-import type { ReviewPaging } from "./api";
+import type { ReviewPaging, ReviewRules } from "./api";
 
-/** An audience endpoint: it filters, searches, sorts, pages and counts. */
-type AudienceList<Filters, Row> = { key: string; load: (filters: Filters, paging: ReviewPaging) => Promise<Page<Row>> };
+/** How the review marks a row (the server adds these when the rules are in the query). */
+type RuleMarks = { exclusion?: ExclusionReason | null; deferredUntil?: number | null };
+
+/**
+ * An audience endpoint: it filters, searches, sorts, pages and counts, and, given the rules the
+ * message is held to, marks each row and sums up who is left out and who waits (docs/messaging-rules.md).
+ */
+type AudienceList<Filters, Row> = {
+  key: string;
+  load: (filters: Filters, paging: ReviewPaging, rules?: ReviewRules) => Promise<Page<Row & RuleMarks>>;
+  summary: (filters: Filters, rules: ReviewRules) => Promise<ReviewSummary>;
+};
 
 type Props<Filters, Row extends { phone: string }> = {
   list: AudienceList<Filters, Row>;
   /** The panel's filters (no paging). */
   filters: Filters;
+  /** What the rules check the audience against: channel, purpose, template, start. */
+  rules: ReviewRules;
   columns: Column<Row>[];
   /** Whether the server sorts this list (the header buttons send `sort` and `dir`). */
   sortable?: boolean;
@@ -37,7 +52,7 @@ const SEARCH_DEBOUNCE_MS = 300;
  * whatever page or search is on screen.
  */
 export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<Filters, Row>) {
-  const { list, filters, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
+  const { list, filters, rules, columns, sortable, summary, preview, loadError, nothingToReview, rowClassName, onCancel, onSend } = props;
   const { t } = useTranslation("admin");
   const pagerLabels = usePagerLabels();
   const [searchInput, setSearchInput] = useState("");
@@ -48,19 +63,23 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
   const [sending, setSending] = useState(false);
 
   useEffect(() => {
+    const term = searchInput.trim();
+    // Only a changed search goes back to page 1 (the first run, on opening, must not undo a quick "Next").
+    if (term === search) return;
     const timer = setTimeout(() => {
-      setSearch(searchInput.trim());
+      setSearch(term);
       restart();
     }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [searchInput]);
+  }, [searchInput, search, restart]);
 
   // The count of the whole audience is the first page without search: while nothing is searched,
   // sorted or paged it is the very same request as the table's.
   const countPaging: ReviewPaging = { page: FIRST_PAGE, pageSize: DEFAULT_PAGE_SIZE };
   const rowsPaging: ReviewPaging = { page, pageSize, search: search || undefined, sort: sort?.key, dir: sort?.dir };
   const count = useAudiencePage(list, filters, countPaging);
-  const rows = useAudiencePage(list, filters, rowsPaging);
+  const rows = useAudiencePage(list, filters, rowsPaging, rules);
+  const rulesSummary = useSWR([`${list.key}/review`, filters, rules], () => list.summary(filters, rules), { keepPreviousData: true, ...noRetryOn4xx });
 
   const total = count.data?.total ?? 0;
   const recipients = Math.max(0, total - excluded.size);
@@ -104,6 +123,21 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
     ),
   };
 
+  const rulesColumn: Column<Row & RuleMarks> = {
+    key: "rules",
+    header: t("review.rules"),
+    cell: (row) =>
+      row.exclusion ? (
+        <Badge tone="warning">{t(`review.reasons.${row.exclusion}`)}</Badge>
+      ) : row.deferredUntil ? (
+        <Badge tone="brand">{t("review.waitsUntil", { at: formatDateTime(row.deferredUntil) })}</Badge>
+      ) : (
+        ""
+      ),
+  };
+  const sendable = rulesSummary.data ? rulesSummary.data.sendNow + rulesSummary.data.deferred.count : 0;
+  const refused = Boolean(rulesSummary.data?.refusal) || (rulesSummary.data !== undefined && sendable === 0);
+
   const firstLoad = count.isLoading || (rows.isLoading && !rows.data);
   const failed = (count.error && !count.data) || (rows.error && !rows.data);
   const empty = !firstLoad && !failed && count.data?.total === 0;
@@ -123,6 +157,7 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
         <strong>{firstLoad || failed ? "…" : summary(recipients)}</strong>
       </p>
       <div className="review-preview">{preview}</div>
+      <RulesSummary summary={rulesSummary.data} loading={rulesSummary.isLoading} failed={Boolean(rulesSummary.error)} scheduledAt={rules.scheduledAt} />
 
       {failed ? (
         <StatusView kind="error" compact title={loadError} onRetry={() => void Promise.all([count.mutate(), rows.mutate()])} />
@@ -147,7 +182,7 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
           )}
           <DataTable
             caption={t("review.caption")}
-            columns={[selectColumn, ...columns]}
+            columns={[selectColumn, rulesColumn, ...columns] as Column<Row & RuleMarks>[]}
             rows={pageRows}
             rowKey={(r) => r.phone}
             busy={rows.isLoading}
@@ -172,7 +207,12 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
         <button type="button" className="button button-secondary" onClick={onCancel} disabled={sending}>
           {t("actions.cancel")}
         </button>
-        <button type="button" className="button" onClick={() => void send()} disabled={sending || firstLoad || Boolean(failed) || recipients === 0}>
+        <button
+          type="button"
+          className="button"
+          onClick={() => void send()}
+          disabled={sending || firstLoad || Boolean(failed) || recipients === 0 || refused || !rulesSummary.data}
+        >
           {sending ? t("send.sending") : t("actions.send")}
         </button>
       </div>
@@ -200,6 +240,46 @@ function PageCheckbox({
   return <input ref={ref} type="checkbox" aria-label={label} checked={checked} disabled={disabled} onChange={(e) => onChange(e.target.checked)} />;
 }
 
-function useAudiencePage<Filters, Row>(list: AudienceList<Filters, Row>, filters: Filters, paging: ReviewPaging) {
-  return useSWR([list.key, filters, paging], () => list.load(filters, paging), { keepPreviousData: true, ...noRetryOn4xx });
+function useAudiencePage<Filters, Row>(list: AudienceList<Filters, Row>, filters: Filters, paging: ReviewPaging, rules?: ReviewRules) {
+  return useSWR([list.key, filters, paging, rules ?? null], () => list.load(filters, paging, rules), { keepPreviousData: true, ...noRetryOn4xx });
+}
+
+/** Who the rules leave out and why, who goes at once, and who waits for their allowed hours until when. */
+function RulesSummary({ summary, loading, failed, scheduledAt }: { summary?: ReviewSummary; loading: boolean; failed: boolean; scheduledAt?: number }) {
+  const { t } = useTranslation("admin");
+  if (failed && !summary) {
+    return (
+      <p className="alert" role="alert">
+        {t("errors.fetchData")}
+      </p>
+    );
+  }
+  if (!summary) return loading ? <p className="muted">{t("review.summaryLoading")}</p> : null;
+  const reasons = EXCLUSION_REASONS.filter((r) => summary.excluded[r] > 0);
+  const { deferred } = summary;
+  return (
+    <div className="rules-summary" aria-live="polite">
+      {summary.refusal && (
+        <p className="alert" role="alert">
+          {summary.refusal}
+        </p>
+      )}
+      <ul>
+        {scheduledAt !== undefined && <li>{t("review.scheduled", { at: formatDateTime(scheduledAt) })}</li>}
+        <li>{t("review.sendNow", { n: summary.sendNow })}</li>
+        {deferred.count > 0 && deferred.first !== null && deferred.last !== null && (
+          <li>
+            {deferred.first === deferred.last
+              ? t("review.deferred", { n: deferred.count, first: formatDateTime(deferred.first) })
+              : t("review.deferredRange", { n: deferred.count, first: formatDateTime(deferred.first), last: formatDateTime(deferred.last) })}
+          </li>
+        )}
+        {reasons.length > 0 && (
+          <li>
+            {t("review.leftOut")}: {reasons.map((r) => t("review.reasonCount", { reason: t(`review.reasons.${r}`), n: summary.excluded[r] })).join(" · ")}
+          </li>
+        )}
+      </ul>
+    </div>
+  );
 }

@@ -1,6 +1,9 @@
 import useSWR from "swr";
-import { DRIVER_SORTS, type DriverAudienceInput, type InvitationAudienceInput } from "../../../../shared/audience";
+import { DRIVER_SORTS, type DriverAudienceInput, type DriverRow, type InvitationAudienceInput, type InvitationRow } from "../../../../shared/audience";
 import type { App } from "../../../../shared/auth";
+import type { ExclusionReason, ReviewSummary } from "../../../../shared/campaigns";
+import type { CampaignPurpose } from "../../../../shared/marketing";
+import type { Page } from "../../../../shared/paging";
 import type { SortDir } from "../../../components/ui/DataTable";
 import { api, asQuery, unwrap } from "../../../lib/api-client";
 import { fetchAll, noRetryOn4xx } from "../api";
@@ -24,15 +27,33 @@ export type InvitationFilters = Omit<InvitationAudienceInput, "page" | "pageSize
 const driverSort = (key: string | undefined) => DRIVER_SORTS.find((sort) => sort === key);
 
 /** A review's list: the server filters, searches, sorts, pages and counts; `key` names it in the cache. */
+/**
+ * What the rules hold the audience to (docs/messaging-rules.md): sent beside the filters, the
+ * server marks each row and sums up the exclusions and the deferral.
+ */
+export type ReviewRules = {
+  channel: "sms" | "whatsapp";
+  purpose?: CampaignPurpose;
+  templateName?: string;
+  templateLanguage?: string;
+  scheduledAt?: number;
+};
+
+type Marked<Row> = Row & { exclusion?: ExclusionReason | null; deferredUntil?: number | null };
+
 export const driverAudienceList = {
   key: "admin/audience",
-  load: (filters: DriverFilters, { sort, ...paging }: ReviewPaging) =>
-    unwrap(api.admin.audience.$get({ query: asQuery({ ...filters, ...paging, sort: driverSort(sort) }) })),
+  load: async (filters: DriverFilters, { sort, ...paging }: ReviewPaging, rules?: ReviewRules): Promise<Page<Marked<DriverRow>>> =>
+    unwrap(api.admin.audience.$get({ query: asQuery({ ...filters, ...paging, sort: driverSort(sort), ...rules }) })),
+  summary: (filters: DriverFilters, rules: ReviewRules): Promise<ReviewSummary> =>
+    unwrap(api.admin.audience.review.$get({ query: asQuery({ ...filters, ...rules }) })),
 };
 
 export const invitationAudienceList = {
   key: "admin/invitation-audience",
   // Invitations have one order (newest first): the sort is not sent.
-  load: (filters: InvitationFilters, { page, pageSize, search }: ReviewPaging) =>
-    unwrap(api.admin["invitation-audience"].$get({ query: asQuery({ ...filters, page, pageSize, search }) })),
+  load: async (filters: InvitationFilters, { page, pageSize, search }: ReviewPaging, rules?: ReviewRules): Promise<Page<Marked<InvitationRow>>> =>
+    unwrap(api.admin["invitation-audience"].$get({ query: asQuery({ ...filters, page, pageSize, search, ...rules }) })),
+  summary: (filters: InvitationFilters, rules: ReviewRules): Promise<ReviewSummary> =>
+    unwrap(api.admin["invitation-audience"].review.$get({ query: asQuery({ ...filters, ...rules }) })),
 };

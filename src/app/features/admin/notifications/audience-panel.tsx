@@ -2,9 +2,9 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
-import { fitsOneSegment } from "../../../../shared/sms";
+import { smsBodyFor } from "../../../../shared/marketing";
 import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
-import { findTemplate, type MessageErrors, MessagePreview, type MessageValue } from "../MessageFields";
+import { findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, messageProblems, reviewRules } from "../MessageFields";
 import { useAdminUser } from "../use-admin-user";
 import { confirmAndSend } from "./send";
 
@@ -53,12 +53,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
         if (dateFields.includes(field)) (next as Record<DateField, string | undefined>)[field] ??= t("errors.dateOrder");
       }
     }
-    if (form.channel === "sms") {
-      if (!form.message.trim()) next.message = t("errors.messageRequired");
-      else if (limited(form) && !fitsOneSegment(form.message)) next.message = t("errors.oneSegment");
-    } else if (!findTemplate(templates.data?.Items, form.templateId)) {
-      next.template = t("errors.templateRequired");
-    }
+    Object.assign(next, messageProblems(form, findTemplate(templates.data?.Items, form.templateId), limited(form), t));
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     setReview({ audience: query, key: newIdempotencyKey(), form });
@@ -72,8 +67,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
       {
         idempotencyKey: review.key,
         source,
-        channel: f.channel,
-        ...(f.channel === "sms" ? { message: f.message } : { template: { name: template!.name, language: template!.language } }),
+        ...messageFields(f, template),
         audience: review.audience,
         excludedPhones,
         ...extra?.(f),
@@ -92,8 +86,13 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
   /** What the review step takes from the flow. */
   const reviewProps = review && {
     filters: review.audience,
+    rules: reviewRules(review.form, findTemplate(templates.data?.Items, review.form.templateId)),
     preview: (
-      <MessagePreview channel={review.form.channel} message={review.form.message} template={findTemplate(templates.data?.Items, review.form.templateId)} />
+      <MessagePreview
+        channel={review.form.channel}
+        message={review.form.purpose === "marketing" ? smsBodyFor(review.form.message, "marketing", review.form.language).body : review.form.message}
+        template={findTemplate(templates.data?.Items, review.form.templateId)}
+      />
     ),
     onCancel: () => setReview(null),
     onSend: send,

@@ -17,6 +17,7 @@ const routes: Route[] = [
             id: "t1",
             name: "friend_invite",
             language: "es_MX",
+            category: "UTILITY",
             components: [
               { type: "HEADER", text: "Un amigo te invitó" },
               { type: "BODY", text: "Regístrate." },
@@ -81,6 +82,7 @@ describe("tools: send to a phone list", () => {
     expect(screen.getByRole("checkbox", { name: "Limit characters" })).toBeDisabled();
     await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi €");
     expect(screen.getByText("155 characters remaining · 1 SMS · GSM-7 with extended characters")).toBeInTheDocument();
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Send (2)" }));
     expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 2 users?");
     expect(await screen.findByText("Message sent successfully to 2 users.")).toBeInTheDocument();
@@ -96,6 +98,7 @@ describe("tools: send to a phone list", () => {
     renderScreen(<ToolsPage />, { path: "/admin/tools" });
     fireEvent.change(phones(), { target: { value: "3055550100" } });
     await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(await screen.findByRole("button", { name: "Send (1)" }));
     expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(0);
   });
@@ -111,6 +114,7 @@ describe("tools: send to a phone list", () => {
     await user.click(screen.getByLabelText("WhatsApp"));
     await user.selectOptions(await screen.findByRole("combobox", { name: "Template" }), "t1");
     expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Regístrate.");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Send (1)" }));
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
@@ -134,6 +138,7 @@ describe("tools: send to a phone list", () => {
     renderScreen(<ToolsPage />, { path: "/admin/tools" });
     fireEvent.change(phones(), { target: { value: "3055550100" } });
     await user.type(screen.getByRole("textbox", { name: "Message" }), "Hi");
+    await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(await screen.findByRole("button", { name: "Send (1)" }));
     expect(await screen.findByText("Too many numbers")).toBeInTheDocument();
     expect(phones()).toHaveValue("3055550100");

@@ -8,16 +8,15 @@ import { toast } from "../../../components/ui/Toast";
 import "../../../i18n/admin";
 import { pageCount, pageOffset } from "../../../../shared/paging";
 import { formatUsPhone } from "../../../../shared/phone";
-import { fitsOneSegment } from "../../../../shared/sms";
 import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../api";
-import { findTemplate, MessageFields, type MessageValue } from "../MessageFields";
+import { emptyMessage, findTemplate, type MessageErrors, MessageFields, type MessageValue, messageFields, messageProblems } from "../MessageFields";
 import { useAdminUser } from "../use-admin-user";
 import { createListCampaign } from "./api";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
 import "./tools.css";
 
 const SHOWN_INVALID = 50;
-const initialContent: MessageValue = { channel: "sms", message: "", templateId: "" };
+const initialContent: MessageValue = emptyMessage();
 
 /** /admin/tools: send an SMS or a WhatsApp template to a typed or pasted list of numbers. */
 export default function ToolsPage() {
@@ -32,9 +31,9 @@ export default function ToolsPage() {
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const { page, pageSize, restart, pager } = usePaging();
   const [content, setContent] = useState<MessageValue>(initialContent);
-  const { channel, message } = content;
+  const { channel } = content;
   const [limit, setLimit] = useState(true);
-  const [errors, setErrors] = useState<{ phones?: string; message?: string; template?: string }>({});
+  const [errors, setErrors] = useState<{ phones?: string } & MessageErrors>({});
   const [sending, setSending] = useState(false);
   // One key per prepared send: a retry after a lost answer, or a double click, sends once.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
@@ -90,10 +89,7 @@ export default function ToolsPage() {
     const next: typeof errors = {};
     if (selected.length === 0) next.phones = t("tools.noneSelected");
     if (tooMany) next.phones = t("tools.tooMany", { max: MAX_LIST_SIZE });
-    if (channel === "sms") {
-      if (!message.trim()) next.message = t("errors.messageRequired");
-      else if (limit && !fitsOneSegment(message)) next.message = t("errors.oneSegment");
-    } else if (!template) next.template = t("errors.templateRequired");
+    Object.assign(next, messageProblems(content, template, limit, t));
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     if (!window.confirm(t("send.confirm", { n: selected.length }))) return;
@@ -104,8 +100,7 @@ export default function ToolsPage() {
       const created = await createListCampaign({
         idempotencyKey,
         source: "list",
-        channel,
-        ...(channel === "sms" ? { message } : { template: { name: template!.name, language: template!.language } }),
+        ...messageFields(content, template),
         phones: selected,
         ...(isOwner && !limit ? { liftLimit: true } : {}),
       });

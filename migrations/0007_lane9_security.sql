@@ -1,15 +1,3 @@
-CREATE TABLE `inbound_events` (
-	`provider` text NOT NULL,
-	`event_id` text NOT NULL,
-	`phone` text NOT NULL,
-	`channel` text NOT NULL,
-	`kind` text NOT NULL,
-	`event_at` integer NOT NULL,
-	`received_at` integer DEFAULT (unixepoch('subsec') * 1000) NOT NULL,
-	PRIMARY KEY(`provider`, `event_id`)
-);
---> statement-breakpoint
-CREATE INDEX `inbound_events_number` ON `inbound_events` (`phone`,`channel`,`event_at`);--> statement-breakpoint
 PRAGMA foreign_keys=OFF;--> statement-breakpoint
 CREATE TABLE `__new_auth_challenges` (
 	`id` text PRIMARY KEY NOT NULL,

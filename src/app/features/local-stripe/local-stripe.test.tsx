@@ -1,0 +1,95 @@
+import { render, screen, waitFor } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { SWRConfig } from "swr";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../i18n";
+import LocalCheckoutPage, { formatExpiry, groupCardNumber } from "./LocalCheckoutPage";
+
+const NOW = new Date(2026, 5, 10, 12).getTime();
+
+type Reply = { status?: number; body?: unknown };
+function stubApi(answers: Record<string, Reply[]>) {
+  const calls: { method: string; path: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const path = url.split("?")[0]!;
+      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
+      const queue = answers[path] ?? [{ status: 404, body: { error: { code: "not_found", message: "no" } } }];
+      const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
+      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
+    }),
+  );
+  return calls;
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter([{ path: "/local-stripe/checkout/:id", Component: LocalCheckoutPage }], { initialEntries: [path] });
+  render(
+    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+      <RouterProvider router={router} />
+    </SWRConfig>,
+  );
+}
+
+let assign: ReturnType<typeof vi.fn>;
+beforeEach(async () => {
+  await setLanguage("en");
+  assign = vi.fn();
+  vi.stubGlobal("location", { ...window.location, assign });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe("the local checkout", () => {
+  const session = {
+    session: {
+      id: "cs_local_0123456789abcdef01234567",
+      status: "open",
+      amountCents: 3999,
+      currency: "usd",
+      productName: "Blockpilot Flex: 7 days",
+      description: "7 days of service for Dana",
+      customerEmail: "dana@example.com",
+      expiresAt: NOW + 3_600_000,
+      cancelUrl: "https://app.test/payment?payment=5&canceled=1",
+      successUrl: null,
+    },
+  };
+
+  it("formats the card as typed, says why a card was declined, and leaves for the app when paid", async () => {
+    expect(groupCardNumber("4242424242424242")).toBe("4242 4242 4242 4242");
+    expect(formatExpiry("1240")).toBe("12 / 40");
+    const user = userEvent.setup();
+    const calls = stubApi({
+      [`/api/local-stripe/checkout/${session.session.id}`]: [{ body: session }],
+      [`/api/local-stripe/checkout/${session.session.id}/pay`]: [
+        { status: 422, body: { error: { code: "unprocessable", message: "x", details: { code: "card_declined", declineCode: "insufficient_funds" } } } },
+        { body: { status: "complete", redirectUrl: "https://app.test/payment?payment=5" } },
+      ],
+    });
+    renderAt(`/local-stripe/checkout/${session.session.id}`);
+    await user.type(await screen.findByLabelText("Card number"), "4000000000009995");
+    expect(screen.getByLabelText("Card number")).toHaveValue("4000 0000 0000 9995");
+    await user.type(screen.getByLabelText("Expiration (MM / YY)"), "1240");
+    await user.type(screen.getByLabelText("CVC"), "123");
+    await user.click(screen.getByRole("button", { name: "Pay $39.99" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Your card has insufficient funds.");
+    await user.click(screen.getByRole("button", { name: "Pay $39.99" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("https://app.test/payment?payment=5"));
+    expect(calls.filter((c) => c.method === "POST")[0]!.body).toEqual({ number: "4000 0000 0000 9995", expiry: "12 / 40", cvc: "123", name: "" });
+  });
+
+  it("checks the card before sending it", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({ [`/api/local-stripe/checkout/${session.session.id}`]: [{ body: session }] });
+    renderAt(`/local-stripe/checkout/${session.session.id}`);
+    await user.click(await screen.findByRole("button", { name: "Pay $39.99" }));
+    expect(screen.getByLabelText("Card number")).toHaveAccessibleDescription("Your card number is invalid.");
+    expect(screen.getByLabelText("CVC")).toHaveAccessibleDescription("Your card's security code is incomplete.");
+    expect(calls.filter((c) => c.method === "POST")).toHaveLength(0);
+  });
+});

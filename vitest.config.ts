@@ -46,6 +46,12 @@ export default defineConfig({
                 FAKE_STRIPE_URL: inject("fakeStripeUrl"),
                 SEND_RATE_PER_SECOND: "1000",
                 PROVIDER_TIMEOUT_MS: "1000",
+                // The driver product: the fake platform of test/fake-platform (its default world), short time-outs.
+                FAKE_PLATFORM_URL: inject("fakePlatformUrl"),
+                FLEX_PLATFORM_API_BASE: `${inject("fakePlatformUrl")}/flex`,
+                SPARK_PLATFORM_API_BASE: `${inject("fakePlatformUrl")}/spark`,
+                PLATFORM_TIMEOUT_MS: "1000",
+                CAPTURE_POLL_INTERVAL_MS: "300",
               },
             },
           })),
@@ -57,7 +63,7 @@ export default defineConfig({
           testTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
-          globalSetup: ["./test/fake-provider/global-setup.ts", "./test/fake-stripe/global-setup.ts"],
+          globalSetup: ["./test/fake-provider/global-setup.ts", "./test/fake-stripe/global-setup.ts", "./test/fake-platform/global-setup.ts"],
         },
       },
       {

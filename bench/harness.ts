@@ -67,8 +67,9 @@ export function freshState(state: string, extraDrivers = 0) {
 
 export type RunningWorker = { url: string; stop: () => void };
 
-export async function startWorker(opts: { dir: string; port: number; state: string; vars?: Record<string, string> }): Promise<RunningWorker> {
-  const config = `${opts.dir}/blockpilot/wrangler.json`;
+/** The build in `dir` under `wrangler dev`; `config` names another wrangler.json beside the build's (same relative paths). */
+export async function startWorker(opts: { dir: string; port: number; state: string; vars?: Record<string, string>; config?: string }): Promise<RunningWorker> {
+  const config = opts.config ?? `${opts.dir}/blockpilot/wrangler.json`;
   if (!existsSync(config)) throw new Error(`no build at ${opts.dir}; run without --skip-build`);
   const vars = Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
   return startWranglerDev(["-c", config, `--persist-to=${opts.state}`, ...vars], opts.port, "/api/status/health");

@@ -24,6 +24,8 @@ const BENCHES: ShortBench[] = [
   { script: "bench/dispatch.ts", ports: 2 },
   { script: "bench/payments.ts", ports: 1 },
   { script: "bench/load.ts", ports: 2 },
+  { script: "bench/lighthouse.ts", ports: 1 },
+  { script: "bench/engine.ts", ports: 2 },
 ];
 
 const BUILD_DIR = ".wrangler/bench-short-build";

@@ -70,7 +70,7 @@ test("a new driver registers, confirms with the texted code, signs out and back 
   const password = "Driv3r!e2e";
 
   await page.goto("/");
-  await page.getByRole("main").getByRole("link", { name: "Create account" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Create account" }).first().click();
   await page.getByRole("heading", { name: "Create your account" }).waitFor();
   // The browser refuses nothing the server would accept, and says what is wrong in place.
   await page.getByRole("button", { name: "Create account" }).click();
@@ -166,7 +166,7 @@ test("the same flow in Spanish: register, confirm, sign out, sign back in", asyn
   await page.goto("/");
   await page.getByRole("button", { name: "Open menu" }).click();
   await page.getByRole("button", { name: /Español/ }).click();
-  await page.getByRole("main").getByRole("link", { name: "Crear cuenta" }).click();
+  await page.getByRole("main").getByRole("link", { name: "Crear cuenta" }).first().click();
   await page.getByRole("heading", { name: "Crea tu cuenta" }).waitFor();
   await page.getByLabel("Nombre completo").fill("Eva Española");
   await page.getByLabel("Número de teléfono").fill(phone.typed);

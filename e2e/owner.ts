@@ -7,6 +7,7 @@
  * (later than now + 1) we wait for the clock to catch up.
  */
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as OTPAuth from "otpauth";
 import { DEMO } from "../scripts/seed.ts";
 import { baseUrl } from "./browser.ts";
@@ -31,8 +32,35 @@ async function post<T>(path: string, body: unknown): Promise<{ status: number; d
   return { status: res.status, data: (await res.json()) as T };
 }
 
-/** Tokens for the owner; a step another file used is skipped (at most three steps are tried). */
+/**
+ * The run signs the owner in once: sign-in is limited per account (10 in 15 minutes), and each
+ * test file runs in its own process, so the tokens are kept in a file e2e/run.ts clears first.
+ * A kept session the server no longer accepts (a test that refreshed or signed out) is replaced.
+ */
+const cacheFile = process.env.E2E_OWNER_CACHE;
+
+async function cached(): Promise<Tokens | undefined> {
+  if (!cacheFile) return undefined;
+  let tokens: Tokens;
+  try {
+    tokens = JSON.parse(readFileSync(cacheFile, "utf8")) as Tokens;
+  } catch {
+    return undefined;
+  }
+  const res = await fetch(`${baseUrl}/api/admin/settings`, { headers: { Authorization: `Bearer ${tokens.idToken}` } });
+  return res.ok ? tokens : undefined;
+}
+
+/** Tokens for the owner, kept for the run; a TOTP step another file used is skipped (at most three are tried). */
 export async function signInOwner(): Promise<Tokens> {
+  const kept = await cached();
+  if (kept) return kept;
+  const tokens = await signInOwnerAgain();
+  if (cacheFile) writeFileSync(cacheFile, JSON.stringify(tokens));
+  return tokens;
+}
+
+async function signInOwnerAgain(): Promise<Tokens> {
   let last = "";
   for (let attempt = 0; attempt < 4; attempt++) {
     const first = await post<{ challenge?: string; session?: string }>("/api/auth/sign-in", {

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { DEMO } from "../scripts/seed.ts";
 import { baseUrl, launch, newPage } from "./browser.ts";
@@ -209,6 +210,7 @@ test("the demo reseller sets up payouts, pays a client's plan, and earns the com
   // 20 % of $39.99, transferred to the payout account once the payment settled.
   const commissions = page.getByRole("table", { name: "Commissions" });
   for (let i = 0; i < 20; i++) {
+    await commissions.getByRole("row").nth(1).waitFor();
     if ((await commissions.getByRole("cell", { name: "Paid out" }).count()) > 0) break;
     await page.waitForTimeout(500);
     await page.reload();
@@ -217,4 +219,44 @@ test("the demo reseller sets up payouts, pays a client's plan, and earns the com
   await row.getByRole("cell", { name: "Paid out" }).waitFor();
   await row.getByRole("cell", { name: "$7.99" }).waitFor();
   assert.deepEqual(errors, []);
+});
+
+test("the money screens have no serious or critical accessibility violations (axe), on a phone too", async () => {
+  for (const viewport of [
+    { width: 1280, height: 800 },
+    { width: 390, height: 844 },
+  ]) {
+    const page = await newPage(browser, viewport);
+    await signIn(page, DEMO.driver.phone, DEMO.driver.password);
+    const token = await page.evaluate(() => (JSON.parse(localStorage.getItem("bp.session") ?? "{}") as { idToken?: string }).idToken);
+    const opened = await fetch(`${baseUrl}/api/payments/checkout`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ planId: 1, idempotencyKey: crypto.randomUUID() }),
+    });
+    const checkoutPath = new URL(((await opened.json()) as { url: string }).url).pathname;
+    for (const [path, heading] of [
+      ["/payment", "Choose a plan"],
+      ["/flex/invite", "Invite friends"],
+      ["/flex/reseller", "Your clients"],
+      [checkoutPath, "Pay with card"],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole("heading", { name: heading }).waitFor();
+      await page
+        .getByRole("status")
+        .filter({ hasText: "Loading" })
+        .first()
+        .waitFor({ state: "detached" })
+        .catch(() => {});
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+      assert.deepEqual(
+        bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        [],
+        `${path} at ${viewport.width} px`,
+      );
+    }
+    await page.context().close();
+  }
 });

@@ -5,18 +5,20 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
+import { startFakePlatform } from "../test/fake-platform/server.ts";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
 // The support chat's stand-in (e2e/fake-chat-widget.ts), a process of its own; the build puts its
 // origin in the assets' CSP and the Worker hands its script to signed-in users.
-const chatPort = Number(process.env.E2E_CHAT_PORT ?? port + 1);
+const chatPort = Number(process.env.E2E_CHAT_PORT ?? port + 2);
 const chatUrl = `http://127.0.0.1:${chatPort}/packs/js/sdk.js`;
 const chat = spawn("node", ["e2e/fake-chat-widget.ts", "--port", String(chatPort)], { stdio: ["ignore", "ignore", "inherit"] });
 process.on("exit", () => chat.kill());
 // No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, CHAT_WIDGET_URL: chatUrl };
+const ownerCache = `${state}-owner.json`;
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache, CHAT_WIDGET_URL: chatUrl };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });
@@ -31,9 +33,13 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
 ensureDevVars();
 if (!process.env.E2E_SKIP_BUILD) run("vite", ["build", "--logLevel", "warn"]);
 rmSync(state, { recursive: true, force: true });
+rmSync(ownerCache, { force: true });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
 
+// The delivery platform: a fake of its own per run (next to the app's port), in demo mode; tests
+// read sign-in codes and inject offers through its control API (E2E_PLATFORM_URL).
+const platform = await startFakePlatform({ port: Number(process.env.E2E_PLATFORM_PORT ?? port + 1), config: { openSignUp: true } });
 /**
  * The messaging rules' clock (src/worker/compliance/clock.ts) stands at 22:00 in New York today,
  * so e2e/messaging-rules.test.ts sees a marketing campaign created at 22:00 Eastern whenever the
@@ -65,6 +71,10 @@ const server = spawn(
   "wrangler",
   [
     "dev",
+    "--var",
+    `FLEX_PLATFORM_API_BASE:${platform.url}/flex`,
+    "--var",
+    `SPARK_PLATFORM_API_BASE:${platform.url}/spark`,
     "-c",
     "dist/blockpilot/wrangler.json",
     "--port",
@@ -112,14 +122,16 @@ try {
       : readdirSync("e2e")
           .filter((f) => f.endsWith(".test.ts"))
           .map((f) => `e2e/${f}`);
-  const tests = spawnSync("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
+  // Not spawnSync: the fake platform runs in this process and must keep answering meanwhile.
+  const tests = spawn("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
     stdio: "inherit",
-    env: { ...env, E2E_BASE_URL: baseUrl, E2E_CHAT_WIDGET_URL: chatUrl },
+    env: { ...env, E2E_BASE_URL: baseUrl, E2E_CHAT_WIDGET_URL: chatUrl, E2E_PLATFORM_URL: platform.url },
   });
-  code = tests.status ?? 1;
+  code = await new Promise<number>((resolve) => tests.on("exit", (status) => resolve(status ?? 1)));
 } catch (err) {
   console.error(err);
 } finally {
   stop();
+  await platform.close();
 }
 process.exit(code);

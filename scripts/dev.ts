@@ -1,8 +1,9 @@
 /**
  * `npm run dev`: one command for a working local product on embedded defaults.
  * Makes .dev.vars (with a fresh JWT key pair) on first run, applies the D1 migrations locally,
- * seeds the demo data (idempotent), then runs Vite with the Worker inside it (SPA hot reload, API,
- * queue consumer) and fires the cron trigger every minute, as production would.
+ * seeds the demo data (idempotent), starts the fake delivery platform (test/fake-platform), then
+ * runs Vite with the Worker inside it (SPA hot reload, API, queue consumer, capture engines) and
+ * fires the cron trigger every minute, as production would.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.ts";
@@ -24,9 +25,22 @@ if (ensureDevVars()) console.log("Created .dev.vars with a fresh ID-token key pa
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
 run("node", ["scripts/seed.ts"]);
 
+// The delivery platform's embedded default: the fake platform on the port wrangler.toml's
+// FLEX_/SPARK_PLATFORM_API_BASE name, in its demo mode (any email signs in; "+code" or "+approve"
+// in the address asks for a code or an approval; offers keep coming), so a driver can connect and
+// win blocks with no account anywhere.
+const platform = spawn("node", ["test/fake-platform/server.ts", "--port", "8796", "--demo"], { stdio: "inherit" });
 const vite = spawn("vite", ["--port", String(port), "--strictPort"], { stdio: "inherit" });
-vite.on("exit", (code) => process.exit(code ?? 0));
-for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => vite.kill(signal));
+vite.on("exit", (code) => {
+  platform.kill("SIGTERM");
+  process.exit(code ?? 0);
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    platform.kill(signal);
+    vite.kill(signal);
+  });
+}
 
 // Local runtimes do not fire cron triggers by themselves; call the scheduled handler each minute.
 const tick = () => fetch(`${url}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`).catch((err: unknown) => console.warn(`cron tick failed: ${String(err)}`));

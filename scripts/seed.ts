@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
 import { hashPassword } from "../src/worker/auth/password.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
+import { DEFAULT_STATIONS } from "../test/fake-platform/server.ts";
 import { ensureDevVars, readDevVars } from "./dev-vars.ts";
 
 export const DEMO = {
@@ -101,14 +102,8 @@ const LAST = [
   "Kim",
   "Patel",
 ];
-const DISLIKE_REASONS = [
-  "Pay below minimum",
-  "Station not selected",
-  "Outside schedule",
-  "Block too long",
-  "Arrival buffer too short",
-  "Hourly rate below minimum",
-];
+/** Why demo offers were disliked: the reasons evaluateOffer gives (src/shared/offer-filter.ts) and the engine's own. */
+const DISLIKE_REASONS = [["pay"], ["station"], ["window"], ["duration"], ["buffer"], ["hourly"], ["pay", "hourly"], ["day"], ["overlap"]];
 const DAY = 86_400_000;
 
 // Deterministic pseudo-random numbers: the same demo data on every machine and every run.
@@ -215,11 +210,12 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   Object.assign(demoDriver, {
     name: DEMO.driver.name,
     phone_verified: true,
-    account_connected: true,
-    setup_complete: true,
+    // The demo driver connects to the fake platform and sets filters in the app (docs/engine.md).
+    account_connected: false,
+    setup_complete: false,
     good_standing: true,
     expiration_at: now + 7 * DAY,
-    status: "start",
+    status: "stop",
     human_region: "Miami",
   });
   drivers.push(demoDriver);
@@ -278,8 +274,9 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   ];
   sql.push(...insert("plans", plans));
 
-  const stations = FLEX_REGIONS.flatMap((region, r) =>
-    [1, 2, 3].map((n) => ({ id: r * 3 + n, app: "flex", code: `${region.slice(0, 3).toUpperCase()}${n}`, name: `${region} station ${n}`, region })),
+  // The fake platform's stations and delivery areas, as drivers' settings pages save them.
+  const stations = (["flex", "spark"] as const).flatMap((app) =>
+    DEFAULT_STATIONS[app].map((s) => ({ app, id: s.serviceAreaId, name: s.name, region: s.region, time_zone: s.timeZone, updated_at: now })),
   );
   sql.push(...insert("stations", stations));
 
@@ -312,20 +309,27 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
       });
       paymentId++;
     }
-    if (d.app === "flex" && d.account_connected) {
-      const regionStations = stations.filter((s) => s.region === d.human_region);
+    if (d.account_connected) {
+      const appStations = stations.filter((s) => s.app === d.app);
       for (let o = 0; o < 5; o++) {
         const starts = now - Math.floor(rand() * 14) * DAY + Math.floor(rand() * 12) * 3_600_000;
         const roll = rand();
+        const station = appStations[Math.floor(rand() * appStations.length)]!;
+        const status = roll < 0.35 ? "won" : roll < 0.8 ? "disliked" : "gone";
         offers.push({
-          id: offerId++,
+          id: offerId,
           user_id: id,
-          station_id: regionStations[o % regionStations.length]?.id ?? null,
-          status: roll < 0.35 ? "won" : roll < 0.8 ? "disliked" : "gone",
-          reason: roll >= 0.35 && roll < 0.8 ? DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)] : null,
+          app: d.app,
+          platform_offer_id: `demo-offer-${offerId++}`,
+          station_id: station.id,
+          station_name: station.name,
+          time_zone: station.time_zone,
+          status,
+          reasons: status === "disliked" ? JSON.stringify(DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)]) : null,
           pay_cents: 5400 + Math.floor(rand() * 60) * 100,
           starts_at: starts,
           ends_at: starts + (3 + Math.floor(rand() * 3)) * 1_800_000,
+          seen_at: starts - 3_600_000,
           created_at: starts - 3_600_000,
         });
       }

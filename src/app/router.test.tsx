@@ -1,5 +1,6 @@
 import { act, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { lazy, Suspense } from "react";
 import { createMemoryRouter, type RouteObject, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ErrorPage } from "./components/ui/ErrorPage";
@@ -34,7 +35,7 @@ describe("route table", () => {
   it("renders a lazy route's page", async () => {
     renderAt("/faqs");
     expect(await screen.findByRole("heading", { name: "Frequently asked questions" })).toBeInTheDocument();
-    expect(screen.getByText("This page is coming soon.")).toBeInTheDocument();
+    expect(screen.getByText("Is there an app to download?")).toBeInTheDocument();
   });
 
   it("renders the landing page at /", async () => {
@@ -112,6 +113,28 @@ describe("route table", () => {
     ]);
     expect(await screen.findByText("An error has occurred while loading the page.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Go back" })).toBeInTheDocument();
+  });
+
+  it("shows the page-load boundary when a lazily loaded part of a page fails to download", async () => {
+    const original = console.error;
+    console.error = () => {};
+    try {
+      const Broken = lazy(() => Promise.reject(new TypeError("Failed to fetch dynamically imported module: /assets/LandingSections.js")));
+      renderAt("/", [
+        {
+          path: "/",
+          errorElement: <ErrorPage />,
+          element: (
+            <Suspense fallback={null}>
+              <Broken />
+            </Suspense>
+          ),
+        },
+      ]);
+      expect(await screen.findByText("An error has occurred while loading the page.")).toBeInTheDocument();
+    } finally {
+      console.error = original;
+    }
   });
 
   it("treats a chunk that never arrives as a load failure", async () => {

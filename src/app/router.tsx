@@ -2,8 +2,8 @@ import { lazy, Suspense } from "react";
 import { createBrowserRouter, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
 import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
+import HomePage from "./features/home/HomePage";
 import { RootLayout } from "./layouts/RootLayout";
-import { lazyPage } from "./lib/lazy-page";
 
 /**
  * The router. Its first table holds only the frame and the landing page, the one route whose
@@ -14,6 +14,9 @@ import { lazyPage } from "./lib/lazy-page";
 
 // Toasts are raised from lazily loaded screens; their region loads in its own chunk too.
 const Toaster = lazy(() => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
+
+// "/" is also the sign-in page: the auth feature's form, embedded, loads after the first paint.
+const LandingSignIn = lazy(() => import("./features/auth/LoginPage").then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));
 
 /** The id of the pathless route every page hangs under: inside the frame, with its error boundary. */
 export const FRAME_ROUTE_ID = "frame";
@@ -37,7 +40,11 @@ export const routes: RouteObject[] = [
         id: FRAME_ROUTE_ID,
         // A page's error renders inside the frame, under the top bar.
         errorElement: <ErrorPage />,
-        children: [{ index: true, lazy: lazyPage(() => import("./features/home/HomePage")), handle: { title: "titles.home" } }],
+        children: [
+          // Not lazy: the landing page is the first paint of most visits, and a lazy route would
+          // wait for its chunk after the entry's (one more round trip before anything shows).
+          { index: true, Component: () => <HomePage signIn={<LandingSignIn />} />, handle: { title: "titles.home" } },
+        ],
       },
     ],
   },

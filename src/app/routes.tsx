@@ -75,10 +75,14 @@ export const pageRoutes: RouteObject[] = [
     element: <GeneralLayout />,
     children: [
       // Open to everyone, signed in or not.
-      soon("faqs", "titles.faqs"),
-      soon("terms", "titles.terms"),
-      soon("privacy", "titles.privacy"),
-      soon("contact", "titles.contact"),
+      { path: "faqs", lazy: lazyPage(() => import("./features/site/FaqsPage")), handle: { title: "titles.faqs" } },
+      { path: "terms", lazy: lazyPage(() => import("./features/site/LegalPage").then((m) => ({ default: m.TermsPage }))), handle: { title: "titles.terms" } },
+      {
+        path: "privacy",
+        lazy: lazyPage(() => import("./features/site/LegalPage").then((m) => ({ default: m.PrivacyPage }))),
+        handle: { title: "titles.privacy" },
+      },
+      { path: "contact", lazy: lazyPage(() => import("./features/site/ContactPage")), handle: { title: "titles.contact" } },
       // The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"), open like Stripe's hosted ones.
       {
         path: "local-stripe/checkout/:id",
@@ -100,18 +104,21 @@ export const pageRoutes: RouteObject[] = [
           lazy: lazyPage(() => import("./features/profile/ProfilePasswordPage")),
           handle: { title: "titles.profilePassword" },
         },
-        soon("flex/login", "titles.flexLogin"),
-        soon("flex/confirm", "titles.flexConfirm"),
-        soon("flex/otp", "titles.flexOtp"),
+        { path: "flex/login", lazy: lazyPage(() => import("./features/driver/ConnectPage")), handle: { title: "titles.flexLogin" } },
+        { path: "flex/confirm", lazy: lazyPage(() => import("./features/driver/ApprovalPage")), handle: { title: "titles.flexConfirm" } },
+        { path: "flex/otp", lazy: lazyPage(() => import("./features/driver/CodePage")), handle: { title: "titles.flexOtp" } },
+        // Another driver's calendar: for administrators and resellers, who need no platform account of their own (the server decides who may).
+        { path: "flex/calendar/:phoneNumber", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
       ]),
-      guarded("settings", [soon("flex/settings", "titles.flexSettings")]),
+      guarded("settings", [
+        { path: "flex/settings", lazy: lazyPage(() => import("./features/driver/SettingsPage")), handle: { title: "titles.flexSettings" } },
+      ]),
       // The driver's screens follow the whole post-sign-in routing.
       guarded("full", [
-        soon("flex/dashboard", "titles.flexDashboard"),
+        { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
         { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
-        soon("flex/calendar", "titles.flexCalendar"),
-        soon("flex/calendar/:phoneNumber", "titles.flexCalendar"),
+        { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
         { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
       ]),
     ],

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
+import { z } from "./zod";
 
 /**
  * The admin list filters (spec §3 "Admin list filters", §5 filter semantics), shared by the

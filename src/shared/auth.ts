@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { checkSmsPhone, PHONE_REFUSAL_MESSAGES } from "./phone";
+import { z } from "./zod";
 
 /** The two products: Flex drivers and Spark drivers. Every account, code and campaign belongs to one. */
 export const APPS = ["flex", "spark"] as const;

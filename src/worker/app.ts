@@ -12,6 +12,8 @@ import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
+import { contactRoutes } from "./routes/contact";
+import { driverRoutes } from "./routes/driver";
 import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { localStripeRoutes } from "./routes/local-stripe";
@@ -73,7 +75,9 @@ function createApp(options: { developmentRoutes: boolean }) {
     .use(dbMiddleware)
     .route("/status", statusRoutes)
     .route("/auth", authRoutes)
+    .route("/contact", contactRoutes)
     .route("/flex/v1/user", userRoutes)
+    .route("/driver", driverRoutes)
     .route("/plans", planRoutes)
     .route("/payments", paymentRoutes)
     .route("/invitations", invitationRoutes)

@@ -48,6 +48,7 @@ const route = (method: string, path: string, expected: Expected, request?: Row["
 // One line per route: method, path as the app registers it, expected status per caller.
 const ROUTES: Row[] = [
   route("GET", "/api/status/health", open(200)),
+  route("GET", "/api/status/site", open(200)),
 
   route("POST", "/api/auth/register", open(400)),
   route("POST", "/api/auth/confirm", open(400)),
@@ -61,8 +62,29 @@ const ROUTES: Row[] = [
   route("POST", "/api/auth/change-password", signedIn(400)),
   route("PATCH", "/api/auth/me", signedIn(400)),
 
+  route("POST", "/api/contact", open(400)),
+
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
+
+  route("GET", "/api/driver/connection", signedIn(200)),
+  route("POST", "/api/driver/connection", signedIn(400)),
+  route("POST", "/api/driver/connection/code", signedIn(400)),
+  route("POST", "/api/driver/connection/approval", signedIn(400)),
+  route("DELETE", "/api/driver/connection/attempts/:id", signedIn(400)),
+  route("DELETE", "/api/driver/connection", signedIn(200)),
+  // Not connected to the platform yet: a conflict, not a platform call.
+  route("GET", "/api/driver/stations", signedIn(409)),
+  route("GET", "/api/driver/filters", signedIn(200)),
+  route("PUT", "/api/driver/filters", signedIn(400)),
+  route("GET", "/api/driver/engine", signedIn(200)),
+  route("POST", "/api/driver/engine", signedIn(400)),
+  route("GET", "/api/driver/offers", signedIn(200)),
+  route("POST", "/api/driver/offers/:id/arrive", signedIn(404)),
+  route("POST", "/api/driver/offers/:id/forfeit", signedIn(404)),
+  route("GET", "/api/driver/calendar", signedIn(400)),
+  // Another driver's calendar: administrators (an unknown number is then a 404); a driver is refused.
+  route("GET", "/api/driver/calendar/:phoneNumber", adminOnly(404), { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" }),
 
   route("GET", "/api/plans", open(200)),
   route("POST", "/api/payments/checkout", signedIn(400)),

@@ -28,6 +28,8 @@ function production(overrides: Record<string, string> = {}): Env {
     STRIPE_WEBHOOK_SECRET: "whsec_0123456789abcdef",
     TWILIO_API_BASE: "https://api.twilio.com",
     WHATSAPP_API_BASE: "https://graph.facebook.com/v21.0",
+    FLEX_PLATFORM_API_BASE: "https://flex.platform.example/v1",
+    SPARK_PLATFORM_API_BASE: "https://spark.platform.example/v1",
     JWT_PRIVATE_JWK: keys.private,
     JWT_PUBLIC_JWK: keys.public,
     PASSWORD_PEPPER: "a-real-pepper-of-enough-length",
@@ -77,6 +79,27 @@ describe("configuration", () => {
     expect(pathsOf(validateConfig(production({ COMPLIANCE_CLOCK_OFFSET_MS: "3600000" }) as never))).toEqual(["COMPLIANCE_CLOCK_OFFSET_MS"]);
   });
 
+  it("refuses the fake delivery platform in production: plain http, loopback or private addresses", () => {
+    for (const base of [
+      "http://127.0.0.1:8796/flex",
+      "http://flex.platform.example/v1",
+      "https://127.0.0.1:8796/flex",
+      "https://localhost/flex",
+      "https://fake.localhost/flex",
+      "https://[::1]:8796/flex",
+      "https://[::ffff:127.0.0.1]/flex",
+      "https://0.0.0.0/flex",
+      "https://10.1.2.3/flex",
+      "https://192.168.1.20/flex",
+    ]) {
+      expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: base }) as never)), base).toEqual(["FLEX_PLATFORM_API_BASE"]);
+      expect(pathsOf(validateConfig(production({ SPARK_PLATFORM_API_BASE: base }) as never)), base).toEqual(["SPARK_PLATFORM_API_BASE"]);
+    }
+    expect(pathsOf(validateConfig(production({ TWILIO_API_BASE: "https://127.0.0.1:8794" }) as never))).toEqual(["TWILIO_API_BASE"]);
+    // Outside production the fake platform on loopback is the default.
+    expect(validateConfig({ ...env, FLEX_PLATFORM_API_BASE: "http://127.0.0.1:8796/flex" } as never)).toMatchObject({ ok: true });
+  });
+
   it("refuses malformed numbers and unknown names in every environment", () => {
     for (const [name, value] of [
       ["SEND_RATE_PER_SECOND", "fast"],
@@ -86,6 +109,12 @@ describe("configuration", () => {
       ["PROVIDER_TIMEOUT_MS", "2.5"],
       ["CODE_SMS_HOURLY_BUDGET", "-1"],
       ["CODE_SMS_HOURLY_BUDGET", ""],
+      ["PLATFORM_TIMEOUT_MS", "5s"],
+      ["PLATFORM_TIMEOUT_MS", "0"],
+      ["CAPTURE_POLL_INTERVAL_MS", "100"],
+      ["CAPTURE_POLL_INTERVAL_MS", "2 s"],
+      ["FLEX_PLATFORM_API_BASE", "ftp://platform.example"],
+      ["SPARK_PLATFORM_API_BASE", "not a url"],
       ["SMS_PROVIDER", "carrier-pigeon"],
       ["RESELLER_COMMISSION_PERCENT", "120"],
       ["ENVIRONMENT", "prod"],

@@ -5,7 +5,8 @@ import { z } from "zod";
  * before any request, queue batch or cron run is served. Everywhere: names are known and numbers
  * are numbers. In production also: no embedded provider (the outbox keeps every code and
  * temporary password in D1 for admins to read; the local checkout takes no money), every secret
- * set to a real value, https origins.
+ * set to a real value, https origins, and a real delivery platform (not the fake one `npm run dev`
+ * serves on loopback).
  * A configuration that fails answers 503 to everything and says why in the log, so a bad deploy is
  * loud at once instead of sending nothing (or sending into the outbox) later.
  */
@@ -44,6 +45,11 @@ const configSchema = z.object({
   PROVIDER_TIMEOUT_MS: numberVar({ integer: true, min: 100, max: 60_000 }),
   CALLBACK_WAIT_SECONDS: numberVar({ integer: true, min: 1, max: 3600 }),
   CODE_SMS_HOURLY_BUDGET: numberVar({ integer: true, min: 1, max: 1_000_000 }),
+  FLEX_PLATFORM_API_BASE: url,
+  SPARK_PLATFORM_API_BASE: url,
+  PLATFORM_TIMEOUT_MS: numberVar({ integer: true, min: 100, max: 60_000 }),
+  // Below 250 ms the engine would poll faster than any platform allows (docs/engine.md).
+  CAPTURE_POLL_INTERVAL_MS: numberVar({ integer: true, min: 250, max: 3_600_000 }),
   OWNER_NAME: z.string(),
   CHAT_WIDGET_URL: z.union([z.literal(""), url]),
   JWT_PRIVATE_JWK: secret,
@@ -61,6 +67,7 @@ const configSchema = z.object({
   WHATSAPP_VERIFY_TOKEN: z.string(),
   STRIPE_SECRET_KEY: z.string(),
   STRIPE_WEBHOOK_SECRET: z.string(),
+  STRIPE_CONNECT_WEBHOOK_SECRET: z.string().optional(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -111,6 +118,26 @@ function isJwk(text: string, needsPrivate: boolean): boolean {
   }
 }
 
+/** Loopback, unspecified and private-use hosts: where a fake platform or provider would answer. */
+function isLocalHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "::1" ||
+    host === "::" ||
+    /^127\./.test(host) ||
+    /^0\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
+    /^169\.254\./.test(host) ||
+    /^f[cd][0-9a-f]{2}:/.test(host) ||
+    /^fe80:/.test(host) ||
+    host.startsWith("::ffff:")
+  );
+}
+
 function base64Length(text: string): number {
   try {
     return atob(text).length;
@@ -137,8 +164,9 @@ function productionIssues(config: Config): Issue[] {
   if (config.PASSWORD_PEPPER.length > 0 && config.PASSWORD_PEPPER.length < 16) add("PASSWORD_PEPPER", "must be at least 16 characters");
   if (config.MFA_ENCRYPTION_KEY && base64Length(config.MFA_ENCRYPTION_KEY) !== 32) add("MFA_ENCRYPTION_KEY", "must be 32 bytes, base64-encoded");
   if (config.TWILIO_FROM && !/^\+[1-9]\d{7,14}$/.test(config.TWILIO_FROM)) add("TWILIO_FROM", "must be an E.164 number");
-  for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE", "STRIPE_API_BASE"] as const) {
+  for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE", "STRIPE_API_BASE", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"] as const) {
     if (!config[name].startsWith("https://")) add(name, "must be https in production");
+    else if (isLocalHost(new URL(config[name]).hostname)) add(name, "must not be a loopback or private address in production");
   }
   if (config.CHAT_WIDGET_URL && !config.CHAT_WIDGET_URL.startsWith("https://")) add("CHAT_WIDGET_URL", "must be https in production");
   return issues;

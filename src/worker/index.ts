@@ -9,6 +9,7 @@ import { handleQueueBatch } from "./queue";
 
 // Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).
 export { SendPacer } from "./messaging/pacer";
+export { CaptureSession } from "./platform/capture-session";
 
 // A configuration that fails src/worker/config.ts serves nothing: requests get 503 (from the app),
 // queue batches go back to the queue untouched, cron runs do nothing; each says why in the log.

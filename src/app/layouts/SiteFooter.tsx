@@ -2,11 +2,12 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import useSWR from "swr";
 import { Logo } from "../components/ui/Logo";
+import { publicApi } from "../lib/api-client";
 import { type Versions, versionsFrom } from "../lib/versions";
 import "../i18n/site";
 
 async function fetchVersions(): Promise<Versions | null> {
-  const res = await fetch("/api/status/health", { headers: { Accept: "application/json" } });
+  const res = await publicApi.status.health.$get();
   return res.ok ? versionsFrom(res.headers) : null;
 }
 

@@ -10,8 +10,12 @@ export class ChunkLoadError extends Error {
   }
 }
 
+/** What browsers say when a dynamic import's file cannot be fetched (Chromium, Safari, Firefox). */
+const FAILED_IMPORT = /Failed to fetch dynamically imported module|Importing a module script failed|error loading dynamically imported module/i;
+
+/** A page's chunk, or a lazily loaded part of one (React.lazy), that could not be downloaded. */
 export function isChunkLoadError(error: unknown): boolean {
-  return error instanceof Error && error.name === "ChunkLoadError";
+  return error instanceof Error && (error.name === "ChunkLoadError" || FAILED_IMPORT.test(error.message));
 }
 
 /**

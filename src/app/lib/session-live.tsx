@@ -1,7 +1,9 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import useSWR, { type SWRConfiguration, useSWRConfig } from "swr";
 import type { IdClaims } from "../../shared/auth";
+import i18n, { setLanguage } from "../i18n";
 import { ApiClientError, api, publicApi, setTokenSource, unwrap } from "./api-client";
+import { withIdentityRetry } from "./identity-retry";
 import type { SessionValue, TokenAnswer, Tokens, User } from "./session";
 
 /**
@@ -186,7 +188,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
         apply(stored);
         return stored;
       }
-      const answer = await unwrap(publicApi.auth.refresh.$post({ json: { refreshToken: current.refreshToken } }));
+      const answer = await withIdentityRetry(() => unwrap(publicApi.auth.refresh.$post({ json: { refreshToken: current.refreshToken } })));
       if (generation.current !== started) return null;
       const next = { idToken: answer.tokens.idToken, refreshToken: answer.tokens.refreshToken };
       apply(next);
@@ -292,6 +294,15 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     });
   }, [error, tokens, refresh, mutateUser, endLocally]);
 
+  // At sign-in the account's stored language becomes the interface's (it may have been chosen on
+  // another device); later toggles in this tab are the person's own choice and stay.
+  const applyAccountLanguage = useRef(false);
+  useEffect(() => {
+    if (!user || !applyAccountLanguage.current) return;
+    applyAccountLanguage.current = false;
+    if (user.language !== i18n.language) void setLanguage(user.language).catch((err: unknown) => console.error("could not apply the account's language", err));
+  }, [user]);
+
   // Spec §4: when the service expires today, raise the flag once.
   useEffect(() => {
     if (!user || expiryRaised.current || user.expirationDateTimestamp === null) return;
@@ -310,6 +321,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
       setExpiryNotice(false);
       clearCache();
       setSignIns((n) => n + 1);
+      applyAccountLanguage.current = true;
       apply({ idToken: answer.idToken, refreshToken: answer.refreshToken });
     },
     [apply, clearCache],

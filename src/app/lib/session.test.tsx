@@ -2,6 +2,7 @@ import { act, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import i18n, { LANGUAGE_STORAGE_KEY, setLanguage } from "../i18n";
 import { api, unwrap } from "./api-client";
 import { SessionProvider, type User, useSession } from "./session";
 import { cacheConfig, REFRESH_LEAD_MS, refreshDelay, SESSION_STORAGE_KEY } from "./session-live";
@@ -210,12 +211,13 @@ describe("token refresh", () => {
     const old = idToken(-1 * MINUTE);
     store(old, "refresh-old");
     const calls = stubApi({
-      "/api/auth/refresh": () => ({ status: 503, body: { error: { code: "internal", message: "Down" } } }),
+      // A 500 is not retried (a 502–504 would be, for up to 300000 ms: lib/identity-retry.ts).
+      "/api/auth/refresh": () => ({ status: 500, body: { error: { code: "internal", message: "Down" } } }),
       "/api/flex/v1/user": () => ({ body: { Item: user } }),
     });
     renderSession();
     await waitFor(() => expect(state().user).toBe("Dana Driver"));
-    expect(logged).toHaveBeenCalledWith("Session refresh failed", expect.objectContaining({ status: 503 }));
+    expect(logged).toHaveBeenCalledWith("Session refresh failed", expect.objectContaining({ status: 500 }));
     expect(calls.find((c) => c.path === "/api/flex/v1/user")!.auth).toBe(`Bearer ${old}`);
     expect(state()).toMatchObject({ signedIn: true, loading: false, error: null });
     expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!).refreshToken).toBe("refresh-old");
@@ -262,6 +264,22 @@ describe("sign-out and the expiry flag", () => {
     await ui.click(screen.getByRole("button", { name: "sign in" }));
     await waitFor(() => expect(state().user).toBe("Dana Driver"));
     expect(calls.filter((c) => c.path === "/api/flex/v1/user")).toHaveLength(2);
+  });
+
+  it("applies the account's stored language at sign-in, and not on a later reload", async () => {
+    const ui = userEvent.setup();
+    await setLanguage("en");
+    stubApi({ "/api/flex/v1/user": () => ({ body: { Item: { ...user, language: "es" } } }) });
+    renderSession();
+    await waitFor(() => expect(screen.getByRole("button", { name: "sign in" })).toBeEnabled());
+    await ui.click(screen.getByRole("button", { name: "sign in" }));
+    await waitFor(() => expect(i18n.language).toBe("es"));
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe("es");
+    // The person switches back in this tab: reloading the user does not override that choice.
+    await act(() => setLanguage("en"));
+    await ui.click(screen.getByRole("button", { name: "reload" }));
+    await waitFor(() => expect(state().user).toBe("Dana Driver"));
+    expect(i18n.language).toBe("en");
   });
 
   it("still signs out locally when the sign-out call fails (logged)", async () => {

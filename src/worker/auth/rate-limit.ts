@@ -35,8 +35,14 @@ export const RATE_LIMITS = {
   codeSendPerAddress: { limit: 30, windowMs: HOUR },
   /** New accounts from one client. */
   registerPerAddress: { limit: 10, windowMs: HOUR },
+  /** Platform account sign-ins and challenge codes tried by one driver (each reaches the platform). */
+  platformSignInPerUser: { limit: 10, windowMs: 15 * MINUTE },
+  platformCodePerUser: { limit: 10, windowMs: 15 * MINUTE },
   /** change-password guesses of the current password by one signed-in user. */
   passwordChangePerUser: { limit: 10, windowMs: 15 * MINUTE },
+  /** Contact-form messages from one client, and about one phone number. */
+  contactPerAddress: { limit: 5, windowMs: HOUR },
+  contactPerPhone: { limit: 3, windowMs: DAY },
   /** Checkout sessions one driver (or reseller) may open: each is a provider call. */
   checkoutPerUser: { limit: 20, windowMs: HOUR },
   /** Card attempts on one embedded checkout session, as Stripe limits card testing. */

@@ -4,6 +4,7 @@ import { recordConsent } from "../compliance/consent";
 import type { Db } from "../db/client";
 import { invitations, payments, referralCodes, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { resumeCapture } from "../platform/capture";
 import { createSmsProvider } from "../providers/sms/provider";
 import type { BillingContext } from "./context";
 import { billingMessages, sendCourtesySms, smsOptedOut } from "./notify";
@@ -170,6 +171,7 @@ export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: num
   const result = time.resultOf(ledger);
   if (!result.applied) return;
   ctx.log.info("invitations.free_week", { inviterId: invitation.inviterId, inviteeId: invitee.id });
+  ctx.waitUntil(resumeCapture(ctx.env, invitation.inviterId));
   const inviter = await db.select({ phone: users.phone, language: users.language }).from(users).where(eq(users.id, invitation.inviterId)).get();
   if (inviter)
     await sendCourtesySms(ctx, inviter.phone, billingMessages.freeWeek(inviter.language, result.entry?.expirationAfter ?? null), "invitations.free_week_sms");

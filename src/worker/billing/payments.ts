@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/middleware";
 import { payments, type plans, serviceTimeLedger } from "../db/schema";
 import { ApiError } from "../errors";
+import { resumeCapture } from "../platform/capture";
 import { createPaymentsProvider, type PaymentsProvider, PaymentsProviderError } from "../providers/payments/provider";
 import { commissionInsert, commissionReversalUpdate, settleCommissionOf } from "./commissions";
 import type { BillingContext } from "./context";
@@ -167,7 +168,11 @@ export async function settlePaid(ctx: BillingContext, input: { paymentId: number
     commissionInsert(db, payment.id, now),
   ]);
   const result = time.resultOf(ledger);
-  if (result.applied) ctx.log.info("payments.successful", { paymentId: payment.id, userId: payment.userId, days: payment.days });
+  if (result.applied) {
+    ctx.log.info("payments.successful", { paymentId: payment.id, userId: payment.userId, days: payment.days });
+    // A capture engine that stopped for expiry starts again; a running one reads the new expiry.
+    ctx.waitUntil(resumeCapture(ctx.env, payment.userId));
+  }
   if (!result.entry) return;
   await grantFreeWeek(ctx, { inviteeId: payment.userId, paymentId: payment.id });
   ctx.waitUntil(settleCommissionOf(ctx, payment.id));
@@ -247,6 +252,8 @@ export async function settleRefund(ctx: BillingContext, input: { paymentIntentId
     ]);
     if (updated.length === 0) continue; // another event moved the amount first: read again
     ctx.log.info("payments.refunded", { paymentId: payment.id, refundedCents: refunded, removedMs: removeMs });
+    // The driver's engine reads the shorter expiry at once (and stops if it has passed).
+    if (removeMs > 0) ctx.waitUntil(resumeCapture(ctx.env, payment.userId));
     ctx.waitUntil(settleCommissionOf(ctx, payment.id));
     return;
   }

@@ -82,11 +82,26 @@ describe("clients", () => {
       .set({ status: "start", expirationAt: Date.now() + 86_400_000 })
       .where(eq(users.id, client.id));
     const now = Date.now();
-    await db.insert(offers).values([
-      { userId: client.id, status: "won", payCents: 6000, startsAt: now - 86_400_000, endsAt: now - 80_000_000 },
-      { userId: client.id, status: "won", payCents: 6000, startsAt: now - 10 * 86_400_000, endsAt: now - 9 * 86_400_000 },
-      { userId: client.id, status: "disliked", payCents: 3000, startsAt: now - 3_600_000, endsAt: now },
-    ]);
+    const offer = (n: number, status: "won" | "disliked", startsAt: number, endsAt: number) => ({
+      userId: client.id,
+      app: "flex" as const,
+      platformOfferId: `offer-${client.id}-${n}`,
+      stationId: "DCH1",
+      stationName: "DCH1 Chicago",
+      timeZone: "America/Chicago",
+      status,
+      payCents: status === "won" ? 6000 : 3000,
+      startsAt,
+      endsAt,
+      seenAt: startsAt - 3_600_000,
+    });
+    await db
+      .insert(offers)
+      .values([
+        offer(1, "won", now - 86_400_000, now - 80_000_000),
+        offer(2, "won", now - 10 * 86_400_000, now - 9 * 86_400_000),
+        offer(3, "disliked", now - 3_600_000, now),
+      ]);
     await driver({ referralCode: null });
     const spark = await driver({ app: "spark", referralCode: code });
     const page = await json(await call("/api/reseller/clients", { token: reseller.token }));
@@ -159,6 +174,14 @@ describe("commissions", () => {
     expect(mine.rows).toEqual([expect.objectContaining({ paymentId: payment.id, clientName: "Carl Client", amountCents: 2000, status: "reversed" })]);
     const all = await json(await call(`/api/admin/billing/commissions?resellerId=${reseller.id}`, { token: admin.token }));
     expect(all.totals).toEqual({ amountCents: 2000, transferredCents: 2000, reversedCents: 2000, reversalDueCents: 2000 });
+  });
+
+  it("goes out right after a client's payment once payouts are set up", async () => {
+    const { reseller, client } = await resellerWithClient({ commissionBps: 1000 });
+    const started = await json(await call("/api/reseller/onboarding", { token: reseller.token, method: "POST" }));
+    await call(`/api/local-stripe/onboarding/${started.url.split("/").at(-1)}/complete`, { method: "POST" });
+    const payment = await payForClient(reseller, client.id, 3999);
+    await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "paid", amountCents: 399, transferredCents: 399 }));
   });
 
   it("a commission refunded before it was transferred is never sent", async () => {

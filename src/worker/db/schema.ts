@@ -147,33 +147,85 @@ export const rateLimits = sqliteTable("rate_limits", {
   resetAt: integer("reset_at").notNull(),
 });
 
+/**
+ * The platform's stations (Flex) and delivery areas (Spark) drivers have seen, by the platform's
+ * id: what offers and filters name, with the IANA zone their times are read in.
+ */
 export const stations = sqliteTable(
   "stations",
   {
-    id: integer("id").primaryKey({ autoIncrement: true }),
     app: text("app", { enum: APPS }).notNull(),
-    code: text("code").notNull(),
+    id: text("id").notNull(),
     name: text("name").notNull(),
     region: text("region").notNull(),
+    timeZone: text("time_zone").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
   },
-  (t) => [uniqueIndex("stations_app_code").on(t.app, t.code), index("stations_region").on(t.app, t.region)],
+  (t) => [primaryKey({ columns: [t.app, t.id] })],
 );
 
+/**
+ * A driver's connection to the delivery platform (the spec's proxyInstalled is users.account_connected).
+ * Tokens are sealed (auth/secret-box.ts) and never leave the Worker; the password is never stored.
+ */
+export const platformAccounts = sqliteTable("platform_accounts", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  app: text("app", { enum: APPS }).notNull(),
+  email: text("email").notNull(),
+  /** JSON { accessToken, refreshToken, accessExpiresAt }, sealed; null once disconnected. */
+  sealedTokens: text("sealed_tokens"),
+  connectedAt: integer("connected_at").notNull(),
+  disconnectedAt: integer("disconnected_at"),
+  /** Why the connection ended: the driver disconnected, or the platform refused the refresh token. */
+  disconnectReason: text("disconnect_reason", { enum: ["driver", "refused"] }),
+  updatedAt: integer("updated_at").notNull().default(now),
+});
+
+/** A platform sign-in waiting for its code or approval (the platform's session is sealed too). */
+export const platformSignIns = sqliteTable(
+  "platform_sign_ins",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    kind: text("kind", { enum: ["code", "approval"] }).notNull(),
+    sealedSession: text("sealed_session").notNull(),
+    destination: text("destination"),
+    attempts: integer("attempts").notNull().default(0),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("platform_sign_ins_user").on(t.userId)],
+);
+
+/** A driver's filters: the CaptureFilters of src/shared/offer-filter.ts, plus an optional daily cap. */
 export const driverFilters = sqliteTable("driver_filters", {
   userId: integer("user_id")
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
-  stationIds: text("station_ids", { mode: "json" }).$type<number[]>().notNull(),
+  stations: text("stations", { mode: "json" }).$type<{ id: string; minPayCents?: number | null; minHourlyCents?: number | null }[]>().notNull(),
+  minPayCents: integer("min_pay_cents").notNull().default(0),
   minHourlyCents: integer("min_hourly_cents").notNull().default(0),
-  minBlockPayCents: integer("min_block_pay_cents").notNull().default(0),
   arrivalBufferMinutes: integer("arrival_buffer_minutes").notNull().default(30),
-  /** Per weekday (0 = Sunday) a list of [startMinute, endMinute) windows. */
-  schedule: text("schedule", { mode: "json" }).$type<Record<string, [number, number][]>>().notNull(),
-  minBlockMinutes: integer("min_block_minutes").notNull().default(0),
-  maxBlockMinutes: integer("max_block_minutes").notNull().default(600),
+  minDurationMinutes: integer("min_duration_minutes").notNull().default(0),
+  maxDurationMinutes: integer("max_duration_minutes").notNull().default(0),
+  /** Per weekday ("mon"…"sun") windows of station-local "HH:MM" times. */
+  schedule: text("schedule", { mode: "json" })
+    .$type<Partial<Record<"mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun", { start: string; end: string }[]>>>()
+    .notNull(),
+  /** At most this many minutes of blocks per station-local day; 0 = no cap. */
+  dailyCapMinutes: integer("daily_cap_minutes").notNull().default(0),
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
+/**
+ * Every offer the capture engine was shown, recorded once: won, disliked (with the reasons) or
+ * gone. Station name and zone are copied so the dashboard reads one table.
+ */
 export const offers = sqliteTable(
   "offers",
   {
@@ -181,15 +233,29 @@ export const offers = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    stationId: integer("station_id").references(() => stations.id),
+    app: text("app", { enum: APPS }).notNull(),
+    platformOfferId: text("platform_offer_id").notNull(),
+    stationId: text("station_id").notNull(),
+    stationName: text("station_name").notNull(),
+    timeZone: text("time_zone").notNull(),
     status: text("status", { enum: ["won", "disliked", "gone"] }).notNull(),
-    reason: text("reason"),
+    /** Why a disliked offer was not taken: offer-filter reasons, or "overlap" / "daily_cap". */
+    reasons: text("reasons", { mode: "json" }).$type<string[]>(),
     payCents: integer("pay_cents").notNull(),
     startsAt: integer("starts_at").notNull(),
     endsAt: integer("ends_at").notNull(),
+    /** The platform's scheduled block, for won offers. */
+    blockId: text("block_id"),
+    forfeitedAt: integer("forfeited_at"),
+    arrivedAt: integer("arrived_at"),
+    seenAt: integer("seen_at").notNull(),
     createdAt: integer("created_at").notNull().default(now),
   },
-  (t) => [index("offers_user_created").on(t.userId, t.createdAt)],
+  (t) => [
+    uniqueIndex("offers_user_offer").on(t.userId, t.platformOfferId),
+    index("offers_user_seen").on(t.userId, t.seenAt),
+    index("offers_user_status_start").on(t.userId, t.status, t.startsAt),
+  ],
 );
 
 export const plans = sqliteTable(
@@ -428,6 +494,9 @@ export const leads = sqliteTable(
     name: text("name"),
     email: text("email"),
     source: text("source").notNull(),
+    /** What a contact-form lead wrote; null for leads from other sources. */
+    message: text("message"),
+    language: text("language", { enum: ["en", "es"] }),
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [index("leads_created").on(t.app, t.createdAt)],

@@ -14,6 +14,7 @@ import { adjustServiceTime, ledgerPage } from "../billing/service-time";
 import type { AppEnv } from "../context";
 import { payments, plans, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { resumeCapture } from "../platform/capture";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
 
@@ -134,5 +135,6 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const result = await adjustServiceTime(c.var.db, { userId: id, days: body.days, actorId: c.var.user.id, reason: body.reason });
     await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.service_time_adjusted", target: `user:${id}`, details: body });
+    c.executionCtx.waitUntil(resumeCapture(c.env, id));
     return c.json({ entry: result.entry }, 201);
   });

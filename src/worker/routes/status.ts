@@ -7,4 +7,9 @@ export const statusRoutes = new Hono<AppEnv>().get("/health", async (c) => {
   c.header("x-app-version", c.env.APP_VERSION);
   c.header("x-schema-version", row?.name.replace(/\.sql$/, "") ?? "none");
   return c.json({ status: "ok" });
-});
+})
+  // What the public pages show from configuration (the privacy policy's contact address).
+  .get("/site", (c) => {
+    c.header("Cache-Control", "public, max-age=300");
+    return c.json({ supportEmail: c.env.SUPPORT_EMAIL });
+  });

@@ -8,6 +8,7 @@ export function Splash({ inline }: { inline?: boolean }) {
   return (
     <div className={inline ? "splash splash-inline" : "splash"} role="status" aria-live="polite" aria-label="Loading">
       <Logo size={72} />
+      <span className="splash-name">Blockpilot</span>
       <div className="spinner" aria-hidden="true" />
     </div>
   );

@@ -1,6 +1,7 @@
 import { type ChangeEvent, type FormEvent, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { type ZodType, z } from "zod";
+import type { ZodType } from "zod";
+import { z } from "../../../shared/zod";
 import { ApiClientError } from "../../lib/api-client";
 
 /**

@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { phoneSchema } from "../../../shared/auth";
 import { formatUsPhone } from "../../../shared/phone";
-import { FormMessage, TextField } from "../../components/ui/FormField";
+import { FormMessage } from "../../components/ui/FormField";
+import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
@@ -123,7 +124,7 @@ export default function ConfirmAccountPage() {
         <>
           <p className="auth-lead">{t("confirm.leadNoPhone")}</p>
           <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
-          <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+          <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} />
         </>
       ) : (
         <p className="auth-lead">{t("confirm.lead", { phone: formatUsPhone(knownPhone) || knownPhone })}</p>

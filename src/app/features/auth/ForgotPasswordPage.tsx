@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
-import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { FormMessage, PasswordField } from "../../components/ui/FormField";
+import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { AppChoice } from "./AppChoice";
@@ -45,7 +46,7 @@ function RequestStep({ initial, onSent }: { initial: { phoneNumber: string; app:
       <h1>{t("common:titles.forgotPassword")}</h1>
       <p className="auth-lead">{t("forgot.lead")}</p>
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
-      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+      <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("forgot.sending") : t("forgot.sendCode")}

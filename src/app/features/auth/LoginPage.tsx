@@ -2,7 +2,8 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
-import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { FormMessage, PasswordField } from "../../components/ui/FormField";
+import { PhoneField } from "../../components/ui/PhoneField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
@@ -22,9 +23,11 @@ type Pending = { challenge: Challenge; phoneNumber: string; app: App };
 
 /**
  * /login: phone + password (or an SMS code instead), then any challenge the server sets. On
- * tokens the session starts, and the route's guard sends the person where they belong.
+ * tokens the session starts, and the route's guard sends the person where they belong. The landing
+ * page shows the same form `embedded` beside its own heading (so it titles itself with an h2).
  */
-export default function LoginPage() {
+export default function LoginPage({ embedded = false }: { embedded?: boolean }) {
+  const Heading = embedded ? "h2" : "h1";
   const { t } = useTranslation("auth");
   const { signIn } = useSession();
   const navigate = useNavigate();
@@ -113,11 +116,11 @@ export default function LoginPage() {
 
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
-      <h1>{t("common:titles.login")}</h1>
+      <Heading>{t("common:titles.login")}</Heading>
       {notice === "confirmed" && <FormMessage kind="success">{t("login.confirmed")}</FormMessage>}
       {notice === "passwordReset" && <FormMessage kind="success">{t("login.passwordReset")}</FormMessage>}
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
-      <TextField {...form.field("phoneNumber")} label={t("fields.phone")} type="tel" autoComplete="tel" inputMode="tel" placeholder="(305) 555-0100" />
+      <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} />
       {mode === "password" ? (
         <PasswordField
           {...form.field("password")}

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { REGISTRATION_CONSENT } from "../../../shared/consent-texts";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { PhoneField } from "../../components/ui/PhoneField";
 import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { AppChoice } from "./AppChoice";
@@ -57,15 +58,7 @@ export default function RegisterPage() {
       <h1>{t("common:titles.register")}</h1>
       <AppChoice value={app} onChange={(value) => form.setValue("app", value)} disabled={form.submitting} />
       <TextField {...form.field("name")} label={t("fields.name")} autoComplete="name" />
-      <TextField
-        {...form.field("phoneNumber")}
-        label={t("fields.phone")}
-        type="tel"
-        autoComplete="tel"
-        inputMode="tel"
-        placeholder="(305) 555-0100"
-        hint={t("fields.phoneHint")}
-      />
+      <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} hint={t("fields.phoneHint")} />
       <TextField {...form.field("email")} label={`${t("fields.email")} ${t("fields.optional")}`} type="email" autoComplete="email" inputMode="email" />
       <PasswordField {...form.field("password")} {...toggle} label={t("fields.password")} autoComplete="new-password" hint={t("fields.passwordRules")} />
       <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />

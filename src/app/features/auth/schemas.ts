@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, passwordSchema, phoneSchema } from "../../../shared/auth";
+import { z } from "../../../shared/zod";
 import { mismatch, optionalText as optional } from "../../components/ui/use-form";
 
 /**

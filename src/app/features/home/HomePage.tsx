@@ -1,28 +1,76 @@
+import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useNavigate } from "react-router";
+import { useSession } from "../../lib/session";
+import "./landing.css";
 
-export default function HomePage() {
+// Everything below the first screen loads after the first paint, with its own strings.
+const LandingSections = lazy(() => import("./LandingSections"));
+
+/**
+ * The landing page (/): what Blockpilot is, with sign-in beside it. This module is the first paint
+ * of the one route with a JavaScript budget (docs/public-site.md): the hero only; the sign-in form
+ * (given by the router, from the auth feature) and the sections below load lazily.
+ */
+export default function HomePage({ signIn }: { signIn?: ReactNode }) {
+  const { t } = useTranslation();
+  const { claims, user, loading } = useSession();
+  const navigate = useNavigate();
+
+  // Someone who signs in here goes on to their dashboard or console; its guard applies the rest of
+  // the routing (confirm the phone, connect, filters, payment). A visitor already signed in stays.
+  const signedOutBefore = useRef<boolean | null>(null);
+  useEffect(() => {
+    if (loading) return;
+    if (signedOutBefore.current === null) signedOutBefore.current = claims === null;
+    else if (signedOutBefore.current && claims) void navigate(claims.is_admin ? "/admin" : "/flex/dashboard");
+  }, [loading, claims, navigate]);
+
+  return (
+    <main id="main" tabIndex={-1} className="landing">
+      <section className="landing-hero" aria-labelledby="landing-title">
+        <div className="landing-hero-inner">
+          <div className="landing-hero-copy">
+            <p className="landing-eyebrow">{t("home.eyebrow")}</p>
+            <h1 id="landing-title">{t("titles.home")}</h1>
+            <p className="landing-lead">{t("home.lead")}</p>
+            <div className="actions">
+              <Link className="button button-large" to="/register">
+                {t("home.register")}
+              </Link>
+              <a className="button button-secondary button-large" href="#how-it-works">
+                {t("home.howItWorks")}
+              </a>
+            </div>
+            <p className="landing-note">{t("home.support")}</p>
+          </div>
+          <div className="landing-hero-aside">
+            {claims ? (
+              <Welcome name={user?.name ?? null} isAdmin={claims.is_admin} />
+            ) : (
+              <Suspense fallback={<div className="card landing-signin landing-signin-waiting" aria-hidden="true" />}>
+                {!loading && <div className="card landing-signin">{signIn}</div>}
+              </Suspense>
+            )}
+          </div>
+        </div>
+      </section>
+      <Suspense fallback={<div className="landing-sections-waiting" />}>
+        <LandingSections />
+      </Suspense>
+    </main>
+  );
+}
+
+/** A signed-in visitor is offered their dashboard (or the console) instead of the sign-in form. */
+function Welcome({ name, isAdmin }: { name: string | null; isAdmin: boolean }) {
   const { t } = useTranslation();
   return (
-    <main id="main" tabIndex={-1} className="page home">
-      <section className="hero">
-        <h1>{t("titles.home")}</h1>
-        <p className="lead">{t("home.lead")}</p>
-        <ul className="points">
-          <li>{t("home.points.filters")}</li>
-          <li>{t("home.points.dashboard")}</li>
-          <li>{t("home.points.invite")}</li>
-        </ul>
-        <div className="actions">
-          <Link className="button" to="/register">
-            {t("home.register")}
-          </Link>
-          <Link className="button button-secondary" to="/login">
-            {t("home.signIn")}
-          </Link>
-        </div>
-        <p className="muted">{t("home.support")}</p>
-      </section>
-    </main>
+    <div className="card landing-signin landing-welcome">
+      <h2>{name ? t("home.welcome", { name }) : t("home.welcomeBack")}</h2>
+      <Link className="button button-large button-block" to={isAdmin ? "/admin" : "/flex/dashboard"}>
+        {isAdmin ? t("home.console") : t("home.dashboard")}
+      </Link>
+    </div>
   );
 }

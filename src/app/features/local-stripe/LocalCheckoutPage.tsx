@@ -41,8 +41,14 @@ export default function LocalCheckoutPage() {
   const [declined, setDeclined] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  if (error) return <StatusView kind="error" title={t("localStripe.notFound")} onRetry={() => void mutate()} />;
-  if (!data) return <StatusView kind="loading" />;
+  if (error || !data) {
+    return (
+      <section className="local-checkout">
+        <h1>{t("titles.localCheckout")}</h1>
+        {error ? <StatusView kind="error" title={t("localStripe.notFound")} onRetry={() => void mutate()} /> : <StatusView kind="loading" />}
+      </section>
+    );
+  }
   const session = data.session;
   const amount = formatCents(session.amountCents, i18n.language === "es" ? "es-US" : "en-US");
 

@@ -20,8 +20,14 @@ export default function LocalOnboardingPage() {
   const [busy, setBusy] = useState(false);
   const [failed, setFailed] = useState(false);
 
-  if (error) return <StatusView kind="error" title={t("localStripe.linkNotFound")} onRetry={() => void mutate()} />;
-  if (!data) return <StatusView kind="loading" />;
+  if (error || !data) {
+    return (
+      <section className="local-checkout">
+        <h1>{t("titles.localOnboarding")}</h1>
+        {error ? <StatusView kind="error" title={t("localStripe.linkNotFound")} onRetry={() => void mutate()} /> : <StatusView kind="loading" />}
+      </section>
+    );
+  }
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();

@@ -5,6 +5,7 @@ import { formatUsPhone } from "../../../shared/phone";
 import { Badge } from "../../components/ui/Badge";
 import { Splash } from "../../components/ui/Splash";
 import { useSession } from "../../lib/session";
+import { ConnectionSection } from "./ConnectionSection";
 import "./profile.css";
 import "../../i18n/auth";
 
@@ -57,6 +58,7 @@ export default function ProfilePage() {
           {t("common:titles.profilePassword")}
         </Link>
       </div>
+      {!user.isAdmin && <ConnectionSection />}
       <div className="profile-section">
         <h2>{t("profile.sessions")}</h2>
         <p className="muted">{t("profile.sessionsLead")}</p>

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { emailSchema, languageSchema, passwordSchema } from "../../../shared/auth";
+import { z } from "../../../shared/zod";
 import { mismatch, optionalText } from "../../components/ui/use-form";
 
 /** Built from the Worker's own schemas (src/shared/auth.ts); our messages are translation keys. */

@@ -137,10 +137,12 @@ describe("post-sign-in routing from /login, rule by rule", () => {
     expect(await screen.findByRole("heading", { name: "Admin dashboard" })).toBeInTheDocument();
   });
 
-  it("no fetch happens for a routed driver beyond the resend case", async () => {
+  it("no fetch happens for a routed driver beyond the resend case (the screen reached reads only its own data)", async () => {
     const router = renderAt("/login", session({ proxyInstalled: false }));
     await landsOn(router, "/flex/login");
-    expect(fetchMock).not.toHaveBeenCalled();
+    await screen.findByRole("heading", { name: "Connect your account" });
+    const paths = fetchMock.mock.calls.map(([input]) => new URL(input as string, "http://localhost").pathname);
+    expect(paths.filter((p) => p !== "/api/driver/connection")).toEqual([]);
   });
 });
 

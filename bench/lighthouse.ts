@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:lighthouse`: Lighthouse (mobile preset: a mid-range phone on a slow 4G link,
+ * simulated) on the landing page, /login, /faqs and the driver's dashboard, driving Debian's
+ * Chromium, against the production build on the local runtime. Goal: ≥ 95 in performance,
+ * accessibility, best practices and SEO on each page; the table is printed, and the run exits
+ * non-zero when a score is under the goal.
+ *
+ *   --short        only the landing page, and performance is reported, not enforced (a busy
+ *                  machine under `npm test` makes timing scores noisy; the other three are not)
+ *   --skip-build   reuse the last private build copy (or the one --build-dir names)
+ *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
+ *   --port N       where the Worker listens (default 8796)
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import puppeteer from "puppeteer-core";
+import { DEMO } from "../scripts/seed.ts";
+import { benchOptions, freshState, prepareBuild, startWorker } from "./harness.ts";
+
+const options = benchOptions(8796);
+const SHORT = options.short;
+const PORT = options.port;
+const STATE = `.wrangler/bench-lighthouse-state${SHORT ? "-short" : ""}`;
+const GOAL = 95;
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+
+const PAGES: { name: string; path: string; driver?: boolean }[] = SHORT
+  ? [{ name: "landing", path: "/" }]
+  : [
+      { name: "landing", path: "/" },
+      { name: "sign in", path: "/login" },
+      { name: "FAQ", path: "/faqs" },
+      { name: "driver dashboard", path: "/flex/dashboard", driver: true },
+    ];
+
+const DIR = prepareBuild(options, ".wrangler/bench-lighthouse-build");
+freshState(STATE);
+const worker = await startWorker({ dir: DIR, port: PORT, state: STATE });
+const chrome = await chromeLauncher.launch({
+  chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+});
+
+/** Signs the demo driver in inside this Chrome profile, so Lighthouse loads the dashboard as them. */
+async function signInDriver() {
+  const res = await fetch(`${worker.url}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ phoneNumber: DEMO.driver.phone, app: "flex", password: DEMO.driver.password }),
+  });
+  const { tokens } = (await res.json()) as { tokens: unknown };
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  const page = await browser.newPage();
+  await page.goto(`${worker.url}/api/status/health`);
+  await page.evaluate((stored) => localStorage.setItem("bp.session", JSON.stringify(stored)), tokens);
+  await page.close();
+  await browser.disconnect();
+}
+
+type Row = { name: string; path: string; scores: Record<(typeof CATEGORIES)[number], number>; lcpMs: number; tbtMs: number; cls: number; failing: string[] };
+const rows: Row[] = [];
+try {
+  for (const page of PAGES) {
+    if (page.driver) await signInDriver();
+    const result = await lighthouse(
+      `${worker.url}${page.path}`,
+      { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], disableStorageReset: Boolean(page.driver) },
+      undefined,
+    );
+    if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
+    // The whole report, for a closer look (bench/results is not committed).
+    mkdirSync("bench/results", { recursive: true });
+    writeFileSync(`bench/results/lighthouse-${page.name.replace(/\W+/g, "-")}.json`, JSON.stringify(result.lhr));
+    const { categories, audits } = result.lhr;
+    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Row["scores"];
+    const failing = Object.values(categories)
+      .flatMap((category) => category.auditRefs)
+      .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 0.9)
+      .map((ref) => `${ref.id} (${audits[ref.id]?.displayValue ?? audits[ref.id]?.score})`);
+    rows.push({
+      name: page.name,
+      path: new URL(result.lhr.finalDisplayedUrl).pathname,
+      scores,
+      lcpMs: Math.round(audits["largest-contentful-paint"]?.numericValue ?? 0),
+      tbtMs: Math.round(audits["total-blocking-time"]?.numericValue ?? 0),
+      cls: Number((audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
+      failing: [...new Set(failing)],
+    });
+  }
+} finally {
+  await chrome.kill();
+  worker.stop();
+}
+
+console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset, goal ≥ ${GOAL} in each category\n`);
+console.log("| page | shown at | performance | accessibility | best practices | SEO | LCP | TBT | CLS |\n|---|---|---|---|---|---|---|---|---|");
+for (const r of rows) {
+  const s = r.scores;
+  console.log(
+    `| ${r.name} | ${r.path} | ${s.performance} | ${s.accessibility} | ${s["best-practices"]} | ${s.seo} | ${(r.lcpMs / 1000).toFixed(1)} s | ${r.tbtMs} ms | ${r.cls} |`,
+  );
+}
+for (const r of rows) if (r.failing.length) console.log(`\n${r.name}: audits under 0.9: ${r.failing.join(", ")}`);
+
+const enforced = SHORT ? CATEGORIES.filter((c) => c !== "performance") : CATEGORIES;
+const misses = rows.flatMap((r) => enforced.filter((c) => r.scores[c] < GOAL).map((c) => `${r.name} ${c} ${r.scores[c]}`));
+if (misses.length) {
+  console.error(`\nUnder the goal of ${GOAL}: ${misses.join("; ")}`);
+  process.exit(1);
+}

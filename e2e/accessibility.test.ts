@@ -1,0 +1,111 @@
+/**
+ * axe-core on every route of the SPA (read from its route table, e2e/route-table.ts), signed out,
+ * as the demo driver and as the demo owner, in English and in Spanish: no serious or critical
+ * violation anywhere, and every page with its own document.title. A route that redirects (a
+ * signed-out visitor on /admin) is checked where it lands, once.
+ */
+
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import AxeBuilder from "@axe-core/playwright";
+import type { Browser, Page } from "playwright-core";
+import { DEMO } from "../scripts/seed.ts";
+import { baseUrl, launch, newPage } from "./browser.ts";
+import { signInOwner, type Tokens } from "./owner.ts";
+import { loadRoutePaths } from "./route-table.ts";
+
+const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
+const BLOCKING = new Set(["serious", "critical"]);
+
+let browser: Browser;
+let paths: string[];
+before(async () => {
+  [browser, paths] = await Promise.all([launch(), loadRoutePaths()]);
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function driverTokens(): Promise<Tokens> {
+  const res = await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ phoneNumber: DEMO.driver.phone, app: "flex", password: DEMO.driver.password }),
+  });
+  const answer = (await res.json()) as { tokens?: Tokens };
+  assert.ok(answer.tokens, `the demo driver could not sign in (${res.status})`);
+  return answer.tokens;
+}
+
+/** Waits until the page has settled: the splash and loading views gone, the page's heading shown. */
+async function settle(page: Page) {
+  // Live pages poll: a short quiet spell is enough, the checks below wait for what matters.
+  await page.waitForLoadState("networkidle", { timeout: 2000 }).catch(() => {});
+  await page
+    .waitForFunction(() => !document.querySelector(".splash, .status-view-loading, .landing-signin-waiting"), null, { timeout: 10_000 })
+    .catch(() => {});
+  // A page that never shows a heading is still checked (axe's page-has-heading-one reports it).
+  await page
+    .locator("h1")
+    .first()
+    .waitFor({ timeout: 10_000 })
+    .catch(() => console.log(`  no h1 on ${new URL(page.url()).pathname}`));
+}
+
+type Finding = { session: string; lang: string; url: string; rule: string; impact: string; nodes: number; help: string };
+const summary: { session: string; lang: string; pages: number; serious: number; critical: number; other: number }[] = [];
+
+for (const [session, tokens] of [
+  ["signed out", async () => null],
+  ["driver", driverTokens],
+  ["admin", signInOwner],
+] as const) {
+  test(`axe: every route ${session}, in English and Spanish — 0 serious or critical`, { timeout: 15 * 60_000 }, async () => {
+    const stored = await tokens();
+    const findings: Finding[] = [];
+    for (const lang of ["en", "es"]) {
+      const page = await newPage(browser);
+      await page.addInitScript(
+        ({ lang, stored }) => {
+          localStorage.setItem("language", lang);
+          if (stored) localStorage.setItem("bp.session", JSON.stringify(stored));
+        },
+        { lang, stored },
+      );
+      const seen = new Set<string>();
+      let other = 0;
+      for (const path of paths) {
+        await page.goto(path);
+        await settle(page);
+        const landed = new URL(page.url()).pathname;
+        if (seen.has(landed)) continue;
+        seen.add(landed);
+        const title = await page.title();
+        assert.notEqual(title, "Blockpilot", `${landed} (${session}, ${lang}) has no page title of its own`);
+        assert.equal(await page.getAttribute("html", "lang"), lang, `${landed} is not marked as ${lang}`);
+        const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        for (const v of result.violations) {
+          if (BLOCKING.has(v.impact ?? "")) findings.push({ session, lang, url: landed, rule: v.id, impact: v.impact!, nodes: v.nodes.length, help: v.help });
+          else other++;
+        }
+      }
+      const mine = findings.filter((f) => f.lang === lang);
+      summary.push({
+        session,
+        lang,
+        pages: seen.size,
+        serious: mine.filter((f) => f.impact === "serious").length,
+        critical: mine.filter((f) => f.impact === "critical").length,
+        other,
+      });
+      await page.context().close();
+    }
+    for (const f of findings) console.log(`  ${f.impact}: ${f.rule} on ${f.url} (${f.session}, ${f.lang}, ${f.nodes} nodes) — ${f.help}`);
+    assert.deepEqual(findings, [], "serious or critical accessibility violations");
+  });
+}
+
+test("axe summary", () => {
+  console.log("\n| session | language | pages checked | serious | critical | moderate/minor |\n|---|---|---|---|---|---|");
+  for (const row of summary) console.log(`| ${row.session} | ${row.lang} | ${row.pages} | ${row.serious} | ${row.critical} | ${row.other} |`);
+});

@@ -1,0 +1,163 @@
+/**
+ * The driver product end to end, in Chromium against the built app and the fake delivery platform
+ * (started by e2e/run.ts): a new driver registers, connects the platform account through a code
+ * challenge, sets filters, turns the system on, and within a minute sees a won block and a
+ * disliked offer with its reason on the dashboard, and the block on the calendar.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { baseUrl, launch, newPage } from "./browser.ts";
+import { signInOwner, type Tokens } from "./owner.ts";
+
+const platformUrl = process.env.E2E_PLATFORM_URL ?? "http://127.0.0.1:8789";
+const HOUR = 3_600_000;
+
+let browser: Browser;
+let owner: Tokens;
+before(async () => {
+  browser = await launch();
+  owner = await signInOwner();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function codeTextedTo(phone: string, since: number): Promise<string> {
+  for (let i = 0; i < 60; i++) {
+    const res = await fetch(`${baseUrl}/api/admin/outbox?${new URLSearchParams({ to: phone, page: "1", pageSize: "20" })}`, {
+      headers: { Authorization: `Bearer ${owner.idToken}` },
+    });
+    const rows = ((await res.json()) as { rows: { body: string; createdAt: number }[] }).rows;
+    const code = rows.find((r) => r.createdAt >= since && /\b\d{6}\b/.test(r.body))?.body.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no code reached ${phone}`);
+}
+
+/** The code the fake platform "sent" for a sign-in (what the driver would read in their email). */
+async function platformCode(email: string): Promise<string> {
+  for (let i = 0; i < 40; i++) {
+    const { codes } = (await (await fetch(`${platformUrl}/__control/codes?email=${encodeURIComponent(email)}`)).json()) as { codes: string[] };
+    if (codes.length > 0) return codes[codes.length - 1]!;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no platform code for ${email}`);
+}
+
+/**
+ * Paying is the payments flow's own test; here the driver's week of service is granted straight
+ * in the run's local database, as a successful payment would leave it.
+ */
+function grantService(phone: string) {
+  const state = process.env.D1_PERSIST_TO;
+  assert.ok(state, "e2e/run.ts sets D1_PERSIST_TO");
+  const until = Date.now() + 7 * 86_400_000;
+  const result = spawnSync(
+    "wrangler",
+    [
+      "d1",
+      "execute",
+      "DB",
+      "--local",
+      `--persist-to=${state}`,
+      "--command",
+      `UPDATE users SET expiration_at = ${until}, good_standing = 1 WHERE phone = '${phone}'`,
+    ],
+    { encoding: "utf8" },
+  );
+  assert.equal(result.status, 0, result.stderr);
+}
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && !/status of 4\d\d/.test(m.text()) && errors.push(m.text()));
+  return errors;
+}
+
+const path = (page: Page, pathname: string) => page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000 });
+
+test("a new driver connects, sets filters, turns the system on and sees a won block, a disliked offer and the calendar", async () => {
+  const page = await newPage(browser);
+  const errors = watchErrors(page);
+  const exchange = 200 + Math.floor(Math.random() * 800);
+  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, "0");
+  const phone = { e164: `+1786${exchange}${line}`, typed: `(786) ${exchange}-${line}` };
+  const password = "Driv3r!e2e";
+  const platformEmail = `flo+code.${exchange}${line}@example.com`;
+
+  // Register and confirm the phone.
+  await page.goto("/register");
+  await page.getByLabel("Full name").fill("Flo Flex");
+  await page.getByLabel("Phone number").fill(phone.typed);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  const registeredAt = Date.now() - 1000;
+  await page.getByRole("button", { name: "Create account" }).click();
+  await path(page, "/confirm-account");
+  await page.getByLabel("6-digit code").fill(await codeTextedTo(phone.e164, registeredAt));
+  await page.getByRole("button", { name: "Confirm account" }).click();
+
+  // Connect the platform account: a code challenge.
+  await path(page, "/flex/login");
+  await page.getByLabel("Amazon Flex email").fill(platformEmail);
+  await page.getByLabel("Amazon Flex password").fill("platform-secret");
+  await page.getByRole("button", { name: "Connect account" }).click();
+  await path(page, "/flex/otp");
+  await page.getByLabel("Verification code").fill(await platformCode(platformEmail));
+  await page.getByRole("button", { name: "Verify" }).click();
+
+  // Filters: one station, a $50 minimum, every day open all day (so the test runs at any hour).
+  await path(page, "/flex/settings");
+  grantService(phone.e164);
+  await page.getByRole("heading", { name: "Filters" }).waitFor();
+  await page.getByLabel("DCH1 Chicago").check();
+  await page.getByLabel("Minimum block pay ($)").fill("50");
+  for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
+    await page.getByLabel(`${day} From`).fill("00:00");
+    await page.getByLabel(`${day} To`).fill("00:00");
+  }
+  await page.getByRole("button", { name: "Save filters" }).click();
+  await path(page, "/flex/dashboard");
+
+  // Two offers appear at the station: one to take, one under the minimum.
+  const startsAt = Math.ceil((Date.now() + 26 * HOUR) / HOUR) * HOUR;
+  const res = await fetch(`${platformUrl}/__control/offers`, {
+    method: "POST",
+    body: JSON.stringify({
+      offers: [
+        { app: "flex", serviceAreaId: "DCH1", startsAt, endsAt: startsAt + 3 * HOUR, payCents: 7200, expiresInMs: 120_000 },
+        { app: "flex", serviceAreaId: "DCH1", startsAt: startsAt + 5 * HOUR, endsAt: startsAt + 7 * HOUR, payCents: 4000, expiresInMs: 120_000 },
+      ],
+    }),
+  });
+  assert.equal(res.status, 200);
+
+  // The system on: the dashboard shows both within a minute, without a reload.
+  await page.getByRole("switch", { name: /Search for blocks/ }).click();
+  await page.getByText(/Searching 1 station until/).waitFor();
+  const offers = page.locator(".offers-table");
+  await offers.locator("tr[data-status=won]").getByText("DCH1 Chicago").waitFor({ timeout: 60_000 });
+  await offers.getByText("Pay $40 is under your $50 minimum").waitFor({ timeout: 60_000 });
+  await page.getByRole("button", { name: "Won (1)" }).waitFor();
+
+  // And on the calendar, on its day in Chicago.
+  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago", year: "numeric", month: "2-digit", day: "2-digit" }).format(startsAt);
+  await page.goto(`/flex/calendar?week=${day}`);
+  const label = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone: "UTC" }).format(Date.parse(`${day}T00:00:00Z`));
+  await page.getByRole("region", { name: label }).getByText("DCH1 Chicago").waitFor();
+  await page.getByRole("region", { name: label }).getByText("$72").waitFor();
+
+  // Spanish too, on the same dashboard.
+  await page.goto("/flex/dashboard");
+  await page.getByRole("button", { name: /Español/ }).click();
+  await page.getByText("El pago de $40 está por debajo de tu mínimo de $50").waitFor();
+
+  // Off again, so the engine stops polling for the rest of the run.
+  await page.getByRole("switch").click();
+  await page.getByText("Apagado: enciéndelo para buscar.").waitFor();
+  assert.deepEqual(errors, []);
+});

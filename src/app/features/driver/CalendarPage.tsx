@@ -1,0 +1,190 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useParams, useSearchParams } from "react-router";
+import type { DriverFilters } from "../../../shared/driver-filters";
+import type { Weekday } from "../../../shared/offer-filter";
+import { WEEKDAYS } from "../../../shared/zoned-time";
+import { useConfirm } from "../../components/ui/Dialog";
+import { FormMessage } from "../../components/ui/FormField";
+import { Icon } from "../../components/ui/Icon";
+import { StatusView } from "../../components/ui/StatusView";
+import { toast } from "../../components/ui/Toast";
+import { ApiClientError } from "../../lib/api-client";
+import { usePageTitle } from "../../lib/page-title";
+import { type CalendarView, driverApi, useCalendar, useFilters } from "./api";
+import { addDays, blockSpan, clock, localDate, localeOf, mondayOf, money, today } from "./format";
+import { fullWeek, ScheduleEditor, type WeekSchedule } from "./ScheduleEditor";
+import "./driver.css";
+import "../../i18n/driver";
+
+/**
+ * /flex/calendar: the week, Monday to Sunday, with the schedule's windows and the won blocks of
+ * each day in the station's own time; windows can be edited here, and a block forfeited after a
+ * confirm. /flex/calendar/{phoneNumber}: another driver's, read-only (administrators only; the
+ * server answers 403 to anyone else).
+ */
+export default function CalendarPage() {
+  const { t, i18n } = useTranslation("driver");
+  const { phoneNumber } = useParams();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get("week");
+  const week = mondayOf(requested && /^\d{4}-\d{2}-\d{2}$/.test(requested) ? requested : today());
+  const calendar = useCalendar(week, phoneNumber);
+  const data = calendar.data;
+  usePageTitle(phoneNumber && data ? t("calendar.of", { name: data.driver.name }) : t("common:titles.flexCalendar"));
+  const go = (date: string) => setParams({ week: date });
+  const weekLabel = new Intl.DateTimeFormat(localeOf(i18n.language), { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
+    Date.parse(`${week}T00:00:00Z`),
+  );
+
+  return (
+    <section className="driver-page driver-calendar">
+      <h1>{phoneNumber && data ? t("calendar.of", { name: data.driver.name }) : t("common:titles.flexCalendar")}</h1>
+      <nav className="week-nav" aria-label={t("calendar.week", { date: weekLabel })}>
+        <button type="button" className="icon-button" aria-label={t("calendar.previous")} onClick={() => go(addDays(week, -7))}>
+          <Icon name="chevron-left" />
+        </button>
+        <h2>{t("calendar.week", { date: weekLabel })}</h2>
+        <button type="button" className="icon-button" aria-label={t("calendar.next")} onClick={() => go(addDays(week, 7))}>
+          <Icon name="chevron-right" />
+        </button>
+        <button type="button" className="button button-secondary button-small" onClick={() => go(mondayOf(today()))}>
+          {t("calendar.thisWeek")}
+        </button>
+      </nav>
+      {calendar.error && !data ? (
+        <StatusView
+          kind="error"
+          message={calendar.error instanceof ApiClientError && calendar.error.status < 500 ? calendar.error.message : t("common:errors.couldntLoadCalendar")}
+          onRetry={() => void calendar.mutate()}
+        />
+      ) : !data ? (
+        <StatusView kind="loading" />
+      ) : (
+        <Week data={data} own={!phoneNumber} onChanged={() => void calendar.mutate()} />
+      )}
+    </section>
+  );
+}
+
+function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onChanged: () => void }) {
+  const { t, i18n } = useTranslation("driver");
+  const lang = i18n.language;
+  const [editing, setEditing] = useState<WeekSchedule | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
+  const filters = useFilters();
+  const schedule = fullWeek(data.schedule as Partial<Record<Weekday, { start: string; end: string }[]>>);
+  const now = Date.now();
+
+  const saveWindows = async () => {
+    const saved = filters.data?.filters as DriverFilters | null | undefined;
+    if (!editing || !saved) return;
+    const next = Object.fromEntries(WEEKDAYS.filter((d) => editing[d].length > 0).map((d) => [d, editing[d]]));
+    try {
+      await driverApi.saveFilters({ ...saved, schedule: next });
+      setEditing(null);
+      setSaveError(null);
+      toast.success(t("settings.saved"));
+      onChanged();
+      void filters.mutate();
+    } catch (err) {
+      setSaveError(err instanceof ApiClientError && err.status === 400 ? t("errors.windows_required") : t("common:errors.couldntConfigureSchedule"));
+    }
+  };
+
+  const forfeit = async (block: CalendarView["blocks"][number]) => {
+    const ok = await confirm({
+      title: t("calendar.forfeitTitle"),
+      message: t("calendar.forfeitMessage", { station: block.stationName, when: blockSpan(block.startsAt, block.endsAt, block.timeZone, lang) }),
+      confirmLabel: t("calendar.forfeitConfirm"),
+      tone: "danger",
+    });
+    if (!ok) return;
+    try {
+      await driverApi.forfeit(block.id);
+      toast.success(t("calendar.forfeitDone"));
+      onChanged();
+    } catch (err) {
+      toast.error(err instanceof ApiClientError ? err.message : t("common:errors.generic"));
+    }
+  };
+
+  return (
+    <>
+      {confirmDialog}
+      <p className="muted">{t("calendar.timesNote")}</p>
+      <div className="week-grid">
+        {WEEKDAYS.map((day, i) => {
+          const date = addDays(data.week, i);
+          const label = new Intl.DateTimeFormat(localeOf(lang), { weekday: "long", month: "short", day: "numeric", timeZone: "UTC" }).format(
+            Date.parse(`${date}T00:00:00Z`),
+          );
+          const blocks = data.blocks.filter((b) => localDate(b.startsAt, b.timeZone) === date);
+          return (
+            <section key={day} className={`week-day${date === today() ? " is-today" : ""}`} aria-label={label}>
+              <h3>{label}</h3>
+              <h4 className="visually-hidden">{t("calendar.windows")}</h4>
+              <ul className="day-windows">
+                {schedule[day].length === 0 ? (
+                  <li className="muted">{t("settings.noWindows")}</li>
+                ) : (
+                  schedule[day].map((w) => (
+                    <li key={`${w.start}-${w.end}`}>
+                      <Icon name="clock" /> {w.start}–{w.end}
+                    </li>
+                  ))
+                )}
+              </ul>
+              <h4 className="visually-hidden">{t("calendar.blocks")}</h4>
+              {blocks.length === 0 ? (
+                <p className="muted day-none">{t("calendar.noBlocks")}</p>
+              ) : (
+                <ul className="day-blocks">
+                  {blocks.map((b) => (
+                    <li key={b.id} className="day-block">
+                      <strong>
+                        {clock(b.startsAt, b.timeZone, lang)}–{clock(b.endsAt, b.timeZone, lang)}
+                      </strong>
+                      <span>{b.stationName}</span>
+                      <span>{money(b.payCents, lang)}</span>
+                      {own && b.startsAt > now && (
+                        <button type="button" className="link-button" onClick={() => void forfeit(b)}>
+                          {t("calendar.forfeit")}
+                        </button>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          );
+        })}
+      </div>
+      {own && (
+        <div className="card calendar-edit">
+          {editing ? (
+            <>
+              <h2>{t("settings.schedule")}</h2>
+              <p className="muted">{t("settings.scheduleLead")}</p>
+              <ScheduleEditor value={editing} onChange={setEditing} />
+              <FormMessage>{saveError}</FormMessage>
+              <div className="actions">
+                <button type="button" className="button" onClick={() => void saveWindows()} disabled={!filters.data?.filters}>
+                  {t("calendar.doneEditing")}
+                </button>
+                <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
+                  {t("common:cancel")}
+                </button>
+              </div>
+            </>
+          ) : (
+            <button type="button" className="button button-secondary" onClick={() => setEditing(schedule)}>
+              <Icon name="calendar" /> {t("calendar.editWindows")}
+            </button>
+          )}
+        </div>
+      )}
+    </>
+  );
+}

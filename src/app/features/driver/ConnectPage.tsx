@@ -1,0 +1,74 @@
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import { z } from "zod";
+import { emailSchema } from "../../../shared/auth";
+import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { StatusView } from "../../components/ui/StatusView";
+import { useForm } from "../../components/ui/use-form";
+import { useSession } from "../../lib/session";
+import { driverApi, useConnection } from "./api";
+import { connectErrorKey } from "./connect-errors";
+import "./driver.css";
+import "../../i18n/auth";
+import "../../i18n/driver";
+
+const connectSchema = z.object({ email: emailSchema, password: z.string().min(1) });
+
+/**
+ * /flex/login: the platform account's email and password (spec's "proxy" step). The password goes
+ * to the platform once and is never stored. A challenge continues on /flex/otp (a code) or
+ * /flex/confirm (an approval on another device); once connected the routing moves on to filters.
+ */
+export default function ConnectPage() {
+  const { t } = useTranslation("driver");
+  const { user, reloadUser } = useSession();
+  const navigate = useNavigate();
+  const connection = useConnection();
+  const app = user?.app ?? "flex";
+  const platform = t(`platform.${app}`);
+  const form = useForm({ initial: { email: user?.flexEmail ?? "", password: "" }, schema: connectSchema, required: ["email", "password"] });
+
+  const submit = form.onSubmit(async ({ email, password }) => {
+    try {
+      const step = await driverApi.connect(email, password);
+      if (step.status === "connected") {
+        await reloadUser();
+        void navigate("/flex/settings");
+      } else if (step.status === "code") void navigate("/flex/otp", { state: { attemptId: step.attemptId, destination: step.destination } });
+      else void navigate("/flex/confirm", { state: { attemptId: step.attemptId } });
+    } catch (err) {
+      form.setFormError(connectErrorKey(err), { platform });
+    }
+  });
+
+  if (connection.isLoading) return <StatusView kind="loading" />;
+  const refused = connection.data?.disconnectReason === "refused" && !connection.data.connected;
+
+  return (
+    <section className="driver-page driver-narrow">
+      <h1>{t("common:titles.flexLogin")}</h1>
+      {refused && (
+        <div className="notice" role="status">
+          {t("connect.refusedBanner", { platform })}
+        </div>
+      )}
+      <p className="muted">{t("connect.lead", { platform })}</p>
+      <form className="driver-form" onSubmit={submit} noValidate>
+        <TextField {...form.field("email")} label={t("connect.email", { platform })} type="email" autoComplete="username" inputMode="email" />
+        <PasswordField
+          {...form.field("password")}
+          label={t("connect.password", { platform })}
+          autoComplete="current-password"
+          showLabel={t("auth:fields.showPassword")}
+          hideLabel={t("auth:fields.hidePassword")}
+        />
+        <FormMessage>{form.formError}</FormMessage>
+        <div className="actions">
+          <button type="submit" className="button" disabled={form.submitting}>
+            {form.submitting ? t("connect.connecting") : t("connect.submit")}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

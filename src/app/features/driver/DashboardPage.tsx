@@ -1,0 +1,257 @@
+import type { TFunction } from "i18next";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { DriverFilters } from "../../../shared/driver-filters";
+import { Badge, type BadgeTone } from "../../components/ui/Badge";
+import { Pager, usePaging } from "../../components/ui/Pager";
+import { StatusView } from "../../components/ui/StatusView";
+import { TableScroll } from "../../components/ui/TableScroll";
+import { toast } from "../../components/ui/Toast";
+import { ApiClientError } from "../../lib/api-client";
+import { useSession } from "../../lib/session";
+import { driverApi, type EngineStatus, type OfferRow, type OfferStatus, platformReason, useEngine, useOffers } from "./api";
+import { blockSpan, clock, dayAndTime, localeOf, money } from "./format";
+import { Summaries } from "./Summaries";
+import { whyWords } from "./why";
+import "./driver.css";
+import "../../i18n/driver";
+
+const TONES: Record<OfferStatus, BadgeTone> = { won: "success", disliked: "neutral", gone: "warning" };
+
+/** What the engine is doing now, in words. */
+function engineWords(engine: EngineStatus, app: "flex" | "spark", t: TFunction<"driver">, lang: string): string {
+  if (engine.state === "stopped") return t(`dashboard.stopped.${engine.reason}`);
+  if (engine.state === "paused") {
+    return engine.opensAt === null ? t("dashboard.pausedNoWindow") : t("dashboard.paused", { when: dayAndTime(engine.opensAt, engine.timeZone, lang) });
+  }
+  return t("dashboard.searching", { count: engine.stations, time: clock(engine.until, engine.timeZone, lang), context: app === "spark" ? "spark" : undefined });
+}
+
+/** "Expires in 2 days", "Expires today", "Expired". */
+function serviceWords(expiresAt: number | null, now: number, t: TFunction<"driver">, lang: string): string {
+  if (expiresAt === null) return t("dashboard.noService");
+  if (expiresAt <= now) return t("dashboard.expired");
+  const days = Math.floor((expiresAt - now) / 86_400_000);
+  if (days === 0 && new Date(expiresAt).toDateString() === new Date(now).toDateString()) return t("dashboard.expiresToday");
+  const relative = new Intl.RelativeTimeFormat(localeOf(lang), { numeric: "auto" });
+  return t("dashboard.expiresIn", {
+    relative: days >= 1 ? relative.format(days, "day") : relative.format(Math.max(1, Math.round((expiresAt - now) / 3_600_000)), "hour"),
+  });
+}
+
+/**
+ * /flex/dashboard: the system switch and what it is doing, the service state, and every offer the
+ * engine saw (won, disliked with its reasons in words, gone), updated live by short polling.
+ * "I've arrived" on a won block near its start.
+ */
+export default function DashboardPage() {
+  const { t, i18n } = useTranslation("driver");
+  const { user } = useSession();
+  const app = user?.app ?? "flex";
+  const engine = useEngine();
+  const [switching, setSwitching] = useState(false);
+
+  const toggle = async (on: boolean) => {
+    setSwitching(true);
+    try {
+      await driverApi.setSystem(on);
+    } catch (err) {
+      toast.error(err instanceof ApiClientError ? err.message : t("common:errors.generic"));
+    } finally {
+      await engine.mutate();
+      setSwitching(false);
+    }
+  };
+
+  const on = engine.data ? engine.data.engine.state !== "stopped" : false;
+
+  return (
+    <section className="driver-page driver-dashboard">
+      <h1>{t("common:titles.flexDashboard")}</h1>
+      <div className="dashboard-cards">
+        <div className="card dashboard-system">
+          <h2>{t("dashboard.system")}</h2>
+          {engine.error ? (
+            <StatusView kind="error" compact onRetry={() => void engine.mutate()} />
+          ) : !engine.data ? (
+            <StatusView kind="loading" compact />
+          ) : (
+            <>
+              <button
+                type="button"
+                role="switch"
+                aria-checked={on}
+                className={`system-switch${on ? " is-on" : ""}`}
+                disabled={switching}
+                onClick={() => void toggle(!on)}
+              >
+                <span className="system-switch-track" aria-hidden="true">
+                  <span className="system-switch-thumb" />
+                </span>
+                <span>
+                  {t("dashboard.switchLabel")}: <strong>{on ? t("dashboard.on") : t("dashboard.off")}</strong>
+                </span>
+              </button>
+              <p className="system-words" aria-live="polite">
+                {engineWords(engine.data.engine, app, t, i18n.language)}
+              </p>
+              {engine.data.engine.state === "searching" && engine.data.engine.slowedUntil && (
+                <p className="muted">{t("dashboard.slowed", { time: clock(engine.data.engine.slowedUntil, engine.data.engine.timeZone, i18n.language) })}</p>
+              )}
+              <div className="actions">
+                <Link to="/flex/settings">{t("dashboard.editFilters")}</Link>
+                <Link to="/flex/calendar">{t("dashboard.calendar")}</Link>
+              </div>
+            </>
+          )}
+        </div>
+        <div className="card dashboard-service">
+          <h2>{t("dashboard.service")}</h2>
+          {engine.data ? (
+            <p>
+              <strong>{serviceWords(engine.data.service.expiresAt, engine.data.now, t, i18n.language)}</strong>
+            </p>
+          ) : (
+            <StatusView kind="loading" compact />
+          )}
+          <Link className="button button-secondary button-small" to="/payment">
+            {t("dashboard.renew")}
+          </Link>
+        </div>
+      </div>
+      <Offers systemOn={on} />
+      <Summaries />
+    </section>
+  );
+}
+
+function Offers({ systemOn }: { systemOn: boolean }) {
+  const { t, i18n } = useTranslation("driver");
+  const [status, setStatus] = useState<OfferStatus | undefined>(undefined);
+  const { page, pageSize, restart, pager } = usePaging();
+  const offers = useOffers({ page, pageSize, ...(status ? { status } : {}) });
+  const lang = i18n.language;
+
+  const arrive = async (row: OfferRow) => {
+    try {
+      await driverApi.arrive(row.id);
+      toast.success(t("dashboard.arrivedSaved"));
+      await offers.mutate();
+    } catch (err) {
+      toast.error(
+        platformReason(err) === "system_off" ? t("common:errors.turnOnSystem") : err instanceof ApiClientError ? err.message : t("common:errors.generic"),
+      );
+    }
+  };
+
+  const tabs: (OfferStatus | undefined)[] = [undefined, "won", "disliked", "gone"];
+  const data = offers.data;
+
+  return (
+    <div className="card dashboard-offers">
+      <div className="card-header">
+        <h2>{t("dashboard.offers")}</h2>
+        <span className="muted">{t("dashboard.live")}</span>
+      </div>
+      <fieldset className="offer-tabs">
+        <legend className="visually-hidden">{t("dashboard.offers")}</legend>
+        {tabs.map((tab) => (
+          <button
+            key={tab ?? "all"}
+            type="button"
+            className={`button button-small ${status === tab ? "" : "button-secondary"}`}
+            aria-pressed={status === tab}
+            onClick={() => {
+              setStatus(tab);
+              restart();
+            }}
+          >
+            {t(`dashboard.tabs.${tab ?? "all"}`)}
+            {data && ` (${tab ? data.counts[tab] : data.counts.won + data.counts.disliked + data.counts.gone})`}
+          </button>
+        ))}
+      </fieldset>
+      {offers.error && !data ? (
+        <StatusView kind="error" message={t("common:errors.couldntLoadOffers")} onRetry={() => void offers.mutate()} />
+      ) : !data ? (
+        <StatusView kind="loading" />
+      ) : data.rows.length === 0 ? (
+        <StatusView kind="empty" title={status ? t("dashboard.emptyFiltered", { status: t(`dashboard.tabs.${status}`) }) : t("dashboard.emptyAll")} />
+      ) : (
+        <>
+          <TableScroll label={t("dashboard.offers")} busy={offers.isValidating}>
+            <table className="offers-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("dashboard.columns.status")}</th>
+                  <th scope="col">{t("dashboard.columns.station")}</th>
+                  <th scope="col">{t("dashboard.columns.when")}</th>
+                  <th scope="col">{t("dashboard.columns.pay")}</th>
+                  <th scope="col">{t("dashboard.columns.hourly")}</th>
+                  <th scope="col">{t("dashboard.columns.why")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.rows.map((row) => (
+                  <tr key={row.id} data-status={row.status}>
+                    <td>
+                      <Badge tone={TONES[row.status]}>{t(`dashboard.status.${row.status}`)}</Badge>
+                    </td>
+                    <td>{row.stationName}</td>
+                    <td>{blockSpan(row.startsAt, row.endsAt, row.timeZone, lang)}</td>
+                    <td>{money(row.payCents, lang)}</td>
+                    <td>{money(Math.round((row.payCents * 3_600_000) / Math.max(1, row.endsAt - row.startsAt)), lang)}</td>
+                    <td>
+                      <RowDetail row={row} filters={data.filters as DriverFilters | null} systemOn={systemOn} onArrive={() => void arrive(row)} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </TableScroll>
+          <Pager
+            {...pager}
+            total={data.total}
+            labels={{
+              rowsPerPage: t("pager.rowsPerPage"),
+              previous: t("pager.previous"),
+              next: t("pager.next"),
+              page: (p, pages) => t("pager.page", { page: p, pages }),
+            }}
+          />
+        </>
+      )}
+    </div>
+  );
+}
+
+function RowDetail({ row, filters, systemOn, onArrive }: { row: OfferRow; filters: DriverFilters | null; systemOn: boolean; onArrive: () => void }) {
+  const { t, i18n } = useTranslation("driver");
+  if (row.status === "disliked") {
+    const words = whyWords(row, row.reasons, filters, t, i18n.language);
+    return (
+      <ul className="why-list">
+        {words.map((w) => (
+          <li key={w}>{w}</li>
+        ))}
+      </ul>
+    );
+  }
+  if (row.status === "gone") return <span className="muted">{t("dashboard.goneWhy")}</span>;
+  if (row.forfeitedAt) return <span className="muted">{t("dashboard.forfeited")}</span>;
+  if (row.arrivedAt) return <span>{t("dashboard.arrivedAt", { time: clock(row.arrivedAt, row.timeZone, i18n.language) })}</span>;
+  if (row.canCheckIn) {
+    return (
+      <button type="button" className="button button-small" onClick={onArrive} aria-describedby={systemOn ? undefined : `arrive-hint-${row.id}`}>
+        {t("dashboard.arrived")}
+        {!systemOn && (
+          <span id={`arrive-hint-${row.id}`} className="visually-hidden">
+            {t("common:errors.turnOnSystem")}
+          </span>
+        )}
+      </button>
+    );
+  }
+  return null;
+}

@@ -1,0 +1,79 @@
+import type { InferResponseType } from "hono/client";
+import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
+import type { DriverFilters } from "../../../shared/driver-filters";
+import { ApiClientError, api, asQuery, unwrap } from "../../lib/api-client";
+
+/** The dashboard's live view: the engine's state and the offers are read again this often. */
+export const LIVE_REFRESH_MS = 3000;
+
+const noRetryOn4xx: SWRConfiguration = {
+  shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
+};
+
+const driver = api.driver;
+
+export type ConnectionView = InferResponseType<typeof driver.connection.$get, 200>;
+export type EngineView = InferResponseType<typeof driver.engine.$get, 200>;
+export type EngineStatus = EngineView["engine"];
+export type OffersPage = InferResponseType<typeof driver.offers.$get, 200>;
+export type OfferRow = OffersPage["rows"][number];
+export type StationsView = InferResponseType<typeof driver.stations.$get, 200>;
+export type Station = StationsView["stations"][number];
+export type FiltersView = InferResponseType<typeof driver.filters.$get, 200>;
+export type CalendarView = InferResponseType<typeof driver.calendar.$get, 200>;
+export type OfferStatus = "won" | "disliked" | "gone";
+
+/** The driver's calls; errors are thrown (ApiClientError) for the screens to word. */
+export const driverApi = {
+  connect: (email: string, password: string) => unwrap(driver.connection.$post({ json: { email, password } })),
+  answerCode: (attemptId: string, code: string) => unwrap(driver.connection.code.$post({ json: { attemptId, code } })),
+  checkApproval: (attemptId: string) => unwrap(driver.connection.approval.$post({ json: { attemptId } })),
+  cancelAttempt: (attemptId: string) => unwrap(driver.connection.attempts[":id"].$delete({ param: { id: attemptId } })),
+  saveFilters: (filters: DriverFilters) => unwrap(driver.filters.$put({ json: filters })),
+  setSystem: (on: boolean) => unwrap(driver.engine.$post({ json: { on } })),
+  arrive: (id: number) => unwrap(driver.offers[":id"].arrive.$post({ param: { id: String(id) } })),
+  forfeit: (id: number) => unwrap(driver.offers[":id"].forfeit.$post({ param: { id: String(id) } })),
+};
+
+export function useConnection(): SWRResponse<ConnectionView, Error> {
+  return useSWR(["driver/connection"], () => unwrap(driver.connection.$get()), noRetryOn4xx);
+}
+
+export function useStations(): SWRResponse<StationsView, Error> {
+  return useSWR(["driver/stations"], () => unwrap(driver.stations.$get()), { ...noRetryOn4xx, revalidateOnFocus: false });
+}
+
+export function useFilters(): SWRResponse<FiltersView, Error> {
+  return useSWR(["driver/filters"], () => unwrap(driver.filters.$get()), { ...noRetryOn4xx, revalidateOnFocus: false });
+}
+
+export function useEngine(): SWRResponse<EngineView, Error> {
+  return useSWR(["driver/engine"], () => unwrap(driver.engine.$get()), { ...noRetryOn4xx, refreshInterval: LIVE_REFRESH_MS });
+}
+
+export function useOffers(query: { page: number; pageSize: number; status?: OfferStatus }): SWRResponse<OffersPage, Error> {
+  return useSWR(["driver/offers", query], () => unwrap(driver.offers.$get({ query: asQuery(query) })), {
+    ...noRetryOn4xx,
+    keepPreviousData: true,
+    refreshInterval: LIVE_REFRESH_MS,
+  });
+}
+
+/** A week's calendar: the caller's own, or (administrators) another driver's by phone number. */
+export function useCalendar(week: string, phoneNumber?: string): SWRResponse<CalendarView, Error> {
+  return useSWR(
+    ["driver/calendar", week, phoneNumber ?? null],
+    () =>
+      phoneNumber
+        ? unwrap(driver.calendar[":phoneNumber"].$get({ param: { phoneNumber }, query: { week } }))
+        : unwrap(driver.calendar.$get({ query: { week } })),
+    { ...noRetryOn4xx, keepPreviousData: true },
+  );
+}
+
+/** The platform failure behind an API error ("refused", "challenge_over"…), when the server said. */
+export function platformReason(err: unknown): string | null {
+  if (!(err instanceof ApiClientError)) return null;
+  const reason = (err.details as { reason?: unknown } | undefined)?.reason;
+  return typeof reason === "string" ? reason : null;
+}

@@ -1,0 +1,359 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "../../i18n";
+import type { User } from "../../lib/session";
+import { mockApi, renderScreen } from "../../test/admin-harness";
+import ApprovalPage from "./ApprovalPage";
+import CalendarPage from "./CalendarPage";
+import CodePage from "./CodePage";
+import ConnectPage from "./ConnectPage";
+import DashboardPage from "./DashboardPage";
+import { fromFormValues, toFormValues } from "./filters-form";
+import SettingsPage from "./SettingsPage";
+
+const driver = { name: "Dana Driver", isAdmin: false, app: "flex", flexEmail: null, proxyInstalled: false, setupComplete: false } as Partial<User>;
+const HOUR = 3_600_000;
+
+beforeEach(() => setLanguage("en"));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const notConnected = { connected: false, email: null, connectedAt: null, disconnectedAt: null, disconnectReason: null, pending: null };
+
+describe("connecting the account", () => {
+  it("a code challenge goes on to /flex/otp with the attempt", async () => {
+    const api = mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
+      {
+        method: "POST",
+        path: "/api/driver/connection",
+        reply: () => ({ status: 202, body: { status: "code", attemptId: "A".repeat(24), destination: "d•••@x.com" } }),
+      },
+    ]);
+    const router = renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
+    await userEvent.type(await screen.findByLabelText("Amazon Flex email"), "dana@example.com");
+    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "secret");
+    await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/flex/otp"));
+    expect(router.state.location.state).toEqual({ attemptId: "A".repeat(24), destination: "d•••@x.com" });
+    expect(api.to("/api/driver/connection", "POST")[0]?.body).toEqual({ email: "dana@example.com", password: "secret" });
+  });
+
+  it("says when the platform refuses the password, and shows the banner after a refused refresh", async () => {
+    mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: { ...notConnected, disconnectReason: "refused" } }) },
+      {
+        method: "POST",
+        path: "/api/driver/connection",
+        reply: () => ({
+          status: 422,
+          body: { error: { code: "unprocessable", message: "Platform email or password incorrect", details: { reason: "refused" } } },
+        }),
+      },
+    ]);
+    renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
+    expect(await screen.findByText(/Amazon Flex ended the connection to your account/)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Amazon Flex email"), "dana@example.com");
+    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "nope");
+    await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Email or password incorrect");
+  });
+
+  it("the code page shows a wrong code on the field, and a right one moves on to the filters", async () => {
+    let tries = 0;
+    mockApi([
+      {
+        path: "/api/driver/connection",
+        reply: () => ({
+          body: { ...notConnected, pending: { attemptId: "B".repeat(24), kind: "code", destination: "d•••@x.com", email: "d@x.com", expiresAt: 0 } },
+        }),
+      },
+      {
+        method: "POST",
+        path: "/api/driver/connection/code",
+        reply: () =>
+          tries++ === 0
+            ? { status: 422, body: { error: { code: "unprocessable", message: "The code is not correct", details: { reason: "refused" } } } }
+            : { body: { status: "connected" } },
+      },
+    ]);
+    const router = renderScreen(<CodePage />, { user: driver, path: "/flex/otp" });
+    expect(await screen.findByText(/sent a verification code to d•••@x.com/)).toBeInTheDocument();
+    const field = screen.getByLabelText("Verification code");
+    await userEvent.type(field, "111111");
+    await userEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByText("The code is not correct")).toBeInTheDocument();
+    await userEvent.clear(field);
+    await userEvent.type(field, "222222");
+    await userEvent.click(screen.getByRole("button", { name: "Verify" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/flex/settings"));
+  });
+
+  it("the approval page waits, then moves on once approved; Cancel ends the attempt", async () => {
+    let asked = 0;
+    const api = mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
+      { method: "POST", path: "/api/driver/connection/approval", reply: () => ({ body: asked++ < 1 ? { status: "pending" } : { status: "connected" } }) },
+    ]);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const router = renderScreen(<ApprovalPage />, { user: driver, path: "/flex/confirm" });
+      await router.navigate("/flex/confirm", { state: { attemptId: "C".repeat(24) } });
+      expect(await screen.findByText("Waiting for your approval…")).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(3500);
+      await waitFor(() => expect(router.state.location.pathname).toBe("/flex/settings"));
+      expect(api.to("/api/driver/connection/approval", "POST").length).toBeGreaterThanOrEqual(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+const stations = [
+  { id: "DLA7", name: "DLA7 Hawthorne", region: "Los Angeles", timeZone: "America/Los_Angeles" },
+  { id: "DAX5", name: "DAX5 Irvine", region: "Los Angeles", timeZone: "America/Los_Angeles" },
+  { id: "DCH1", name: "DCH1 Chicago", region: "Chicago", timeZone: "America/Chicago" },
+];
+
+describe("filters", () => {
+  it("turn dollars and hours into cents and minutes, and schema codes into the form's fields", () => {
+    const values = toFormValues(stations, null);
+    values.stations[2]!.selected = true;
+    values.stations[2]!.minPay = "70.5";
+    values.minHourly = "25";
+    values.minHours = "2.5";
+    const ok = fromFormValues(values);
+    expect(ok.filters).toMatchObject({ stations: [{ id: "DCH1", minPayCents: 7050, minHourlyCents: null }], minHourlyCents: 2500, minDurationMinutes: 150 });
+    values.stations[2]!.minHourly = "abc";
+    values.maxHours = "1";
+    values.schedule.mon = [{ start: "", end: "10:00" }];
+    expect(fromFormValues(values).errors).toEqual({
+      "stations.2.minHourly": "driver:errors.number",
+      maxHours: "driver:errors.min_above_max",
+      "schedule.mon.0": "driver:errors.clock",
+    });
+  });
+
+  it("the page groups stations by region, refuses an empty set without calling the server, then saves", async () => {
+    const api = mockApi([
+      { path: "/api/driver/stations", reply: () => ({ body: { app: "flex", stations } }) },
+      { path: "/api/driver/filters", reply: () => ({ body: { filters: null } }) },
+      { method: "PUT", path: "/api/driver/filters", reply: (call) => ({ body: { filters: call.body, setupComplete: true } }) },
+    ]);
+    const router = renderScreen(<SettingsPage />, { user: driver, path: "/flex/settings" });
+    const la = await screen.findByRole("group", { name: /Los Angeles/ });
+    expect(within(la).getAllByRole("checkbox")).toHaveLength(2);
+    await userEvent.click(screen.getByRole("button", { name: "Save filters" }));
+    expect(await screen.findByText("Pick at least one station")).toBeInTheDocument();
+    expect(api.to("/api/driver/filters", "PUT")).toHaveLength(0);
+
+    await userEvent.click(screen.getByLabelText("DCH1 Chicago"));
+    await userEvent.type(screen.getAllByLabelText(/Min. pay/)[0]!, "80");
+    await userEvent.clear(screen.getByLabelText("Minimum $/hour"));
+    await userEvent.type(screen.getByLabelText("Minimum $/hour"), "22.50");
+    await userEvent.click(screen.getByRole("button", { name: "Save filters" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/flex/dashboard"));
+    const sent = api.to("/api/driver/filters", "PUT")[0]!.body as Record<string, unknown>;
+    expect(sent).toMatchObject({ stations: [{ id: "DCH1", minPayCents: 8000 }], minHourlyCents: 2250, arrivalBufferMinutes: 30 });
+    expect(Object.keys(sent.schedule as object)).toHaveLength(7);
+  });
+
+  it("says it could not load when the platform does not answer", async () => {
+    mockApi([
+      { path: "/api/driver/stations", reply: () => ({ status: 503, body: { error: { code: "unavailable", message: "down" } } }) },
+      { path: "/api/driver/filters", reply: () => ({ body: { filters: null } }) },
+    ]);
+    renderScreen(<SettingsPage />, { user: driver, path: "/flex/settings" });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Couldn't configure schedule");
+  });
+});
+
+describe("dashboard", () => {
+  const now = Date.now();
+  const filters = {
+    stations: [{ id: "DCH1", minPayCents: 7000 }],
+    minPayCents: 5000,
+    minHourlyCents: 2000,
+    arrivalBufferMinutes: 30,
+    minDurationMinutes: 0,
+    maxDurationMinutes: 0,
+    schedule: {},
+    dailyCapMinutes: 0,
+  };
+  const row = (over: Record<string, unknown>) => ({
+    id: 1,
+    status: "won",
+    stationId: "DCH1",
+    stationName: "DCH1 Chicago",
+    timeZone: "America/Chicago",
+    startsAt: now + 30 * 60_000,
+    endsAt: now + 3.5 * HOUR,
+    payCents: 7200,
+    reasons: [],
+    seenAt: now - 60_000,
+    forfeitedAt: null,
+    arrivedAt: null,
+    canCheckIn: true,
+    canForfeit: true,
+    ...over,
+  });
+
+  function dashboardApi(state: "searching" | "stopped") {
+    return mockApi([
+      {
+        path: "/api/driver/engine",
+        reply: () => ({
+          body: {
+            engine:
+              state === "searching"
+                ? { state, stations: 3, until: Date.parse("2030-01-01T20:00:00Z"), slowedUntil: null, lastPollAt: now, timeZone: "America/Chicago" }
+                : { state, reason: "driver" },
+            service: { expiresAt: now + 2 * 86_400_000 + HOUR, goodStanding: true },
+            now,
+          },
+        }),
+      },
+      {
+        path: "/api/driver/offers",
+        reply: () => ({
+          body: {
+            total: 2,
+            page: 1,
+            pageSize: 20,
+            counts: { won: 1, disliked: 1, gone: 0 },
+            filters,
+            rows: [row({}), row({ id: 2, status: "disliked", reasons: ["pay"], payCents: 6200, canCheckIn: false })],
+          },
+        }),
+      },
+      {
+        method: "POST",
+        path: "/api/driver/offers/1/arrive",
+        reply: () => ({
+          status: 409,
+          body: { error: { code: "conflict", message: "Turn on the system to use I've arrived", details: { reason: "system_off" } } },
+        }),
+      },
+      { method: "POST", path: "/api/driver/engine", reply: () => ({ body: { engine: { state: "stopped", reason: "driver" } } }) },
+      {
+        path: "/api/payments",
+        reply: () => ({
+          body: {
+            total: 1,
+            page: 1,
+            pageSize: 20,
+            rows: [{ id: 4, days: 7, amountCents: 3999, refundedCents: 0, status: "successful", createdAt: Date.parse("2026-11-02T12:00:00Z") }],
+          },
+        }),
+      },
+      {
+        path: "/api/invitations",
+        reply: () => ({
+          body: {
+            total: 3,
+            page: 1,
+            pageSize: 20,
+            rows: [],
+            summary: { invited: 1, registered: 1, paid: 0, free_week: 1, freeWeeksEarned: 1, remainingToday: 19 },
+          },
+        }),
+      },
+    ]);
+  }
+
+  it("says what the system does, the service state, and each offer with its why", async () => {
+    dashboardApi("searching");
+    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    expect(await screen.findByText("Searching 3 stations until 2:00 PM")).toBeInTheDocument();
+    expect(screen.getByRole("switch", { name: /Search for blocks/ })).toHaveAttribute("aria-checked", "true");
+    expect(screen.getByText("Expires in 2 days")).toBeInTheDocument();
+    expect(await screen.findByText("Pay $62 is under your $70 minimum")).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Won (1)" })).toBeInTheDocument();
+    expect(await screen.findByText(/Nov 2: 7 days, \$39\.99/)).toBeInTheDocument();
+    expect(screen.getByText("3 invited, 1 registered, 0 paid; free weeks earned: 1")).toBeInTheDocument();
+  });
+
+  it("I've arrived while the system is off: the spec's message", async () => {
+    dashboardApi("stopped");
+    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
+    expect(await screen.findByText('Turn on system to use "I\'ve arrived"')).toBeInTheDocument();
+  });
+
+  it("the switch turns the system off", async () => {
+    const api = dashboardApi("searching");
+    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    await userEvent.click(await screen.findByRole("switch"));
+    await waitFor(() => expect(api.to("/api/driver/engine", "POST")[0]?.body).toEqual({ on: false }));
+  });
+
+  it("an empty list and a failed one", async () => {
+    mockApi([
+      {
+        path: "/api/driver/engine",
+        reply: () => ({ body: { engine: { state: "stopped", reason: "expired" }, service: { expiresAt: now - 1000, goodStanding: false }, now } }),
+      },
+      { path: "/api/driver/offers", reply: () => ({ status: 500, body: { error: { code: "internal", message: "x" } } }) },
+    ]);
+    renderScreen(<DashboardPage />, { user: driver, path: "/flex/dashboard" });
+    expect(await screen.findByText("Stopped: service expired.")).toBeInTheDocument();
+    expect(screen.getByText("Expired")).toBeInTheDocument();
+    expect(await screen.findByText("Couldn't load offers")).toBeInTheDocument();
+  });
+});
+
+describe("calendar", () => {
+  const week = "2031-05-12";
+  const block = {
+    id: 9,
+    stationId: "DLA7",
+    stationName: "DLA7 Hawthorne",
+    timeZone: "America/Los_Angeles",
+    // Wednesday 22:00 in Los Angeles is already Thursday in UTC: it belongs on Wednesday.
+    startsAt: Date.parse("2031-05-14T22:00:00-07:00"),
+    endsAt: Date.parse("2031-05-15T01:00:00-07:00"),
+    payCents: 9000,
+    arrivedAt: null,
+  };
+  const calendar = {
+    driver: { name: "Dana Driver", phoneNumber: "+13055550123", app: "flex" },
+    week,
+    schedule: { wed: [{ start: "20:00", end: "02:00" }] },
+    stations: [{ id: "DLA7", name: "DLA7 Hawthorne", region: "Los Angeles", timeZone: "America/Los_Angeles" }],
+    blocks: [block],
+  };
+
+  it("puts blocks on their station-local day and forfeits after a confirm", async () => {
+    const api = mockApi([
+      { path: "/api/driver/calendar", reply: () => ({ body: calendar }) },
+      { path: "/api/driver/filters", reply: () => ({ body: { filters: null } }) },
+      { method: "POST", path: "/api/driver/offers/9/forfeit", reply: () => ({ body: { id: 9, forfeitedAt: Date.now() } }) },
+    ]);
+    renderScreen(<CalendarPage />, { user: driver, path: `/flex/calendar?week=${week}`, route: "/flex/calendar" });
+    const wednesday = await screen.findByRole("region", { name: /Wednesday/ });
+    expect(within(wednesday).getByText("20:00–02:00")).toBeInTheDocument();
+    expect(within(wednesday).getByText("DLA7 Hawthorne")).toBeInTheDocument();
+    expect(within(screen.getByRole("region", { name: /Thursday/ })).getByText("No blocks")).toBeInTheDocument();
+    await userEvent.click(within(wednesday).getByRole("button", { name: "Forfeit" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Forfeit block" }));
+    await waitFor(() => expect(api.to("/api/driver/offers/9/forfeit", "POST")).toHaveLength(1));
+  });
+
+  it("another driver's calendar is read-only, and a refusal is said", async () => {
+    mockApi([
+      { path: "/api/driver/calendar/+13055550123", reply: () => ({ body: calendar }) },
+      {
+        path: "/api/driver/calendar/+13055550999",
+        reply: () => ({ status: 403, body: { error: { code: "forbidden", message: "Only an administrator or the driver's reseller may see this calendar" } } }),
+      },
+    ]);
+    renderScreen(<CalendarPage />, { user: driver, path: `/flex/calendar/+13055550123?week=${week}`, route: "/flex/calendar/:phoneNumber" });
+    expect(await screen.findByRole("heading", { name: "Calendar of Dana Driver" })).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Forfeit" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Edit windows/ })).toBeNull();
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * How the driver screens write money, lengths and station-local times, in the interface's language.
+ * Times are always the station's (its IANA zone), as the driver will live them.
+ */
+import type { TFunction } from "i18next";
+
+const locales = { en: "en-US", es: "es-US" } as const;
+export const localeOf = (lang: string) => (lang === "es" ? locales.es : locales.en);
+
+export function money(cents: number, lang: string): string {
+  return new Intl.NumberFormat(localeOf(lang), { style: "currency", currency: "USD", minimumFractionDigits: cents % 100 === 0 ? 0 : 2 }).format(cents / 100);
+}
+
+export function clock(epochMs: number, timeZone: string, lang: string): string {
+  return new Intl.DateTimeFormat(localeOf(lang), { timeZone, hour: "numeric", minute: "2-digit" }).format(epochMs);
+}
+
+export function dayAndTime(epochMs: number, timeZone: string, lang: string): string {
+  return new Intl.DateTimeFormat(localeOf(lang), { timeZone, weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(
+    epochMs,
+  );
+}
+
+/** "Wed, Jun 10, 10:00 AM – 1:00 PM EDT": a block in its station's time. */
+export function blockSpan(startsAt: number, endsAt: number, timeZone: string, lang: string): string {
+  const end = new Intl.DateTimeFormat(localeOf(lang), { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(endsAt);
+  return `${dayAndTime(startsAt, timeZone, lang)} – ${end}`;
+}
+
+export function weekdayName(weekday: string, lang: string): string {
+  // 2024-01-01 was a Monday.
+  const index = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(weekday);
+  return new Intl.DateTimeFormat(localeOf(lang), { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
+}
+
+/** Dollars as typed ("70", "70.5", "$70.50") to cents; null when it is not an amount. */
+export function parseDollars(text: string): number | null {
+  const cleaned = text.trim().replace(/^\$/, "").replace(/,/g, "");
+  if (!/^\d+(\.\d{1,2})?$/.test(cleaned)) return null;
+  return Math.round(Number(cleaned) * 100);
+}
+
+export function dollarsText(cents: number | null | undefined): string {
+  if (cents === null || cents === undefined) return "";
+  return cents % 100 === 0 ? String(cents / 100) : (cents / 100).toFixed(2);
+}
+
+/** Hours as typed ("3", "3.5") to whole minutes; null when it is not a number. */
+export function parseHours(text: string): number | null {
+  const cleaned = text.trim();
+  if (!/^\d+(\.\d+)?$/.test(cleaned)) return null;
+  return Math.round(Number(cleaned) * 60);
+}
+
+export function hoursText(minutes: number): string {
+  return minutes % 60 === 0 ? String(minutes / 60) : String(Math.round((minutes / 60) * 100) / 100);
+}
+
+/** A length in words: "3 h" or "3 h 30 min". */
+export function lengthText(minutes: number, t: TFunction<"driver">): string {
+  const h = Math.floor(minutes / 60);
+  const m = Math.round(minutes % 60);
+  return m === 0 ? t("hours", { count: h }) : t("hoursMinutes", { hours: h, minutes: m });
+}
+
+/** The Monday (YYYY-MM-DD) of the week holding a calendar date, and dates around it. */
+export function mondayOf(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  return new Date(d.getTime() - ((d.getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Today's date where the browser is. */
+export function today(): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())).toISOString().slice(0, 10);
+}
+
+/** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
+export function localDate(epochMs: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(epochMs);
+}

@@ -1,0 +1,161 @@
+import { type ChangeEvent, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { CONTACT_MESSAGE_MAX, contactSchema } from "../../../shared/contact";
+import { formatUsPhone } from "../../../shared/phone";
+import { ChoiceField, FormMessage, TextField } from "../../components/ui/FormField";
+import { Icon } from "../../components/ui/Icon";
+import { PhoneField } from "../../components/ui/PhoneField";
+import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { ApiClientError, publicApi, unwrap } from "../../lib/api-client";
+import { useSiteInfo } from "./api";
+import "../../i18n/auth";
+import "../../i18n/site";
+import "./site.css";
+
+type Sent = { name: string; phone: string };
+
+/**
+ * /contact: support hours and a form that files a lead for the admins (POST /api/contact). The
+ * hidden "website" field is a honeypot: people never see it, bots fill it in.
+ */
+export default function ContactPage() {
+  const { t, i18n } = useTranslation("site");
+  const site = useSiteInfo();
+  const [sent, setSent] = useState<Sent | null>(null);
+  const initial = { name: "", phoneNumber: "", email: "", message: "", app: "flex", website: "" };
+  const form = useForm({ initial, schema: contactSchema, required: ["name", "phoneNumber", "message"] });
+
+  const submit = form.onSubmit(async (data) => {
+    try {
+      await unwrap(publicApi.contact.$post({ json: { ...data, email: data.email ?? "", language: i18n.language === "es" ? "es" : "en" } }));
+      setSent({ name: data.name, phone: formatUsPhone(data.phoneNumber) });
+      form.reset(initial);
+    } catch (err) {
+      form.setFormError(err instanceof ApiClientError && err.status === 429 ? "site:contact.errors.tooMany" : apiErrorKey(err, "site:contact.errors.failed"));
+    }
+  });
+
+  return (
+    <div className="contact-layout">
+      <div>
+        <h1>{t("common:titles.contact")}</h1>
+        <p className="site-lead">{t("contact.lead")}</p>
+        <div className="card contact-facts">
+          <h2>
+            <Icon name="clock" />
+            {t("contact.hoursTitle")}
+          </h2>
+          <p>{t("contact.hours")}</p>
+          <h2>
+            <Icon name="mail" />
+            {t("contact.emailTitle")}
+          </h2>
+          <p>{site.data ? <a href={`mailto:${site.data.supportEmail}`}>{site.data.supportEmail}</a> : t("common:loading")}</p>
+          <h2>
+            <Icon name="message-square" />
+            {t("contact.chatTitle")}
+          </h2>
+          <p>{t("contact.chat")}</p>
+        </div>
+      </div>
+      <section className="card" aria-labelledby="contact-form-title">
+        <h2 id="contact-form-title">{t("contact.formTitle")}</h2>
+        {sent ? (
+          <div className="form-success" role="status">
+            <p>
+              <strong>{t("contact.sentTitle")}</strong>
+            </p>
+            <p>{t("contact.sent", sent)}</p>
+            <button type="button" className="link-button" onClick={() => setSent(null)}>
+              {t("contact.another")}
+            </button>
+          </div>
+        ) : (
+          <form onSubmit={submit} noValidate>
+            <TextField {...form.field("name")} label={t("contact.name")} autoComplete="name" />
+            <PhoneField {...form.field("phoneNumber")} label={t("contact.phone")} hint={t("contact.phoneHint")} />
+            <TextField {...form.field("email")} label={t("contact.email")} type="email" autoComplete="email" inputMode="email" />
+            <ChoiceField
+              legend={t("contact.app")}
+              name="app"
+              value={form.values.app as "flex" | "spark"}
+              choices={[
+                { value: "flex", label: "Amazon Flex" },
+                { value: "spark", label: "Walmart Spark" },
+              ]}
+              onChange={(value) => form.setValue("app", value)}
+            />
+            <MessageField
+              name="message"
+              value={form.values.message}
+              error={form.field("message").error}
+              onChange={(event) => form.setValue("message", event.target.value)}
+              label={t("contact.message")}
+              hint={t("contact.messageHint", { count: Math.max(0, CONTACT_MESSAGE_MAX - form.values.message.length) })}
+            />
+            <div className="contact-trap" aria-hidden="true">
+              <label htmlFor="contact-website">{t("contact.honeypot")}</label>
+              <input
+                id="contact-website"
+                name="website"
+                tabIndex={-1}
+                autoComplete="off"
+                value={form.values.website}
+                onChange={(e) => form.setValue("website", e.target.value)}
+              />
+            </div>
+            <FormMessage>{form.formError}</FormMessage>
+            <div className="actions">
+              <button type="submit" className="button" disabled={form.submitting}>
+                <Icon name="send" />
+                {form.submitting ? t("contact.sending") : t("contact.submit")}
+              </button>
+            </div>
+          </form>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** A text area with the same label, hint and error wiring as the other fields. */
+function MessageField({
+  label,
+  hint,
+  error,
+  name,
+  value,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  error: string | null;
+  name: string;
+  value: string;
+  onChange: (event: ChangeEvent<HTMLTextAreaElement>) => void;
+}) {
+  const describedBy = [`${name}-hint`, error ? `${name}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className="form-field">
+      <label htmlFor={`contact-${name}`}>{label}</label>
+      <textarea
+        id={`contact-${name}`}
+        name={name}
+        value={value}
+        maxLength={CONTACT_MESSAGE_MAX}
+        rows={6}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={onChange}
+      />
+      <p id={`${name}-hint`} className="form-hint">
+        {hint}
+      </p>
+      {error && (
+        <p id={`${name}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

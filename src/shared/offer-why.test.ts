@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { type DriverFilters, defaultDriverFilters, driverFiltersSchema } from "./driver-filters";
+import { explainReasons } from "./offer-why";
+
+const filters: DriverFilters = {
+  ...defaultDriverFilters(),
+  stations: [{ id: "A", minPayCents: 7000 }, { id: "B" }],
+  minPayCents: 5000,
+  minHourlyCents: 2500,
+  arrivalBufferMinutes: 45,
+  minDurationMinutes: 120,
+  maxDurationMinutes: 240,
+  dailyCapMinutes: 480,
+};
+const start = Date.parse("2026-06-14T10:00:00-04:00"); // a Sunday in New York
+const offer = { stationId: "A", startsAt: start, endsAt: start + 3 * 3_600_000, payCents: 6200, timeZone: "America/New_York", seenAt: start - 20 * 60_000 };
+
+describe("explainReasons", () => {
+  it("gives each reason with its figures, the station's own minimum first", () => {
+    expect(explainReasons(offer, ["pay", "hourly", "buffer", "day", "duration", "daily_cap", "overlap", "station", "window"], filters)).toEqual([
+      { reason: "pay", payCents: 6200, minCents: 7000 },
+      { reason: "hourly", hourlyCents: 2067, minCents: 2500 },
+      { reason: "buffer", minutesAhead: 20, bufferMinutes: 45 },
+      { reason: "day", weekday: "sun" },
+      { reason: "duration", minutes: 180, minMinutes: 120, maxMinutes: 240 },
+      { reason: "daily_cap", capMinutes: 480 },
+      { reason: "overlap" },
+      { reason: "station" },
+      { reason: "window" },
+    ]);
+  });
+  it("falls back to the global minimum, and skips reasons it does not know", () => {
+    expect(explainReasons({ ...offer, stationId: "B" }, ["pay", "mystery"], filters)).toEqual([{ reason: "pay", payCents: 6200, minCents: 5000 }]);
+  });
+});
+
+describe("driverFiltersSchema", () => {
+  it("accepts the defaults once a station is chosen", () => {
+    expect(driverFiltersSchema.safeParse({ ...defaultDriverFilters(), stations: [{ id: "A" }] }).success).toBe(true);
+  });
+  it("refuses duplicates, unknown weekdays and fractional cents", () => {
+    const base = { ...defaultDriverFilters(), stations: [{ id: "A" }] };
+    for (const bad of [
+      { ...base, stations: [{ id: "A" }, { id: "A" }] },
+      { ...base, schedule: { xyz: [] } },
+      { ...base, minPayCents: 10.5 },
+      { ...base, schedule: { mon: Array.from({ length: 7 }, () => ({ start: "01:00", end: "02:00" })) } },
+    ]) {
+      expect(driverFiltersSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,131 @@
+/**
+ * Connecting a driver's platform account (docs/engine.md): email and password go to the platform
+ * once and are never stored; a code or approval challenge waits in platform_sign_ins with the
+ * platform's session sealed; the tokens that come back are sealed in platform_accounts.
+ */
+import { and, eq, lt } from "drizzle-orm";
+import { randomToken } from "../auth/random";
+import { openSecret, sealSecret } from "../auth/secret-box";
+import type { Db } from "../db/client";
+import { platformSignIns } from "../db/schema";
+import { ApiError } from "../errors";
+import { captureSessionOf } from "./capture";
+import type { PlatformResult } from "./capture-session";
+import { type App, saveConnection } from "./driver-store";
+import { platformFor } from "./http-platform";
+import { PlatformError, type PlatformTokens } from "./platform";
+
+/** A challenge is answered within this long, as the platform's own sessions allow. */
+const ATTEMPT_TTL_MS = 10 * 60_000;
+const MAX_CODE_TRIES = 5;
+
+export type ConnectionStep =
+  | { status: "connected" }
+  | { status: "code"; attemptId: string; destination: string | null }
+  | { status: "approval"; attemptId: string };
+
+type Deps = { db: Db; env: Env; userId: number; app: App; now: number };
+
+/** A route's platform call through the driver's engine: its value, or the failure as the API's error. */
+export function unwrap<T>(result: PlatformResult<T>): T {
+  if (result.ok) return result.value;
+  throw platformFailure(new PlatformError(result.kind, result.message, result.retryAfterMs ?? undefined, result.status ?? undefined));
+}
+
+/** A platform failure as the API's error: wrong credentials 422, the platform's limit 429, down 503. */
+export function platformFailure(err: unknown): ApiError {
+  if (!(err instanceof PlatformError)) throw err;
+  const details = { reason: err.kind };
+  switch (err.kind) {
+    case "refused":
+      return new ApiError("unprocessable", err.message, { details });
+    case "challenge_over":
+      return new ApiError("unprocessable", err.message, { details });
+    case "rate_limited":
+      return new ApiError("rate_limited", "The platform asked us to slow down. Try again shortly", {
+        details,
+        retryAfterSeconds: (err.retryAfterMs ?? 5000) / 1000,
+      });
+    case "rejected":
+      return new ApiError("unprocessable", err.message, { details });
+    default:
+      return new ApiError("unavailable", "The platform is not answering. Try again in a minute", { details });
+  }
+}
+
+async function connected(deps: Deps, email: string, tokens: PlatformTokens): Promise<ConnectionStep> {
+  await saveConnection(deps.db, deps.env.MFA_ENCRYPTION_KEY, deps.userId, deps.app, email, tokens, deps.now);
+  await deps.db.delete(platformSignIns).where(eq(platformSignIns.userId, deps.userId));
+  await captureSessionOf(deps.env, deps.userId).reload(deps.userId);
+  return { status: "connected" };
+}
+
+export async function startConnection(deps: Deps, email: string, password: string): Promise<ConnectionStep> {
+  let step: Awaited<ReturnType<ReturnType<typeof platformFor>["signIn"]>>;
+  try {
+    step = await platformFor(deps.env, deps.app).signIn(email, password);
+  } catch (err) {
+    throw platformFailure(err);
+  }
+  if (step.kind === "tokens") return connected(deps, email, step.tokens);
+  // One sign-in waits at a time; ended ones are cleared as we go.
+  await deps.db.delete(platformSignIns).where(eq(platformSignIns.userId, deps.userId));
+  const attemptId = randomToken(18);
+  await deps.db.insert(platformSignIns).values({
+    id: attemptId,
+    userId: deps.userId,
+    email,
+    kind: step.kind,
+    sealedSession: await sealSecret(step.session, deps.env.MFA_ENCRYPTION_KEY),
+    destination: step.kind === "code" ? step.destination : null,
+    expiresAt: deps.now + ATTEMPT_TTL_MS,
+  });
+  return step.kind === "code" ? { status: "code", attemptId, destination: step.destination } : { status: "approval", attemptId };
+}
+
+async function pendingAttempt(deps: Deps, attemptId: string, kind: "code" | "approval") {
+  const attempt = await deps.db
+    .select()
+    .from(platformSignIns)
+    .where(and(eq(platformSignIns.id, attemptId), eq(platformSignIns.userId, deps.userId)))
+    .get();
+  if (!attempt || attempt.kind !== kind) throw new ApiError("not_found", "No such sign-in: start again");
+  if (attempt.expiresAt <= deps.now) {
+    await deps.db.delete(platformSignIns).where(eq(platformSignIns.id, attemptId));
+    throw new ApiError("unprocessable", "The sign-in expired: start again", { details: { reason: "challenge_over" } });
+  }
+  return attempt;
+}
+
+export async function answerConnectionCode(deps: Deps, attemptId: string, code: string): Promise<ConnectionStep> {
+  const attempt = await pendingAttempt(deps, attemptId, "code");
+  if (attempt.attempts >= MAX_CODE_TRIES) throw new ApiError("unprocessable", "Too many wrong codes: start again", { details: { reason: "challenge_over" } });
+  // Counted before asking, so parallel guesses cannot exceed the tries.
+  await deps.db
+    .update(platformSignIns)
+    .set({ attempts: attempt.attempts + 1 })
+    .where(and(eq(platformSignIns.id, attemptId), lt(platformSignIns.attempts, MAX_CODE_TRIES)));
+  try {
+    const tokens = await platformFor(deps.env, deps.app).answerCode(await openSecret(attempt.sealedSession, deps.env.MFA_ENCRYPTION_KEY), code);
+    return connected(deps, attempt.email, tokens);
+  } catch (err) {
+    if (err instanceof PlatformError && err.kind === "challenge_over") await deps.db.delete(platformSignIns).where(eq(platformSignIns.id, attemptId));
+    throw platformFailure(err);
+  }
+}
+
+export async function checkConnectionApproval(deps: Deps, attemptId: string): Promise<ConnectionStep | { status: "pending" }> {
+  const attempt = await pendingAttempt(deps, attemptId, "approval");
+  try {
+    const step = await platformFor(deps.env, deps.app).checkApproval(await openSecret(attempt.sealedSession, deps.env.MFA_ENCRYPTION_KEY));
+    if (step.kind === "pending") return { status: "pending" };
+    return connected(deps, attempt.email, step.tokens);
+  } catch (err) {
+    if (err instanceof PlatformError && err.kind === "challenge_over") await deps.db.delete(platformSignIns).where(eq(platformSignIns.id, attemptId));
+    throw platformFailure(err);
+  }
+}
+
+export async function cancelConnection(deps: Deps, attemptId: string): Promise<void> {
+  await deps.db.delete(platformSignIns).where(and(eq(platformSignIns.id, attemptId), eq(platformSignIns.userId, deps.userId)));
+}

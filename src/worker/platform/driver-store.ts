@@ -1,0 +1,173 @@
+/**
+ * What the capture engine and the driver routes read and write in D1: the driver's connection
+ * (sealed tokens), filters, the station catalogue, and the offer records.
+ */
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { DriverFilters } from "../../shared/driver-filters";
+import { openSecret, sealSecret } from "../auth/secret-box";
+import type { Db } from "../db/client";
+import { driverFilters, offers, platformAccounts, stations, users } from "../db/schema";
+import type { PlatformStation, PlatformTokens } from "./platform";
+
+export type App = "flex" | "spark";
+export type OfferRecord = typeof offers.$inferInsert;
+export type StationInfo = { id: string; name: string; region: string; timeZone: string };
+
+/** Everything the engine decides with, read in one round trip. */
+export type DriverProfile = {
+  user: Pick<
+    typeof users.$inferSelect,
+    "id" | "app" | "phone" | "language" | "expirationAt" | "goodStanding" | "accountConnected" | "setupComplete" | "status" | "smsOptOut"
+  >;
+  account: { email: string; sealedTokens: string | null } | null;
+  filters: DriverFilters | null;
+  stations: Map<string, StationInfo>;
+  /** Won blocks not forfeited that have not ended. */
+  commitments: { offerId: string; blockId: string | null; startsAt: number; endsAt: number }[];
+};
+
+export async function loadDriverProfile(db: Db, userId: number, now: number): Promise<DriverProfile | null> {
+  const [userRows, accountRows, filterRows, wonRows] = await db.batch([
+    db
+      .select({
+        id: users.id,
+        app: users.app,
+        phone: users.phone,
+        language: users.language,
+        expirationAt: users.expirationAt,
+        goodStanding: users.goodStanding,
+        accountConnected: users.accountConnected,
+        setupComplete: users.setupComplete,
+        status: users.status,
+        smsOptOut: users.smsOptOut,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1),
+    db
+      .select({ email: platformAccounts.email, sealedTokens: platformAccounts.sealedTokens })
+      .from(platformAccounts)
+      .where(eq(platformAccounts.userId, userId))
+      .limit(1),
+    db.select().from(driverFilters).where(eq(driverFilters.userId, userId)).limit(1),
+    db
+      .select({ offerId: offers.platformOfferId, blockId: offers.blockId, startsAt: offers.startsAt, endsAt: offers.endsAt })
+      .from(offers)
+      .where(and(eq(offers.userId, userId), eq(offers.status, "won"), gt(offers.endsAt, now), isNull(offers.forfeitedAt)))
+      // A driver works a handful of blocks a day: a week's worth is far below this bound.
+      .limit(500),
+  ]);
+  const user = userRows[0];
+  if (!user) return null;
+  const f = filterRows[0];
+  const filters: DriverFilters | null = f
+    ? {
+        stations: f.stations,
+        minPayCents: f.minPayCents,
+        minHourlyCents: f.minHourlyCents,
+        arrivalBufferMinutes: f.arrivalBufferMinutes,
+        minDurationMinutes: f.minDurationMinutes,
+        maxDurationMinutes: f.maxDurationMinutes,
+        schedule: f.schedule,
+        dailyCapMinutes: f.dailyCapMinutes,
+      }
+    : null;
+  const stationMap = new Map<string, StationInfo>();
+  if (filters && filters.stations.length > 0) {
+    const rows = await db
+      .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
+      .from(stations)
+      .where(
+        and(
+          eq(stations.app, user.app),
+          inArray(
+            stations.id,
+            filters.stations.map((s) => s.id),
+          ),
+        ),
+      );
+    for (const r of rows) stationMap.set(r.id, r);
+  }
+  return { user, account: accountRows[0] ?? null, filters, stations: stationMap, commitments: wonRows };
+}
+
+export async function openTokens(sealed: string, key: string): Promise<PlatformTokens> {
+  return JSON.parse(await openSecret(sealed, key)) as PlatformTokens;
+}
+
+export function sealTokens(tokens: PlatformTokens, key: string): Promise<string> {
+  return sealSecret(JSON.stringify(tokens), key);
+}
+
+/** A new or renewed connection: tokens sealed, the user marked connected (the spec's proxyInstalled). */
+export async function saveConnection(db: Db, key: string, userId: number, app: App, email: string, tokens: PlatformTokens, now: number) {
+  const sealed = await sealTokens(tokens, key);
+  await db.batch([
+    db
+      .insert(platformAccounts)
+      .values({ userId, app, email, sealedTokens: sealed, connectedAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: platformAccounts.userId,
+        set: { app, email, sealedTokens: sealed, connectedAt: now, disconnectedAt: null, disconnectReason: null, updatedAt: now },
+      }),
+    db.update(users).set({ accountConnected: true }).where(eq(users.id, userId)),
+  ]);
+}
+
+/** Refreshed tokens replace the stored ones (only while still connected: a disconnect wins). */
+export async function saveTokens(db: Db, key: string, userId: number, tokens: PlatformTokens, now: number) {
+  const sealed = await sealTokens(tokens, key);
+  await db
+    .update(platformAccounts)
+    .set({ sealedTokens: sealed, updatedAt: now })
+    .where(and(eq(platformAccounts.userId, userId), sql`${platformAccounts.sealedTokens} IS NOT NULL`));
+}
+
+/** The connection ends: tokens dropped, the user disconnected and the system off. */
+export async function endConnection(db: Db, userId: number, reason: "driver" | "refused", now: number) {
+  await db.batch([
+    db
+      .update(platformAccounts)
+      .set({ sealedTokens: null, disconnectedAt: now, disconnectReason: reason, updatedAt: now })
+      .where(eq(platformAccounts.userId, userId)),
+    db.update(users).set({ accountConnected: false, status: "stop" }).where(eq(users.id, userId)),
+  ]);
+}
+
+export async function setSystemStatus(db: Db, userId: number, status: "start" | "stop") {
+  await db.update(users).set({ status }).where(eq(users.id, userId));
+}
+
+/** Upserts the stations the platform listed, so offers and filters can name them and read their zone. */
+export async function saveStations(db: Db, app: App, list: PlatformStation[], now: number) {
+  // 6 bound parameters a row: 16 rows stay under D1's 100 per statement.
+  const chunks: PlatformStation[][] = [];
+  for (let i = 0; i < list.length; i += 16) chunks.push(list.slice(i, i + 16));
+  const statements = chunks.map((chunk) =>
+    db
+      .insert(stations)
+      .values(chunk.map((s) => ({ app, id: s.id, name: s.name, region: s.region, timeZone: s.timeZone, updatedAt: now })))
+      .onConflictDoUpdate({
+        target: [stations.app, stations.id],
+        set: { name: sql`excluded.name`, region: sql`excluded.region`, timeZone: sql`excluded.time_zone`, updatedAt: now },
+      }),
+  );
+  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+}
+
+/** Columns of an offer record: chunks of 6 rows keep a statement under D1's 100 bound parameters. */
+const RECORD_CHUNK = 6;
+
+/** Records offers, each once: a record already there (a retried write) is left as it is. */
+export async function recordOffers(db: Db, rows: OfferRecord[]) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += RECORD_CHUNK) {
+    statements.push(
+      db
+        .insert(offers)
+        .values(rows.slice(i, i + RECORD_CHUNK))
+        .onConflictDoNothing({ target: [offers.userId, offers.platformOfferId] }),
+    );
+  }
+  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+}

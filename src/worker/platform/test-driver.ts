@@ -1,0 +1,89 @@
+/**
+ * Test-only: a driver connected to the fake platform's default world (the one the Worker's
+ * settings point at), with stations of their own so tests sharing that world never see each
+ * other's offers, filters saved and service paid.
+ */
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import type { DriverFilters } from "../../shared/driver-filters";
+import { db, seedUser } from "../auth/test-fixtures";
+import { driverFilters, users } from "../db/schema";
+import { saveConnection, saveStations } from "./driver-store";
+import { platformFor } from "./http-platform";
+import { type Fault, worldAt } from "./test-platform";
+
+let drivers = 0;
+
+export type TestDriverOptions = {
+  app?: "flex" | "spark";
+  /** Zones of the driver's own stations, one station each. */
+  zones?: string[];
+  filters?: Partial<DriverFilters>;
+  user?: Parameters<typeof seedUser>[0];
+  offersRate?: number | null;
+  offersBurst?: number;
+  faults?: Fault[];
+  connect?: boolean;
+};
+
+export const defaultWorld = () => worldAt(env.FAKE_PLATFORM_URL);
+
+export async function connectedDriver(options: TestDriverOptions = {}) {
+  const app = options.app ?? "flex";
+  const tag = `${Date.now().toString(36)}${(drivers++).toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
+  const zones = options.zones ?? ["America/New_York"];
+  const stations = zones.map((timeZone, i) => ({ serviceAreaId: `T${tag}-${i}`, name: `Test ${tag} ${i}`, region: `Region ${tag}`, timeZone }));
+  const world = defaultWorld();
+  await world.control("stations", { app, stations });
+  const email = `driver-${tag.toLowerCase()}@example.com`;
+  const { driverId } = (await world.control("accounts", {
+    email,
+    password: "pw",
+    stations: stations.map((s) => s.serviceAreaId),
+    offersRate: options.offersRate === undefined ? null : options.offersRate,
+    ...(options.offersBurst !== undefined ? { offersBurst: options.offersBurst } : {}),
+    faults: options.faults ?? [],
+  })) as { driverId: string };
+  const user = await seedUser({
+    app,
+    expirationAt: Date.now() + 7 * 86_400_000,
+    goodStanding: true,
+    setupComplete: true,
+    language: "en",
+    ...options.user,
+  });
+  const now = Date.now();
+  if (options.connect !== false) {
+    const step = await platformFor(env, app).signIn(email, "pw");
+    if (step.kind !== "tokens") throw new Error("expected tokens");
+    await saveConnection(db, env.MFA_ENCRYPTION_KEY, user.id, app, email, step.tokens, now);
+  }
+  await saveStations(
+    db,
+    app,
+    stations.map((s) => ({ id: s.serviceAreaId, name: s.name, region: s.region, timeZone: s.timeZone })),
+    now,
+  );
+  const filters: DriverFilters = {
+    stations: stations.map((s) => ({ id: s.serviceAreaId })),
+    minPayCents: 0,
+    minHourlyCents: 0,
+    arrivalBufferMinutes: 0,
+    minDurationMinutes: 0,
+    maxDurationMinutes: 0,
+    schedule: {
+      mon: [{ start: "00:00", end: "00:00" }],
+      tue: [{ start: "00:00", end: "00:00" }],
+      wed: [{ start: "00:00", end: "00:00" }],
+      thu: [{ start: "00:00", end: "00:00" }],
+      fri: [{ start: "00:00", end: "00:00" }],
+      sat: [{ start: "00:00", end: "00:00" }],
+      sun: [{ start: "00:00", end: "00:00" }],
+    },
+    dailyCapMinutes: 0,
+    ...options.filters,
+  };
+  await db.insert(driverFilters).values({ userId: user.id, ...filters });
+  const row = await db.select().from(users).where(eq(users.id, user.id)).get();
+  return { user: { ...user, ...row! }, email, driverId, stations: stations.map((s) => s.serviceAreaId), world, app };
+}

@@ -1,0 +1,318 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
+import { driverFilters, offers, platformAccounts, platformSignIns, users } from "../db/schema";
+import { captureSessionOf } from "../platform/capture";
+import { connectedDriver, defaultWorld } from "../platform/test-driver";
+import { resellerWithClient } from "../test/billing-fixtures";
+
+const HOUR = 3_600_000;
+const running: number[] = [];
+afterEach(async () => {
+  for (const id of running.splice(0)) await captureSessionOf(env, id).stop(id);
+});
+
+let accounts = 0;
+/** A driver signed in to Blockpilot, with a platform account (not yet connected) in the fake's default world. */
+async function newDriver(challenge: "none" | "code" | "approval" = "none", user: Parameters<typeof seedUser>[0] = {}) {
+  const email = `route-${Date.now().toString(36)}-${accounts++}@example.com`;
+  await defaultWorld().control("accounts", { email, password: "platform-pw", challenge, offersRate: null });
+  const row = await seedUser({ expirationAt: Date.now() + 7 * 86_400_000, goodStanding: true, ...user });
+  const { idToken } = await signIn(row);
+  return { user: row, email, token: idToken };
+}
+
+const userRow = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
+
+describe("connecting the platform account", () => {
+  it("without a challenge: connected at once, tokens sealed and never answered", async () => {
+    const d = await newDriver();
+    const res = await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "platform-pw" } });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual({ status: "connected" });
+    expect((await userRow(d.user.id))?.accountConnected).toBe(true);
+    const stored = await db.select().from(platformAccounts).where(eq(platformAccounts.userId, d.user.id)).get();
+    expect(stored?.sealedTokens).toMatch(/^v1\./);
+    expect(stored?.sealedTokens).not.toMatch(/AT|RT/);
+    expect(JSON.stringify(stored)).not.toContain("platform-pw");
+    const status = await json(await call("/api/driver/connection", { token: d.token }));
+    expect(status).toMatchObject({ connected: true, email: d.email, pending: null });
+    expect(JSON.stringify(status)).not.toMatch(/accessToken|refreshToken|sealed/);
+  });
+
+  it("a wrong password is a 422 and stores nothing", async () => {
+    const d = await newDriver();
+    const res = await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "nope" } });
+    expect(res.status).toBe(422);
+    expect(await json(res)).toMatchObject({
+      error: { code: "unprocessable", message: "Platform email or password incorrect", details: { reason: "refused" } },
+    });
+    expect(await db.select().from(platformAccounts).where(eq(platformAccounts.userId, d.user.id)).get()).toBeUndefined();
+    expect((await userRow(d.user.id))?.accountConnected).toBe(false);
+  });
+
+  it("a code challenge: 202 with the attempt, a wrong code refused, the right one connects", async () => {
+    const d = await newDriver("code");
+    const res = await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "platform-pw" } });
+    expect(res.status).toBe(202);
+    const step = await json(res);
+    expect(step).toMatchObject({ status: "code", destination: expect.stringContaining("@example.com") });
+    expect((await json(await call("/api/driver/connection", { token: d.token }))).pending).toMatchObject({ attemptId: step.attemptId, kind: "code" });
+    const wrong = await call("/api/driver/connection/code", { token: d.token, body: { attemptId: step.attemptId, code: "000000" } });
+    expect(wrong.status).toBe(422);
+    const code = await defaultWorld().code(d.email);
+    const right = await call("/api/driver/connection/code", { token: d.token, body: { attemptId: step.attemptId, code } });
+    expect(await json(right)).toEqual({ status: "connected" });
+    expect(await db.select().from(platformSignIns).where(eq(platformSignIns.userId, d.user.id)).all()).toEqual([]);
+  });
+
+  it("another driver cannot answer someone's attempt", async () => {
+    const d = await newDriver("code");
+    const other = await newDriver();
+    const step = await json(await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "platform-pw" } }));
+    const res = await call("/api/driver/connection/code", {
+      token: other.token,
+      body: { attemptId: step.attemptId, code: await defaultWorld().code(d.email) },
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it("an approval challenge: pending until approved, then connected; or cancelled", async () => {
+    const d = await newDriver("approval");
+    const step = await json(await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "platform-pw" } }));
+    expect(step.status).toBe("approval");
+    expect(await json(await call("/api/driver/connection/approval", { token: d.token, body: { attemptId: step.attemptId } }))).toEqual({ status: "pending" });
+    await defaultWorld().control("approve", { email: d.email });
+    expect(await json(await call("/api/driver/connection/approval", { token: d.token, body: { attemptId: step.attemptId } }))).toEqual({ status: "connected" });
+
+    const e = await newDriver("approval");
+    const again = await json(await call("/api/driver/connection", { token: e.token, body: { email: e.email, password: "platform-pw" } }));
+    expect((await call(`/api/driver/connection/attempts/${again.attemptId}`, { token: e.token, method: "DELETE" })).status).toBe(200);
+    expect((await call("/api/driver/connection/approval", { token: e.token, body: { attemptId: again.attemptId } })).status).toBe(404);
+  });
+
+  it("a denied approval ends the attempt with a 422", async () => {
+    const d = await newDriver("approval");
+    const step = await json(await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "platform-pw" } }));
+    await defaultWorld().control("approve", { email: d.email, deny: true });
+    const res = await call("/api/driver/connection/approval", { token: d.token, body: { attemptId: step.attemptId } });
+    expect(res.status).toBe(422);
+    expect(await json(res)).toMatchObject({ error: { details: { reason: "challenge_over" } } });
+  });
+
+  it("is rate limited per driver", async () => {
+    const d = await newDriver();
+    let last = 0;
+    for (let i = 0; i < 11; i++) last = (await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "wrong" } })).status;
+    expect(last).toBe(429);
+  });
+
+  it("disconnecting stops the system and drops the tokens", async () => {
+    const d = await connectedDriver();
+    const { idToken } = await signIn(d.user);
+    running.push(d.user.id);
+    expect((await call("/api/driver/engine", { token: idToken, body: { on: true } })).status).toBe(200);
+    const res = await call("/api/driver/connection", { token: idToken, method: "DELETE" });
+    expect(res.status).toBe(200);
+    const row = await userRow(d.user.id);
+    expect(row).toMatchObject({ accountConnected: false, status: "stop" });
+    expect(await db.select().from(platformAccounts).where(eq(platformAccounts.userId, d.user.id)).get()).toMatchObject({
+      sealedTokens: null,
+      disconnectReason: "driver",
+    });
+  });
+});
+
+describe("stations and filters", () => {
+  it("lists the platform's stations with zones; refuses before connecting", async () => {
+    const d = await connectedDriver({ zones: ["America/Chicago", "America/Phoenix"] });
+    const { idToken } = await signIn(d.user);
+    const body = await json(await call("/api/driver/stations", { token: idToken }));
+    expect(body.stations.map((s: { id: string }) => s.id)).toEqual(expect.arrayContaining(d.stations));
+    expect(body.stations.find((s: { id: string }) => s.id === d.stations[1])).toMatchObject({ timeZone: "America/Phoenix" });
+    const fresh = await newDriver();
+    expect((await call("/api/driver/stations", { token: fresh.token })).status).toBe(409);
+  });
+
+  it("saves a valid set and completes setup; refuses bad ones with codes and writes nothing", async () => {
+    const d = await connectedDriver({ user: { setupComplete: false } });
+    await db.delete(driverFilters).where(eq(driverFilters.userId, d.user.id));
+    const { idToken } = await signIn(d.user);
+    const valid = {
+      stations: [{ id: d.stations[0], minPayCents: 6000, minHourlyCents: null }],
+      minPayCents: 5000,
+      minHourlyCents: 2000,
+      arrivalBufferMinutes: 45,
+      minDurationMinutes: 120,
+      maxDurationMinutes: 300,
+      schedule: { mon: [{ start: "08:00", end: "14:00" }], sat: [{ start: "22:00", end: "04:00" }] },
+      dailyCapMinutes: 480,
+    };
+    const bad = async (body: unknown, code: string) => {
+      const res = await call("/api/driver/filters", { token: idToken, method: "PUT", body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(await json(res))).toContain(code);
+    };
+    await bad({ ...valid, stations: [] }, "stations_required");
+    await bad({ ...valid, schedule: {} }, "windows_required");
+    await bad({ ...valid, schedule: { mon: [{ start: "8:00", end: "14:00" }] } }, "clock");
+    await bad({ ...valid, minDurationMinutes: 400 }, "min_above_max");
+    await bad({ ...valid, minPayCents: -1 }, "not_negative");
+    await bad({ ...valid, stations: [{ id: "NOPE" }] }, "unknown_station");
+    await bad({ ...valid, schedule: { funday: [] } }, "schedule");
+    expect(await db.select().from(driverFilters).where(eq(driverFilters.userId, d.user.id)).get()).toBeUndefined();
+    expect((await userRow(d.user.id))?.setupComplete).toBe(false);
+
+    const res = await call("/api/driver/filters", { token: idToken, method: "PUT", body: valid });
+    expect(res.status).toBe(200);
+    expect((await userRow(d.user.id))?.setupComplete).toBe(true);
+    expect((await json(await call("/api/driver/filters", { token: idToken }))).filters).toMatchObject(valid);
+  });
+});
+
+describe("the system switch and status", () => {
+  it("turns on when connected, set up and paid; says why not otherwise", async () => {
+    const d = await connectedDriver();
+    const { idToken } = await signIn(d.user);
+    running.push(d.user.id);
+    const on = await json(await call("/api/driver/engine", { token: idToken, body: { on: true } }));
+    expect(on.engine).toMatchObject({ state: "searching", stations: 1 });
+    expect((await userRow(d.user.id))?.status).toBe("start");
+    const status = await json(await call("/api/driver/engine", { token: idToken }));
+    expect(status).toMatchObject({ engine: { state: "searching" }, service: { goodStanding: true } });
+    const off = await json(await call("/api/driver/engine", { token: idToken, body: { on: false } }));
+    expect(off.engine).toEqual({ state: "stopped", reason: "driver" });
+
+    const expired = await connectedDriver({ user: { expirationAt: Date.now() - 60_000 } });
+    const t2 = (await signIn(expired.user)).idToken;
+    const res = await call("/api/driver/engine", { token: t2, body: { on: true } });
+    expect(res.status).toBe(409);
+    expect(await json(res)).toMatchObject({ error: { details: { reason: "expired" } } });
+  });
+});
+
+describe("offers, blocks and check-in", () => {
+  async function withRecords() {
+    const d = await connectedDriver({ filters: { minPayCents: 5000 } });
+    const { idToken } = await signIn(d.user);
+    const soon = Date.now() + 30 * 60_000;
+    const later = Date.now() + 5 * HOUR;
+    await d.world.offers([
+      { serviceAreaId: d.stations[0]!, startsAt: soon, endsAt: soon + 2 * HOUR, payCents: 6000 },
+      { serviceAreaId: d.stations[0]!, startsAt: later, endsAt: later + 2 * HOUR, payCents: 7000 },
+      { serviceAreaId: d.stations[0]!, startsAt: later + 4 * HOUR, endsAt: later + 6 * HOUR, payCents: 3000 },
+    ]);
+    running.push(d.user.id);
+    await call("/api/driver/engine", { token: idToken, body: { on: true } });
+    const { vi } = await import("vitest");
+    await vi.waitFor(
+      async () => {
+        const n = (await db.select().from(offers).where(eq(offers.userId, d.user.id)).all()).length;
+        if (n < 3) throw new Error(`${n} records`);
+      },
+      { timeout: 5000, interval: 50 },
+    );
+    return { d, idToken };
+  }
+
+  it("pages offers with counts and the filters the why is read against", async () => {
+    const { idToken } = await withRecords();
+    const all = await json(await call("/api/driver/offers?pageSize=20", { token: idToken }));
+    expect(all).toMatchObject({ total: 3, page: 1, pageSize: 20, counts: { won: 2, disliked: 1, gone: 0 }, filters: { minPayCents: 5000 } });
+    const disliked = await json(await call("/api/driver/offers?status=disliked", { token: idToken }));
+    expect(disliked.rows).toMatchObject([{ status: "disliked", reasons: ["pay"], payCents: 3000 }]);
+    expect((await call("/api/driver/offers?status=lost", { token: idToken })).status).toBe(400);
+  });
+
+  it("I've arrived: refused while the system is off, accepted near the start while on", async () => {
+    const { d, idToken } = await withRecords();
+    const rows = (await json(await call("/api/driver/offers?status=won", { token: idToken }))).rows as { id: number; canCheckIn: boolean; startsAt: number }[];
+    const near = rows.find((r) => r.canCheckIn)!;
+    const far = rows.find((r) => !r.canCheckIn)!;
+    const ok = await call(`/api/driver/offers/${near.id}/arrive`, { token: idToken, method: "POST" });
+    expect(ok.status).toBe(200);
+    expect((await json(ok)).arrivedAt).toBeGreaterThan(0);
+    const early = await call(`/api/driver/offers/${far.id}/arrive`, { token: idToken, method: "POST" });
+    expect(early.status).toBe(422);
+    await call("/api/driver/engine", { token: idToken, body: { on: false } });
+    const off = await call(`/api/driver/offers/${near.id}/arrive`, { token: idToken, method: "POST" });
+    expect(off.status).toBe(409);
+    expect(await json(off)).toMatchObject({ error: { message: "Turn on the system to use I've arrived", details: { reason: "system_off" } } });
+    expect(d.user.id).toBeGreaterThan(0);
+  });
+
+  it("forfeits a won block on the platform and on the calendar; another driver's block is not found", async () => {
+    const { d, idToken } = await withRecords();
+    const far = (
+      (await json(await call("/api/driver/offers?status=won", { token: idToken }))).rows as { id: number; canForfeit: boolean; startsAt: number }[]
+    ).sort((a, b) => b.startsAt - a.startsAt)[0]!;
+    const other = await newDriver();
+    expect((await call(`/api/driver/offers/${far.id}/forfeit`, { token: other.token, method: "POST" })).status).toBe(404);
+    const res = await call(`/api/driver/offers/${far.id}/forfeit`, { token: idToken, method: "POST" });
+    expect(res.status).toBe(200);
+    const week = new Date(far.startsAt).toISOString().slice(0, 10);
+    const calendar = await json(await call(`/api/driver/calendar?week=${week}`, { token: idToken }));
+    expect(calendar.blocks.map((b: { id: number }) => b.id)).not.toContain(far.id);
+    const blocks = await d.world.blocks();
+    expect(blocks.filter((b) => b.driverId === d.driverId)).toHaveLength(1);
+  });
+});
+
+describe("the calendar", () => {
+  it("shows the week's windows, stations and won blocks", async () => {
+    const d = await connectedDriver({ zones: ["America/Los_Angeles"] });
+    const { idToken } = await signIn(d.user);
+    const startsAt = Date.parse("2031-05-14T09:00:00-07:00");
+    await db.insert(offers).values({
+      userId: d.user.id,
+      app: "flex",
+      platformOfferId: `cal-${d.user.id}`,
+      stationId: d.stations[0]!,
+      stationName: "Test station",
+      timeZone: "America/Los_Angeles",
+      status: "won",
+      payCents: 9000,
+      startsAt,
+      endsAt: startsAt + 3 * HOUR,
+      blockId: "BLtest",
+      seenAt: startsAt - 86_400_000,
+    });
+    const body = await json(await call("/api/driver/calendar?week=2031-05-15", { token: idToken }));
+    expect(body).toMatchObject({
+      week: "2031-05-12",
+      stations: [{ id: d.stations[0], timeZone: "America/Los_Angeles" }],
+      blocks: [{ startsAt, payCents: 9000 }],
+    });
+    expect(body.schedule.mon).toEqual([{ start: "00:00", end: "00:00" }]);
+    expect((await json(await call("/api/driver/calendar?week=2031-05-22", { token: idToken }))).blocks).toEqual([]);
+    expect((await call("/api/driver/calendar?week=someday", { token: idToken })).status).toBe(400);
+  });
+
+  it("another driver's calendar: administrators only (403 for other drivers, whether the number exists or not)", async () => {
+    const d = await connectedDriver();
+    const snoop = await newDriver();
+    const path = `/api/driver/calendar/${encodeURIComponent(d.user.phone)}?week=2031-05-15`;
+    expect((await call(path, { token: snoop.token })).status).toBe(403);
+    expect((await call(`/api/driver/calendar/%2B12025550199?week=2031-05-15`, { token: snoop.token })).status).toBe(403);
+    const admin = await seedAdmin();
+    const { idToken } = await signInAdmin(admin);
+    const res = await call(path, { token: idToken });
+    expect(res.status).toBe(200);
+    expect((await json(res)).driver).toMatchObject({ phoneNumber: d.user.phone });
+    expect((await call(`/api/driver/calendar/%2B12025550199?week=2031-05-15`, { token: idToken })).status).toBe(404);
+    // Their own, by number, is fine.
+    const own = await signIn(d.user);
+    expect((await call(path, { token: own.idToken })).status).toBe(200);
+  });
+
+  it("a reseller sees their client's calendar, not another driver's", async () => {
+    const { reseller, client } = await resellerWithClient();
+    const stranger = await newDriver();
+    const week = "?week=2031-05-15";
+    expect((await call(`/api/driver/calendar/${encodeURIComponent(client.phone)}${week}`, { token: reseller.token })).status).toBe(200);
+    expect((await call(`/api/driver/calendar/${encodeURIComponent(stranger.user.phone)}${week}`, { token: reseller.token })).status).toBe(403);
+    // Nor the client theirs, the other way round.
+    expect((await call(`/api/driver/calendar/${encodeURIComponent(reseller.phone)}${week}`, { token: client.token })).status).toBe(403);
+  });
+});

@@ -1,0 +1,326 @@
+import { and, count, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
+import { driverFiltersSchema } from "../../shared/driver-filters";
+import { requireUser, requireVerified, type SessionUser } from "../auth/middleware";
+import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { isInGoodStanding } from "../auth/user-item";
+import type { AppEnv } from "../context";
+import type { Db } from "../db/client";
+import { driverFilters, offers, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
+import { ApiError } from "../errors";
+import { captureSessionOf } from "../platform/capture";
+import { answerConnectionCode, cancelConnection, checkConnectionApproval, startConnection, unwrap } from "../platform/connection";
+import { validate } from "../validate";
+import { pagingSchema } from "./admin";
+
+/** Attempt ids are 18 random bytes in base64url (platform/connection.ts). */
+const attemptParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{24}$/, "Unknown sign-in") });
+const offerParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** A week: the date (YYYY-MM-DD) of any day in it; the calendar shows Monday to Sunday around it. */
+const weekQuery = z.object({
+  week: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Use YYYY-MM-DD")
+    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "Not a date"),
+});
+
+/** "I've arrived" is offered from this long before a block starts until it ends. */
+const CHECK_IN_OPENS_MS = 60 * 60_000;
+/** Calendar blocks: a driver works a handful a day, so a week stays far below this. */
+const CALENDAR_LIMIT = 200;
+
+function deps(c: { var: { db: Db; user: SessionUser }; env: Env }) {
+  return { db: c.var.db, env: c.env, userId: c.var.user.id, app: c.var.user.app, now: Date.now() };
+}
+
+/** The Monday 00:00 UTC of the week holding `date`, and the Monday after: the calendar's date range (local days are read per station). */
+function weekRange(date: string): { from: number; to: number; monday: string } {
+  const day = new Date(`${date}T00:00:00Z`);
+  const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
+  return { from: monday.getTime(), to: monday.getTime() + 7 * 86_400_000, monday: monday.toISOString().slice(0, 10) };
+}
+
+async function readFilters(db: Db, userId: number) {
+  const row = await db.select().from(driverFilters).where(eq(driverFilters.userId, userId)).get();
+  if (!row) return null;
+  const { userId: _user, updatedAt: _updated, ...filters } = row;
+  return filters;
+}
+
+/** A driver's calendar for a week: their windows, their stations, and the blocks they won. */
+async function calendarOf(db: Db, driver: Pick<SessionUser, "id" | "app" | "name" | "phone">, week: string) {
+  const range = weekRange(week);
+  // Blocks are placed on their station-local day, which may be a day off the UTC one: read a day either side.
+  const [filters, blocks] = await Promise.all([
+    readFilters(db, driver.id),
+    db
+      .select({
+        id: offers.id,
+        stationId: offers.stationId,
+        stationName: offers.stationName,
+        timeZone: offers.timeZone,
+        startsAt: offers.startsAt,
+        endsAt: offers.endsAt,
+        payCents: offers.payCents,
+        arrivedAt: offers.arrivedAt,
+      })
+      .from(offers)
+      .where(
+        and(
+          eq(offers.userId, driver.id),
+          eq(offers.status, "won"),
+          isNull(offers.forfeitedAt),
+          gte(offers.startsAt, range.from - 86_400_000),
+          lt(offers.startsAt, range.to + 86_400_000),
+        ),
+      )
+      .orderBy(offers.startsAt)
+      .limit(CALENDAR_LIMIT),
+  ]);
+  const stationRows =
+    filters && filters.stations.length > 0
+      ? await db
+          .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
+          .from(stations)
+          .where(
+            and(
+              eq(stations.app, driver.app),
+              inArray(
+                stations.id,
+                filters.stations.map((s) => s.id),
+              ),
+            ),
+          )
+      : [];
+  return {
+    driver: { name: driver.name, phoneNumber: driver.phone, app: driver.app },
+    week: range.monday,
+    schedule: filters?.schedule ?? {},
+    stations: stationRows,
+    blocks,
+  };
+}
+
+/**
+ * The driver product (docs/engine.md): platform connection, filters, the capture engine's switch
+ * and status, offers, blocks (forfeit, "I've arrived") and the calendar. Signed in with a
+ * confirmed phone; every call acts on the caller's own data, except another driver's calendar.
+ */
+export const driverRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireVerified)
+
+  // ---- Connection ----
+  .get("/connection", async (c) => {
+    const db = c.var.db;
+    const [account, attempt] = await Promise.all([
+      db.select().from(platformAccounts).where(eq(platformAccounts.userId, c.var.user.id)).get(),
+      db.select().from(platformSignIns).where(eq(platformSignIns.userId, c.var.user.id)).orderBy(desc(platformSignIns.createdAt)).get(),
+    ]);
+    return c.json({
+      connected: c.var.user.accountConnected && Boolean(account?.sealedTokens),
+      email: account?.email ?? null,
+      connectedAt: account?.connectedAt ?? null,
+      disconnectedAt: account?.disconnectedAt ?? null,
+      disconnectReason: account?.disconnectReason ?? null,
+      pending:
+        attempt && attempt.expiresAt > Date.now()
+          ? { attemptId: attempt.id, kind: attempt.kind, destination: attempt.destination, email: attempt.email, expiresAt: attempt.expiresAt }
+          : null,
+    });
+  })
+  .post("/connection", validate("json", z.object({ email: emailSchema, password: z.string().min(1, "required").max(256) })), async (c) => {
+    await enforceRateLimits(c.var.db, [
+      limitFor("platformSignInPerUser", String(c.var.user.id)),
+      limitFor("signInPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
+    ]);
+    const { email, password } = c.req.valid("json");
+    const step = await startConnection(deps(c), email, password);
+    return c.json(step, step.status === "connected" ? 200 : 202);
+  })
+  .post("/connection/code", validate("json", z.object({ attemptId: attemptParam.shape.id, code: codeSchema })), async (c) => {
+    await enforceRateLimits(c.var.db, [limitFor("platformCodePerUser", String(c.var.user.id))]);
+    const { attemptId, code } = c.req.valid("json");
+    return c.json(await answerConnectionCode(deps(c), attemptId, code));
+  })
+  .post("/connection/approval", validate("json", z.object({ attemptId: attemptParam.shape.id })), async (c) => {
+    return c.json(await checkConnectionApproval(deps(c), c.req.valid("json").attemptId));
+  })
+  .delete("/connection/attempts/:id", validate("param", attemptParam), async (c) => {
+    await cancelConnection(deps(c), c.req.valid("param").id);
+    return c.json({ cancelled: true });
+  })
+  .delete("/connection", async (c) => {
+    await captureSessionOf(c.env, c.var.user.id).disconnect(c.var.user.id);
+    return c.json({ connected: false });
+  })
+
+  // ---- Stations and filters ----
+  .get("/stations", async (c) => {
+    if (!c.var.user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
+    const list = unwrap(await captureSessionOf(c.env, c.var.user.id).stations(c.var.user.id));
+    // A platform lists a few hundred at most; this bound keeps the answer small whatever it sends.
+    const sorted = [...list].sort((a, b) => a.region.localeCompare(b.region) || a.name.localeCompare(b.name)).slice(0, 1000);
+    return c.json({ app: c.var.user.app, stations: sorted.map((s) => ({ id: s.id, name: s.name, region: s.region, timeZone: s.timeZone })) });
+  })
+  .get("/filters", async (c) => c.json({ filters: await readFilters(c.var.db, c.var.user.id) }))
+  .put("/filters", validate("json", driverFiltersSchema), async (c) => {
+    const filters = c.req.valid("json");
+    const db = c.var.db;
+    const user = c.var.user;
+    // Every station must be one the platform listed for this driver's app (so its zone is known).
+    const ids = filters.stations.map((s) => s.id);
+    const known = await db
+      .select({ n: count() })
+      .from(stations)
+      .where(and(eq(stations.app, user.app), inArray(stations.id, ids)))
+      .get();
+    if ((known?.n ?? 0) !== ids.length)
+      throw new ApiError("validation_failed", "stations: unknown_station", { details: [{ path: "stations", message: "unknown_station" }] });
+    const now = Date.now();
+    await db.batch([
+      db
+        .insert(driverFilters)
+        .values({ userId: user.id, ...filters, updatedAt: now })
+        .onConflictDoUpdate({ target: driverFilters.userId, set: { ...filters, updatedAt: now } }),
+      db.update(users).set({ setupComplete: true }).where(eq(users.id, user.id)),
+    ]);
+    await captureSessionOf(c.env, user.id).reload(user.id);
+    return c.json({ filters, setupComplete: true });
+  })
+
+  // ---- The engine ----
+  .get("/engine", async (c) => {
+    const user = c.var.user;
+    const now = Date.now();
+    const engine = await captureSessionOf(c.env, user.id).status(user.id);
+    return c.json({ engine, service: { expiresAt: user.expirationAt, goodStanding: isInGoodStanding(user, now) }, now });
+  })
+  .post("/engine", validate("json", z.object({ on: z.boolean() })), async (c) => {
+    const user = c.var.user;
+    const session = captureSessionOf(c.env, user.id);
+    if (!c.req.valid("json").on) return c.json({ engine: await session.stop(user.id) });
+    const engine = await session.start(user.id);
+    if (engine.state === "stopped") {
+      const messages = {
+        expired: "Your service has expired: renew it to turn the system on",
+        disconnected: "Connect your account first",
+        setup: "Set your filters first",
+        driver: "The system could not start",
+      } as const;
+      throw new ApiError("conflict", messages[engine.reason], { details: { reason: engine.reason } });
+    }
+    return c.json({ engine });
+  })
+
+  // ---- Offers and blocks ----
+  .get("/offers", validate("query", pagingSchema.extend({ status: z.enum(["won", "disliked", "gone"]).optional() })), async (c) => {
+    const { page, pageSize, status } = c.req.valid("query");
+    const db = c.var.db;
+    const userId = c.var.user.id;
+    const where = status ? and(eq(offers.userId, userId), eq(offers.status, status)) : eq(offers.userId, userId);
+    const [counts, rows, filters] = await Promise.all([
+      db.select({ status: offers.status, n: count() }).from(offers).where(eq(offers.userId, userId)).groupBy(offers.status),
+      db
+        .select()
+        .from(offers)
+        .where(where)
+        .orderBy(desc(offers.seenAt), desc(offers.id))
+        .limit(pageSize)
+        .offset((page - 1) * pageSize),
+      readFilters(db, userId),
+    ]);
+    const byStatus = { won: 0, disliked: 0, gone: 0 };
+    for (const r of counts) byStatus[r.status] = r.n;
+    const now = Date.now();
+    return c.json({
+      total: status ? byStatus[status] : byStatus.won + byStatus.disliked + byStatus.gone,
+      page,
+      pageSize,
+      counts: byStatus,
+      filters,
+      rows: rows.map((r) => ({
+        id: r.id,
+        status: r.status,
+        stationId: r.stationId,
+        stationName: r.stationName,
+        timeZone: r.timeZone,
+        startsAt: r.startsAt,
+        endsAt: r.endsAt,
+        payCents: r.payCents,
+        reasons: r.reasons ?? [],
+        seenAt: r.seenAt,
+        forfeitedAt: r.forfeitedAt,
+        arrivedAt: r.arrivedAt,
+        canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
+        canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,
+      })),
+    });
+  })
+  .post("/offers/:id/arrive", validate("param", offerParam), async (c) => {
+    const user = c.var.user;
+    const block = await c.var.db
+      .select()
+      .from(offers)
+      .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
+      .get();
+    if (!block || block.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
+    // The spec: "I've arrived" only works while the system is on.
+    if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
+    const arrivedAt = unwrap(await captureSessionOf(c.env, user.id).checkIn(user.id, block.blockId)).arrivedAt ?? Date.now();
+    await c.var.db.update(offers).set({ arrivedAt }).where(eq(offers.id, block.id));
+    return c.json({ id: block.id, arrivedAt });
+  })
+  .post("/offers/:id/forfeit", validate("param", offerParam), async (c) => {
+    const user = c.var.user;
+    const block = await c.var.db
+      .select()
+      .from(offers)
+      .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
+      .get();
+    if (!block || block.status !== "won" || !block.blockId) throw new ApiError("not_found", "No such block");
+    if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
+    unwrap(await captureSessionOf(c.env, user.id).forfeit(user.id, block.blockId));
+    const forfeitedAt = Date.now();
+    await c.var.db.update(offers).set({ forfeitedAt }).where(eq(offers.id, block.id));
+    return c.json({ id: block.id, forfeitedAt });
+  })
+
+  // ---- Calendar ----
+  .get("/calendar", validate("query", weekQuery), async (c) => c.json(await calendarOf(c.var.db, c.var.user, c.req.valid("query").week)))
+  .get(
+    "/calendar/:phoneNumber",
+    validate("param", z.object({ phoneNumber: phoneSchema })),
+    validate("query", weekQuery.extend({ app: appSchema.optional() })),
+    async (c) => {
+      const caller = c.var.user;
+      const { week, app } = c.req.valid("query");
+      const driver = await c.var.db
+        .select({ id: users.id, app: users.app, name: users.name, phone: users.phone, referralCode: users.referralCode })
+        .from(users)
+        .where(and(eq(users.phone, c.req.valid("param").phoneNumber), eq(users.app, app ?? caller.app), eq(users.isAdmin, false)))
+        .get();
+      if (!(await maySeeCalendar(c.var.db, caller, driver ?? null)))
+        throw new ApiError("forbidden", "Only an administrator or the driver's reseller may see this calendar");
+      if (!driver) throw new ApiError("not_found", "No such driver");
+      return c.json(await calendarOf(c.var.db, driver, week));
+    },
+  );
+
+/**
+ * Another driver's calendar: administrators; the driver themself; and the driver's reseller (an
+ * approved reseller whose referral code the driver registered with, in the same app).
+ */
+async function maySeeCalendar(db: Db, caller: SessionUser, driver: { id: number; app: string; referralCode: string | null } | null): Promise<boolean> {
+  if (caller.isAdmin) return true;
+  if (!driver) return false;
+  if (driver.id === caller.id) return true;
+  if (!driver.referralCode || driver.app !== caller.app) return false;
+  const reseller = await db
+    .select({ code: resellers.referralCode })
+    .from(resellers)
+    .where(and(eq(resellers.userId, caller.id), eq(resellers.status, "approved"), eq(resellers.referralCode, driver.referralCode)))
+    .get();
+  return reseller !== undefined;
+}

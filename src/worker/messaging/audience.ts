@@ -52,6 +52,7 @@ function searchCondition(search: string | undefined, columns: { phone: Sql; sear
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
   const term = foldSearchText((search ?? "").trim().replace(/[\u0000-\u001f]/g, ""));
   return term ? [sql`instr(${columns.searchKey}, ${term}) > 0`] : [];
 }

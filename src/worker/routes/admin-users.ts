@@ -53,7 +53,7 @@ export const adminUserRoutes = new Hono<AppEnv>().post("/", requireUser, require
 
   const temporaryPassword = randomTemporaryPassword();
   const now = Date.now();
-  let created;
+  let created: typeof users.$inferSelect;
   try {
     created = await db
       .insert(users)

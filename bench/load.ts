@@ -48,7 +48,7 @@ try {
     const res = await fetch(`${worker.url}/api/admin/campaigns`, {
       method: "POST",
       headers: ownerHeaders,
-      body: JSON.stringify({ idempotencyKey: `load-${i}`, source: "list", channel: "sms", message: `Load bench ${i}`, phones }),
+      body: JSON.stringify({ idempotencyKey: `load-${i}`, source: "list", channel: "sms", purpose: "service", message: `Load bench ${i}`, phones }),
     });
     if (!res.ok) throw new Error(`creating campaign ${i} answered ${res.status}: ${await res.text()}`);
   }

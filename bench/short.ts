@@ -24,6 +24,7 @@ const BENCHES: ShortBench[] = [
   { script: "bench/dispatch.ts", ports: 2 },
   { script: "bench/payments.ts", ports: 1 },
   { script: "bench/load.ts", ports: 2 },
+  { script: "bench/admin.ts", ports: 1 },
   { script: "bench/lighthouse.ts", ports: 1 },
   { script: "bench/engine.ts", ports: 2 },
 ];

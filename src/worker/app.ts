@@ -10,6 +10,8 @@ import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
+import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
+import { adminDashboardRoutes } from "./routes/admin-dashboard";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { contactRoutes } from "./routes/contact";
@@ -85,6 +87,10 @@ function createApp(options: { developmentRoutes: boolean }) {
     // The embedded checkout's pages: 404 unless PAYMENTS_PROVIDER is "local", which production refuses.
     .route("/local-stripe", localStripeRoutes)
     .route("/admin/users", adminUserRoutes)
+    .route("/admin/dashboard", adminDashboardRoutes)
+    .route("/admin/invitations", adminInvitationRoutes)
+    .route("/admin/leads", adminLeadRoutes)
+    .route("/admin/audit", adminAuditRoutes)
     .route("/admin/billing", adminBillingRoutes)
     .route("/admin", adminRoutes)
     .route("/", legacyAdminRoutes)

@@ -1,6 +1,9 @@
+import { pruneDashboardCache } from "./admin/dashboard";
+import { fileDropOffLeads } from "./admin/leads";
 import { appFor } from "./app";
 import { runBillingCron } from "./billing/cron";
 import { loadConfig } from "./config";
+import { createDb } from "./db/client";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
@@ -23,6 +26,12 @@ export default {
     if (!loadConfig(env).ok) return;
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
+    ctx.waitUntil(pruneDashboardCache(createDb(env.DB), controller.scheduledTime));
+    ctx.waitUntil(
+      fileDropOffLeads(createDb(env.DB), controller.scheduledTime).then((filed) => {
+        if (filed > 0) createLogger({ task: "leads" }).info("leads.filed", { filed });
+      }),
+    );
     ctx.waitUntil(runBillingCron(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise)));
   },
 } satisfies ExportedHandler<Env, unknown>;

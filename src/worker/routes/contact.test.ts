@@ -1,12 +1,16 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
+import { CONTACT_FORM_CONSENT, REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { call, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
-import { leads } from "../db/schema";
+import { consentState } from "../compliance/consent";
+import { createDb } from "../db/client";
+import { consentEvents, leads } from "../db/schema";
 
-const db = drizzle(env.DB);
+const db = createDb(env.DB);
 const leadsFor = (phone: string) => db.select().from(leads).where(eq(leads.phone, phone));
+const consentFor = (phone: string) => db.select().from(consentEvents).where(eq(consentEvents.phone, phone));
+const ticked = { marketingConsent: { version: CONTACT_FORM_CONSENT.version } };
 
 const message = (phoneNumber: string, extra: Record<string, unknown> = {}) => ({
   name: "Ana Ruiz",
@@ -43,12 +47,53 @@ describe("POST /api/contact", () => {
     expect((await leadsFor(phone))[0]).toMatchObject({ email: null, app: "spark" });
   });
 
+  it("records a ticked consent box in the ledger with the lead: the exact wording shown, its version and language", async () => {
+    const phone = uniquePhone();
+    expect((await call("/api/contact", { body: message(phone, ticked) })).status).toBe(201);
+    const [lead] = await leadsFor(phone);
+    expect(await consentFor(phone)).toEqual([
+      expect.objectContaining({
+        kind: "consent",
+        basis: "express",
+        source: "contact_form",
+        channel: "all",
+        text: CONTACT_FORM_CONSENT.es,
+        textVersion: CONTACT_FORM_CONSENT.version,
+        language: "es",
+        userId: null,
+        at: lead!.createdAt,
+      }),
+    ]);
+    expect((await consentState(db, phone)).marketingAllowed).toEqual({ sms: true, whatsapp: true });
+
+    const english = uniquePhone();
+    expect((await call("/api/contact", { body: message(english, { ...ticked, language: "en" }) })).status).toBe(201);
+    expect(await consentFor(english)).toEqual([expect.objectContaining({ text: CONTACT_FORM_CONSENT.en, language: "en" })]);
+  });
+
+  it("records no consent when the box is left unticked, and refuses a wording we never showed", async () => {
+    const unticked = uniquePhone();
+    expect((await call("/api/contact", { body: message(unticked) })).status).toBe(201);
+    expect(await leadsFor(unticked)).toHaveLength(1);
+    expect(await consentFor(unticked)).toEqual([]);
+    expect((await consentState(db, unticked)).basis).toBeNull();
+
+    const stale = uniquePhone();
+    for (const marketingConsent of [{ version: "made-up" }, { version: REGISTRATION_CONSENT.version }, true]) {
+      const res = await call("/api/contact", { body: message(stale, { marketingConsent }) });
+      expect(res.status).toBe(400);
+    }
+    expect(await leadsFor(stale)).toHaveLength(0);
+    expect(await consentFor(stale)).toEqual([]);
+  });
+
   it("drops a message whose honeypot is filled, answering like a success", async () => {
     const phone = uniquePhone();
-    const res = await call("/api/contact", { body: message(phone, { website: "http://spam.example" }) });
+    const res = await call("/api/contact", { body: message(phone, { website: "http://spam.example", ...ticked }) });
     expect(res.status).toBe(201);
     expect(await res.json()).toEqual({ received: true });
     expect(await leadsFor(phone)).toHaveLength(0);
+    expect(await consentFor(phone)).toEqual([]);
   });
 
   it("refuses bad input with the field named, writing nothing", async () => {

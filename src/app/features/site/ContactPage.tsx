@@ -1,5 +1,6 @@
 import { type ChangeEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { CONTACT_FORM_CONSENT } from "../../../shared/consent-texts";
 import { CONTACT_MESSAGE_MAX, contactSchema } from "../../../shared/contact";
 import { formatUsPhone } from "../../../shared/phone";
 import { ChoiceField, FormMessage, TextField } from "../../components/ui/FormField";
@@ -16,20 +17,26 @@ type Sent = { name: string; phone: string };
 
 /**
  * /contact: support hours and a form that files a lead for the admins (POST /api/contact). The
- * hidden "website" field is a honeypot: people never see it, bots fill it in.
+ * hidden "website" field is a honeypot: people never see it, bots fill it in. The messaging consent
+ * box is optional and unticked; ticked, the version of its exact wording goes with the message and
+ * the server records it in the consent ledger (docs/messaging-rules.md).
  */
 export default function ContactPage() {
   const { t, i18n } = useTranslation("site");
   const site = useSiteInfo();
   const [sent, setSent] = useState<Sent | null>(null);
+  const [marketingConsent, setMarketingConsent] = useState(false);
+  const language = i18n.language === "es" ? "es" : "en";
   const initial = { name: "", phoneNumber: "", email: "", message: "", app: "flex", website: "" };
   const form = useForm({ initial, schema: contactSchema, required: ["name", "phoneNumber", "message"] });
 
   const submit = form.onSubmit(async (data) => {
     try {
-      await unwrap(publicApi.contact.$post({ json: { ...data, email: data.email ?? "", language: i18n.language === "es" ? "es" : "en" } }));
+      const consent = marketingConsent ? { marketingConsent: { version: CONTACT_FORM_CONSENT.version } } : {};
+      await unwrap(publicApi.contact.$post({ json: { ...data, email: data.email ?? "", language, ...consent } }));
       setSent({ name: data.name, phone: formatUsPhone(data.phoneNumber) });
       form.reset(initial);
+      setMarketingConsent(false);
     } catch (err) {
       form.setFormError(err instanceof ApiClientError && err.status === 429 ? "site:contact.errors.tooMany" : apiErrorKey(err, "site:contact.errors.failed"));
     }
@@ -93,6 +100,22 @@ export default function ContactPage() {
               label={t("contact.message")}
               hint={t("contact.messageHint", { count: Math.max(0, CONTACT_MESSAGE_MAX - form.values.message.length) })}
             />
+            <div className="form-field contact-consent">
+              <label className="check" htmlFor="contact-consent">
+                <input
+                  id="contact-consent"
+                  type="checkbox"
+                  checked={marketingConsent}
+                  disabled={form.submitting}
+                  aria-describedby="contact-consent-hint"
+                  onChange={(e) => setMarketingConsent(e.target.checked)}
+                />
+                <span>{CONTACT_FORM_CONSENT[language]}</span>
+              </label>
+              <p id="contact-consent-hint" className="form-hint">
+                {t("contact.consentHint")}
+              </p>
+            </div>
             <div className="contact-trap" aria-hidden="true">
               <label htmlFor="contact-website">{t("contact.honeypot")}</label>
               <input

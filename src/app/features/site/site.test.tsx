@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { CONTACT_FORM_CONSENT } from "../../../shared/consent-texts";
 import { setLanguage } from "../../i18n";
 import { type Call, mockApi } from "../../test/admin-harness";
 import ContactPage from "./ContactPage";
@@ -120,7 +121,33 @@ describe("/contact", () => {
       language: "en",
       website: "",
     });
+    expect(sent!.body).not.toHaveProperty("marketingConsent");
     expect(sent!.headers.get("Authorization")).toBeNull();
+  });
+
+  it("offers the messaging consent unticked with its exact wording, and sends its version only when ticked", async () => {
+    const user = userEvent.setup();
+    const api = mockApi([site, { method: "POST", path: "/api/contact", reply: () => ({ status: 201, body: { received: true } }) }]);
+    renderPage(<ContactPage />);
+    const box = screen.getByRole("checkbox", { name: CONTACT_FORM_CONSENT.en });
+    expect(box).not.toBeChecked();
+    await fill(user);
+    await user.click(box);
+    await user.click(screen.getByRole("button", { name: "Send message" }));
+    expect(await screen.findByText("Message received")).toBeInTheDocument();
+    const [sent] = api.to("/api/contact", "POST") as Call[];
+    expect(sent!.body).toMatchObject({ marketingConsent: { version: CONTACT_FORM_CONSENT.version }, language: "en" });
+    // The next message starts unticked again.
+    await user.click(screen.getByRole("button", { name: "Send another message" }));
+    expect(screen.getByRole("checkbox", { name: CONTACT_FORM_CONSENT.en })).not.toBeChecked();
+  });
+
+  it("shows the Spanish consent wording in Spanish", async () => {
+    await setLanguage("es");
+    mockApi([site]);
+    renderPage(<ContactPage />);
+    expect(screen.getByRole("checkbox", { name: CONTACT_FORM_CONSENT.es })).not.toBeChecked();
+    expect(screen.queryByText(CONTACT_FORM_CONSENT.en)).toBeNull();
   });
 
   it("keeps the honeypot out of reach of people: hidden from screen readers and the tab order", () => {

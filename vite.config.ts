@@ -1,11 +1,41 @@
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { assetHeaders } from "./scripts/asset-headers.ts";
 import { iconSprite } from "./scripts/icon-sprite.ts";
+
+/**
+ * The chat widget's URL is one setting for two readers: the Worker hands it to the SPA
+ * (CHAT_WIDGET_URL in wrangler.toml [vars]) and the assets' Content-Security-Policy must list its
+ * origin. The build reads it once (the environment variable wins over wrangler.toml, so a deploy or
+ * the e2e run can set it) and gives the same value to both.
+ */
+let chatWidgetUrl = "";
+
+function assetHeadersFile(): Plugin {
+  return {
+    name: "blockpilot:asset-headers",
+    generateBundle() {
+      if (this.environment.name !== "client") return;
+      this.emitFile({ type: "asset", fileName: "_headers", source: assetHeaders(chatWidgetUrl) });
+    },
+  };
+}
 
 // One build: the SPA into dist/client (served as static assets) and the Worker beside it.
 export default defineConfig({
-  plugins: [react(), iconSprite(), cloudflare()],
+  plugins: [
+    react(),
+    iconSprite(),
+    cloudflare({
+      config: (worker) => {
+        const fromEnv = process.env.CHAT_WIDGET_URL;
+        chatWidgetUrl = fromEnv ?? String(worker.vars?.CHAT_WIDGET_URL ?? "");
+        if (fromEnv !== undefined) return { vars: { ...worker.vars, CHAT_WIDGET_URL: fromEnv } };
+      },
+    }),
+    assetHeadersFile(),
+  ],
   // Every supported browser has <link rel=modulepreload>; the polyfill would only weigh on the landing route.
   build: { sourcemap: false, manifest: true, chunkSizeWarningLimit: 400, modulePreload: { polyfill: false } },
   environments: {

@@ -1,4 +1,4 @@
-import { normalizeUsPhone } from "./phone";
+import { checkSmsPhone, PHONE_REFUSAL_CODES } from "./phone";
 import type { ValidationCode } from "./validation";
 import { z } from "./zod";
 
@@ -66,17 +66,20 @@ export const passwordSchema = z
   .regex(/[A-Z]/, "passwordUppercase" satisfies ValidationCode)
   .regex(/[^A-Za-z0-9]/, "passwordSpecial" satisfies ValidationCode);
 
-/** A US/Canada phone number as typed; parses to E.164. */
+/**
+ * A US/Canada phone number that can receive our texts, as typed; parses to E.164. A refusal says
+ * why in its message and in `params.reason` (src/shared/phone.ts `checkSmsPhone`).
+ */
 export const phoneSchema = z
   .string()
   .max(32, "phone" satisfies ValidationCode)
   .transform((value, ctx) => {
-    const e164 = normalizeUsPhone(value);
-    if (!e164) {
-      ctx.addIssue({ code: "custom", message: "phone" satisfies ValidationCode });
+    const checked = checkSmsPhone(value);
+    if (!checked.ok) {
+      ctx.addIssue({ code: "custom", message: PHONE_REFUSAL_CODES[checked.reason] satisfies ValidationCode, params: { reason: checked.reason } });
       return z.NEVER;
     }
-    return e164;
+    return checked.e164;
   });
 
 /** Something, an at sign, something, a dot, something. */

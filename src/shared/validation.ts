@@ -15,6 +15,12 @@ export const VALIDATION_MESSAGES = {
   passwordSpecial: "Include a special character",
   passwordsDontMatch: "Passwords don't match",
   phone: "Enter a US or Canada phone number",
+  phoneAreaCode: "This area code does not exist",
+  phoneExchange: "The three digits after the area code are not valid",
+  phoneTollFree: "Toll-free numbers cannot receive our texts. Use a mobile number",
+  phonePremium: "Premium-rate numbers cannot be used",
+  phoneOutside: "Only US and Canada phone numbers can be used",
+  phoneNotInService: "This area code is not in service in the US or Canada",
   email: "Enter a valid email",
   code: "Enter the 6-digit code",
 } as const;

@@ -11,6 +11,7 @@ import { areaCodesOfRegions, KNOWN_AREA_CODES } from "../compliance/area-codes";
 import { REGION_RULES, WHATSAPP_MARKETING_CAP } from "../compliance/state-rules";
 import { type Db, jsonList } from "../db/client";
 import { campaignMessages, campaigns, consentEvents, invitations, optOuts, users } from "../db/schema";
+import { ApiError } from "../errors";
 
 /**
  * Audiences are queries evaluated in D1 (docs/architecture.md, messaging) with the product's filter
@@ -234,7 +235,7 @@ export type RecipientSource =
   | { source: "drivers"; filters: DriverFilters }
   | { source: "invitations"; filters: InvitationFilters }
   | { source: "list"; phones: string[]; app: App }
-  | { source: "retry"; campaignId: number };
+  | { source: "retry"; campaignId: number; retryId?: number };
 
 /** What decides who a campaign may reach (docs/messaging-rules.md), beyond the audience itself. */
 export type SendRules = {
@@ -315,10 +316,12 @@ export function recipientsSelect(db: Db, from: RecipientSource, channel: Channel
       break;
     }
     case "retry": {
+      // The failed rows this retry claimed (campaigns.ts retryFailed), or before it exists, those open to claim.
       const m = campaignMessages;
       inner = sql`SELECT ${m.userId} AS user_id, ${m.phone} AS phone, ${m.name} AS name, coalesce(${flagOf(account)}, 0) AS opted_out
         FROM ${m} LEFT JOIN ${users} ${account} ON ${account.id} = ${m.userId}
-        WHERE ${m.campaignId} = ${from.campaignId} AND ${m.status} = 'failed' AND ${m.updatedAt} <= ${asOf}`;
+        WHERE ${m.campaignId} = ${from.campaignId} AND ${m.status} = 'failed'
+          AND ${from.retryId === undefined ? sql`${m.retriedBy} IS NULL` : sql`${m.retriedBy} = ${from.retryId}`}`;
       break;
     }
   }
@@ -356,4 +359,14 @@ export async function countRecipients(db: Db, from: RecipientSource, channel: Ch
     sql`SELECT count(*) AS total, coalesce(sum(skipped), 0) AS skipped FROM (${recipientsSelect(db, from, channel, excludedSubquery(excludedPhones), asOf, rules)})`,
   );
   return { total: row?.total ?? 0, skipped: row?.skipped ?? 0 };
+}
+
+/**
+ * The referral codes are billing data (only admins with billingDetails may list them), so only
+ * they may filter an audience by them: a code guessed or passed on is refused the same way.
+ */
+export function assertMayFilterByReferral(user: { roleProperties: { billingDetails?: boolean } | null }, referral: readonly string[] | undefined): void {
+  if ((referral?.length ?? 0) > 0 && !user.roleProperties?.billingDetails) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
@@ -20,7 +20,11 @@ import { pacerFor, sendRate } from "./pacer";
  * the dead-letter queue), or skipped.
  */
 
-/** A claim older than this is a consumer that died mid-send; another may take the row over. */
+/**
+ * A claim older than this is a consumer that died mid-send; another may take the row over. It is
+ * longer than a status callback takes to arrive, so a send the dead consumer did make is settled by
+ * its callback (which names the row) before anyone sends it again.
+ */
 export const LEASE_MS = 120_000;
 /** A consumer sleeps for a slot at most this long; a later slot sends the job back to the queue until then. */
 export const SLOT_HORIZON_MS = 15_000;
@@ -71,7 +75,7 @@ function recipientSourceOf(c: CampaignRecord): RecipientSource {
     case "list":
       return { source: "list", phones: audience.phones as string[], app: (audience.app as "flex" | "spark" | undefined) ?? c.app };
     case "retry":
-      return { source: "retry", campaignId: audience.campaignId as number };
+      return { source: "retry", campaignId: audience.campaignId as number, retryId: c.id };
   }
 }
 
@@ -242,6 +246,7 @@ const loadMessage = (db: Db, id: number) => {
       status: m.status,
       attempts: m.attempts,
       updatedAt: m.updatedAt,
+      heldUntil: m.heldUntil,
       deferredUntil: m.deferredUntil,
       channel: campaigns.channel,
       category: campaigns.category,
@@ -256,11 +261,17 @@ const loadMessage = (db: Db, id: number) => {
 };
 type MessageRecord = NonNullable<Awaited<ReturnType<typeof loadMessage>>>;
 
-/** A provider for the campaign's channel, bound to one message's content. */
+/**
+ * What a send carries to name its ledger row in the provider's status callbacks: `m` in Twilio's
+ * StatusCallback URL (covered by its signature), WhatsApp's biz_opaque_callback_data "m:<id>".
+ */
+export const callbackReference = (messageId: number) => `m:${messageId}`;
+
+/** A provider for the campaign's channel, bound to one message's content and tagged with its row. */
 function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: () => Promise<SendOutcome> } {
   if (m.channel === "sms") {
     const sms = createSmsProvider(env);
-    const statusCallbackUrl = `${env.APP_ORIGIN.replace(/\/$/, "")}/api/webhooks/twilio/status`;
+    const statusCallbackUrl = `${env.APP_ORIGIN.replace(/\/$/, "")}/api/webhooks/twilio/status?m=${m.id}`;
     return { sender: sms.sender ?? null, send: () => sms.send({ to: m.phone, body: m.message ?? "", statusCallbackUrl }) };
   }
   const whatsapp = createWhatsAppProvider(env);
@@ -269,7 +280,7 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
     sender: whatsapp.sender,
     send: () =>
       template
-        ? whatsapp.sendTemplate(m.phone, template)
+        ? whatsapp.sendTemplate(m.phone, template, callbackReference(m.id))
         : Promise.resolve<SendOutcome>({ ok: false, retryable: false, errorCode: "no_template", errorMessage: "The campaign has no template" }),
   };
 }
@@ -279,7 +290,8 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
  * what follows from it: a delivery receipt that beat us here is applied, and a campaign whose last
  * row this was is closed.
  */
-export async function record(db: Db, m: { id: number; campaignId: number }, outcome: SendOutcome): Promise<void> {
+export async function record(env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">, m: { id: number; campaignId: number }, outcome: SendOutcome): Promise<void> {
+  const db = dbFor(env.DB);
   const now = Date.now();
   const finish = finishStatement(db, m.campaignId);
   const held = and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending"));
@@ -300,6 +312,13 @@ export async function record(db: Db, m: { id: number; campaignId: number }, outc
       db.delete(r).where(eq(r.providerId, outcome.providerId)),
       finish,
     ]);
+  } else if (isAmbiguous(outcome)) {
+    // The provider may have accepted it: the row stays ours ('sending') until its callback can have
+    // come; the callback settles it, or after the wait the returning job sends it again.
+    await db
+      .update(campaignMessages)
+      .set({ heldUntil: now + callbackWaitMs(env), errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
+      .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
   } else if (outcome.retryable) {
     // A transient failure hands the row back (pending) with the error visible until the retry.
     await db
@@ -317,6 +336,16 @@ export async function record(db: Db, m: { id: number; campaignId: number }, outc
   }
 }
 
+/** No answer at all: a time-out or a dropped connection, after which the provider may or may not have the message. */
+export function isAmbiguous(outcome: SendOutcome): boolean {
+  return !outcome.ok && outcome.retryable && (outcome.errorCode === "timeout" || outcome.errorCode === "network_error");
+}
+
+/** CALLBACK_WAIT_SECONDS (src/worker/config.ts validates it) in milliseconds. */
+export function callbackWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS">): number {
+  return Number(env.CALLBACK_WAIT_SECONDS) * 1000;
+}
+
 export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, ctx: JobContext): Promise<void> {
   const { env } = ctx;
   const db = dbFor(env.DB);
@@ -325,9 +354,11 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   // Gone (campaign deleted) or already settled: a redelivered job does nothing.
   if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   if (m.status === "sending") {
-    const leaseLeft = m.updatedAt + LEASE_MS - Date.now();
-    // Someone holds it; if they died, their claim runs out and this job (retried) takes over.
-    if (leaseLeft > 0) throw new RetryLater(`message ${m.id} is being sent by another consumer`, Math.ceil(leaseLeft / 1000) + 1);
+    // Someone holds it (if they died, their claim runs out and this job, retried, takes over), or
+    // its last send got no answer and it waits for that send's status callback.
+    const left = (m.heldUntil ?? m.updatedAt + LEASE_MS) - Date.now();
+    const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
+    if (left > 0) throw new RetryLater(`message ${m.id} ${why}`, Math.ceil(left / 1000) + 1);
   }
   if (m.optedOut) {
     await db
@@ -371,18 +402,19 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     if (m.category === "marketing" && (await deferIfQuiet(env, m))) return;
   }
 
-  // The claim: one conditional UPDATE. A row another consumer claimed (and whose lease is live) or
-  // that is already settled is not ours, whatever the queue delivered twice.
+  // The claim: one conditional UPDATE. A row another consumer claimed (and whose lease is live), a
+  // row still waiting for a callback, or one already settled is not ours, whatever the queue
+  // delivered twice.
   const now = Date.now();
   const claimed = await db
     .update(campaignMessages)
-    .set({ status: "sending", attempts: sql`${campaignMessages.attempts} + 1`, updatedAt: now })
+    .set({ status: "sending", attempts: sql`${campaignMessages.attempts} + 1`, heldUntil: null, updatedAt: now })
     .where(
       and(
         eq(campaignMessages.id, m.id),
         or(
           inArray(campaignMessages.status, ["pending", "deferred"]),
-          and(eq(campaignMessages.status, "sending"), lt(campaignMessages.updatedAt, now - LEASE_MS)),
+          and(eq(campaignMessages.status, "sending"), or(lt(campaignMessages.updatedAt, now - LEASE_MS), lte(campaignMessages.heldUntil, now))),
         ),
       ),
     )
@@ -402,7 +434,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
         .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
       throw err;
     }
-    await record(db, m, outcome);
+    await record(env, m, outcome);
     return outcome;
   })();
 
@@ -432,7 +464,8 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     outcome = await attempt;
   }
   if (!outcome.ok && outcome.retryable) {
-    throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+    const delay = isAmbiguous(outcome) ? Math.ceil(callbackWaitMs(env) / 1000) + 1 : (outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+    throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, delay);
   }
 }
 

@@ -1,18 +1,18 @@
-import { and, asc, count, desc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
 import { phoneSchema } from "../../shared/auth";
 import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES, pageOffset } from "../../shared/paging";
+import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import { complianceNow } from "../compliance/clock";
 import { consentHistory, consentState } from "../compliance/consent";
 import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
-import { outbox, users } from "../db/schema";
+import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
+import { assertMayFilterByReferral, driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
 import {
   campaignExists,
   campaignRequestSchema,
@@ -106,6 +106,7 @@ export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const now = Date.now();
     const page = await driverPage(c.var.db, c.req.valid("query"), { now });
     return c.json({
@@ -119,6 +120,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   // The review's account of exclusions and deferral for the whole audience (the page marks its rows).
   .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
     return c.json(await summarize(c, { source: "drivers", filters }));
   })
@@ -163,17 +165,6 @@ export const adminRoutes = new Hono<AppEnv>()
       whatsappProvider: c.env.WHATSAPP_PROVIDER,
       sendRatePerSecond: sendRate(c.env),
     });
-  })
-  // What the embedded providers "sent", newest first (the e2e tests read codes and messages here).
-  .get("/outbox", validate("query", pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() })), async (c) => {
-    const { page, pageSize, to, channel } = c.req.valid("query");
-    const db = c.var.db;
-    const where = and(to ? eq(outbox.to, to) : undefined, channel ? eq(outbox.channel, channel) : undefined);
-    const [counted, rows] = await db.batch([
-      db.select({ n: count() }).from(outbox).where(where),
-      db.select().from(outbox).where(where).orderBy(desc(outbox.id)).limit(pageSize).offset(pageOffset(page, pageSize)),
-    ]);
-    return c.json({ total: counted[0]?.n ?? 0, page, pageSize, rows });
   })
   .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));

@@ -8,7 +8,7 @@ import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middlewa
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { invitations, referralCodes } from "../db/schema";
-import { driverPage, type UserRow } from "../messaging/audience";
+import { assertMayFilterByReferral, driverPage, type UserRow } from "../messaging/audience";
 import { type CampaignRequest, createCampaign, toCampaignInput } from "../messaging/campaigns";
 import { templatePage } from "../messaging/templates";
 import { validate } from "../validate";
@@ -71,6 +71,7 @@ const idempotencyKey = (header: string | undefined) => header?.trim().slice(0, 2
 function allUsersTable(app: "flex" | "spark") {
   return new Hono<AppEnv>().get("/", requireUser, requireAdmin, validate("query", driverAudienceSchema), async (c) => {
     // The same audience query as the review, every user of the app included, one page at a time.
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const now = Date.now();
     const page = await driverPage(c.var.db, { ...c.req.valid("query"), app }, { includeAdmins: true, now });
     return c.json({ Items: page.rows.map((row) => legacyUser(row, now)), total: page.total, page: page.page, pageSize: page.pageSize });

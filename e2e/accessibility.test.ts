@@ -39,8 +39,7 @@ async function driverTokens(): Promise<Tokens> {
 
 /** Waits until the page has settled: the splash and loading views gone, the page's heading shown. */
 async function settle(page: Page) {
-  // Live pages poll: a short quiet spell is enough, the checks below wait for what matters.
-  await page.waitForLoadState("networkidle", { timeout: 2000 }).catch(() => {});
+  // No wait for network quiet: live pages poll, so it never comes and cost 2 s a page.
   await page
     .waitForFunction(() => !document.querySelector(".splash, .status-view-loading, .landing-signin-waiting"), null, { timeout: 10_000 })
     .catch(() => {});

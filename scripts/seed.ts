@@ -105,6 +105,13 @@ const LAST = [
 /** Why demo offers were disliked: the reasons evaluateOffer gives (src/shared/offer-filter.ts) and the engine's own. */
 const DISLIKE_REASONS = [["pay"], ["station"], ["window"], ["duration"], ["buffer"], ["hourly"], ["pay", "hourly"], ["day"], ["overlap"]];
 const DAY = 86_400_000;
+const LEAD_MESSAGES = [
+  "Hi, does it work for Spark in Kissimmee?",
+  "¿Cuánto cuesta la semana? Quiero probar.",
+  "I paid but my blocks are not showing up.",
+  "Can I pay for two weeks at once?",
+  "Necesito ayuda para conectar mi cuenta de Flex.",
+];
 
 // Deterministic pseudo-random numbers: the same demo data on every machine and every run.
 function prng(seed: number) {
@@ -209,6 +216,8 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
   const demoDriver = makeDriver(3, "flex", DEMO.driver.phone, rand, now, driverHash);
   Object.assign(demoDriver, {
     name: DEMO.driver.name,
+    // English, whatever the random draws give the others: the demo and the e2e tests read its screens in English.
+    language: "en",
     phone_verified: true,
     // The demo driver connects to the fake platform and sets filters in the app (docs/engine.md).
     account_connected: false,
@@ -461,20 +470,84 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
         app: i % 4 === 0 ? "spark" : "flex",
         phone: `+1954555${String(2000 + i)}`,
         name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
-        email: null,
-        source: ["facebook", "referral", "website"][i % 3],
+        email: i % 2 === 0 ? `lead${i}@example.com` : null,
+        source: ["contact", "facebook", "referral", "website"][i % 4],
+        message: i % 4 === 0 ? LEAD_MESSAGES[(i / 4) % LEAD_MESSAGES.length] : null,
+        status: (["new", "new", "contacted", "converted", "lost"] as const)[i % 5],
         created_at: now - i * DAY,
       })),
     ),
   );
+  // Demo drivers who stopped short of paying in their first day are leads (src/worker/admin/leads.ts files them as they happen).
+  sql.push(`INSERT OR IGNORE INTO leads (app, phone, name, email, source, user_id, created_at)
+    SELECT u.app, u.phone, u.name, u.email, 'drop-off', u.id, u.created_at + ${DAY} FROM users u
+    WHERE u.is_admin = 0 AND u.id < ${BENCH_FIRST_ID} AND u.created_at <= ${now - DAY}
+      AND NOT (u.phone_verified = 1 AND u.account_connected = 1 AND EXISTS (SELECT 1 FROM payments p WHERE p.user_id = u.id AND p.status = 'successful'));`);
   return sql;
 }
 
+const BENCH_FIRST_ID = 1_000_000;
+
+/**
+ * N extra Flex drivers who signed up over the last year, and that year's activity, for the
+ * benches (the dashboard and users budgets are for 100,000 drivers with a year of data). The
+ * activity is generated inside SQLite (INSERT … SELECT over a counter), deterministic from the
+ * ids, with fixed ids so a re-run adds nothing: about 6 payments, 15 offers and a share of 52
+ * weekly campaigns' messages per driver.
+ */
 function benchDrivers(count: number, now: number): string[] {
   const rand = prng(99);
   const rows: Driver[] = [];
-  for (let i = 0; i < count; i++) rows.push(makeDriver(1_000_000 + i, "flex", `+1${6460000000 + i}`, rand, now, null));
-  return insert("users", rows, "OR IGNORE", 400);
+  for (let i = 0; i < count; i++) {
+    const driver = makeDriver(BENCH_FIRST_ID + i, "flex", `+1${6460000000 + i}`, rand, now, null);
+    // Spread over the whole year, not the demo's 240 days.
+    driver.created_at = now - Math.floor(rand() * 365 * DAY);
+    rows.push(driver);
+  }
+  return [...insert("users", rows, "OR IGNORE", 400), ...benchActivity(count, now)];
+}
+
+function benchActivity(count: number, now: number): string[] {
+  const last = BENCH_FIRST_ID + count - 1;
+  const drivers = `FROM users u WHERE u.id BETWEEN ${BENCH_FIRST_ID} AND ${last}`;
+  // The n-th event of a driver's chain: from sign-up (plus a few weeks for the first), every `step` days,
+  // at a pseudo-random time of day; events that would fall after now are not made. So each day of the
+  // year gets about the same activity from the drivers signed up by then, as a real service would.
+  const chain = (salt: string, stepDays: number) => `u.created_at + ((u.id % 4) * 7 + ${salt} * ${stepDays}) * ${DAY} + ((u.id * 31 + ${salt} * 17) % ${DAY})`;
+  const when = (salt: string) => chain(salt, 7);
+  const offerAt = (salt: string) => chain(salt, 10);
+  return [
+    // Payments: up to 12 weekly ones per driver (about 6), one of the three Flex plans; 1 in 20 failed, 1 in 20 refunded.
+    `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 11)
+     INSERT OR IGNORE INTO payments (id, user_id, payer_id, plan_id, amount_cents, days, status, provider, provider_ref, refunded_cents, settled_at, created_at)
+     SELECT 10000000 + (u.id - ${BENCH_FIRST_ID}) * 12 + k.n, u.id, u.id, 1 + (u.id + k.n) % 3,
+       CASE (u.id + k.n) % 3 WHEN 0 THEN 3999 WHEN 1 THEN 7499 ELSE 13999 END,
+       CASE (u.id + k.n) % 3 WHEN 0 THEN 7 WHEN 1 THEN 14 ELSE 28 END,
+       CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN 'failed' WHEN 1 THEN 'refunded' ELSE 'successful' END, 'local',
+       'bench_pay_' || u.id || '_' || k.n,
+       CASE (u.id * 3 + k.n) % 20 WHEN 1 THEN CASE (u.id + k.n) % 3 WHEN 0 THEN 3999 WHEN 1 THEN 7499 ELSE 13999 END ELSE 0 END,
+       CASE (u.id * 3 + k.n) % 20 WHEN 0 THEN NULL ELSE ${when("k.n")} + 60000 END, ${when("k.n")}
+     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 7919) % 13")} AND ${when("k.n")} + 60000 < ${now};`,
+    // Offers: up to 30 per driver, one every 10 days (about 15), at the Flex stations; about a third won.
+    `WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE n < 29),
+       s AS (SELECT id, name, time_zone, row_number() OVER (ORDER BY id) - 1 AS i, count(*) OVER () AS total FROM stations WHERE app = 'flex')
+     INSERT OR IGNORE INTO offers (id, user_id, app, platform_offer_id, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, seen_at, created_at)
+     SELECT 20000000 + (u.id - ${BENCH_FIRST_ID}) * 30 + k.n, u.id, 'flex', 'bench-offer-' || u.id || '-' || k.n, s.id, s.name, s.time_zone,
+       CASE WHEN (u.id * 3 + k.n) % 20 < 7 THEN 'won' WHEN (u.id * 3 + k.n) % 20 < 16 THEN 'disliked' ELSE 'gone' END,
+       CASE WHEN (u.id * 3 + k.n) % 20 BETWEEN 7 AND 15 THEN '["pay"]' END,
+       5400 + ((u.id * 13 + k.n * 7) % 60) * 100,
+       ${offerAt("k.n")} + 3600000, ${offerAt("k.n")} + 3600000 + (3 + (u.id + k.n) % 3) * 1800000, ${offerAt("k.n")}, ${offerAt("k.n")}
+     ${drivers.replace("FROM users u", "FROM users u JOIN k ON k.n < (u.id * 104729) % 31 JOIN s ON s.i = (u.id + k.n) % s.total")} AND ${offerAt("k.n")} + 3600000 < ${now};`,
+    // 52 weekly campaigns by the owner, each to 1 in 52 of the drivers: a year of messages, 1 in 25 failed.
+    `WITH RECURSIVE w(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM w WHERE n < 51)
+     INSERT OR IGNORE INTO campaigns (id, app, channel, source, message, audience, author_id, idempotency_key, status, total, created_at, updated_at)
+     SELECT 1000000 + w.n, 'flex', 'sms', 'drivers', 'Weekly reminder ' || w.n, '{}', 1, 'bench-week-' || w.n, 'done', 0,
+       ${now} - (52 - w.n) * 7 * ${DAY}, ${now} - (52 - w.n) * 7 * ${DAY} FROM w;`,
+    `INSERT OR IGNORE INTO campaign_messages (campaign_id, user_id, phone, name, status, provider_id, attempts, updated_at)
+     SELECT 1000000 + u.id % 52, u.id, u.phone, u.name, CASE WHEN u.id % 25 = 0 THEN 'failed' ELSE 'delivered' END, 'bench_msg_' || u.id, 1,
+       ${now} - (52 - u.id % 52) * 7 * ${DAY} + (u.id % 3600) * 1000
+     ${drivers};`,
+  ];
 }
 
 function execute(file: string) {

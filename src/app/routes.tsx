@@ -43,7 +43,7 @@ export const pageRoutes: RouteObject[] = [
   },
   {
     path: "admin",
-    // Administrators only (spec §6): anyone else signed in goes to /.
+    // Administrators only: anyone else signed in is told they have no access.
     lazy: lazyPage(() =>
       import("./features/routing/Guard").then(({ Guard }) => ({
         default: () => (
@@ -54,13 +54,13 @@ export const pageRoutes: RouteObject[] = [
       })),
     ),
     children: [
-      soon(undefined, "titles.admin", true),
-      soon("users", "titles.adminUsers"),
-      soon("users/:id", "titles.adminUser"),
+      { index: true, lazy: lazyPage(() => import("./features/admin/dashboard/DashboardPage")), handle: { title: "titles.admin" } },
+      { path: "users", lazy: lazyPage(() => import("./features/admin/users/UsersPage")), handle: { title: "titles.adminUsers" } },
+      { path: "users/:id", lazy: lazyPage(() => import("./features/admin/users/UserPage")), handle: { title: "titles.adminUser" } },
       soon("users/:id/dashboard", "titles.adminUserDashboard"),
       { path: "tools", lazy: lazyPage(() => import("./features/admin/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
-      soon("billing", "titles.adminBilling"),
-      soon("invitations", "titles.adminInvitations"),
+      { path: "billing", lazy: lazyPage(() => import("./features/admin/billing/BillingPage")), handle: { title: "titles.adminBilling" } },
+      { path: "invitations", lazy: lazyPage(() => import("./features/admin/invitations/InvitationsPage")), handle: { title: "titles.adminInvitations" } },
       {
         path: "notifications",
         lazy: lazyPage(() => import("./features/admin/notifications/NotificationsPage")),
@@ -68,7 +68,8 @@ export const pageRoutes: RouteObject[] = [
       },
       { path: "campaigns", lazy: lazyPage(() => import("./features/admin/campaigns/CampaignsPage")), handle: { title: "titles.adminCampaigns" } },
       { path: "campaigns/:id", lazy: lazyPage(() => import("./features/admin/campaigns/CampaignPage")), handle: { title: "titles.adminCampaign" } },
-      soon("leads", "titles.adminLeads"),
+      { path: "leads", lazy: lazyPage(() => import("./features/admin/leads/LeadsPage")), handle: { title: "titles.adminLeads" } },
+      { path: "audit", lazy: lazyPage(() => import("./features/admin/audit/AuditPage")), handle: { title: "titles.adminAudit" } },
     ],
   },
   {
@@ -107,6 +108,10 @@ export const pageRoutes: RouteObject[] = [
         { path: "flex/login", lazy: lazyPage(() => import("./features/driver/ConnectPage")), handle: { title: "titles.flexLogin" } },
         { path: "flex/confirm", lazy: lazyPage(() => import("./features/driver/ApprovalPage")), handle: { title: "titles.flexConfirm" } },
         { path: "flex/otp", lazy: lazyPage(() => import("./features/driver/CodePage")), handle: { title: "titles.flexOtp" } },
+        // Inviting friends and reselling need no platform account: a reseller may not drive at all.
+        { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
+        { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
+        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
         // Another driver's calendar: for administrators and resellers, who need no platform account of their own (the server decides who may).
         { path: "flex/calendar/:phoneNumber", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
       ]),
@@ -116,10 +121,7 @@ export const pageRoutes: RouteObject[] = [
       // The driver's screens follow the whole post-sign-in routing.
       guarded("full", [
         { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
-        { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
-        { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
-        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
       ]),
     ],
   },

@@ -11,7 +11,7 @@ import { z } from "./zod";
  */
 // Date.parse rolls "2026-02-30" over to March 2 and Date.UTC maps years 0–99 to 1900–1999, so a
 // day is real only if it survives the round trip unchanged.
-const isoDay = z
+export const isoDay = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "Use YYYY-MM-DD", abort: true })
   .refine((d) => {
@@ -19,7 +19,7 @@ const isoDay = z
     const t = Date.UTC(y, m - 1, day);
     return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === d;
   }, "Not a date");
-function isTimeZone(name: string): boolean {
+export function isTimeZone(name: string): boolean {
   try {
     zoneFormat(name);
     return true;
@@ -130,7 +130,7 @@ const utcMidnight = (day: string) => {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return Date.UTC(y, m - 1, d);
 };
-const nextDay = (day: string) => new Date(utcMidnight(day) + 86_400_000).toISOString().slice(0, 10);
+export const nextDay = (day: string) => new Date(utcMidnight(day) + 86_400_000).toISOString().slice(0, 10);
 
 /**
  * Epoch ms of the first millisecond of a calendar day in the admin's zone. With a zone name the
@@ -144,6 +144,11 @@ export function dayStart(day: string, zone: Zone): number {
   const candidates = [first, base + offsetMinutesAt(zone, first) * 60_000];
   const onDay = candidates.filter((t) => new Date(wallClock(zone, t)).toISOString().slice(0, 10) === day);
   return Math.min(...(onDay.length > 0 ? onDay : candidates));
+}
+
+/** The calendar day (YYYY-MM-DD) an instant falls on in an IANA zone. */
+export function calendarDay(at: number, timeZone: string): string {
+  return new Date(wallClock(timeZone, at)).toISOString().slice(0, 10);
 }
 
 /** Epoch ms of the last millisecond of a calendar day in the admin's zone (23 or 25 hours long on a change). */

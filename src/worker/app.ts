@@ -9,10 +9,12 @@ import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
+import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
+import { adminDashboardRoutes } from "./routes/admin-dashboard";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
-import { driverRoutes } from "./routes/driver";
 import { contactRoutes } from "./routes/contact";
+import { driverRoutes } from "./routes/driver";
 import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { localStripeRoutes } from "./routes/local-stripe";
@@ -70,6 +72,10 @@ export const app = new Hono<AppEnv>()
   .route("/reseller", resellerRoutes)
   .route("/local-stripe", localStripeRoutes)
   .route("/admin/users", adminUserRoutes)
+  .route("/admin/dashboard", adminDashboardRoutes)
+  .route("/admin/invitations", adminInvitationRoutes)
+  .route("/admin/leads", adminLeadRoutes)
+  .route("/admin/audit", adminAuditRoutes)
   .route("/admin/billing", adminBillingRoutes)
   .route("/admin", adminRoutes)
   .route("/", legacyAdminRoutes)

@@ -24,6 +24,8 @@ const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: st
 const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status, support: status });
 /** Administrators only. */
 const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
+/** The owner role (`admin` here is the owner, `support` is not). */
+const ownerOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
 /** Administrators whose role has the billingDetails permission. */
 const billingOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
 
@@ -98,6 +100,7 @@ const ROUTES: Row[] = [
   route("POST", "/api/local-stripe/onboarding/:id{link_local_[0-9a-f]{24}}/complete", open(404)),
 
   route("GET", "/api/admin/billing/payments", billingOnly(200)),
+  route("GET", "/api/admin/billing/payments/export.csv", billingOnly(200)),
   route("POST", "/api/admin/billing/payments/:id/refund", billingOnly(404)),
   route("GET", "/api/admin/billing/plans", billingOnly(200)),
   // Plans are the owner's ("admin" here is the owner).
@@ -112,6 +115,24 @@ const ROUTES: Row[] = [
   route("POST", "/api/admin/billing/users/:id/service-time", billingOnly(400)),
 
   route("POST", "/api/admin/users", adminOnly(400)),
+  route("GET", "/api/admin/users", adminOnly(200)),
+  route("GET", "/api/admin/users/export.csv", adminOnly(200)),
+  route("GET", "/api/admin/users/:id", adminOnly(404)),
+  route("PATCH", "/api/admin/users/:id", adminOnly(400)),
+  route("GET", "/api/admin/users/:id/sessions", adminOnly(404)),
+  route("POST", "/api/admin/users/:id/sign-out", adminOnly(400)),
+  route("POST", "/api/admin/users/:id/reset-totp", ownerOnly(400)),
+  route("PUT", "/api/admin/users/:id/role", ownerOnly(400)),
+  route("PUT", "/api/admin/users/:id/opt-outs", adminOnly(400)),
+  route("GET", "/api/admin/users/:id/messages", adminOnly(404)),
+  route("GET", "/api/admin/users/:id/audit", adminOnly(404)),
+  route("GET", "/api/admin/dashboard", adminOnly(200)),
+  route("GET", "/api/admin/dashboard/series", adminOnly(200)),
+  route("GET", "/api/admin/invitations", adminOnly(200)),
+  route("GET", "/api/admin/leads", adminOnly(200)),
+  route("PATCH", "/api/admin/leads/:id", adminOnly(400)),
+  route("GET", "/api/admin/audit", adminOnly(200)),
+  route("GET", "/api/admin/audit/actions", adminOnly(200)),
   route("GET", "/api/admin/audience", adminOnly(200)),
   // The review's summary needs the channel and purpose it is checked against.
   route("GET", "/api/admin/audience/review", adminOnly(400)),

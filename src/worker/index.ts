@@ -1,5 +1,8 @@
+import { pruneDashboardCache } from "./admin/dashboard";
+import { fileDropOffLeads } from "./admin/leads";
 import { app } from "./app";
 import { runBillingCron } from "./billing/cron";
+import { createDb } from "./db/client";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
@@ -16,6 +19,12 @@ export default {
   scheduled: (controller, env, ctx) => {
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
+    ctx.waitUntil(pruneDashboardCache(createDb(env.DB), controller.scheduledTime));
+    ctx.waitUntil(
+      fileDropOffLeads(createDb(env.DB), controller.scheduledTime).then((filed) => {
+        if (filed > 0) createLogger({ task: "leads" }).info("leads.filed", { filed });
+      }),
+    );
     ctx.waitUntil(runBillingCron(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise)));
   },
 } satisfies ExportedHandler<Env, unknown>;

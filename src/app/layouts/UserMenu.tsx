@@ -13,6 +13,7 @@ export default function UserMenu() {
   const { user, signOut } = useSession();
   if (!user) return null;
   const items: MenuItem[] = [
+    ...(user.isAdmin ? [{ label: t("menu.admin"), icon: "layout-dashboard", to: "/admin" } as const] : []),
     { label: t("menu.profile"), icon: "user", to: "/profile" },
     { label: t("menu.signOut"), icon: "log-out", onSelect: () => void signOut() },
   ];
@@ -31,6 +32,7 @@ export default function UserMenu() {
       />
       <div className="topbar-panel-user">
         <span className="topbar-panel-name">{user.name}</span>
+        {user.isAdmin && <Link to="/admin">{t("menu.admin")}</Link>}
         <Link to="/profile">{t("menu.profile")}</Link>
         <button type="button" className="link-button" onClick={() => void signOut()}>
           {t("menu.signOut")}

@@ -17,10 +17,30 @@ export type IdentityAuditAction =
   | "billing.reseller_revoked"
   | "billing.service_time_adjusted";
 
-export async function recordAudit(
-  db: Db,
-  entry: { actorId: number | null; action: IdentityAuditAction; target?: string; details?: Record<string, unknown> },
-  now = Date.now(),
-): Promise<void> {
-  await db.insert(auditLog).values({ actorId: entry.actorId, action: entry.action, target: entry.target ?? null, details: entry.details ?? null, at: now });
+/** What administrators change from the console (docs/admin.md): every change leaves one of these. */
+export type AdminAuditAction =
+  | "admin.user_updated"
+  | "admin.user_signed_out"
+  | "admin.totp_reset"
+  | "admin.role_changed"
+  | "admin.opt_outs_changed"
+  | "admin.system_changed"
+  | "admin.users_exported"
+  | "admin.payments_exported"
+  | "admin.lead_updated";
+
+export type AuditAction = IdentityAuditAction | AdminAuditAction;
+
+export type AuditEntry = { actorId: number | null; action: AuditAction; target?: string; details?: Record<string, unknown> };
+
+/** The audit row as a statement, to go in the same db.batch as the change it records. */
+export function auditInsert(db: Db, entry: AuditEntry, now = Date.now()) {
+  return db.insert(auditLog).values({ actorId: entry.actorId, action: entry.action, target: entry.target ?? null, details: entry.details ?? null, at: now });
 }
+
+export async function recordAudit(db: Db, entry: AuditEntry, now = Date.now()): Promise<void> {
+  await auditInsert(db, entry, now);
+}
+
+/** How audit rows name a user they are about. */
+export const userTarget = (id: number) => `user:${id}`;

@@ -85,6 +85,8 @@ export const users = sqliteTable(
     index("users_app_region").on(t.app, t.humanRegion),
     index("users_app_area").on(t.app, t.deliveryArea),
     index("users_phone").on(t.phone),
+    // The dashboard's "disconnected" figure (docs/admin.md): confirmed drivers without a connected account.
+    index("users_connection").on(t.isAdmin, t.accountConnected, t.phoneVerified, t.expirationAt),
   ],
 );
 
@@ -247,6 +249,8 @@ export const offers = sqliteTable(
     uniqueIndex("offers_user_offer").on(t.userId, t.platformOfferId),
     index("offers_user_seen").on(t.userId, t.seenAt),
     index("offers_user_status_start").on(t.userId, t.status, t.startsAt),
+    // Blocks won per day on the admin dashboard.
+    index("offers_status_created").on(t.status, t.createdAt),
   ],
 );
 
@@ -293,6 +297,13 @@ export const payments = sqliteTable(
     failureCode: text("failure_code"),
     idempotencyKey: text("idempotency_key"),
     settledAt: integer("settled_at"),
+    /**
+     * When the same driver's previous payment settled (null for their first). Kept by triggers
+     * (migrations/*_lane12_payer_chain.sql), never by code: it lets the admin dashboard count the
+     * drivers who paid in a range without a DISTINCT — a payment whose previous one settled before
+     * the range is its driver's first in the range (docs/admin.md).
+     */
+    prevSettledAt: integer("prev_settled_at"),
     createdAt: integer("created_at").notNull().default(now),
     updatedAt: integer("updated_at"),
   },
@@ -303,6 +314,10 @@ export const payments = sqliteTable(
     uniqueIndex("payments_provider_ref").on(t.providerRef),
     index("payments_intent").on(t.paymentIntentId),
     uniqueIndex("payments_payer_key").on(t.payerId, t.idempotencyKey),
+    // The admin dashboard's payers and revenue per day, read from the index alone.
+    index("payments_settled").on(t.status, t.settledAt, t.prevSettledAt, t.amountCents, t.refundedCents),
+    // The payer chain's triggers find a driver's neighbouring settlements.
+    index("payments_user_settled").on(t.userId, t.settledAt),
   ],
 );
 
@@ -477,6 +492,11 @@ export const localStripeObjects = sqliteTable(
   (t) => [index("local_stripe_objects_object").on(t.object, t.createdAt)],
 );
 
+/**
+ * People to follow up (docs/admin.md, leads): contact-form messages (no user_id), and drivers who
+ * dropped off on the way to paying (user_id set; filed by the cron, their stage read live from the
+ * user). Admins keep status, owner and notes on each.
+ */
 export const leads = sqliteTable(
   "leads",
   {
@@ -489,9 +509,17 @@ export const leads = sqliteTable(
     /** What a contact-form lead wrote; null for leads from other sources. */
     message: text("message"),
     language: text("language", { enum: ["en", "es"] }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["new", "contacted", "converted", "lost"] })
+      .notNull()
+      .default("new"),
+    ownerId: integer("owner_id").references(() => users.id, { onDelete: "set null" }),
+    notes: text("notes"),
     createdAt: integer("created_at").notNull().default(now),
+    /** The last change an admin made (status, owner, notes). */
+    updatedAt: integer("updated_at"),
   },
-  (t) => [index("leads_created").on(t.app, t.createdAt)],
+  (t) => [index("leads_created").on(t.app, t.createdAt), index("leads_status").on(t.status, t.createdAt), uniqueIndex("leads_user").on(t.userId)],
 );
 
 export const campaigns = sqliteTable(
@@ -583,6 +611,8 @@ export const campaignMessages = sqliteTable(
     index("campaign_messages_lease").on(t.status, t.updatedAt),
     // The frequency cap counts a number's recent marketing messages.
     index("campaign_messages_phone").on(t.phone, t.updatedAt),
+    // The messages a user received, on the admin's user page.
+    index("campaign_messages_user").on(t.userId, t.id),
   ],
 );
 
@@ -639,6 +669,20 @@ export const outbox = sqliteTable(
   (t) => [index("outbox_to").on(t.to, t.createdAt), uniqueIndex("outbox_provider_id").on(t.providerId)],
 );
 
+/**
+ * The admin dashboard's figures for days already over (docs/admin.md): computed once, kept for a few
+ * minutes, so the dashboard's usual ranges answer from one row while today is always counted live.
+ */
+export const dashboardCache = sqliteTable(
+  "dashboard_cache",
+  {
+    key: text("key").primaryKey(),
+    value: text("value", { mode: "json" }).$type<unknown>().notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("dashboard_cache_expires").on(t.expiresAt)],
+);
+
 export const auditLog = sqliteTable(
   "audit_log",
   {
@@ -649,7 +693,13 @@ export const auditLog = sqliteTable(
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
     at: integer("at").notNull().default(now),
   },
-  (t) => [index("audit_log_at").on(t.at)],
+  // The audit page filters by actor, action or target, newest first.
+  (t) => [
+    index("audit_log_at").on(t.at),
+    index("audit_log_actor").on(t.actorId, t.at),
+    index("audit_log_action").on(t.action, t.at),
+    index("audit_log_target").on(t.target, t.at),
+  ],
 );
 
 /**

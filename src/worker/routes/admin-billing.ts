@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
+import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
 import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
@@ -12,6 +13,7 @@ import { requestRefund } from "../billing/payments";
 import { approveReseller, commissionPage, endReseller, resellerPage } from "../billing/resellers";
 import { adjustServiceTime, ledgerPage } from "../billing/service-time";
 import type { AppEnv } from "../context";
+import { csvHeaders, csvStream } from "../csv";
 import { payments, plans, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";
@@ -43,6 +45,12 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin, requireRoleProperty("billingDetails"))
 
   .get("/payments", validate("query", paymentQuery), async (c) => c.json(await paymentPage(c.var.db, c.req.valid("query"))))
+  // The filtered payments as CSV, streamed (src/worker/csv.ts defuses formula cells); audited like the users export.
+  .get("/payments/export.csv", validate("query", paymentQuery.omit({ page: true, pageSize: true, userId: true })), async (c) => {
+    const filter = c.req.valid("query");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.payments_exported", details: { filters: filter } });
+    return c.body(csvStream(PAYMENT_CSV_HEADER, paymentCsvChunks(c.var.db, filter)), 200, csvHeaders("payments.csv"));
+  })
 
   // The provider refunds; its charge.refunded event settles our row (status, days removed, commission reversed).
   .post("/payments/:id/refund", validate("param", idParam), validate("json", refundSchema), async (c) => {

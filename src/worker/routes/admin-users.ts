@@ -1,18 +1,27 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
+import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { maskPhone } from "../../shared/phone";
+import { changeRole, resetTotp, setOptOuts, signOutEverywhere, updateProfile, userAudit, userDetail, userMessages, userSessions } from "../admin/user-detail";
+import { USER_CSV_HEADER, userCsvChunks, userPage } from "../admin/users";
 import { recordAudit } from "../auth/audit";
-import { requireAdmin, requireUser } from "../auth/middleware";
+import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
 import { hashPassword } from "../auth/password";
 import { randomInviteCode, randomTemporaryPassword } from "../auth/random";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
+import { csvHeaders, csvStream } from "../csv";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
+import { pagingSchema } from "./admin";
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+/** Actions on someone's account say why; the reason is kept in the audit entry. */
+const reasonBody = z.object({ reason: z.string().trim().min(3, "Say why (at least 3 characters)").max(500) }).strict();
 
 const createUserSchema = z.object({
   phoneNumber: phoneSchema,
@@ -36,66 +45,110 @@ function temporaryPasswordMessage(language: "en" | "es", password: string): stri
  * and only ever sent by SMS to the account's phone (never answered to the admin), and the account
  * must choose its own at first sign-in (NEW_PASSWORD_REQUIRED). Only the owner creates administrators.
  */
-export const adminUserRoutes = new Hono<AppEnv>().post("/", requireUser, requireAdmin, validate("json", createUserSchema), async (c) => {
-  const body = c.req.valid("json");
-  const actor = c.var.user;
-  const db = c.var.db;
-  if ((body.isAdmin || body.roleName !== undefined) && actor.roleName !== "owner") {
-    throw new ApiError("forbidden", "Only the owner may create administrator accounts");
-  }
-  if (!body.isAdmin && (body.roleName !== undefined || body.billingDetails)) {
-    throw new ApiError("validation_failed", "roleName and billingDetails apply to administrators only", {
-      details: [{ path: "isAdmin", message: "Must be true with roleName or billingDetails" }],
-    });
-  }
-  const existing = await db.query.users.findFirst({ where: and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)), columns: { id: true } });
-  if (existing) throw new ApiError("conflict", "An account with this phone number already exists");
-
-  const temporaryPassword = randomTemporaryPassword();
-  const now = Date.now();
-  let created;
-  try {
-    created = await db
-      .insert(users)
-      .values({
-        app: body.app,
-        phone: body.phoneNumber,
-        name: body.name,
-        email: body.email ?? null,
-        passwordHash: await hashPassword(temporaryPassword, c.env.PASSWORD_PEPPER),
-        language: body.language,
-        isAdmin: body.isAdmin,
-        roleName: body.isAdmin ? (body.roleName ?? "admin") : null,
-        roleProperties: body.isAdmin ? { billingDetails: body.billingDetails } : null,
-        mustChangePassword: true,
-        inviteCode: randomInviteCode(),
-        createdAt: now,
-      })
-      .returning()
-      .get();
-  } catch (err) {
-    if (err instanceof Error && `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}`.includes("users.phone")) {
-      throw new ApiError("conflict", "An account with this phone number already exists");
+export const adminUserRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireAdmin)
+  // The users page: filters, search, sort and paging in D1 (docs/admin.md).
+  .get("/", validate("query", userListSchema), async (c) => c.json(await userPage(c.var.db, c.req.valid("query"))))
+  // The filtered set as CSV, streamed; exporting people's details is itself audited.
+  .get("/export.csv", validate("query", userFiltersSchema), async (c) => {
+    const filters = c.req.valid("query");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.users_exported", details: { filters } });
+    return c.body(csvStream(USER_CSV_HEADER, userCsvChunks(c.var.db, filters)), 200, csvHeaders(`users-${filters.app}.csv`));
+  })
+  .post("/", validate("json", createUserSchema), async (c) => {
+    const body = c.req.valid("json");
+    const actor = c.var.user;
+    const db = c.var.db;
+    if ((body.isAdmin || body.roleName !== undefined) && actor.roleName !== "owner") {
+      throw new ApiError("forbidden", "Only the owner may create administrator accounts");
     }
-    throw err;
-  }
+    if (!body.isAdmin && (body.roleName !== undefined || body.billingDetails)) {
+      throw new ApiError("validation_failed", "roleName and billingDetails apply to administrators only", {
+        details: [{ path: "isAdmin", message: "Must be true with roleName or billingDetails" }],
+      });
+    }
+    const existing = await db.query.users.findFirst({ where: and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)), columns: { id: true } });
+    if (existing) throw new ApiError("conflict", "An account with this phone number already exists");
 
-  // The admin waits for the send: an account whose password never arrived is useless, so it is removed.
-  const outcome = await createSmsProvider(c.env).send({ to: created.phone, body: temporaryPasswordMessage(created.language, temporaryPassword) });
-  if (!outcome.ok) {
-    await db.delete(users).where(eq(users.id, created.id));
-    c.var.log.error("admin.user_create.sms_failed", { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
-    throw new ApiError("unavailable", "Couldn't send the temporary password by SMS. Try again");
-  }
-  await recordAudit(
-    db,
-    {
-      actorId: actor.id,
-      action: "admin.user_created",
-      target: `user:${created.id}`,
-      details: { app: created.app, isAdmin: created.isAdmin, roleName: created.roleName },
-    },
-    now,
+    const temporaryPassword = randomTemporaryPassword();
+    const now = Date.now();
+    let created;
+    try {
+      created = await db
+        .insert(users)
+        .values({
+          app: body.app,
+          phone: body.phoneNumber,
+          name: body.name,
+          email: body.email ?? null,
+          passwordHash: await hashPassword(temporaryPassword, c.env.PASSWORD_PEPPER),
+          language: body.language,
+          isAdmin: body.isAdmin,
+          roleName: body.isAdmin ? (body.roleName ?? "admin") : null,
+          roleProperties: body.isAdmin ? { billingDetails: body.billingDetails } : null,
+          mustChangePassword: true,
+          inviteCode: randomInviteCode(),
+          createdAt: now,
+        })
+        .returning()
+        .get();
+    } catch (err) {
+      if (err instanceof Error && `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}`.includes("users.phone")) {
+        throw new ApiError("conflict", "An account with this phone number already exists");
+      }
+      throw err;
+    }
+
+    // The admin waits for the send: an account whose password never arrived is useless, so it is removed.
+    const outcome = await createSmsProvider(c.env).send({ to: created.phone, body: temporaryPasswordMessage(created.language, temporaryPassword) });
+    if (!outcome.ok) {
+      await db.delete(users).where(eq(users.id, created.id));
+      c.var.log.error("admin.user_create.sms_failed", { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
+      throw new ApiError("unavailable", "Couldn't send the temporary password by SMS. Try again");
+    }
+    await recordAudit(
+      db,
+      {
+        actorId: actor.id,
+        action: "admin.user_created",
+        target: `user:${created.id}`,
+        details: { app: created.app, isAdmin: created.isAdmin, roleName: created.roleName },
+      },
+      now,
+    );
+    return c.json({ Item: toUserItem(created, now), delivery: { destination: maskPhone(created.phone) } }, 201);
+  })
+  // The user page (docs/admin.md). Every change answers the user as it now is, and is audited.
+  .get("/:id", validate("param", idParam), async (c) => c.json({ user: await userDetail(c.var.db, c.req.valid("param").id) }))
+  .patch("/:id", validate("param", idParam), validate("json", userProfilePatchSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    await updateProfile(c.var.db, c.var.user, id, c.req.valid("json"));
+    return c.json({ user: await userDetail(c.var.db, id) });
+  })
+  .get("/:id/sessions", validate("param", idParam), validate("query", pagingSchema), async (c) =>
+    c.json(await userSessions(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
+  )
+  .post("/:id/sign-out", validate("param", idParam), validate("json", reasonBody), async (c) =>
+    c.json(await signOutEverywhere(c.var.db, c.var.user, c.req.valid("param").id, c.req.valid("json").reason)),
+  )
+  .post("/:id/reset-totp", requireOwner, validate("param", idParam), validate("json", reasonBody), async (c) => {
+    const { id } = c.req.valid("param");
+    await resetTotp(c.var.db, c.var.user, id, c.req.valid("json").reason);
+    return c.json({ user: await userDetail(c.var.db, id) });
+  })
+  .put("/:id/role", requireOwner, validate("param", idParam), validate("json", userRoleSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    await changeRole(c.var.db, c.var.user, id, c.req.valid("json"));
+    return c.json({ user: await userDetail(c.var.db, id) });
+  })
+  .put("/:id/opt-outs", validate("param", idParam), validate("json", userOptOutsSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    await setOptOuts(c.var.db, c.var.user, id, c.req.valid("json"));
+    return c.json({ user: await userDetail(c.var.db, id) });
+  })
+  .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema), async (c) =>
+    c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
+  )
+  .get("/:id/audit", validate("param", idParam), validate("query", pagingSchema), async (c) =>
+    c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
   );
-  return c.json({ Item: toUserItem(created, now), delivery: { destination: maskPhone(created.phone) } }, 201);
-});

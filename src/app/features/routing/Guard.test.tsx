@@ -77,6 +77,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 describe("post-sign-in routing from /login, rule by rule", () => {
@@ -132,6 +133,8 @@ describe("post-sign-in routing from /login, rule by rule", () => {
   });
 
   it("a signed-in administrator lands on /admin", async () => {
+    // The dashboard asks for its figures; an answer of the wrong kind would only test the dashboard.
+    fetchMock.mockImplementation(async () => new Response(JSON.stringify({ error: { code: "internal", message: "stub" } }), { status: 500 }));
     const router = renderAt("/login", session({ isAdmin: true, proxyInstalled: false }, {}, { is_admin: true }));
     await landsOn(router, "/admin");
     expect(await screen.findByRole("heading", { name: "Admin dashboard" })).toBeInTheDocument();
@@ -147,16 +150,53 @@ describe("post-sign-in routing from /login, rule by rule", () => {
 });
 
 describe("guards", () => {
-  it("sends a signed-in non-admin from any /admin screen to /", async () => {
+  it("tells a signed-in non-admin on any /admin screen that it is not for them, without moving", async () => {
     for (const path of ["/admin", "/admin/notifications", "/admin/users/3"]) {
       const router = renderAt(path, session({}));
-      await landsOn(router, "/");
+      expect(await screen.findByRole("heading", { name: "No access" })).toBeInTheDocument();
+      expect(screen.getByText(/Your account \(Dana Driver\) cannot open it/)).toBeInTheDocument();
+      expect(screen.getByRole("link", { name: "Go to my home page" })).toHaveAttribute("href", "/");
+      expect(router.state.location.pathname).toBe(path);
+      cleanup();
     }
   });
 
   it("sends a visitor without a session from /admin and /profile to /", async () => {
     await landsOn(renderAt("/admin/tools", signedOutSession), "/");
     await landsOn(renderAt("/profile", signedOutSession), "/");
+  });
+
+  it("resumes a deep link after sign-in: a signed-out admin opening /admin/users/42 lands there", async () => {
+    await landsOn(renderAt("/admin/users/42?tab=audit", signedOutSession), "/");
+    expect(sessionStorage.getItem("bp.resume")).toBe("/admin/users/42?tab=audit");
+    cleanup();
+    const router = renderAt("/login", session({ isAdmin: true }, {}, { is_admin: true }));
+    await landsOn(router, "/admin/users/42", "?tab=audit");
+    expect(sessionStorage.getItem("bp.resume")).toBeNull();
+  });
+
+  it("does not resume a page whose session ended there (signing out from /profile)", async () => {
+    const signedIn = session({});
+    const router = createMemoryRouter(routes, { initialEntries: ["/profile"], patchRoutesOnNavigation });
+    const { rerender } = render(
+      <StaticSessionProvider value={signedIn}>
+        <RouterProvider router={router} />
+      </StaticSessionProvider>,
+    );
+    await screen.findByRole("heading", { name: "My profile" });
+    rerender(
+      <StaticSessionProvider value={signedOutSession}>
+        <RouterProvider router={router} />
+      </StaticSessionProvider>,
+    );
+    await landsOn(router, "/");
+    expect(sessionStorage.getItem("bp.resume")).toBeNull();
+  });
+
+  it("a resumed deep link still goes through its own guard", async () => {
+    await landsOn(renderAt("/flex/calendar", signedOutSession), "/");
+    cleanup();
+    await landsOn(renderAt("/login", session({ setupComplete: false })), "/flex/settings");
   });
 
   it("keeps the optional-redirect screens reachable for a driver who would be routed elsewhere", async () => {

@@ -1,12 +1,13 @@
-import { type ReactNode, useEffect } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { Splash } from "../../components/ui/Splash";
 import { publicApi, unwrap } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
 import { type ConfirmState, decide, type GuardLevel } from "./post-sign-in";
+import { forgetResume, readResume, rememberResume } from "./resume";
 import "../../i18n/auth";
 
 /**
@@ -16,8 +17,13 @@ import "../../i18n/auth";
  */
 export function Guard({ level, children }: { level: GuardLevel; children?: ReactNode }) {
   const session = useSession();
-  const { search } = useLocation();
-  const decision = decide(level, session, search);
+  const { pathname, search } = useLocation();
+  const resume = readResume();
+  const decision = decide(level, { ...session, resume }, search);
+  // Only a page opened without a session is worth coming back to: one whose session just ended
+  // (signing out from /profile) is not where the next sign-in should land.
+  const hadSession = useRef(false);
+  if (session.claims) hadSession.current = true;
 
   switch (decision.kind) {
     case "wait":
@@ -25,7 +31,12 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
     case "error":
       return <UserLoadError />;
     case "redirect":
+      // Storage writes are idempotent, so doing them while rendering the redirect is safe.
+      if (decision.remember && !hadSession.current) rememberResume(`${pathname}${search}`);
+      else if (decision.to === resume) forgetResume();
       return <Navigate to={decision.to} replace />;
+    case "forbidden":
+      return <NoAccess />;
     case "confirm":
       return <ResendThenConfirm state={decision.state} />;
     case "allow":
@@ -72,6 +83,21 @@ function ResendThenConfirm({ state }: { state: ConfirmState }) {
     };
   }, [navigate, state.phoneNumber, state.app]);
   return <Splash inline />;
+}
+
+/** A signed-in person who is not an administrator opened an admin screen: say so, and offer a way on. */
+function NoAccess() {
+  const { t } = useTranslation("auth");
+  const { user } = useSession();
+  return (
+    <section className="guard-error" role="alert">
+      <h1>{t("routing.noAccess.title")}</h1>
+      <p>{t("routing.noAccess.body", { name: user?.name ?? "" })}</p>
+      <Link className="button" to="/">
+        {t("routing.noAccess.home")}
+      </Link>
+    </section>
+  );
 }
 
 function UserLoadError() {

@@ -53,6 +53,12 @@ describe("post-sign-in routing, in the spec's order", () => {
     expect(landingDecision(input())).toEqual({ kind: "redirect", to: "/flex/dashboard" });
   });
 
+  it("a remembered deep link comes before the usual landing, after the phone is confirmed", () => {
+    expect(landingDecision(input({ resume: "/admin/users/42" }, { isAdmin: true }))).toEqual({ kind: "redirect", to: "/admin/users/42" });
+    expect(landingDecision(input({ resume: "/flex/calendar" }))).toEqual({ kind: "redirect", to: "/flex/calendar" });
+    expect(landingDecision(input({ resume: "/admin", claims: { ...claims, phone_number_verified: false } }, null)).kind).toBe("confirm");
+  });
+
   it("an administrator lands on /admin", () => {
     expect(landingDecision(input({}, { isAdmin: true, proxyInstalled: false }))).toEqual({ kind: "redirect", to: "/admin" });
   });
@@ -79,7 +85,7 @@ describe("screens by level", () => {
   it("optional-redirect screens only need a session with a confirmed phone", () => {
     const worst = input({}, { proxyInstalled: false, setupComplete: false, goodStanding: false });
     expect(decide("signedIn", worst)).toEqual({ kind: "allow" });
-    expect(decide("signedIn", input({ claims: null }, null))).toEqual({ kind: "redirect", to: "/" });
+    expect(decide("signedIn", input({ claims: null }, null))).toEqual({ kind: "redirect", to: "/", remember: true });
     expect(decide("signedIn", input({ claims: { ...claims, phone_number_verified: false } }, null)).kind).toBe("confirm");
   });
 
@@ -93,9 +99,9 @@ describe("screens by level", () => {
     expect(decide("full", input())).toEqual({ kind: "allow" });
   });
 
-  it("admin screens send a signed-in non-admin to / and a visitor to /", () => {
-    expect(decide("admin", input())).toEqual({ kind: "redirect", to: "/" });
-    expect(decide("admin", input({ claims: null }, null))).toEqual({ kind: "redirect", to: "/" });
+  it("admin screens tell a signed-in non-admin they have no access, and send a visitor to / (remembering where)", () => {
+    expect(decide("admin", input())).toEqual({ kind: "forbidden" });
+    expect(decide("admin", input({ claims: null }, null))).toEqual({ kind: "redirect", to: "/", remember: true });
     expect(decide("admin", input({}, { isAdmin: true }))).toEqual({ kind: "allow" });
     expect(decide("admin", input({}, null))).toEqual({ kind: "wait" });
   });

@@ -11,7 +11,11 @@ import type { User } from "../../lib/session";
  * - signedIn: the optional-redirect screens (/payment, /profile…, /flex/login…): rules 1–2 only.
  * - settings: /flex/settings: rules 1–3 (an account must be connected first).
  * - full:     /flex/dashboard and the other driver screens: rules 1–5.
- * - admin:    /admin/*: a session and an administrator; anyone else goes to /.
+ * - admin:    /admin/*: a session and an administrator; anyone else signed in is told they have
+ *             no access (a page, not a silent bounce).
+ *
+ * A signed-out visitor sent away from a guarded screen is remembered (resume.ts), and signing in
+ * resumes there: a deep link to /admin/users/42 survives the sign-in.
  */
 export type GuardLevel = "guest" | "confirm" | "signedIn" | "settings" | "full" | "admin";
 
@@ -22,6 +26,8 @@ export type RoutingInput = {
   claims: Pick<IdClaims, "phone_number" | "phone_number_verified" | "app"> | null;
   user: RoutingUser | null;
   error: Error | null;
+  /** The screen a signed-out visitor was sent away from: where sign-in resumes. */
+  resume?: string | null;
 };
 
 export type ConfirmState = { phoneNumber: string; app: "flex" | "spark"; reason: "unverified" };
@@ -30,7 +36,10 @@ export type Decision =
   | { kind: "allow" }
   | { kind: "wait" }
   | { kind: "error" }
-  | { kind: "redirect"; to: string }
+  /** `remember`: a signed-out visitor leaving a guarded screen; sign-in comes back to it. */
+  | { kind: "redirect"; to: string; remember?: true }
+  /** A signed-in non-administrator on an admin screen. */
+  | { kind: "forbidden" }
   /** Rule 2: resend a code (failure only logged), then go to /confirm-account with the phone. */
   | { kind: "confirm"; to: "/confirm-account"; state: ConfirmState };
 
@@ -64,6 +73,8 @@ export function landingDecision(input: RoutingInput, search = ""): Decision {
   const pending = needUser(input);
   if (pending) return pending;
   const user = input.user!;
+  // A deep link opened before signing in; its own guard applies the rules that follow.
+  if (input.resume) return redirect(input.resume);
   // Administrators land on their console.
   if (user.isAdmin) return redirect("/admin");
   return driverRules(user, search, "full") ?? redirect("/flex/dashboard");
@@ -91,12 +102,12 @@ export function decide(level: GuardLevel, input: RoutingInput, search = ""): Dec
   if (level === "confirm") return signedIn && verified(input) ? landingDecision(input, search) : allow;
 
   // 1. Every other screen needs a session.
-  if (!signedIn) return redirect("/");
+  if (!signedIn) return { kind: "redirect", to: "/", remember: true };
 
   if (level === "admin") {
     const pending = needUser(input);
     if (pending) return pending;
-    return input.user!.isAdmin ? allow : redirect("/");
+    return input.user!.isAdmin ? allow : { kind: "forbidden" };
   }
 
   // 2. A phone number to confirm comes before anything else.

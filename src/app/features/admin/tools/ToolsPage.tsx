@@ -1,6 +1,6 @@
 import { useDeferredValue, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
@@ -9,6 +9,7 @@ import "../../../i18n/admin";
 import { pageCount, pageOffset } from "../../../../shared/paging";
 import { formatUsPhone } from "../../../../shared/phone";
 import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../api";
+import { readToolsHandoff } from "../handoff";
 import { emptyMessage, findTemplate, type MessageErrors, MessageFields, type MessageValue, messageFields, messageProblems } from "../MessageFields";
 import { useAdminUser } from "../use-admin-user";
 import { createListCampaign } from "./api";
@@ -25,7 +26,9 @@ export default function ToolsPage() {
   const navigate = useNavigate();
   const { isOwner, billingDetails } = useAdminUser();
   const settings = useSettings();
-  const [text, setText] = useState("");
+  // "Message these" on the leads page arrives with its numbers filled in.
+  const handoff = readToolsHandoff(useLocation().state);
+  const [text, setText] = useState(() => handoff?.phones.join("\n") ?? "");
   const deferredText = useDeferredValue(text);
   const list = useMemo(() => parsePhoneList(deferredText), [deferredText]);
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
@@ -141,6 +144,11 @@ export default function ToolsPage() {
       <div className="tools-grid">
         <section className="card" aria-labelledby={`${ids}-list`}>
           <h2 id={`${ids}-list`}>{t("tools.listTitle")}</h2>
+          {handoff && (
+            <p className="notice" role="status">
+              {t("tools.fromLeads", { count: handoff.phones.length })}
+            </p>
+          )}
           <div className="field">
             <label htmlFor={`${ids}-phones`}>{t("tools.phones")}</label>
             <textarea

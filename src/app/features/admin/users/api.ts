@@ -1,0 +1,78 @@
+import type { InferRequestType } from "hono/client";
+import useSWR, { type SWRConfiguration } from "swr";
+import { api, asQuery, unwrap, unwrapText } from "../../../lib/api-client";
+import { noRetryOn4xx } from "../api";
+
+const options: SWRConfiguration = { ...noRetryOn4xx, keepPreviousData: true };
+
+export type UsersQuery = InferRequestType<typeof api.admin.users.$get>["query"];
+type Paging = { page: number; pageSize: number };
+
+export function useUsers(query: UsersQuery) {
+  return useSWR(["admin/users", query], () => unwrap(api.admin.users.$get({ query })), options);
+}
+
+export function useRegions(app: "flex" | "spark") {
+  return useSWR(["admin/regions", app], () => unwrap(api.admin.regions.$get({ query: { app } })), options);
+}
+
+/** The filtered set as CSV text (the server streams it; the browser saves it). */
+export function exportUsers(query: InferRequestType<(typeof api.admin.users)["export.csv"]["$get"]>["query"]) {
+  return unwrapText(api.admin.users["export.csv"].$get({ query }, { headers: { Accept: "text/csv" } }));
+}
+
+const user = api.admin.users[":id"];
+
+export function useUser(id: string) {
+  return useSWR(["admin/user", id], () => unwrap(user.$get({ param: { id } })), noRetryOn4xx);
+}
+
+export function useUserSessions(id: string, paging: Paging) {
+  return useSWR(["admin/user/sessions", id, paging], () => unwrap(user.sessions.$get({ param: { id }, query: asQuery(paging) })), options);
+}
+
+export function useUserMessages(id: string, paging: Paging) {
+  return useSWR(["admin/user/messages", id, paging], () => unwrap(user.messages.$get({ param: { id }, query: asQuery(paging) })), options);
+}
+
+export function useUserAudit(id: string, paging: Paging) {
+  return useSWR(["admin/user/audit", id, paging], () => unwrap(user.audit.$get({ param: { id }, query: asQuery(paging) })), options);
+}
+
+export function useUserInvitations(id: string, paging: Paging) {
+  return useSWR(["admin/user/invitations", id, paging], () => unwrap(api.admin.invitations.$get({ query: asQuery({ ...paging, inviter: id }) })), options);
+}
+
+const param = (id: number) => ({ param: { id: String(id) } });
+
+export const userApi = {
+  update: (id: number, json: InferRequestType<typeof user.$patch>["json"]) => unwrap(user.$patch({ ...param(id), json })),
+  signOut: (id: number, reason: string) => unwrap(user["sign-out"].$post({ ...param(id), json: { reason } })),
+  resetTotp: (id: number, reason: string) => unwrap(user["reset-totp"].$post({ ...param(id), json: { reason } })),
+  setRole: (id: number, json: InferRequestType<typeof user.role.$put>["json"]) => unwrap(user.role.$put({ ...param(id), json })),
+  setOptOuts: (id: number, json: { sms: boolean; whatsapp: boolean }) => unwrap(user["opt-outs"].$put({ ...param(id), json })),
+};
+
+const billingUser = api.admin.billing.users[":id"];
+
+/** The driver's service-time ledger (billingDetails only). */
+export function useServiceTime(id: string, paging: Paging, allowed: boolean) {
+  return useSWR(
+    allowed ? ["admin/user/service-time", id, paging] : null,
+    () => unwrap(billingUser["service-time"].$get({ param: { id }, query: asQuery(paging) })),
+    options,
+  );
+}
+
+export function adjustServiceTime(id: number, json: { days: number; reason: string }) {
+  return unwrap(billingUser["service-time"].$post({ param: { id: String(id) }, json }));
+}
+
+const reseller = api.admin.billing.resellers[":id"];
+
+/** The reseller programme's decisions (billing admins; lane 11's routes, docs/payments.md). */
+export const resellerApi = {
+  approve: (id: number) => unwrap(reseller.approve.$post({ param: { id: String(id) }, json: {} })),
+  reject: (id: number) => unwrap(reseller.reject.$post({ param: { id: String(id) } })),
+  revoke: (id: number) => unwrap(reseller.revoke.$post({ param: { id: String(id) } })),
+};

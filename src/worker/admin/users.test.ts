@@ -1,0 +1,290 @@
+/**
+ * The users page and the user page's API, through the real Worker. Each test scopes its rows with a
+ * region name of its own, so the counts are exact whatever else the database holds.
+ */
+import { and, desc, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
+import { auditLog, campaignMessages, campaigns, optOuts, resellers, users } from "../db/schema";
+
+const DAY = 86_400_000;
+let owner: Awaited<ReturnType<typeof seedAdmin>>;
+let ownerToken: string;
+let supportToken: string;
+
+beforeAll(async () => {
+  owner = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
+  ownerToken = (await signInAdmin(owner)).idToken;
+  supportToken = (await signInAdmin(await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } }))).idToken;
+});
+
+const region = () => `Region ${crypto.randomUUID().slice(0, 8)}`;
+const list = async (query: string, token = ownerToken) => {
+  const res = await call(`/api/admin/users?${query}`, { token });
+  expect(res.status, await res.clone().text()).toBe(200);
+  return json<{ total: number; rows: { id: number; name: string; [k: string]: unknown }[] }>(res);
+};
+const names = (page: { rows: { name: string }[] }) => page.rows.map((r) => r.name);
+const lastAudit = (action: string, target: string) =>
+  db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, action), eq(auditLog.target, target)))
+    .orderBy(desc(auditLog.id))
+    .get();
+
+describe("GET /api/admin/users", () => {
+  it("filters by each yes/no, system, reseller and role, and counts the whole filtered set", async () => {
+    const r = region();
+    const now = Date.now();
+    await seedUser({
+      password: null,
+      name: "Ana On",
+      humanRegion: r,
+      status: "start",
+      goodStanding: true,
+      expirationAt: now + DAY,
+      accountConnected: true,
+      setupComplete: true,
+    });
+    const ben = await seedUser({
+      password: null,
+      name: "Ben Off",
+      humanRegion: r,
+      status: "stop",
+      goodStanding: true,
+      expirationAt: now - 1,
+      stripeExpressId: "acct_1",
+    });
+    await db.insert(resellers).values({ userId: ben.id, status: "approved", commissionBps: 2000 });
+    // An applicant is not a reseller yet.
+    const ana = await seedUser({ password: null, name: "Ana Applicant", humanRegion: r, status: "stop", goodStanding: false });
+    await db.insert(resellers).values({ userId: ana.id, status: "applied", commissionBps: 0 });
+    await seedUser({ password: null, name: "Cy Admin", humanRegion: r, isAdmin: true, roleName: "support" });
+    const q = `region=${encodeURIComponent(r)}`;
+    expect(names(await list(`${q}&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ana On", "Ben Off"]);
+    expect(names(await list(`${q}&role=all&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ana On", "Ben Off", "Cy Admin"]);
+    expect(names(await list(`${q}&role=admins`))).toEqual(["Cy Admin"]);
+    // Ben's stored flag says good standing, but his paid time has run out.
+    expect(names(await list(`${q}&goodStanding=yes`))).toEqual(["Ana On"]);
+    expect(names(await list(`${q}&goodStanding=no&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ben Off"]);
+    expect(names(await list(`${q}&system=on`))).toEqual(["Ana On"]);
+    expect(names(await list(`${q}&system=off&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ben Off"]);
+    expect(names(await list(`${q}&reseller=yes`))).toEqual(["Ben Off"]);
+    expect(names(await list(`${q}&reseller=no&sort=name&dir=asc`))).toEqual(["Ana Applicant", "Ana On"]);
+    expect(names(await list(`${q}&accountConnected=yes&setupComplete=yes`))).toEqual(["Ana On"]);
+    const page = await list(`${q}&sort=name&dir=desc&pageSize=20`);
+    expect(page.total).toBe(3);
+    expect(page.rows[0]).toMatchObject({ name: "Ben Off", region: r, reseller: true, status: "stop", goodStanding: false, isAdmin: false });
+  });
+
+  it("takes creation and expiration days in the admin's zone, both ends included", async () => {
+    const r = region();
+    const at = (iso: string) => Date.parse(iso);
+    // 1 July 2030, New York (EDT, UTC−4): 04:00Z to 03:59:59.999Z the next day.
+    await seedUser({ password: null, name: "First ms", humanRegion: r, createdAt: at("2030-07-01T04:00:00Z"), expirationAt: at("2030-08-01T03:59:59.999Z") });
+    await seedUser({ password: null, name: "Last ms", humanRegion: r, createdAt: at("2030-07-02T03:59:59.999Z"), expirationAt: at("2030-08-01T04:00:00Z") });
+    await seedUser({ password: null, name: "Day before", humanRegion: r, createdAt: at("2030-07-01T03:59:59.999Z") });
+    const q = `region=${encodeURIComponent(r)}&timeZone=America/New_York&sort=name&dir=asc`;
+    expect(names(await list(`${q}&createdFrom=2030-07-01&createdTo=2030-07-01`))).toEqual(["First ms", "Last ms"]);
+    expect(names(await list(`${q}&expiresFrom=2030-07-31&expiresTo=2030-07-31`))).toEqual(["First ms"]);
+    expect(names(await list(`${q}&expiresFrom=2030-08-01`))).toEqual(["Last ms"]);
+    // In UTC the day before is already 1 July.
+    expect(names(await list(`region=${encodeURIComponent(r)}&timeZone=UTC&createdFrom=2030-07-01&createdTo=2030-07-01&sort=name&dir=asc`))).toEqual([
+      "Day before",
+      "First ms",
+    ]);
+  });
+
+  it("searches by phone number and by text in any case", async () => {
+    const r = region();
+    const who = await seedUser({ password: null, name: "María Search", humanRegion: r });
+    expect(names(await list(`search=${who.phone.slice(2)}`))).toEqual(["María Search"]);
+    expect(names(await list(`search=1${who.phone.slice(2)}`))).toEqual(["María Search"]);
+    expect(names(await list(`region=${encodeURIComponent(r)}&search=MARÍA`))).toEqual(["María Search"]);
+  });
+
+  it("pages 20 to 100 rows and refuses other sizes and bad filters", async () => {
+    const r = region();
+    for (let i = 0; i < 23; i++) await seedUser({ password: null, name: `Pager ${String(i).padStart(2, "0")}`, humanRegion: r });
+    const second = await list(`region=${encodeURIComponent(r)}&sort=name&dir=asc&page=2&pageSize=20`);
+    expect(second.total).toBe(23);
+    expect(names(second)).toEqual(["Pager 20", "Pager 21", "Pager 22"]);
+    for (const bad of [
+      "pageSize=10",
+      "pageSize=500",
+      "createdFrom=2030-02-30",
+      "createdFrom=2030-02-02&createdTo=2030-02-01",
+      "sort=password_hash",
+      "role=god",
+    ]) {
+      const res = await call(`/api/admin/users?${bad}`, { token: ownerToken });
+      expect(res.status, bad).toBe(400);
+    }
+  });
+});
+
+describe("GET /api/admin/users/export.csv", () => {
+  it("streams the filtered set, every formula defused, and audits the export", async () => {
+    const r = region();
+    await seedUser({ password: null, name: '=HYPERLINK("http://evil","x")', humanRegion: r, email: "+1@x.co" });
+    await seedUser({ password: null, name: "García, José", humanRegion: r });
+    const res = await call(`/api/admin/users/export.csv?region=${encodeURIComponent(r)}`, { token: supportToken });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="users-flex.csv"');
+    const lines = (await res.text()).trimEnd().split("\r\n");
+    expect(lines[0]).toBe(
+      "id,app,name,phone,email,region,referral,phone_verified,good_standing,account_connected,setup_complete,system,expiration,created,last_sign_in,role,reseller",
+    );
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"",""x"")"`);
+    expect(lines[1]).toContain(",'+1@x.co,");
+    expect(lines[1]).toMatch(/,'\+1\d{10},/);
+    expect(lines[2]).toContain('"García, José"');
+    const audit = await db.select().from(auditLog).where(eq(auditLog.action, "admin.users_exported")).orderBy(desc(auditLog.id)).get();
+    expect(audit?.details).toMatchObject({ filters: { region: [r], app: "flex" } });
+  });
+});
+
+describe("the user page", () => {
+  it("shows a user with opt-outs and live sessions; 404 for nobody", async () => {
+    const driver = await seedUser({ name: "Detail Driver", smsOptOut: true });
+    await db.insert(optOuts).values({ phone: driver.phone, channel: "sms", keyword: "STOP", at: 1_900_000_000_000 });
+    await signIn(driver);
+    const body = await json(await call(`/api/admin/users/${driver.id}`, { token: supportToken }));
+    expect(body.user).toMatchObject({
+      id: driver.id,
+      name: "Detail Driver",
+      liveSessions: 1,
+      optOuts: { sms: { optedOut: true, keyword: "STOP", at: 1_900_000_000_000 }, whatsapp: { optedOut: false, keyword: null, at: null } },
+    });
+    expect(body.user.resellerState).toBeNull();
+    expect(JSON.stringify(body)).not.toMatch(/password|mfa_?secret/i);
+    expect((await call("/api/admin/users/987654321", { token: supportToken })).status).toBe(404);
+  });
+
+  it("edits the profile and audits what changed, before and after", async () => {
+    const driver = await seedUser({ password: null, name: "Old Name", humanRegion: "Miami" });
+    const res = await call(`/api/admin/users/${driver.id}`, { method: "PATCH", body: { name: "New Name", region: "Tampa", email: "" }, token: supportToken });
+    expect(res.status).toBe(200);
+    expect((await json(res)).user).toMatchObject({ name: "New Name", region: "Tampa", email: null });
+    expect((await lastAudit("admin.user_updated", `user:${driver.id}`))?.details).toEqual({
+      changed: { name: ["Old Name", "New Name"], humanRegion: ["Miami", "Tampa"] },
+    });
+    for (const bad of [{}, { email: "nope" }, { name: "" }, { isAdmin: true }]) {
+      const refused = await call(`/api/admin/users/${driver.id}`, { method: "PATCH", body: bad, token: supportToken });
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+    }
+  });
+
+  it("signs a user out everywhere: their ID token stops working at once", async () => {
+    const driver = await seedUser();
+    const { idToken } = await signIn(driver);
+    expect((await call("/api/flex/v1/user", { token: idToken })).status).toBe(200);
+    const res = await call(`/api/admin/users/${driver.id}/sign-out`, { method: "POST", body: { reason: "Lost phone" }, token: supportToken });
+    expect(await json(res)).toEqual({ sessions: 1 });
+    expect((await call("/api/flex/v1/user", { token: idToken })).status).toBe(401);
+    expect((await lastAudit("admin.user_signed_out", `user:${driver.id}`))?.details).toEqual({ reason: "Lost phone" });
+    const sessions = await json(await call(`/api/admin/users/${driver.id}/sessions`, { token: supportToken }));
+    expect(sessions.total).toBe(0);
+  });
+
+  it("lists live sessions, newest first, without their secrets", async () => {
+    const driver = await seedUser();
+    await signIn(driver);
+    await signIn(driver);
+    const sessions = await json(await call(`/api/admin/users/${driver.id}/sessions`, { token: supportToken }));
+    expect(sessions.total).toBe(2);
+    expect(sessions.rows[0]).toEqual({
+      id: expect.any(String),
+      startedAt: expect.any(Number),
+      lastUsedAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+      totp: false,
+    });
+    expect(sessions.rows[0].id).toHaveLength(6);
+  });
+
+  it("resets an authenticator (owner only): sessions end and the next sign-in enrols a new one", async () => {
+    const admin = await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } });
+    const { idToken } = await signInAdmin(admin);
+    expect((await call(`/api/admin/users/${admin.id}/reset-totp`, { method: "POST", body: { reason: "New phone" }, token: supportToken })).status).toBe(403);
+    const res = await call(`/api/admin/users/${admin.id}/reset-totp`, { method: "POST", body: { reason: "New phone" }, token: ownerToken });
+    expect(res.status).toBe(200);
+    expect((await json(res)).user.mfaMethod).toBe("none");
+    expect((await call("/api/flex/v1/user", { token: idToken })).status).toBe(401);
+    const step = await json(await call("/api/auth/sign-in", { body: { phoneNumber: admin.phone, app: admin.app, password: admin.password } }));
+    expect(step.challenge).toBe("MFA_SETUP");
+    expect(await lastAudit("admin.totp_reset", `user:${admin.id}`)).toBeTruthy();
+    // Nothing left to reset.
+    expect((await call(`/api/admin/users/${admin.id}/reset-totp`, { method: "POST", body: { reason: "New phone" }, token: ownerToken })).status).toBe(409);
+  });
+
+  it("changes role and permissions (owner only), ends a promoted user's sessions, and audits before and after", async () => {
+    const driver = await seedUser();
+    const { idToken } = await signIn(driver);
+    const role = { isAdmin: true, roleName: "support", billingDetails: true };
+    expect((await call(`/api/admin/users/${driver.id}/role`, { method: "PUT", body: role, token: supportToken })).status).toBe(403);
+    const res = await call(`/api/admin/users/${driver.id}/role`, { method: "PUT", body: role, token: ownerToken });
+    expect((await json(res)).user).toMatchObject({ isAdmin: true, roleName: "support", roleBillingDetails: true });
+    // The session they had never passed the TOTP an administrator needs.
+    expect((await call("/api/flex/v1/user", { token: idToken })).status).toBe(401);
+    expect((await lastAudit("admin.role_changed", `user:${driver.id}`))?.details).toEqual({
+      before: { isAdmin: false, roleName: null, billingDetails: false },
+      after: { isAdmin: true, roleName: "support", billingDetails: true },
+    });
+    const back = await call(`/api/admin/users/${driver.id}/role`, { method: "PUT", body: { isAdmin: false }, token: ownerToken });
+    expect((await json(back)).user).toMatchObject({ isAdmin: false, roleName: null, roleBillingDetails: false });
+    expect((await call(`/api/admin/users/${driver.id}/role`, { method: "PUT", body: { isAdmin: false, roleName: "x" }, token: ownerToken })).status).toBe(400);
+  });
+
+  it("refuses to change one's own role or to leave no owner", async () => {
+    const res = await call(`/api/admin/users/${owner.id}/role`, { method: "PUT", body: { isAdmin: false }, token: ownerToken });
+    expect(res.status).toBe(409);
+    const owners = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.isAdmin, true), eq(users.roleName, "owner")));
+    // Demoting every other owner leaves this one, who may not demote themselves.
+    for (const o of owners.filter((o) => o.id !== owner.id))
+      await call(`/api/admin/users/${o.id}/role`, { method: "PUT", body: { isAdmin: true, roleName: "support" }, token: ownerToken });
+    const second = await seedAdmin({ roleName: "owner" });
+    const secondToken = (await signInAdmin(second)).idToken;
+    expect((await call(`/api/admin/users/${owner.id}/role`, { method: "PUT", body: { isAdmin: true, roleName: "support" }, token: secondToken })).status).toBe(
+      200,
+    );
+    const last = await call(`/api/admin/users/${second.id}/role`, { method: "PUT", body: { isAdmin: true, roleName: "support" }, token: ownerToken });
+    expect(last.status).toBe(403);
+    await call(`/api/admin/users/${owner.id}/role`, { method: "PUT", body: { isAdmin: true, roleName: "owner", billingDetails: true }, token: secondToken });
+  });
+
+  it("sets opt-outs per channel on the account and on the opt-out list", async () => {
+    const driver = await seedUser({ password: null });
+    const res = await call(`/api/admin/users/${driver.id}/opt-outs`, { method: "PUT", body: { sms: false, whatsapp: true }, token: supportToken });
+    expect((await json(res)).user.optOuts.whatsapp).toMatchObject({ optedOut: true, keyword: "ADMIN" });
+    expect(await db.select().from(optOuts).where(eq(optOuts.phone, driver.phone))).toHaveLength(1);
+    await call(`/api/admin/users/${driver.id}/opt-outs`, { method: "PUT", body: { sms: false, whatsapp: false }, token: supportToken });
+    expect(await db.select().from(optOuts).where(eq(optOuts.phone, driver.phone))).toHaveLength(0);
+    expect((await lastAudit("admin.opt_outs_changed", `user:${driver.id}`))?.details).toEqual({
+      before: { sms: false, whatsapp: true },
+      after: { sms: false, whatsapp: false },
+    });
+  });
+
+  it("lists the messages a user received and the audit trail about them", async () => {
+    const driver = await seedUser({ password: null });
+    const campaign = await db
+      .insert(campaigns)
+      .values({ app: "flex", channel: "sms", source: "list", message: "Renew today", audience: {}, authorId: owner.id, idempotencyKey: crypto.randomUUID() })
+      .returning()
+      .get();
+    await db.insert(campaignMessages).values({ campaignId: campaign.id, userId: driver.id, phone: driver.phone, status: "delivered" });
+    const messages = await json(await call(`/api/admin/users/${driver.id}/messages`, { token: supportToken }));
+    expect(messages.total).toBe(1);
+    expect(messages.rows[0]).toMatchObject({ campaignId: campaign.id, channel: "sms", text: "Renew today", status: "delivered" });
+    await call(`/api/admin/users/${driver.id}`, { method: "PATCH", body: { name: "Audited" }, token: ownerToken });
+    const audit = await json(await call(`/api/admin/users/${driver.id}/audit`, { token: supportToken }));
+    expect(audit.rows[0]).toMatchObject({ action: "admin.user_updated", actorId: owner.id, actorName: owner.name, target: `user:${driver.id}` });
+  });
+});

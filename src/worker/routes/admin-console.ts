@@ -1,0 +1,28 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { auditListSchema, invitationListSchema, leadListSchema, leadPatchSchema } from "../../shared/admin-lists";
+import { auditActions, auditPage } from "../admin/audit-log";
+import { invitationListPage } from "../admin/invitations";
+import { leadPage, updateLead } from "../admin/leads";
+import { requireAdmin, requireUser } from "../auth/middleware";
+import type { AppEnv } from "../context";
+import { validate } from "../validate";
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** The console's lists: /api/admin/invitations, /leads, /audit (docs/api.md). Every administrator. */
+export const adminInvitationRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireAdmin)
+  .get("/", validate("query", invitationListSchema), async (c) => c.json(await invitationListPage(c.var.db, c.req.valid("query"))));
+
+export const adminLeadRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireAdmin)
+  .get("/", validate("query", leadListSchema), async (c) => c.json(await leadPage(c.var.db, c.req.valid("query"), c.var.user.id)))
+  .patch("/:id", validate("param", idParam), validate("json", leadPatchSchema), async (c) =>
+    c.json({ lead: await updateLead(c.var.db, c.var.user, c.req.valid("param").id, c.req.valid("json")) }),
+  );
+
+export const adminAuditRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireAdmin)
+  .get("/", validate("query", auditListSchema), async (c) => c.json(await auditPage(c.var.db, c.req.valid("query"))))
+  .get("/actions", async (c) => c.json({ actions: await auditActions(c.var.db) }));

@@ -17,13 +17,25 @@ export type Tokens = { idToken: string; refreshToken: string };
 const STEP_MS = 30_000;
 const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
 let lastStep = -1;
+/** Test files run in processes of their own, one after another: the last step used is kept in a file too. */
+const stepFile = process.env.E2E_OWNER_CACHE ? `${process.env.E2E_OWNER_CACHE}.step` : undefined;
 
-/** A code for a step this process has not used, within the server's window. */
+function lastStepUsed(): number {
+  if (!stepFile) return lastStep;
+  try {
+    return Math.max(lastStep, Number(readFileSync(stepFile, "utf8")) || -1);
+  } catch {
+    return lastStep;
+  }
+}
+
+/** A code for a step no test of this run has used, within the server's window. */
 export async function freshTotp(): Promise<string> {
   const now = Math.floor(Date.now() / STEP_MS);
-  const step = Math.max(now, lastStep + 1);
+  const step = Math.max(now, lastStepUsed() + 1);
   if (step > now + 1) await new Promise((r) => setTimeout(r, (step - 1) * STEP_MS - Date.now() + 250));
   lastStep = step;
+  if (stepFile) writeFileSync(stepFile, String(step));
   return totp.generate({ timestamp: step * STEP_MS });
 }
 

@@ -28,6 +28,7 @@ ensureDevVars();
 if (!process.env.E2E_SKIP_BUILD) run("vite", ["build", "--logLevel", "warn"]);
 rmSync(state, { recursive: true, force: true });
 rmSync(ownerCache, { force: true });
+rmSync(`${ownerCache}.step`, { force: true });
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
 

@@ -55,7 +55,17 @@ export function tourOptions(t: TFunction): Omit<ProviderProps, "children" | "ste
       popover: (base) => ({ ...base, maxWidth: 353, borderRadius: 10, color: "var(--text)" }),
       maskArea: (base) => ({ ...base, rx: 10 }),
       badge: (base) => ({ ...base, background: "var(--brand)" }),
-      dot: (base, state) => ({ ...base, background: state?.current ? "var(--brand)" : base.background }),
+      // A 10 px dot inside a 24 px target (WCAG 2.2 target size): the padding is clickable, the background stops at the content.
+      dot: (base, state) => ({
+        ...base,
+        width: 24,
+        height: 24,
+        margin: 0,
+        padding: 7,
+        border: "none",
+        backgroundClip: "content-box",
+        background: state?.current ? "var(--brand)" : "var(--color-border-control)",
+      }),
     },
   };
 }

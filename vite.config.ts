@@ -1,13 +1,46 @@
+import { readFileSync } from "node:fs";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { assetHeaders, inlineScriptSources } from "./scripts/asset-headers.ts";
 import { iconSprite } from "./scripts/icon-sprite.ts";
 import { prerenderPages } from "./scripts/prerender.ts";
 
+/**
+ * The chat widget's URL is one setting for two readers: the Worker hands it to the SPA
+ * (CHAT_WIDGET_URL in wrangler.toml [vars]) and the assets' Content-Security-Policy must list its
+ * origin. The build reads it once (the environment variable wins over wrangler.toml, so a deploy or
+ * the e2e run can set it) and gives the same value to both.
+ */
+let chatWidgetUrl = "";
+
+function assetHeadersFile(): Plugin {
+  return {
+    name: "blockpilot:asset-headers",
+    generateBundle() {
+      if (this.environment.name !== "client") return;
+      const inlineScripts = inlineScriptSources(readFileSync("index.html", "utf8"));
+      this.emitFile({ type: "asset", fileName: "_headers", source: assetHeaders(chatWidgetUrl, inlineScripts) });
+    },
+  };
+}
+
 // One build: the SPA into dist/client (served as static assets) and the Worker beside it.
 export default defineConfig({
-  // prerenderPages: the public pages' HTML, written into the client build (docs/public-site.md).
-  plugins: [react(), iconSprite(), cloudflare(), prerenderPages()],
+  plugins: [
+    react(),
+    iconSprite(),
+    cloudflare({
+      config: (worker) => {
+        const fromEnv = process.env.CHAT_WIDGET_URL;
+        chatWidgetUrl = fromEnv ?? String(worker.vars?.CHAT_WIDGET_URL ?? "");
+        if (fromEnv !== undefined) return { vars: { ...worker.vars, CHAT_WIDGET_URL: fromEnv } };
+      },
+    }),
+    assetHeadersFile(),
+    // The public pages' HTML, written into the client build (docs/public-site.md, "Pre-rendered pages").
+    prerenderPages(),
+  ],
   // Every supported browser has <link rel=modulepreload>; the polyfill would only weigh on the landing route.
   build: { sourcemap: false, manifest: true, chunkSizeWarningLimit: 400, modulePreload: { polyfill: false } },
   environments: {

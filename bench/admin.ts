@@ -7,52 +7,25 @@
  *   --runs N        requests per query shape (default 30; 3 with --short)
  *   --port P        the Worker's port (default 8851)
  *   --short         the small run: figures and budget lines printed, the budget not enforced
- *   --skip-build    reuse the last private build copy
+ *   --skip-build    reuse the last private build copy (or the one --build-dir names)
+ *   --build-dir D   a build copy made by someone else (bench/short.ts builds once for all benches)
  *   --skip-seed     reuse the last seeded state
  */
-import * as OTPAuth from "otpauth";
-import { DEMO } from "../scripts/seed.ts";
-import { buildCopy, freshState, median, percentile, startWorker } from "./dispatch-harness.ts";
+import { benchOptions, flag, freshState, median, numberArg, percentile, prepareBuild, signInOwner, startWorker } from "./harness.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const flag = (name: string) => process.argv.includes(`--${name}`);
-const SHORT = flag("short");
-const DRIVERS = arg("drivers", SHORT ? 2_000 : 100_000);
-const RUNS = arg("runs", SHORT ? 3 : 30);
-const PORT = arg("port", 8851);
-const DIR = ".wrangler/bench-admin-build";
+const options = benchOptions(8851);
+const SHORT = options.short;
+const DRIVERS = numberArg("drivers", SHORT ? 2_000 : 100_000);
+const RUNS = numberArg("runs", SHORT ? 3 : 30);
 const STATE = `.wrangler/bench-admin-state${SHORT ? "-short" : ""}`;
 const BUDGET_MS = 50;
 const ZONE = "America/New_York";
 
-/** The seeded owner, signed in as a person does: password, then the TOTP challenge. */
-async function signInOwner(url: string): Promise<string> {
-  const post = async (path: string, body: unknown) =>
-    (await (await fetch(`${url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })).json()) as Record<
-      string,
-      unknown
-    >;
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(DEMO.owner.totp), digits: 6, period: 30 });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const first = await post("/api/auth/sign-in", { phoneNumber: DEMO.owner.phone, app: "flex", password: DEMO.owner.password });
-    const answer = await post("/api/auth/respond", {
-      challenge: "SOFTWARE_TOKEN_MFA",
-      session: first.session,
-      code: totp.generate({ timestamp: Date.now() + attempt * 30_000 }),
-    });
-    const tokens = answer.tokens as { idToken: string } | undefined;
-    if (tokens) return tokens.idToken;
-  }
-  throw new Error("the owner could not sign in");
-}
-
-if (!flag("skip-build")) buildCopy(DIR);
+const DIR = prepareBuild(options, ".wrangler/bench-admin-build");
 if (!flag("skip-seed")) freshState(STATE, DRIVERS);
-const worker = await startWorker({ dir: DIR, port: PORT, state: STATE });
-const headers = { Authorization: `Bearer ${await signInOwner(worker.url)}` };
+const worker = await startWorker({ dir: DIR, port: options.port, state: STATE });
+// The seeded owner, signed in as a person does: password, then the TOTP challenge (bench/harness.ts).
+const headers = { Authorization: `Bearer ${(await signInOwner(worker.url)).idToken}` };
 
 async function timed(path: string): Promise<{ ms: number; body: unknown }> {
   const started = performance.now();

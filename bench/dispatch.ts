@@ -3,43 +3,51 @@
  * (docs/messaging-rules.md) through the real Worker (the built
  * bundle under `wrangler dev`, its queue consumer, the SendPacer Durable Object, the Twilio
  * adapter) against the fake provider of test/fake-provider, which allows R messages per second
- * (token bucket) and injects 429s, 5xx answers and time-outs. It prints the achieved rate against
+ * (token bucket) and injects 429s, 5xx answers, time-outs and ambiguous sends (accepted, then no
+ * answer: the Worker must wait for the status callback naming the row instead of sending again).
+ * It prints the achieved rate against
  * R (goal ≥ 95 %), duplicates (goal 0) and lost messages (goal 0), checked against both the
- * provider's records and the campaign ledger. The audience spans area codes from Guam to New York:
- * most in zones inside their allowed hours when the run starts, the rest in zones outside them,
- * which must end deferred (queued with a delay), never sent; and no message may reach a number
- * outside 8 am–9 pm of its own zone (checked here independently, with Intl).
+ * provider's records and the campaign ledger. The audience spans area codes from Hawaii to
+ * Newfoundland: most in zones inside their allowed hours when the run starts, the rest in zones
+ * outside them, which must end deferred (queued with a delay), never sent; and no message may reach
+ * a number outside 8 am–9 pm of its own zone (checked here independently, with Intl). In the few
+ * hours when no zone of the audience is open (about 07:00–10:30 UTC), the campaign is a service
+ * notice instead (transactional: no quiet hours), so the run still measures the pipeline.
  *
- *   --recipients N   (default 10000)      --rate R       messages/s allowed (default 50)
+ *   --recipients N   (default 10000; 200 with --short)
+ *   --rate R         messages/s allowed (default 50)
  *   --fail429 p      (default 0.005)      --fail5xx p    (default 0.005)
- *   --timeouts p     (default 0.002)      --permanent N  numbers that always fail (default 5)
- *   --skip-build     reuse the last private build copy
+ *   --timeouts p     (default 0.002)      --accept-timeouts p  accepted, never answered (default 0.002)
+ *   --permanent N    numbers that always fail (default 5; 2 with --short)
+ *   --callback-wait S  the Worker's CALLBACK_WAIT_SECONDS (default 5: the fake calls back after 300 ms)
+ *   --port P         the Worker's port (default 8793); --fake-port P  the fake provider's (default port + 1)
+ *   --short          the small run of `npm test`: the rate line is printed, not enforced (the rest is)
+ *   --skip-build     reuse the last private build copy (or the one --build-dir names)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type AcceptedMessage, startFakeProvider } from "../test/fake-provider/server.ts";
-import { buildCopy, devVarsOf, freshState, ownerToken, run, startWorker } from "./dispatch-harness.ts";
+import { benchOptions, devVarsOf, freshState, numberArg, prepareBuild, run, signInOwner, startWorker } from "./harness.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const RECIPIENTS = arg("recipients", 10_000);
-const RATE = arg("rate", 50);
-const FAIL_429 = arg("fail429", 0.005);
-const FAIL_5XX = arg("fail5xx", 0.005);
-const TIMEOUTS = arg("timeouts", 0.002);
-const PERMANENT = arg("permanent", 5);
-const PORT = arg("port", 8793);
-const FAKE_PORT = arg("fake-port", 8794);
+const options = benchOptions(8793);
+const RECIPIENTS = numberArg("recipients", options.short ? 200 : 10_000);
+const RATE = numberArg("rate", 50);
+const FAIL_429 = numberArg("fail429", 0.005);
+const FAIL_5XX = numberArg("fail5xx", 0.005);
+const TIMEOUTS = numberArg("timeouts", 0.002);
+const ACCEPT_TIMEOUTS = numberArg("accept-timeouts", 0.002);
+const CALLBACK_WAIT_SECONDS = numberArg("callback-wait", 5);
+const PERMANENT = numberArg("permanent", options.short ? 2 : 5);
+const PORT = options.port;
+const FAKE_PORT = numberArg("fake-port", PORT + 1);
 const PROVIDER_TIMEOUT_MS = 3_000;
-const DIR = ".wrangler/bench-dispatch-build";
-const STATE = ".wrangler/bench-dispatch-state";
+const STATE = `.wrangler/bench-dispatch-state${options.short ? "-short" : ""}`;
 if (RECIPIENTS > 10_000) throw new Error("the +1 NXX 55x xxxx numbering gives at most 10,000 recipients");
 
 /**
- * Area codes in states and territories held to the federal 8 am–9 pm only, one zone each, from
- * Guam (UTC+10) to Puerto Rico (UTC−4): at any hour but 11:00–12:00 UTC some are open. A code counts as open (or closed) only if it stays so for
- * the next 20 minutes, so no zone changes state during the run.
+ * Area codes in states and provinces held to the federal 8 am–9 pm only, one zone each, from
+ * Hawaii (UTC−10) to Newfoundland (UTC−3:30): we text only the 50 states, DC and Canada
+ * (src/shared/phone.ts). A code counts as open (or closed) only if it stays so for the next 20
+ * minutes, so no zone changes state during the run.
  */
 const ZONES: Record<string, string> = {
   "646": "America/New_York",
@@ -52,8 +60,9 @@ const ZONES: Record<string, string> = {
   "415": "America/Los_Angeles",
   "702": "America/Los_Angeles",
   "808": "Pacific/Honolulu",
-  "671": "Pacific/Guam",
-  "787": "America/Puerto_Rico",
+  "907": "America/Anchorage",
+  "902": "America/Halifax",
+  "709": "America/St_Johns",
 };
 const localHour = (t: number, zone: string) =>
   Number(new Intl.DateTimeFormat("en-US", { timeZone: zone, hourCycle: "h23", hour: "numeric" }).format(new Date(t)));
@@ -62,20 +71,24 @@ const runStart = Date.now();
 const steady = (code: string, open: boolean) => [0, 5, 10, 15, 20].every((m) => isOpen(runStart + m * 60_000, ZONES[code]!) === open);
 const openCodes = Object.keys(ZONES).filter((c) => steady(c, true));
 const closedCodes = Object.keys(ZONES).filter((c) => steady(c, false));
-if (openCodes.length === 0) throw new Error("no area code of the bench is inside its allowed hours now (try again in 20 minutes)");
+// With no zone open, a service notice (transactional: no quiet hours) still measures the pipeline.
+const marketing = openCodes.length > 0;
+if (!marketing) console.log("No area code of the audience is inside its allowed hours now: the campaign is a service notice instead.");
+const sendCodes = marketing ? openCodes : Object.keys(ZONES);
+const isReachable = (t: number, zone: string) => !marketing || isOpen(t, zone);
 // Four in five recipients can be reached now; one in five must wait (when some zone is closed).
-const closedShare = closedCodes.length > 0 ? Math.floor(RECIPIENTS / 5) : 0;
+const closedShare = marketing && closedCodes.length > 0 ? Math.floor(RECIPIENTS / 5) : 0;
 const phoneOf = (codes: string[], i: number) =>
   `+1${codes[i % codes.length]}55${String(Math.floor(i / codes.length) % 10)}${String(i).padStart(4, "0").slice(-4)}`;
 const phones = [
-  ...Array.from({ length: RECIPIENTS - closedShare }, (_, i) => phoneOf(openCodes, i)),
+  ...Array.from({ length: RECIPIENTS - closedShare }, (_, i) => phoneOf(sendCodes, i)),
   ...Array.from({ length: closedShare }, (_, i) => phoneOf(closedCodes, i)),
 ];
 if (new Set(phones).size !== phones.length) throw new Error("bench numbering collided");
 const zoneOf = (phone: string) => ZONES[phone.slice(2, 5)]!;
-const reachable = phones.filter((p) => isOpen(runStart, zoneOf(p)));
+const reachable = phones.filter((p) => isReachable(runStart, zoneOf(p)));
 
-if (!process.argv.includes("--skip-build")) buildCopy(DIR);
+const DIR = prepareBuild(options, ".wrangler/bench-dispatch-build");
 freshState(STATE);
 // Marketing needs a consent basis: every bench number ticked the registration box.
 mkdirSync(".wrangler", { recursive: true });
@@ -106,6 +119,7 @@ await fetch(`${fake.url}/__control/config`, {
     fail429: FAIL_429,
     fail5xx: FAIL_5XX,
     failTimeout: TIMEOUTS,
+    failAcceptTimeout: ACCEPT_TIMEOUTS,
     retryAfter: 1,
     permanent,
     callbackDelayMs: 300,
@@ -122,12 +136,13 @@ const worker = await startWorker({
     TWILIO_API_BASE: fake.url,
     SEND_RATE_PER_SECOND: String(RATE),
     PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
+    CALLBACK_WAIT_SECONDS: String(CALLBACK_WAIT_SECONDS),
     // Delivery receipts come back to this Worker, signed, through the webhook route.
     APP_ORIGIN: workerUrl,
   },
 });
-const token = await ownerToken(workerUrl);
-const headers = { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
+const { idToken } = await signInOwner(workerUrl);
+const headers = { Authorization: `Bearer ${idToken}`, "Content-Type": "application/json" };
 const api = async <T>(path: string, init?: RequestInit): Promise<T> => {
   const res = await fetch(`${workerUrl}${path}`, { ...init, headers });
   const text = await res.text();
@@ -142,10 +157,17 @@ const body = `Bench ${Date.now()}: your blocks are waiting. Reply STOP to opt ou
 const started = Date.now();
 const created = await api<{ campaign: Campaign; message: string }>("/api/admin/campaigns", {
   method: "POST",
-  body: JSON.stringify({ idempotencyKey: `bench-${started}`, source: "list", channel: "sms", purpose: "marketing", message: body, phones }),
+  body: JSON.stringify({
+    idempotencyKey: `bench-${started}`,
+    source: "list",
+    channel: "sms",
+    purpose: marketing ? "marketing" : "service",
+    message: body,
+    phones,
+  }),
 });
 console.log(
-  `${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%`,
+  `${created.message} (campaign ${created.campaign.id}); provider allows ${RATE}/s, injects 429 ${FAIL_429 * 100}%, 5xx ${FAIL_5XX * 100}%, time-outs ${TIMEOUTS * 100}%, accepted-then-time-out ${ACCEPT_TIMEOUTS * 100}%`,
 );
 
 let campaign = created.campaign;
@@ -173,6 +195,7 @@ const stats = (await (await fetch(`${fake.url}/__control/stats`)).json()) as {
   firstAt: number;
   lastAt: number;
   rejected: Record<string, number>;
+  acceptedUnanswered: number;
   callbacks: { sent: number; failed: number };
 };
 const { messages } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as { messages: AcceptedMessage[] };
@@ -201,9 +224,9 @@ const lostPhones = reachable.filter((p) => !accepted.has(p) && !failedVisibly.so
 const phantom = ledger.filter((r) => (r.status === "sent" || r.status === "delivered") && !acceptedIds.has(r.providerId));
 const unsettled = ledger.filter((r) => r.status === "pending" || r.status === "sending");
 // Quiet hours: the closed zones' numbers are all deferred and none was sent; nothing reached anyone outside 8 am–9 pm.
-const closedPhones = phones.filter((p) => !isOpen(runStart, zoneOf(p)));
+const closedPhones = phones.filter((p) => !isReachable(runStart, zoneOf(p)));
 const notDeferred = closedPhones.filter((p) => !deferredRows.some((r) => r.phone === p));
-const outsideHours = messages.filter((m) => m.body === body && !isOpen(m.at, zoneOf(m.to)));
+const outsideHours = messages.filter((m) => m.body === body && !isReachable(m.at, zoneOf(m.to)));
 const unrecorded = messages.filter((m) => m.body === body && !ledger.some((r) => r.providerId === m.id));
 const lost = lostPhones.length + phantom.length + unsettled.length + notDeferred.length;
 
@@ -212,7 +235,11 @@ const achieved = (stats.accepted - 1) / windowSeconds;
 const attempts = stats.accepted + Object.values(stats.rejected).reduce((a, b) => a + b, 0);
 const pct = (achieved / RATE) * 100;
 const rows: [string, string, string][] = [
-  ["recipients", RECIPIENTS.toLocaleString("en-US"), `marketing; open now ${openCodes.join(" ")}; closed now ${closedCodes.join(" ") || "none"}`],
+  [
+    "recipients",
+    RECIPIENTS.toLocaleString("en-US"),
+    marketing ? `marketing; open now ${openCodes.join(" ")}; closed now ${closedCodes.join(" ") || "none"}` : "service notice (no zone open now)",
+  ],
   [
     "deferred (quiet hours)",
     `${deferredRows.length} of ${closedPhones.length} outside their hours`,
@@ -227,6 +254,7 @@ const rows: [string, string, string][] = [
     `${attempts} (${(attempts / windowSeconds).toFixed(2)}/s)`,
     `rate-limited ${stats.rejected.rateLimited}, injected 429 ${stats.rejected.injected429}, 5xx ${stats.rejected.injected5xx}, time-outs ${stats.rejected.timeouts}, permanent ${stats.rejected.permanent}`,
   ],
+  ["ambiguous sends", `${stats.acceptedUnanswered} accepted with no answer`, "settled from their status callbacks, not sent again"],
   ["duplicates", String(duplicates), "goal 0"],
   [
     "lost",
@@ -248,6 +276,7 @@ writeFileSync(
     FAIL_429,
     FAIL_5XX,
     TIMEOUTS,
+    ACCEPT_TIMEOUTS,
     achieved,
     pct,
     duplicates,
@@ -257,6 +286,7 @@ writeFileSync(
     acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
   }),
 );
-const ok = pct >= 95 && duplicates === 0 && lost === 0 && outsideHours.length === 0;
-console.log(`\n${ok ? "Within the goals." : "OUTSIDE THE GOALS."}`);
-process.exit(ok ? 0 : 1);
+const correct = duplicates === 0 && lost === 0 && outsideHours.length === 0;
+const ok = correct && pct >= 95;
+console.log(`\n${ok ? "Within the goals." : "OUTSIDE THE GOALS."}${options.short && correct && !ok ? " (short run: the rate is informative only)" : ""}`);
+process.exit(correct && (ok || options.short) ? 0 : 1);

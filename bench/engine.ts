@@ -25,7 +25,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
-import { buildCopy, devVarsOf, freshState, percentile, run, startWorker } from "./dispatch-harness.ts";
+import { buildCopy, devVarsOf, freshState, percentile, run, startWorker } from "./harness.ts";
 
 const arg = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -50,10 +50,12 @@ const maxDrivers = Math.max(...sizes, REACTION_DRIVERS);
 
 if (!process.argv.includes("--skip-build")) buildCopy(buildDir);
 // Miniflare's local observability collector fails under this load ("Cannot perform I/O on behalf
-// of a different request") and takes requests down with it; the bench's copy runs without it.
+// of a different request") and takes requests down with it; the bench runs without it, from a
+// config of its own beside the build's (a shared build copy, as bench/short.ts hands out, stays as it is).
 const configPath = `${buildDir}/blockpilot/wrangler.json`;
 const config = JSON.parse(readFileSync(configPath, "utf8")) as { observability?: { enabled?: boolean } };
-writeFileSync(configPath, JSON.stringify({ ...config, observability: { enabled: false } }));
+const engineConfigPath = `${buildDir}/blockpilot/wrangler.engine-bench.json`;
+writeFileSync(engineConfigPath, JSON.stringify({ ...config, observability: { enabled: false } }));
 freshState(state);
 const vars = devVarsOf(buildDir);
 
@@ -128,6 +130,7 @@ console.log(`Seeding ${maxDrivers} drivers…`);
 const drivers = await makeDrivers(maxDrivers);
 const worker = await startWorker({
   dir: buildDir,
+  config: engineConfigPath,
   port,
   state,
   vars: { FLEX_PLATFORM_API_BASE: `${platform.url}/flex`, SPARK_PLATFORM_API_BASE: `${platform.url}/spark`, CAPTURE_POLL_INTERVAL_MS: String(INTERVAL_MS) },

@@ -7,7 +7,8 @@
  *
  *   --short        only the landing page, and performance is reported, not enforced (a busy
  *                  machine under `npm test` makes timing scores noisy; the other three are not)
- *   --skip-build   reuse the last private build copy
+ *   --skip-build   reuse the last private build copy (or the one --build-dir names)
+ *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
  *   --port N       where the Worker listens (default 8796)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -15,16 +16,12 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import puppeteer from "puppeteer-core";
 import { DEMO } from "../scripts/seed.ts";
-import { buildCopy, freshState, startWorker } from "./dispatch-harness.ts";
+import { benchOptions, freshState, prepareBuild, startWorker } from "./harness.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SHORT = process.argv.includes("--short");
-const PORT = arg("port", 8796);
-const DIR = ".wrangler/bench-lighthouse-build";
-const STATE = ".wrangler/bench-lighthouse-state";
+const options = benchOptions(8796);
+const SHORT = options.short;
+const PORT = options.port;
+const STATE = `.wrangler/bench-lighthouse-state${SHORT ? "-short" : ""}`;
 const GOAL = 95;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
@@ -37,7 +34,7 @@ const PAGES: { name: string; path: string; driver?: boolean }[] = SHORT
       { name: "driver dashboard", path: "/flex/dashboard", driver: true },
     ];
 
-if (!process.argv.includes("--skip-build")) buildCopy(DIR);
+const DIR = prepareBuild(options, ".wrangler/bench-lighthouse-build");
 freshState(STATE);
 const worker = await startWorker({ dir: DIR, port: PORT, state: STATE });
 const chrome = await chromeLauncher.launch({

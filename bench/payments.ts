@@ -9,27 +9,24 @@
  *    checks the service time grew by exactly N plans: every event acted on once.
  *
  *   --payments N   per part (default 8; checkouts are limited to 20 an hour per driver)
- *   --short        2 per part (the mode npm test can run)
- *   --skip-build   reuse the last private build copy
+ *   --short        2 per part (the mode npm test runs: bench/short.ts)
+ *   --port P       the Worker's port (default 8841)
+ *   --skip-build   reuse the last private build copy (or the one --build-dir names)
  */
 
 import { DEMO } from "../scripts/seed.ts";
 import { stripeSignatureHeader } from "../src/worker/providers/payments/stripe-signature.ts";
-import { buildCopy, devVarsOf, freshState, median, percentile, startWorker } from "./dispatch-harness.ts";
+import { benchOptions, devVarsOf, freshState, median, numberArg, percentile, prepareBuild, startWorker } from "./harness.ts";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SHORT = process.argv.includes("--short");
-const N = SHORT ? 2 : arg("payments", 8);
+const options = benchOptions(8841);
+const SHORT = options.short;
+const N = SHORT ? 2 : numberArg("payments", 8);
 if (2 * N > 20) throw new Error("at most 10 payments per part: a driver may open 20 checkouts an hour");
-const PORT = arg("port", 8841);
-const DIR = ".wrangler/bench-payments-build";
-const STATE = ".wrangler/bench-payments-state";
+const PORT = options.port;
+const STATE = `.wrangler/bench-payments-state${SHORT ? "-short" : ""}`;
 const DAY = 86_400_000;
 
-if (!process.argv.includes("--skip-build")) buildCopy(DIR);
+const DIR = prepareBuild(options, ".wrangler/bench-payments-build");
 freshState(STATE);
 const vars = devVarsOf(DIR);
 const worker = await startWorker({ dir: DIR, port: PORT, state: STATE });

@@ -1,7 +1,11 @@
 /**
  * Builds the app and prints the gzip size of the landing route's JavaScript (the entry, everything
  * it imports statically, and the "/" page chunk) and of the Worker bundle, beside the budgets of
- * DESIGN §10. Exits non-zero when a budget is exceeded.
+ * DESIGN §10. Exits non-zero when a budget is exceeded (also in the short run of `npm test`: sizes
+ * do not depend on the machine).
+ *
+ *   --no-build         measure the last build in dist/
+ *   --build-dir DIR    measure the build copy in DIR instead (bench/short.ts hands one over)
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -13,7 +17,9 @@ const BUDGET_WORKER = 1024 * 1024;
 
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; dynamicImports?: string[]; css?: string[] };
 
-if (!process.argv.includes("--no-build")) {
+const dirArg = process.argv.indexOf("--build-dir");
+const dist = dirArg >= 0 ? process.argv[dirArg + 1]! : "dist";
+if (dirArg < 0 && !process.argv.includes("--no-build")) {
   const built = spawnSync("vite", ["build", "--logLevel", "error"], { stdio: "inherit" });
   if (built.status !== 0) process.exit(built.status ?? 1);
 }
@@ -21,7 +27,7 @@ if (!process.argv.includes("--no-build")) {
 const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-const manifest = JSON.parse(readFileSync("dist/client/.vite/manifest.json", "utf8")) as Record<string, ManifestChunk>;
+const manifest = JSON.parse(readFileSync(join(dist, "client/.vite/manifest.json"), "utf8")) as Record<string, ManifestChunk>;
 const landing = new Set<string>();
 function addWithImports(key: string) {
   const chunk = manifest[key];
@@ -33,11 +39,11 @@ const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry)!;
 addWithImports(entryKey);
 const homeKey = Object.keys(manifest).find((k) => k.endsWith("features/home/HomePage.tsx"));
 if (homeKey) addWithImports(homeKey);
-const landingBytes = [...landing].filter((f) => f.endsWith(".js")).reduce((sum, f) => sum + gz(join("dist/client", f)), 0);
+const landingBytes = [...landing].filter((f) => f.endsWith(".js")).reduce((sum, f) => sum + gz(join(dist, "client", f)), 0);
 
-const workerDir = readdirSync("dist")
-  .map((d) => join("dist", d))
-  .find((d) => d !== join("dist", "client") && statSync(d).isDirectory())!;
+const workerDir = readdirSync(dist)
+  .map((d) => join(dist, d))
+  .find((d) => d !== join(dist, "client") && statSync(d).isDirectory())!;
 const workerFiles = readdirSync(workerDir, { recursive: true })
   .map(String)
   .filter((f) => /\.(m?js|wasm)$/.test(f));

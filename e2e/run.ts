@@ -10,9 +10,15 @@ import { startFakePlatform } from "../test/fake-platform/server.ts";
 const port = Number(process.env.E2E_PORT ?? 8788);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
+// The support chat's stand-in (e2e/fake-chat-widget.ts), a process of its own; the build puts its
+// origin in the assets' CSP and the Worker hands its script to signed-in users.
+const chatPort = Number(process.env.E2E_CHAT_PORT ?? port + 2);
+const chatUrl = `http://127.0.0.1:${chatPort}/packs/js/sdk.js`;
+const chat = spawn("node", ["e2e/fake-chat-widget.ts", "--port", String(chatPort)], { stdio: ["ignore", "ignore", "inherit"] });
+process.on("exit", () => chat.kill());
 // No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
 const ownerCache = `${state}-owner.json`;
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache };
+const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache, CHAT_WIDGET_URL: chatUrl };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });
@@ -120,7 +126,7 @@ try {
   // Not spawnSync: the fake platform runs in this process and must keep answering meanwhile.
   const tests = spawn("node", ["--test", "--test-concurrency=1", "--test-reporter=spec", ...files], {
     stdio: "inherit",
-    env: { ...env, E2E_BASE_URL: baseUrl, E2E_PLATFORM_URL: platform.url },
+    env: { ...env, E2E_BASE_URL: baseUrl, E2E_CHAT_WIDGET_URL: chatUrl, E2E_PLATFORM_URL: platform.url },
   });
   code = await new Promise<number>((resolve) => tests.on("exit", (status) => resolve(status ?? 1)));
 } catch (err) {

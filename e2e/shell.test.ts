@@ -17,7 +17,7 @@ test("the landing page loads, switches to Español and back, and keeps the choic
   page.on("pageerror", (e) => errors.push(e.message));
   page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
   const response = await page.goto("/");
-  // The SPA runs under the strict CSP of public/_headers; console errors below would show a violation.
+  // The SPA runs under the strict CSP of scripts/asset-headers.ts; console errors below would show a violation.
   assert.match(response?.headers()["content-security-policy"] ?? "", /script-src 'self'/);
   await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
   await page.getByRole("button", { name: /Español/ }).click();

@@ -2,7 +2,7 @@
  * The icon sprite: one SVG of <symbol>s built from Lucide's shapes for the names in
  * src/app/components/ui/icon-names.ts. The Vite plugin serves it at /icons.svg in development,
  * writes it into the client build, and gives the app its URL with a content hash in the query, so
- * the 168-hour browser cache (public/_headers) never serves a sprite older than the build.
+ * the 168-hour browser cache (scripts/asset-headers.ts) never serves a sprite older than the build.
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";

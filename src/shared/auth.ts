@@ -1,4 +1,4 @@
-import { normalizeUsPhone } from "./phone";
+import { checkSmsPhone, PHONE_REFUSAL_MESSAGES } from "./phone";
 import { z } from "./zod";
 
 /** The two products: Flex drivers and Spark drivers. Every account, code and campaign belongs to one. */
@@ -65,17 +65,20 @@ export const passwordSchema = z
   .regex(/[A-Z]/, "Include an uppercase letter")
   .regex(/[^A-Za-z0-9]/, "Include a special character");
 
-/** A US/Canada phone number as typed; parses to E.164. */
+/**
+ * A US/Canada phone number that can receive our texts, as typed; parses to E.164. A refusal says
+ * why in its message and in `params.reason` (src/shared/phone.ts `checkSmsPhone`).
+ */
 export const phoneSchema = z
   .string()
   .max(32)
   .transform((value, ctx) => {
-    const e164 = normalizeUsPhone(value);
-    if (!e164) {
-      ctx.addIssue({ code: "custom", message: "Enter a US or Canada phone number" });
+    const checked = checkSmsPhone(value);
+    if (!checked.ok) {
+      ctx.addIssue({ code: "custom", message: PHONE_REFUSAL_MESSAGES[checked.reason], params: { reason: checked.reason } });
       return z.NEVER;
     }
-    return e164;
+    return checked.e164;
   });
 
 /** Spec §5: something, an at sign, something, a dot, something. */

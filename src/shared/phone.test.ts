@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatPhoneAsTyped, formatUsPhone, maskPhone, normalizeUsPhone, numericString } from "./phone";
+import { phoneSchema } from "./auth";
+import { checkSmsPhone, formatPhoneAsTyped, formatUsPhone, maskPhone, normalizeUsPhone, numericString, PHONE_REFUSAL_MESSAGES, PHONE_REFUSALS } from "./phone";
 
 describe("normalizeUsPhone", () => {
   it("accepts what people type and answers E.164", () => {
@@ -78,6 +79,65 @@ describe("numericString (spec §5 helper)", () => {
 describe("maskPhone", () => {
   it("keeps the last four digits", () => {
     expect(maskPhone("+13055550100")).toBe("•••0100");
+  });
+});
+
+describe("checkSmsPhone: US and Canadian numbers that can receive our texts", () => {
+  it("accepts numbers of the 50 states, DC and Canada in every typed form", () => {
+    for (const [input, e164] of [
+      ["(305) 555-0100", "+13055550100"],
+      ["+1 212 555 0143", "+12125550143"],
+      ["202.555.0188", "+12025550188"],
+      ["1-907-555-0123", "+19075550123"],
+      ["416 555 0199", "+14165550199"],
+      ["(867) 555-0100", "+18675550100"],
+      ["+1 (332) 555-0100", "+13325550100"],
+    ]) {
+      expect(checkSmsPhone(input!), input).toEqual({ ok: true, e164 });
+    }
+  });
+
+  it("says why a number cannot be texted", () => {
+    for (const [input, reason] of [
+      ["555-0100", "format"],
+      ["+44 20 7946 0958", "format"],
+      ["(305) 555-01OO", "format"],
+      ["(011) 555-0100", "area_code"],
+      ["(111) 555-0100", "area_code"],
+      ["(211) 555-0100", "area_code"],
+      ["(911) 555-0100", "area_code"],
+      ["(305) 055-0100", "exchange"],
+      ["(305) 155-0100", "exchange"],
+      ["(305) 911-0100", "exchange"],
+      ["(305) 411-0100", "exchange"],
+      ["(800) 555-0100", "toll_free"],
+      ["(833) 555-0100", "toll_free"],
+      ["(888) 555-0100", "toll_free"],
+      ["(877) 555-0100", "toll_free"],
+      ["(900) 555-0100", "premium"],
+      ["(876) 555-0100", "outside_us_canada"],
+      ["(809) 555-0100", "outside_us_canada"],
+      ["(242) 555-0100", "outside_us_canada"],
+      ["(473) 555-0100", "outside_us_canada"],
+      ["(787) 555-0100", "outside_us_canada"],
+      ["(671) 555-0100", "outside_us_canada"],
+      ["(555) 555-0100", "not_in_service"],
+      ["(999) 555-0100", "not_in_service"],
+      ["(500) 555-0100", "not_in_service"],
+      ["(600) 555-0100", "not_in_service"],
+      ["(700) 555-0100", "not_in_service"],
+      ["(296) 555-0100", "not_in_service"],
+    ] as const) {
+      expect(checkSmsPhone(input), input).toEqual({ ok: false, reason });
+    }
+  });
+
+  it("gives every refusal its words, and the shared schema uses them", () => {
+    for (const reason of PHONE_REFUSALS) expect(PHONE_REFUSAL_MESSAGES[reason]).toMatch(/\w/);
+    const parsed = phoneSchema.safeParse("(800) 555-0100");
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({ message: PHONE_REFUSAL_MESSAGES.toll_free, params: { reason: "toll_free" } });
+    expect(phoneSchema.parse("(305) 555-0100")).toBe("+13055550100");
   });
 });
 

@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
+import { isProduction, loadConfig } from "./config";
 import type { AppEnv } from "./context";
 import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
@@ -18,6 +19,7 @@ import { driverRoutes } from "./routes/driver";
 import { invitationRoutes } from "./routes/invitations";
 import { legacyAdminRoutes } from "./routes/legacy-admin";
 import { localStripeRoutes } from "./routes/local-stripe";
+import { outboxRoutes } from "./routes/outbox";
 import { paymentRoutes } from "./routes/payments";
 import { planRoutes } from "./routes/plans";
 import { resellerRoutes } from "./routes/reseller";
@@ -36,62 +38,86 @@ const codeForStatus: Record<number, ErrorCode> = {
   429: "rate_limited",
 };
 
-export const app = new Hono<AppEnv>()
-  .basePath("/api")
-  .use(requestId())
-  .use(async (c, next) => {
-    const log = createLogger({ requestId: c.var.requestId });
-    c.set("log", log);
-    const started = Date.now();
-    await next();
-    log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
-  })
-  .use(
-    secureHeaders({
-      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-      strictTransportSecurity: "max-age=63072000; includeSubDomains",
-    }),
-  )
-  .use(
-    bodyLimit({
-      maxSize: 1024 * 1024,
-      onError: () => {
-        throw new ApiError("payload_too_large", "Request body is too large");
-      },
-    }),
-  )
-  .use(dbMiddleware)
-  .route("/status", statusRoutes)
-  .route("/auth", authRoutes)
-  .route("/contact", contactRoutes)
-  .route("/flex/v1/user", userRoutes)
-  .route("/driver", driverRoutes)
-  .route("/plans", planRoutes)
-  .route("/payments", paymentRoutes)
-  .route("/invitations", invitationRoutes)
-  .route("/reseller", resellerRoutes)
-  .route("/local-stripe", localStripeRoutes)
-  .route("/admin/users", adminUserRoutes)
-  .route("/admin/dashboard", adminDashboardRoutes)
-  .route("/admin/invitations", adminInvitationRoutes)
-  .route("/admin/leads", adminLeadRoutes)
-  .route("/admin/audit", adminAuditRoutes)
-  .route("/admin/billing", adminBillingRoutes)
-  .route("/admin", adminRoutes)
-  .route("/", legacyAdminRoutes)
-  .route("/webhooks", webhookRoutes);
+/**
+ * The API. Production gets the app without development routes; everywhere else the embedded
+ * providers' outbox can be read too (/api/admin/outbox), so production cannot serve it even by mistake.
+ */
+function createApp(options: { developmentRoutes: boolean }) {
+  const app = new Hono<AppEnv>()
+    .basePath("/api")
+    .use(requestId())
+    .use(async (c, next) => {
+      const log = createLogger({ requestId: c.var.requestId });
+      c.set("log", log);
+      const started = Date.now();
+      await next();
+      log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Date.now() - started });
+    })
+    .use(
+      secureHeaders({
+        contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+        strictTransportSecurity: "max-age=63072000; includeSubDomains",
+      }),
+    )
+    .use(
+      bodyLimit({
+        maxSize: 1024 * 1024,
+        onError: () => {
+          throw new ApiError("payload_too_large", "Request body is too large");
+        },
+      }),
+    )
+    // Nothing is served on a configuration that fails src/worker/config.ts (the log says why).
+    .use(async (c, next) => {
+      const config = loadConfig(c.env);
+      if (!config.ok) throw new ApiError("unavailable", "The service is not available. Try again later");
+      c.set("config", config.config);
+      await next();
+    })
+    .use(dbMiddleware)
+    .route("/status", statusRoutes)
+    .route("/auth", authRoutes)
+    .route("/contact", contactRoutes)
+    .route("/flex/v1/user", userRoutes)
+    .route("/driver", driverRoutes)
+    .route("/plans", planRoutes)
+    .route("/payments", paymentRoutes)
+    .route("/invitations", invitationRoutes)
+    .route("/reseller", resellerRoutes)
+    // The embedded checkout's pages: 404 unless PAYMENTS_PROVIDER is "local", which production refuses.
+    .route("/local-stripe", localStripeRoutes)
+    .route("/admin/users", adminUserRoutes)
+    .route("/admin/dashboard", adminDashboardRoutes)
+    .route("/admin/invitations", adminInvitationRoutes)
+    .route("/admin/leads", adminLeadRoutes)
+    .route("/admin/audit", adminAuditRoutes)
+    .route("/admin/billing", adminBillingRoutes)
+    .route("/admin", adminRoutes)
+    .route("/", legacyAdminRoutes)
+    .route("/webhooks", webhookRoutes);
+  if (options.developmentRoutes) app.route("/admin/outbox", outboxRoutes);
 
-app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
+  app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
 
-app.onError((err, c) => {
-  if (err instanceof ApiError) return errorResponse(c, err);
-  if (err instanceof HTTPException) {
-    // Hono raises these for malformed bodies (bad JSON, wrong content type) among others.
-    const code = codeForStatus[err.status] ?? "bad_request";
-    return errorResponse(c, new ApiError(code, err.status === 400 ? "Malformed request body" : err.message || code));
-  }
-  (c.var.log ?? createLogger()).error("unhandled", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
-  return errorResponse(c, new ApiError("internal", "An unexpected error occurred. Please try again later"));
-});
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return errorResponse(c, err);
+    if (err instanceof HTTPException) {
+      // Hono raises these for malformed bodies (bad JSON, wrong content type) among others.
+      const code = codeForStatus[err.status] ?? "bad_request";
+      return errorResponse(c, new ApiError(code, err.status === 400 ? "Malformed request body" : err.message || code));
+    }
+    (c.var.log ?? createLogger()).error("unhandled", { error: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+    return errorResponse(c, new ApiError("internal", "An unexpected error occurred. Please try again later"));
+  });
+  return app;
+}
 
-export type AppType = typeof app;
+export const app = createApp({ developmentRoutes: true });
+export const productionApp = createApp({ developmentRoutes: false });
+
+/** The app an environment gets: production never has the development routes. */
+export function appFor(env: Pick<Env, "ENVIRONMENT">) {
+  return isProduction(env) ? productionApp : app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

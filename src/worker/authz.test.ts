@@ -1,33 +1,47 @@
 /**
  * Who may call what: every API route, with the status each kind of caller gets. The table must
- * list every route the app has (a new route without a row fails the coverage test), so adding an
- * endpoint means deciding its access here, in one line.
+ * list every route the app has (a new route without a row fails the coverage test, `.all()` routes
+ * included), so adding an endpoint means deciding its access here, in one line. Permissions that
+ * depend on the request body (lifting the SMS limit, creating an administrator) have rows of their
+ * own below the table, with a body that gets past validation.
  *
  * Requests carry no payload (`{}` for writes, no query) and made-up path ids, so an allowed caller
  * usually gets the route's validation error (400) or a not-found (404) rather than a change;
  * what matters is where 401/403 stop the others.
  */
+import { env } from "cloudflare:test";
+import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { call, seedAdmin, seedUser, signIn, signInAdmin } from "./auth/test-fixtures";
+import { startRefreshFamily } from "./auth/refresh-tokens";
+import { idTokenFor } from "./auth/sign-in-flow";
+import { call, db, seedAdmin, seedUser, signIn, signInAdmin, uniquePhone } from "./auth/test-fixtures";
+import { methodsOf, registeredRoutes } from "./test/routes";
 
-/** `admin` is an owner with the billingDetails permission; `support` an administrator without it. */
-type Caller = "anonymous" | "unverified" | "driver" | "admin" | "support";
+/**
+ * `owner`: the owner role with the billingDetails permission; `ownerNoBilling`: the owner role
+ * without it; `billingAdmin`: an administrator with billingDetails who is not the owner;
+ * `support`: an administrator with neither. `unverified` holds a session from before unconfirmed
+ * accounts stopped getting tokens.
+ */
+const CALLERS = ["anonymous", "unverified", "driver", "owner", "ownerNoBilling", "billingAdmin", "support"] as const;
+type Caller = (typeof CALLERS)[number];
 type Expected = Record<Caller, number>;
 type Row = { method: string; path: string; expected: Expected; request?: { path?: string; body?: unknown } };
 
+const admins = (status: number) => ({ owner: status, ownerNoBilling: status, billingAdmin: status, support: status });
 /** Open to anyone (identity, health, and webhooks, which check a provider signature instead). */
-const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, admin: status, support: status });
-/** Any signed-in user, confirmed phone or not. */
-const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: status, driver: status, admin: status, support: status });
-/** Signed in with a confirmed phone number. */
-const verified = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, admin: status, support: status });
+const open = (status: number): Expected => ({ anonymous: status, unverified: status, driver: status, ...admins(status) });
+/** Any signed-in user with a confirmed phone. */
+const signedIn = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: status, ...admins(status) });
 /** Administrators only. */
-const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, admin: status, support: status });
-/** The owner role (`admin` here is the owner, `support` is not). */
-const ownerOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
+const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, driver: 403, ...admins(status) });
 /** Administrators whose role has the billingDetails permission. */
-const billingOnly = (status: number): Expected => ({ ...adminOnly(status), support: 403 });
+const billingOnly = (status: number): Expected => ({ ...adminOnly(status), ownerNoBilling: 403, support: 403 });
+/** The owner role with the billingDetails permission. */
+const billingOwner = (status: number): Expected => ({ ...billingOnly(status), billingAdmin: 403 });
+/** The owner role, whatever its other permissions. */
+const ownerOnly = (status: number): Expected => ({ ...adminOnly(status), billingAdmin: 403, support: 403 });
 
 const route = (method: string, path: string, expected: Expected, request?: Row["request"]): Row => ({ method, path, expected, request });
 
@@ -53,45 +67,40 @@ const ROUTES: Row[] = [
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
 
-  route("GET", "/api/driver/connection", verified(200)),
-  route("POST", "/api/driver/connection", verified(400)),
-  route("POST", "/api/driver/connection/code", verified(400)),
-  route("POST", "/api/driver/connection/approval", verified(400)),
-  route("DELETE", "/api/driver/connection/attempts/:id", verified(400)),
-  route("DELETE", "/api/driver/connection", verified(200)),
+  route("GET", "/api/driver/connection", signedIn(200)),
+  route("POST", "/api/driver/connection", signedIn(400)),
+  route("POST", "/api/driver/connection/code", signedIn(400)),
+  route("POST", "/api/driver/connection/approval", signedIn(400)),
+  route("DELETE", "/api/driver/connection/attempts/:id", signedIn(400)),
+  route("DELETE", "/api/driver/connection", signedIn(200)),
   // Not connected to the platform yet: a conflict, not a platform call.
-  route("GET", "/api/driver/stations", verified(409)),
-  route("GET", "/api/driver/filters", verified(200)),
-  route("PUT", "/api/driver/filters", verified(400)),
-  route("GET", "/api/driver/engine", verified(200)),
-  route("POST", "/api/driver/engine", verified(400)),
-  route("GET", "/api/driver/offers", verified(200)),
-  route("POST", "/api/driver/offers/:id/arrive", verified(404)),
-  route("POST", "/api/driver/offers/:id/forfeit", verified(404)),
-  route("GET", "/api/driver/calendar", verified(400)),
+  route("GET", "/api/driver/stations", signedIn(409)),
+  route("GET", "/api/driver/filters", signedIn(200)),
+  route("PUT", "/api/driver/filters", signedIn(400)),
+  route("GET", "/api/driver/engine", signedIn(200)),
+  route("POST", "/api/driver/engine", signedIn(400)),
+  route("GET", "/api/driver/offers", signedIn(200)),
+  route("POST", "/api/driver/offers/:id/arrive", signedIn(404)),
+  route("POST", "/api/driver/offers/:id/forfeit", signedIn(404)),
+  route("GET", "/api/driver/calendar", signedIn(400)),
   // Another driver's calendar: administrators (an unknown number is then a 404); a driver is refused.
-  route(
-    "GET",
-    "/api/driver/calendar/:phoneNumber",
-    { anonymous: 401, unverified: 403, driver: 403, admin: 404, support: 404 },
-    { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" },
-  ),
+  route("GET", "/api/driver/calendar/:phoneNumber", adminOnly(404), { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" }),
 
   route("GET", "/api/plans", open(200)),
-  route("POST", "/api/payments/checkout", verified(400)),
-  route("GET", "/api/payments", verified(200)),
-  route("GET", "/api/payments/service-time", verified(200)),
-  route("GET", "/api/payments/:id{[0-9]+}", verified(404)),
-  route("POST", "/api/payments/:id{[0-9]+}/cancel", verified(404)),
-  route("GET", "/api/invitations", verified(200)),
-  route("POST", "/api/invitations", verified(400)),
-  route("GET", "/api/reseller", verified(200)),
-  route("POST", "/api/reseller/apply", verified(400)),
+  route("POST", "/api/payments/checkout", signedIn(400)),
+  route("GET", "/api/payments", signedIn(200)),
+  route("GET", "/api/payments/service-time", signedIn(200)),
+  route("GET", "/api/payments/:id{[0-9]+}", signedIn(404)),
+  route("POST", "/api/payments/:id{[0-9]+}/cancel", signedIn(404)),
+  route("GET", "/api/invitations", signedIn(200)),
+  route("POST", "/api/invitations", signedIn(400)),
+  route("GET", "/api/reseller", signedIn(200)),
+  route("POST", "/api/reseller/apply", signedIn(400)),
   // Only approved resellers get further than this.
-  route("POST", "/api/reseller/onboarding", verified(403)),
-  route("POST", "/api/reseller/onboarding/refresh", verified(403)),
-  route("GET", "/api/reseller/clients", verified(403)),
-  route("GET", "/api/reseller/commissions", verified(403)),
+  route("POST", "/api/reseller/onboarding", signedIn(403)),
+  route("POST", "/api/reseller/onboarding/refresh", signedIn(403)),
+  route("GET", "/api/reseller/clients", signedIn(403)),
+  route("GET", "/api/reseller/commissions", signedIn(403)),
   // The embedded provider's checkout and onboarding pages: open, like Stripe's; an unknown id is 404.
   route("GET", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}", open(404)),
   route("POST", "/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}/pay", open(404)),
@@ -103,9 +112,9 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/billing/payments/export.csv", billingOnly(200)),
   route("POST", "/api/admin/billing/payments/:id/refund", billingOnly(404)),
   route("GET", "/api/admin/billing/plans", billingOnly(200)),
-  // Plans are the owner's ("admin" here is the owner).
-  route("POST", "/api/admin/billing/plans", billingOnly(400)),
-  route("PATCH", "/api/admin/billing/plans/:id", billingOnly(400)),
+  // Plans are the owner's, and billing's.
+  route("POST", "/api/admin/billing/plans", billingOwner(400)),
+  route("PATCH", "/api/admin/billing/plans/:id", billingOwner(400)),
   route("GET", "/api/admin/billing/commissions", billingOnly(200)),
   route("GET", "/api/admin/billing/resellers", billingOnly(200)),
   route("POST", "/api/admin/billing/resellers/:id/approve", billingOnly(404)),
@@ -165,15 +174,61 @@ const ROUTES: Row[] = [
   route("POST", "/api/webhooks/stripe", open(401)),
 ];
 
-/** The routes the app really has: one entry per method and path, middleware ("ALL") left out. */
-function registeredRoutes(): { method: string; path: string }[] {
-  const seen = new Map<string, { method: string; path: string }>();
-  for (const r of app.routes) {
-    if (r.method === "ALL") continue;
-    seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
-  }
-  return [...seen.values()];
-}
+/** A request that passes validation, so what answers is the permission the body asks for. */
+type BodyRule = { name: string; method: string; path: string; body: (caller: Caller) => unknown; expected: Expected };
+
+const BODY_RULES: BodyRule[] = [
+  {
+    name: "lifting the one-segment SMS limit",
+    method: "POST",
+    path: "/api/admin/campaigns",
+    body: (caller) => ({
+      idempotencyKey: `authz-lift-${caller}-${crypto.randomUUID()}`,
+      source: "list",
+      channel: "sms",
+      purpose: "service",
+      message: "A message longer than one segment. ".repeat(6),
+      phones: [uniquePhone()],
+      liftLimit: true,
+    }),
+    expected: ownerOnly(201),
+  },
+  {
+    name: "creating an administrator",
+    method: "POST",
+    path: "/api/admin/users",
+    body: () => ({ phoneNumber: uniquePhone(), app: "flex", name: "New Admin", isAdmin: true, roleName: "support" }),
+    expected: ownerOnly(201),
+  },
+  {
+    name: "sending a WhatsApp template (the template list is billing data)",
+    method: "POST",
+    path: "/api/admin/campaigns",
+    body: (caller) => ({
+      idempotencyKey: `authz-wa-${caller}-${crypto.randomUUID()}`,
+      source: "list",
+      channel: "whatsapp",
+      purpose: "service",
+      template: { name: AUTHZ_TEMPLATE, language: "en_US" },
+      phones: [uniquePhone()],
+    }),
+    expected: billingOnly(201),
+  },
+  {
+    name: "filtering an audience by referral code (the referral list is billing data)",
+    method: "GET",
+    path: "/api/admin/audience?app=flex&referral=AUTHZREF",
+    body: () => undefined,
+    expected: billingOnly(200),
+  },
+  {
+    name: "creating a driver account",
+    method: "POST",
+    path: "/api/admin/users",
+    body: () => ({ phoneNumber: uniquePhone(), app: "flex", name: "New Driver" }),
+    expected: adminOnly(201),
+  },
+];
 
 /** A concrete URL for a pattern: `:id` (with or without a `{regex}`) becomes a made-up number, `*` a word. */
 function samplePath(pattern: string): string {
@@ -181,22 +236,33 @@ function samplePath(pattern: string): string {
 }
 
 const tokens: Partial<Record<Caller, string>> = {};
+const AUTHZ_TEMPLATE = `authz_${crypto.randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
+  await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')")
+    .bind(`tpl-${AUTHZ_TEMPLATE}`, AUTHZ_TEMPLATE)
+    .run();
   const unverified = await seedUser({ phoneVerified: false });
-  const driver = await seedUser();
-  const admin = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
-  const support = await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } });
-  tokens.unverified = (await signIn(unverified)).idToken;
-  tokens.driver = (await signIn(driver)).idToken;
-  tokens.admin = (await signInAdmin(admin)).idToken;
-  tokens.support = (await signInAdmin(support)).idToken;
+  const { family } = await startRefreshFamily(db, unverified.id, { passedTotp: false });
+  tokens.unverified = await idTokenFor(env, unverified, family, Date.now());
+  tokens.driver = (await signIn(await seedUser())).idToken;
+  tokens.owner = (await signInAdmin(await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } }))).idToken;
+  tokens.ownerNoBilling = (await signInAdmin(await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: false } }))).idToken;
+  tokens.billingAdmin = (await signInAdmin(await seedAdmin({ roleName: "billing", roleProperties: { billingDetails: true } }))).idToken;
+  tokens.support = (await signInAdmin(await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } }))).idToken;
 });
 
+async function expectAnswer(method: string, path: string, body: unknown, caller: Caller, expected: number) {
+  const res = await call(path, { method, body, token: tokens[caller] });
+  expect(res.status, `${method} ${path} as ${caller}: ${await res.clone().text()}`).toBe(expected);
+  // Every refusal is the one error envelope.
+  if (res.status >= 400) expect((await res.json()) as object).toHaveProperty("error.code");
+}
+
 describe("authorization table", () => {
-  it("lists every route the app has, and only those", () => {
+  it("lists every route the app has, `.all()` ones included, and only those", () => {
     const listed = new Set(ROUTES.map((r) => `${r.method} ${r.path}`));
-    const registered = registeredRoutes().map((r) => `${r.method} ${r.path}`);
+    const registered = registeredRoutes(app).map((r) => `${r.method} ${r.path}`);
     const missing = registered.filter((key) => !listed.has(key));
     const stale = [...listed].filter((key) => !registered.includes(key));
     expect(missing, "routes without a row in ROUTES (add one line each)").toEqual([]);
@@ -204,13 +270,25 @@ describe("authorization table", () => {
     expect(listed.size, "duplicate rows in ROUTES").toBe(ROUTES.length);
   });
 
+  it("sees handlers registered with .all() (and not middleware)", () => {
+    const sample = new Hono().use(async (_c, next) => next()).all("/anything", (c) => c.text("ok"));
+    expect(registeredRoutes(sample)).toEqual([{ method: "ALL", path: "/anything" }]);
+  });
+
   describe.each(ROUTES)("$method $path", (row) => {
-    it.each(["anonymous", "unverified", "driver", "admin", "support"] as const)("answers %s callers as listed", async (caller) => {
-      const body = row.request?.body ?? (row.method === "GET" ? undefined : {});
-      const res = await call(row.request?.path ?? samplePath(row.path), { method: row.method, body, token: tokens[caller] });
-      expect(res.status, `${row.method} ${row.path} as ${caller}: ${await res.clone().text()}`).toBe(row.expected[caller]);
-      // Every refusal is the one error envelope.
-      if (res.status >= 400) expect((await res.json()) as object).toHaveProperty("error.code");
+    it.each(CALLERS)("answers %s callers as listed", async (caller) => {
+      for (const method of methodsOf(row.method)) {
+        const body = row.request?.body ?? (method === "GET" ? undefined : {});
+        await expectAnswer(method, row.request?.path ?? samplePath(row.path), body, caller, row.expected[caller]);
+      }
+    });
+  });
+});
+
+describe("permissions that depend on the body", () => {
+  describe.each(BODY_RULES)("$name ($method $path)", (rule) => {
+    it.each(CALLERS)("answers %s callers as listed", async (caller) => {
+      await expectAnswer(rule.method, rule.path, rule.body(caller), caller, rule.expected[caller]);
     });
   });
 });

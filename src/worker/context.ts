@@ -1,4 +1,5 @@
 import type { SessionUser } from "./auth/middleware";
+import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";
 
@@ -6,9 +7,13 @@ import type { Logger } from "./log";
 export type AppEnv = {
   Bindings: Env;
   Variables: {
+    /** The validated configuration (src/worker/config.ts). */
+    config: Config;
     db: Db;
     log: Logger;
     requestId: string;
     user: SessionUser;
+    /** The caller's session (the ID token's `sid`, a refresh-token family), set with `user`. */
+    sessionId: string;
   };
 };

@@ -1,7 +1,8 @@
 import { pruneDashboardCache } from "./admin/dashboard";
 import { fileDropOffLeads } from "./admin/leads";
-import { app } from "./app";
+import { appFor } from "./app";
 import { runBillingCron } from "./billing/cron";
+import { loadConfig } from "./config";
 import { createDb } from "./db/client";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
@@ -13,10 +14,16 @@ import { handleQueueBatch } from "./queue";
 export { SendPacer } from "./messaging/pacer";
 export { CaptureSession } from "./platform/capture-session";
 
+// A configuration that fails src/worker/config.ts serves nothing: requests get 503 (from the app),
+// queue batches go back to the queue untouched, cron runs do nothing; each says why in the log.
 export default {
-  fetch: app.fetch,
-  queue: (batch, env, ctx) => handleQueueBatch(batch, env, jobHandlers, ctx),
+  fetch: (request, env, ctx) => appFor(env).fetch(request, env, ctx),
+  queue: async (batch, env, ctx) => {
+    if (!loadConfig(env).ok) return batch.retryAll({ delaySeconds: 60 });
+    await handleQueueBatch(batch, env, jobHandlers, ctx);
+  },
   scheduled: (controller, env, ctx) => {
+    if (!loadConfig(env).ok) return;
     ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
     ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
     ctx.waitUntil(pruneDashboardCache(createDb(env.DB), controller.scheduledTime));

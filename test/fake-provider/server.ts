@@ -2,9 +2,11 @@
  * A fake SMS/WhatsApp provider over real HTTP, shaped like Twilio's Messages API and Meta's Cloud
  * API, for the Worker tests and the dispatch bench. It checks what the real ones check (Basic auth,
  * Bearer token, E.164 numbers, known templates), limits throughput with a token bucket answering
- * 429 + Retry-After, injects 429s, 5xx and time-outs (requests it never answers), fails chosen
- * numbers permanently, can post signed delivery callbacks, and records every message it accepted so
- * duplicates and losses can be counted.
+ * 429 + Retry-After, injects 429s, 5xx and time-outs (requests it never answers, nothing accepted)
+ * and the ambiguous kind: accept the message, then never answer ("accept-timeout"), fails chosen
+ * numbers permanently, can post signed delivery callbacks (Twilio's StatusCallback; Meta's status
+ * webhook, echoing biz_opaque_callback_data), and records every message it accepted so duplicates
+ * and losses can be counted.
  *
  * Tenants keep concurrent tests apart: a base URL of http://host:port/t/<tenant> has its own
  * configuration, bucket and records; without the prefix the tenant is "default".
@@ -17,7 +19,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 
-export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" };
+export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" } | { kind: "accept-timeout" };
 
 export type TemplateComponent = { type: string; format?: string; text?: string };
 export type FakeTemplate = { id: string; name: string; language: string; status: string; category?: string; components: TemplateComponent[] };
@@ -33,6 +35,8 @@ export type FakeConfig = {
   fail429: number;
   fail5xx: number;
   failTimeout: number;
+  /** Accept the message (and call back), then never answer: the sender cannot know it went out. */
+  failAcceptTimeout: number;
   /** Retry-After (seconds) on an injected 429. */
   retryAfter: number;
   /** Faults for the next requests, in order, before any random ones (deterministic tests). */
@@ -43,18 +47,34 @@ export type FakeConfig = {
   callbackDelayMs: number | null;
   /** Numbers whose delivery callback says undelivered (30003) instead of delivered. */
   undeliverable: string[];
+  /** Where Meta-style status webhooks go (signed with whatsapp.appSecret); null: none. */
+  whatsappCallbackUrl: string | null;
   templates: FakeTemplate[];
   /** Page size of the template list (to exercise paging). */
   templatePageSize: number;
 };
 
-export type AcceptedMessage = { id: string; channel: "sms" | "whatsapp"; to: string; from: string; body: string; at: number; statusCallback?: string };
+export type AcceptedMessage = {
+  id: string;
+  channel: "sms" | "whatsapp";
+  to: string;
+  from: string;
+  body: string;
+  at: number;
+  statusCallback?: string;
+  /** WhatsApp: the sender's biz_opaque_callback_data, echoed in the status webhook. */
+  reference?: string;
+  /** Accepted, but the answer was never sent (the "accept-timeout" fault). */
+  unanswered?: boolean;
+};
 
 type Tenant = {
   config: FakeConfig;
   accepted: AcceptedMessage[];
   buckets: Map<string, { tokens: number; at: number }>;
   rejected: { rateLimited: number; injected429: number; injected5xx: number; timeouts: number; permanent: number; invalid: number; unauthorized: number };
+  /** Messages accepted whose answer was withheld. */
+  acceptedUnanswered: number;
   callbacks: { sent: number; failed: number };
 };
 
@@ -67,11 +87,13 @@ export function defaultConfig(): FakeConfig {
     fail429: 0,
     fail5xx: 0,
     failTimeout: 0,
+    failAcceptTimeout: 0,
     retryAfter: 1,
     script: [],
     permanent: {},
     callbackDelayMs: null,
     undeliverable: [],
+    whatsappCallbackUrl: null,
     templates: [
       {
         id: "tpl_welcome_en",
@@ -94,6 +116,7 @@ const newTenant = (): Tenant => ({
   accepted: [],
   buckets: new Map(),
   rejected: { rateLimited: 0, injected429: 0, injected5xx: 0, timeouts: 0, permanent: 0, invalid: 0, unauthorized: 0 },
+  acceptedUnanswered: 0,
   callbacks: { sent: 0, failed: 0 },
 });
 
@@ -146,6 +169,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
     if (roll < t.config.fail429) return { kind: "429" };
     if (roll < t.config.fail429 + t.config.fail5xx) return { kind: "5xx" };
     if (roll < t.config.fail429 + t.config.fail5xx + t.config.failTimeout) return { kind: "timeout" };
+    if (roll < t.config.fail429 + t.config.fail5xx + t.config.failTimeout + t.config.failAcceptTimeout) return { kind: "accept-timeout" };
     return null;
   }
 
@@ -165,14 +189,22 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
     return Math.max(1, Math.ceil((1 - b.tokens) / rate));
   }
 
-  /** Applies faults and the rate limit; true when the request may be accepted, else it was answered (or held). */
-  function admit(t: Tenant, res: ServerResponse, sender: string, errorBody: (code: number, message: string) => unknown): boolean {
+  /** Keeps a request open without ever answering it (the client's time-out ends it). */
+  function hold(res: ServerResponse) {
+    held.add(res);
+    res.on("close", () => held.delete(res));
+  }
+
+  /**
+   * Applies faults and the rate limit: "answer" when the message is accepted and answered,
+   * "withhold" when it is accepted but the answer never comes, false when it was refused (answered or held).
+   */
+  function admit(t: Tenant, res: ServerResponse, sender: string, errorBody: (code: number, message: string) => unknown): "answer" | "withhold" | false {
     const fault = injected(t);
     if (fault?.kind === "timeout") {
       // Never answered: the client's time-out is what ends it. Nothing was accepted.
       t.rejected.timeouts++;
-      held.add(res);
-      res.on("close", () => held.delete(res));
+      hold(res);
       return false;
     }
     if (fault?.kind === "429") {
@@ -191,7 +223,16 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       json(res, 429, errorBody(20429, "Too Many Requests"), { "Retry-After": String(wait) });
       return false;
     }
-    return true;
+    return fault?.kind === "accept-timeout" ? "withhold" : "answer";
+  }
+
+  /** Answers an accepted send, or (the "accept-timeout" fault) keeps the sender waiting forever. */
+  function answerAccepted(t: Tenant, res: ServerResponse, admitted: "answer" | "withhold", message: AcceptedMessage, status: number, body: unknown) {
+    if (admitted === "withhold") {
+      message.unanswered = true;
+      t.acceptedUnanswered++;
+      hold(res);
+    } else json(res, status, body);
   }
 
   function scheduleCallback(t: Tenant, callbackUrl: string, message: AcceptedMessage) {
@@ -211,6 +252,45 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
         method: "POST",
         headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": twilioSignature(t.config.twilio.authToken, callbackUrl, params) },
         body: params.toString(),
+      }).then(
+        (r) => (r.ok ? t.callbacks.sent++ : t.callbacks.failed++),
+        () => t.callbacks.failed++,
+      );
+    }, t.config.callbackDelayMs).unref();
+  }
+
+  /** Meta's status webhook for an accepted WhatsApp message: signed, naming our number, echoing biz_opaque_callback_data. */
+  function scheduleWhatsAppCallback(t: Tenant, message: AcceptedMessage) {
+    const url = t.config.whatsappCallbackUrl;
+    if (t.config.callbackDelayMs === null || !url) return;
+    const undeliverable = t.config.undeliverable.includes(message.to);
+    const status = {
+      id: message.id,
+      status: undeliverable ? "failed" : "delivered",
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: message.to.slice(1),
+      ...(message.reference ? { biz_opaque_callback_data: message.reference } : {}),
+      ...(undeliverable ? { errors: [{ code: 131026, title: "Message undeliverable" }] } : {}),
+    };
+    const body = JSON.stringify({
+      object: "whatsapp_business_account",
+      entry: [
+        {
+          id: t.config.whatsapp.businessAccountId,
+          changes: [
+            {
+              field: "messages",
+              value: { messaging_product: "whatsapp", metadata: { phone_number_id: t.config.whatsapp.phoneNumberId }, statuses: [status] },
+            },
+          ],
+        },
+      ],
+    });
+    setTimeout(() => {
+      fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(t.config.whatsapp.appSecret, body) },
+        body,
       }).then(
         (r) => (r.ok ? t.callbacks.sent++ : t.callbacks.failed++),
         () => t.callbacks.failed++,
@@ -243,12 +323,14 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       t.rejected.permanent++;
       return json(res, 400, { ...twilioError(Number(permanent), `Permanent failure for ${to}`), status: 400 });
     }
-    if (!admit(t, res, `sms:${from}`, (code, message) => ({ ...twilioError(code, message), status: 429 }))) return;
+    const admitted = admit(t, res, `sms:${from}`, (code, message) => ({ ...twilioError(code, message), status: 429 }));
+    if (!admitted) return;
     const callback = form.get("StatusCallback");
     const message: AcceptedMessage = { id: id("SM"), channel: "sms", to, from, body, at: Date.now(), ...(callback ? { statusCallback: callback } : {}) };
     t.accepted.push(message);
     if (callback) scheduleCallback(t, callback, message);
-    json(res, 201, { sid: message.id, account_sid: sid, to, from, body, status: "queued", num_segments: "1", date_created: new Date().toUTCString() });
+    const answer = { sid: message.id, account_sid: sid, to, from, body, status: "queued", num_segments: "1", date_created: new Date().toUTCString() };
+    answerAccepted(t, res, admitted, message, 201, answer);
   }
 
   async function whatsappSend(t: Tenant, req: IncomingMessage, res: ServerResponse, phoneNumberId: string) {
@@ -264,6 +346,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       type?: string;
       template?: { name?: string; language?: { code?: string } };
       text?: { body?: string };
+      biz_opaque_callback_data?: string;
     };
     try {
       payload = JSON.parse(raw) as typeof payload;
@@ -295,10 +378,25 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       t.rejected.permanent++;
       return json(res, 400, graphError(Number(permanent), `Message undeliverable to ${to}`));
     }
-    if (!admit(t, res, `whatsapp:${phoneNumberId}`, (code, message) => graphError(code === 20429 ? 130429 : 131000, message))) return;
-    const message: AcceptedMessage = { id: id("wamid."), channel: "whatsapp", to, from: phoneNumberId, body, at: Date.now() };
+    const admitted = admit(t, res, `whatsapp:${phoneNumberId}`, (code, message) => graphError(code === 20429 ? 130429 : 131000, message));
+    if (!admitted) return;
+    const reference = payload.biz_opaque_callback_data;
+    const message: AcceptedMessage = {
+      id: id("wamid."),
+      channel: "whatsapp",
+      to,
+      from: phoneNumberId,
+      body,
+      at: Date.now(),
+      ...(reference ? { reference } : {}),
+    };
     t.accepted.push(message);
-    json(res, 200, { messaging_product: "whatsapp", contacts: [{ input: payload.to, wa_id: payload.to }], messages: [{ id: message.id }] });
+    scheduleWhatsAppCallback(t, message);
+    answerAccepted(t, res, admitted, message, 200, {
+      messaging_product: "whatsapp",
+      contacts: [{ input: payload.to, wa_id: payload.to }],
+      messages: [{ id: message.id }],
+    });
   }
 
   function whatsappTemplates(t: Tenant, req: IncomingMessage, res: ServerResponse, base: string, wabaId: string, query: URLSearchParams) {
@@ -324,6 +422,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       firstAt: times.length ? Math.min(...times) : null,
       lastAt: times.length ? Math.max(...times) : null,
       rejected: t.rejected,
+      acceptedUnanswered: t.acceptedUnanswered,
       callbacks: t.callbacks,
     };
   }

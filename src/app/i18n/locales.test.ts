@@ -6,7 +6,9 @@ const files = import.meta.glob<Record<string, unknown>>("./locales/*/*.json", { 
 const all: Record<string, Record<string, Record<string, unknown>>> = {};
 for (const [path, content] of Object.entries(files)) {
   const [, lang, ns] = /\.\/locales\/(\w+)\/([\w-]+)\.json$/.exec(path) ?? [];
-  if (lang && ns) (all[lang] ??= {})[ns] = content;
+  if (!lang || !ns) continue;
+  all[lang] ??= {};
+  all[lang][ns] = content;
 }
 
 function keys(value: unknown, prefix = ""): string[] {

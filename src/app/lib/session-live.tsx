@@ -224,6 +224,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   }, [refresh]);
 
   // A stored session that expired while the app was closed: refresh before anything renders.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the first mount decides
   useEffect(() => {
     if (!loading) return;
     let live = true;

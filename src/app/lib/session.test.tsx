@@ -174,7 +174,10 @@ describe("token refresh", () => {
     let fresh = "";
     const calls = stubApi({
       "/api/flex/v1/user": () => ({ body: { Item: user } }),
-      "/api/auth/refresh": () => ({ body: { tokens: { idToken: (fresh = idToken(60 * MINUTE)), refreshToken: "refresh-2" } } }),
+      "/api/auth/refresh": () => {
+        fresh = idToken(60 * MINUTE);
+        return { body: { tokens: { idToken: fresh, refreshToken: "refresh-2" } } };
+      },
       "/api/status/health": () => ({ body: { status: "ok" } }),
     });
     renderSession();

@@ -7,6 +7,7 @@ export type IdentityAuditAction =
   | "auth.sign_out_global"
   | "auth.password_changed"
   | "auth.password_reset"
+  | "auth.phone_confirmed"
   | "auth.mfa_enabled"
   | "admin.user_created"
   | "billing.refund_requested"

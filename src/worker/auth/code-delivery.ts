@@ -1,14 +1,16 @@
 import { maskPhone } from "../../shared/phone";
+import type { Config } from "../config";
 import type { Db } from "../db/client";
 import type { Logger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { type CodeSubject, codeMessage, issueCode } from "./codes";
-import { enforceRateLimits, limitFor } from "./rate-limit";
+import { CODE_SMS_BUDGET_KEY, CODE_SMS_BUDGET_WINDOW_MS, enforceRateLimits, limitFor, RateLimited } from "./rate-limit";
 
 /** What the identity flows need from a request, gathered once by the routes. */
 export type IdentityDeps = {
   db: Db;
   env: Env;
+  config: Pick<Config, "CODE_SMS_HOURLY_BUDGET">;
   log: Logger;
   /** CF-Connecting-IP, for per-address limits. */
   address: string;
@@ -18,18 +20,31 @@ export type IdentityDeps = {
 
 export type CodeDelivery = { destination: string };
 
-/** The SMS throttles for one code send: per number and purpose, per number, per client address. */
+/**
+ * The SMS throttles for one code send: per number and purpose, per number, per client address, and
+ * the hourly budget of all code texts together (CODE_SMS_HOURLY_BUDGET), which caps what a pumping
+ * attack spread over many numbers and addresses can cost. Reaching the budget is logged as an
+ * alert (`alert.code_sms_budget`), once when it fills and on every refusal after.
+ */
 export async function enforceCodeSendLimits(deps: IdentityDeps, phone: string, purpose: CodeSubject["purpose"]): Promise<void> {
-  await enforceRateLimits(
-    deps.db,
-    [
-      limitFor("codeSendBurst", `${phone}:${purpose}`),
-      limitFor("codeSendPerPurpose", `${phone}:${purpose}`),
-      limitFor("codeSendPerPhone", phone),
-      limitFor("codeSendPerAddress", deps.address),
-    ],
-    deps.now,
-  );
+  const budget = deps.config.CODE_SMS_HOURLY_BUDGET;
+  const checks = [
+    limitFor("codeSendBurst", `${phone}:${purpose}`),
+    limitFor("codeSendPerPurpose", `${phone}:${purpose}`),
+    limitFor("codeSendPerPhone", phone),
+    limitFor("codeSendPerAddress", deps.address),
+    { key: CODE_SMS_BUDGET_KEY, limit: budget, windowMs: CODE_SMS_BUDGET_WINDOW_MS },
+  ];
+  let counts: number[];
+  try {
+    counts = await enforceRateLimits(deps.db, checks, deps.now);
+  } catch (err) {
+    if (err instanceof RateLimited && err.keys.includes(CODE_SMS_BUDGET_KEY)) {
+      deps.log.error("alert.code_sms_budget", { state: "refusing", budget, purpose });
+    }
+    throw err;
+  }
+  if (counts[checks.length - 1] === budget) deps.log.error("alert.code_sms_budget", { state: "reached", budget, purpose });
 }
 
 /**

@@ -48,9 +48,22 @@ const failureMessages: Record<CodeFailure, string> = {
   exhausted: "Too many wrong tries. Request a new code",
 };
 
-export function codeError(reason: CodeFailure, attemptsLeft?: number): ApiError {
-  return new ApiError("bad_request", failureMessages[reason], { details: attemptsLeft === undefined ? { reason } : { reason, attemptsLeft } });
+/** A refused code. `wrongGuess`: a code was compared and did not match (what the daily lockout counts). */
+export class CodeRefusal extends ApiError {
+  constructor(
+    reason: CodeFailure,
+    attemptsLeft: number | undefined,
+    readonly wrongGuess: boolean,
+  ) {
+    super("bad_request", failureMessages[reason], { details: attemptsLeft === undefined ? { reason } : { reason, attemptsLeft } });
+  }
 }
+
+export function codeError(reason: CodeFailure, attemptsLeft?: number, wrongGuess = reason === "mismatch"): CodeRefusal {
+  return new CodeRefusal(reason, attemptsLeft, wrongGuess);
+}
+
+export const isWrongGuess = (err: unknown): boolean => err instanceof CodeRefusal && err.wrongGuess;
 
 /**
  * Checks a code and consumes it, or throws a 400 saying why not. An attempt is claimed (attempts
@@ -90,7 +103,7 @@ export async function consumeCode(db: Db, pepper: string, subject: CodeSubject, 
   const actual = encoder.encode(await hashCode(pepper, subject, code));
   if (!timingSafeEqual(expected, actual)) {
     const attemptsLeft = CODE_MAX_ATTEMPTS - claimed.attempts;
-    throw attemptsLeft > 0 ? codeError("mismatch", attemptsLeft) : codeError("exhausted");
+    throw attemptsLeft > 0 ? codeError("mismatch", attemptsLeft) : codeError("exhausted", undefined, true);
   }
 
   const consumed = await db

@@ -8,10 +8,11 @@ import { verifyIdToken } from "./tokens";
 export type SessionUser = typeof users.$inferSelect;
 
 /**
- * Every signed-in route: a valid ID token, the user it names still exists, and the session it was
- * issued for (its `sid`, a refresh-token family) still has a live token. Both are read fresh, in
- * one round trip, so a demoted admin, a deleted account, a sign-out (this session or all of them),
- * a password reset or a detected refresh-token theft end access at once, not when the token expires.
+ * Every signed-in route: a valid ID token, the user it names still exists with a confirmed phone,
+ * and the session it was issued for (its `sid`, a refresh-token family) still has a live token.
+ * Both are read fresh, in one round trip, so a demoted admin, a deleted account, a sign-out (this
+ * session or all of them), a credential change or a detected refresh-token theft end access at
+ * once, not when the token expires.
  */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const header = c.req.header("Authorization") ?? "";
@@ -40,13 +41,19 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const user = found[0];
   if (!user) throw new ApiError("unauthorized", "Invalid token");
   if (session.length === 0) throw new ApiError("unauthorized", "Session ended. Sign in again");
+  // An unconfirmed account gets nothing but the confirm flow (a session from before that rule included).
+  if (!user.phoneVerified) throw new ApiError("forbidden", "Confirm account to continue", { details: { reason: "unconfirmed" } });
   c.set("user", user);
+  c.set("sessionId", result.claims.sid);
   await next();
 });
 
-/** Signed in with a confirmed phone number. */
+/**
+ * Signed in with a confirmed phone number. requireUser already refuses unconfirmed accounts; routes
+ * that depend on a proven phone say so with this too, so the rule survives a change to requireUser.
+ */
 export const requireVerified = createMiddleware<AppEnv>(async (c, next) => {
-  if (!c.var.user?.phoneVerified) throw new ApiError("forbidden", "Confirm account to continue");
+  if (!c.var.user?.phoneVerified) throw new ApiError("forbidden", "Confirm account to continue", { details: { reason: "unconfirmed" } });
   await next();
 });
 

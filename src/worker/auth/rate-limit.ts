@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { rateLimits } from "../db/schema";
 import { ApiError } from "../errors";
@@ -10,9 +10,9 @@ const DAY = 24 * HOUR;
 
 /**
  * Every limit the identity endpoints apply, in one place. Per phone, the limits stop guessing
- * against one account; per address (CF-Connecting-IP), they stop one client spraying many
- * accounts or pumping SMS to many numbers. Fixed windows: a burst at a window edge can reach twice
- * the limit, which these margins allow for.
+ * against one account; per address (CF-Connecting-IP, an IPv6 /64 counted as one), they stop one
+ * client spraying many accounts or pumping SMS to many numbers. Fixed windows: a burst at a window
+ * edge can reach twice the limit, which these margins allow for.
  */
 export const RATE_LIMITS = {
   /** Password or SMS sign-in attempts against one account. */
@@ -21,6 +21,12 @@ export const RATE_LIMITS = {
   /** Code and challenge answers (confirm, reset-password, respond) for one account. */
   codeCheckPerPhone: { limit: 10, windowMs: 15 * MINUTE },
   codeCheckPerAddress: { limit: 50, windowMs: 15 * MINUTE },
+  /**
+   * Wrong codes (SMS or authenticator) for one account in a day, whatever the address: the short
+   * windows above still allow ~1,000 guesses a day, which against a 6-digit code adds up over weeks.
+   * Only wrong answers count; past the limit no code is checked for that account until the day is over.
+   */
+  codeFailuresPerAccount: { limit: 20, windowMs: DAY },
   /** SMS sent to one number for one purpose: one per 30 s, five an hour. */
   codeSendBurst: { limit: 1, windowMs: 30 * SECOND },
   codeSendPerPurpose: { limit: 5, windowMs: HOUR },
@@ -45,6 +51,10 @@ export const RATE_LIMITS = {
   refundPerAdmin: { limit: 30, windowMs: HOUR },
 } as const satisfies Record<string, { limit: number; windowMs: number }>;
 
+/** Code texts to all numbers together per hour; the budget itself is CODE_SMS_HOURLY_BUDGET (src/worker/config.ts). */
+export const CODE_SMS_BUDGET_KEY = "codeSendGlobal";
+export const CODE_SMS_BUDGET_WINDOW_MS = HOUR;
+
 export type RateLimitName = keyof typeof RATE_LIMITS;
 export type RateLimitCheck = { key: string; limit: number; windowMs: number };
 
@@ -53,13 +63,53 @@ export function limitFor(name: RateLimitName, subject: string): RateLimitCheck {
   return { key: `${name}:${subject}`, ...RATE_LIMITS[name] };
 }
 
-/**
- * Counts one hit against each limit (in one D1 batch) and throws a 429 carrying Retry-After if any
- * is over. The upsert starts a fresh window when the stored one has ended, so no sweep is needed
- * for correctness; housekeeping only deletes ended windows to keep the table small.
- */
-export async function enforceRateLimits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<void> {
+/** A 429 that also says (to the server, not the client) which limits refused the request. */
+export class RateLimited extends ApiError {
+  constructor(
+    readonly keys: string[],
+    retryAfterMs: number,
+  ) {
+    super("rate_limited", "Too many attempts. Try again later", { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
+  }
+}
+
+/** The windows of these limits as stored now (absent: never hit, or ended and swept). */
+async function currentWindows(db: Db, checks: RateLimitCheck[]) {
+  const rows = await db
+    .select()
+    .from(rateLimits)
+    .where(
+      inArray(
+        rateLimits.key,
+        checks.map((c) => c.key),
+      ),
+    );
+  return new Map(rows.map((r) => [r.key, r]));
+}
+
+/** Refuses (429) if any limit's live window is already full. Reads only. */
+export async function assertUnderLimits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<void> {
   if (checks.length === 0) return;
+  const windows = await currentWindows(db, checks);
+  const over = checks.filter((c) => {
+    const w = windows.get(c.key);
+    return w !== undefined && w.resetAt > now && w.count >= c.limit;
+  });
+  if (over.length > 0) {
+    throw new RateLimited(
+      over.map((c) => c.key),
+      Math.max(...over.map((c) => windows.get(c.key)!.resetAt - now)),
+    );
+  }
+}
+
+/**
+ * Counts one hit against each limit (in one D1 batch) and answers the counts. The upsert starts a
+ * fresh window when the stored one has ended, so no sweep is needed for correctness; housekeeping
+ * only deletes ended windows to keep the table small.
+ */
+export async function countHits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<{ count: number; resetAt: number }[]> {
+  if (checks.length === 0) return [];
   const statements = checks.map((check) =>
     db
       .insert(rateLimits)
@@ -74,17 +124,59 @@ export async function enforceRateLimits(db: Db, checks: RateLimitCheck[], now = 
       .returning({ count: rateLimits.count, resetAt: rateLimits.resetAt }),
   );
   const results = await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
-  let retryAfterMs = 0;
-  results.forEach((rows, i) => {
-    const row = rows[0];
-    if (row && row.count > checks[i]!.limit) retryAfterMs = Math.max(retryAfterMs, row.resetAt - now);
-  });
-  if (retryAfterMs > 0) {
-    throw new ApiError("rate_limited", "Too many attempts. Try again later", { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
-  }
+  return results.map((rows) => rows[0] ?? { count: 0, resetAt: now });
 }
 
-/** The caller's address as Cloudflare reports it; local runs without the header share one bucket. */
+/**
+ * The limits of one attempt: refused with a 429 carrying Retry-After, and then nothing is written
+ * (a refused attempt does not count, so an attacker held back by the per-address limit cannot keep
+ * filling a victim's per-phone window); otherwise the attempt counts against every limit. Two
+ * attempts racing for the last place can both pass the read; the counts then show it and the
+ * loser is refused. Answers the counts, for callers that watch a budget.
+ */
+export async function enforceRateLimits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<number[]> {
+  if (checks.length === 0) return [];
+  await assertUnderLimits(db, checks, now);
+  const counted = await countHits(db, checks, now);
+  const over = checks.filter((c, i) => counted[i]!.count > c.limit);
+  if (over.length > 0) {
+    throw new RateLimited(
+      over.map((c) => c.key),
+      Math.max(...counted.filter((_, i) => counted[i]!.count > checks[i]!.limit).map((r) => r.resetAt - now)),
+    );
+  }
+  return counted.map((r) => r.count);
+}
+
+/**
+ * The caller's address as Cloudflare reports it, as the subject of per-address limits. An IPv6
+ * client usually holds a whole /64 (and can pick any address in it), so IPv6 addresses count per
+ * /64; IPv4-mapped addresses count as the IPv4 address. Local runs without the header share one bucket.
+ */
 export function clientAddress(header: string | undefined): string {
-  return header?.trim() || "unknown";
+  const address = header?.trim().toLowerCase() ?? "";
+  if (!address) return "unknown";
+  if (!address.includes(":")) return address;
+  const mapped = /^[0:]*ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (mapped) return mapped[1]!;
+  const groups = expandIpv6(address);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : address;
+}
+
+/** The eight groups of an IPv6 address, without leading zeros, or null if it is not one. */
+function expandIpv6(address: string): string[] | null {
+  const withoutZone = address.split("%")[0]!;
+  const halves = withoutZone.split("::");
+  if (halves.length > 2) return null;
+  const parse = (part: string) => (part === "" ? [] : part.split(":"));
+  const head = parse(halves[0]!);
+  const tail = halves.length === 2 ? parse(halves[1]!) : [];
+  // An embedded IPv4 tail (…:1.2.3.4) is two groups.
+  const last = tail.length > 0 ? tail[tail.length - 1]! : head[head.length - 1];
+  if (last?.includes(".")) return null;
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => g.replace(/^0+(?=.)/, ""));
 }

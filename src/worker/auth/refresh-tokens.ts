@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { refreshTokens } from "../db/schema";
 import { toBase64Url } from "./password";
@@ -9,8 +9,12 @@ import { randomToken } from "./random";
  * SHA-256, so a copy of the table cannot be replayed. Each use rotates the token: the old row is
  * marked revoked and `replaced_by` its successor, all in one family (one sign-in). Presenting a
  * token that was already rotated means two parties hold it — the family is revoked at once.
+ *
+ * A token lasts 30 days unused; a session (the family) ends 90 days after its sign-in however often
+ * it is refreshed, so a stolen token cannot be kept alive forever by refreshing it.
  */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
+export const SESSION_MAX_AGE_MS = 90 * 24 * 3600_000;
 
 // Families whose sign-in passed a TOTP check carry this prefix, so refreshing an administrator's
 // session can insist on it (an admin never gets tokens without TOTP, even via an old family).
@@ -33,7 +37,15 @@ export async function startRefreshFamily(
 ): Promise<{ token: string; family: string }> {
   const token = randomToken();
   const family = `${options.passedTotp ? TOTP_FAMILY_PREFIX : ""}${randomToken(16)}`;
-  await db.insert(refreshTokens).values({ tokenHash: await hashRefreshToken(token), family, userId, expiresAt: now + REFRESH_TOKEN_TTL_MS, createdAt: now });
+  const sessionExpiresAt = now + SESSION_MAX_AGE_MS;
+  await db.insert(refreshTokens).values({
+    tokenHash: await hashRefreshToken(token),
+    family,
+    userId,
+    expiresAt: Math.min(now + REFRESH_TOKEN_TTL_MS, sessionExpiresAt),
+    createdAt: now,
+    sessionExpiresAt,
+  });
   return { token, family };
 }
 
@@ -53,11 +65,13 @@ export async function rotateRefreshToken(db: Db, token: string, now = Date.now()
     return { ok: false, reason: "reused" };
   }
   if (row.revokedAt !== null) return { ok: false, reason: "revoked" };
-  if (row.expiresAt <= now) return { ok: false, reason: "expired" };
+  // Rows from before sessions had an end get one now.
+  const sessionExpiresAt = row.sessionExpiresAt ?? now + SESSION_MAX_AGE_MS;
+  if (row.expiresAt <= now || sessionExpiresAt <= now) return { ok: false, reason: "expired" };
 
   const next = randomToken();
   const nextHash = await hashRefreshToken(next);
-  const expiresAt = now + REFRESH_TOKEN_TTL_MS;
+  const expiresAt = Math.min(now + REFRESH_TOKEN_TTL_MS, sessionExpiresAt);
   const [claimed] = await db.batch([
     db
       .update(refreshTokens)
@@ -74,6 +88,7 @@ export async function rotateRefreshToken(db: Db, token: string, now = Date.now()
           createdAt: sql<number>`${now}`.as("created_at"),
           revokedAt: sql<null>`NULL`.as("revoked_at"),
           replacedBy: sql<null>`NULL`.as("replaced_by"),
+          sessionExpiresAt: sql<number>`${sessionExpiresAt}`.as("session_expires_at"),
         })
         .from(refreshTokens)
         .where(and(eq(refreshTokens.tokenHash, oldHash), eq(refreshTokens.replacedBy, nextHash))),
@@ -105,10 +120,10 @@ export async function revokeRefreshToken(db: Db, token: string, now = Date.now()
   return { userId: row.userId };
 }
 
-/** Global sign-out, and what a password reset does: every session of the user ends. */
-export async function revokeAllRefreshTokens(db: Db, userId: number, now = Date.now()): Promise<void> {
+/** Global sign-out, and what a credential change does: every session of the user ends (but `except`, the caller's own). */
+export async function revokeAllRefreshTokens(db: Db, userId: number, now = Date.now(), except?: string): Promise<void> {
   await db
     .update(refreshTokens)
     .set({ revokedAt: now })
-    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt), except === undefined ? undefined : ne(refreshTokens.family, except)));
 }

@@ -1,11 +1,11 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { ChallengeName } from "../../shared/auth";
 import type { Db } from "../db/client";
 import { authChallenges, users } from "../db/schema";
 import { recordAudit } from "./audit";
 import { deliverCode, type IdentityDeps } from "./code-delivery";
 import { randomToken } from "./random";
-import { familyPassedTotp, startRefreshFamily } from "./refresh-tokens";
+import { familyPassedTotp, revokeAllRefreshTokens, startRefreshFamily } from "./refresh-tokens";
 import { sealSecret } from "./secret-box";
 import { ID_TOKEN_TTL_SECONDS, signIdToken } from "./tokens";
 import { generateTotpSecret, otpauthUri } from "./totp";
@@ -28,6 +28,9 @@ export type ChallengeData = {
   passed: ChallengeName[];
   /** MFA_SETUP: the proposed TOTP secret, sealed like the stored one. */
   sealedSecret?: string;
+  /** The stand-in of an SMS sign-in for a phone without an account: which account it pretends to be. */
+  app?: "flex" | "spark";
+  phone?: string;
 };
 
 export type Tokens = { idToken: string; refreshToken: string; expiresIn: number };
@@ -59,7 +62,7 @@ export function idTokenFor(env: Env, user: User, family: string, now: number): P
   );
 }
 
-export async function createChallenge(db: Db, userId: number, challenge: ChallengeName, data: ChallengeData, now: number): Promise<string> {
+export async function createChallenge(db: Db, userId: number | null, challenge: ChallengeName, data: ChallengeData, now: number): Promise<string> {
   const session = randomToken();
   await db.insert(authChallenges).values({ id: session, userId, challenge, expiresAt: now + CHALLENGE_TTL_MS, attempts: 0, data });
   return session;
@@ -92,6 +95,17 @@ export async function claimChallengeAttempt(db: Db, session: string, now: number
 export async function consumeChallenge(db: Db, session: string): Promise<boolean> {
   const row = await db.delete(authChallenges).where(eq(authChallenges.id, session)).returning({ id: authChallenges.id }).get();
   return row !== undefined;
+}
+
+/**
+ * What a credential change or a proof of the phone does: every session and pending sign-in of the
+ * user made before it ends (but `except`, the caller's own session, on a change the caller made).
+ */
+export async function endSessionsAndChallenges(db: Db, userId: number, now: number, except: { family?: string; challenge?: string } = {}): Promise<void> {
+  await revokeAllRefreshTokens(db, userId, now, except.family);
+  await db
+    .delete(authChallenges)
+    .where(and(eq(authChallenges.userId, userId), except.challenge === undefined ? undefined : ne(authChallenges.id, except.challenge)));
 }
 
 async function issueTokens(deps: IdentityDeps, user: User, progress: Omit<ChallengeData, "sealedSecret">): Promise<Tokens> {

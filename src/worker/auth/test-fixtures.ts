@@ -35,10 +35,18 @@ export async function json<T = Record<string, any>>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
 
-/** A random valid NANP number (E.164) that no other test uses. */
+/** Area codes in service in the US and Canada (src/shared/phone.ts refuses the rest for texting). */
+const AREA_CODES = (
+  "201 202 206 212 213 214 215 216 303 305 310 312 313 314 404 407 412 415 416 469 503 504 512 602 604 612 614 617 " +
+  "646 702 704 713 718 720 786 801 813 905 916 954"
+).split(" ");
+
+/** A random number we may text (E.164) that no other test uses. */
 export function uniquePhone(): string {
-  const area = 200 + randomBelow(800);
-  const exchange = 200 + randomBelow(800);
+  const area = AREA_CODES[randomBelow(AREA_CODES.length)]!;
+  let exchange = 200 + randomBelow(800);
+  // N11 exchanges (211 … 911) are service codes, not numbers.
+  if (exchange % 100 === 11) exchange += 1;
   return `+1${area}${exchange}${String(randomBelow(10_000)).padStart(4, "0")}`;
 }
 

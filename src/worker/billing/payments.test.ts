@@ -311,10 +311,11 @@ describe("the embedded provider in production", () => {
       return res;
     };
     const { sessionId } = await openCheckout(user, plan.id);
-    expect((await send(`/api/local-stripe/checkout/${sessionId}`)).status).toBe(404);
-    expect((await send(`/api/local-stripe/checkout/${sessionId}/pay`, { number: "4242424242424242", expiry: "12 / 40", cvc: "123" })).status).toBe(404);
-    // A misconfiguration, said loudly (500 and the log), with nothing written.
-    expect((await send("/api/payments/checkout", { planId: plan.id, idempotencyKey: crypto.randomUUID() })).status).toBe(500);
+    // The configuration check (src/worker/config.ts) refuses the embedded provider in production
+    // before any route runs: everything answers 503, the log says why, nothing is written.
+    expect((await send(`/api/local-stripe/checkout/${sessionId}`)).status).toBe(503);
+    expect((await send(`/api/local-stripe/checkout/${sessionId}/pay`, { number: "4242424242424242", expiry: "12 / 40", cvc: "123" })).status).toBe(503);
+    expect((await send("/api/payments/checkout", { planId: plan.id, idempotencyKey: crypto.randomUUID() })).status).toBe(503);
     expect((await userRow(user.id)).expirationAt).toBeNull();
   });
 });

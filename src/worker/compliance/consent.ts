@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { ConsentText } from "../../shared/consent-texts";
 import type { Db } from "../db/client";
 import { consentEvents, optOuts, users } from "../db/schema";
@@ -100,10 +100,27 @@ export async function recordOptOut(db: Db, input: InboundChange): Promise<{ chan
   return { changed };
 }
 
-/** An opt-in (START) applies to the channel it came on. */
+/**
+ * An opt-in (START) applies to the channel it came on. One sent before an opt-out already
+ * recorded (a START captured and sent again after a later STOP, or one that simply arrives late)
+ * is recorded and changes nothing: the later wish stands.
+ */
 export async function recordOptIn(db: Db, input: InboundChange): Promise<{ changed: boolean }> {
   const at = input.at ?? Date.now();
   if (input.messageId && (await findByMessage(db, input.messageId, input.via))) return { changed: false };
+  const laterOptOut = await db
+    .select({ id: consentEvents.id })
+    .from(consentEvents)
+    .where(
+      and(
+        eq(consentEvents.phone, input.phone),
+        eq(consentEvents.kind, "opt_out"),
+        or(eq(consentEvents.channel, "all"), eq(consentEvents.channel, input.via)),
+        gt(consentEvents.at, at),
+      ),
+    )
+    .get();
+  if (laterOptOut) return { changed: false };
   const was = await db
     .select({ phone: optOuts.phone })
     .from(optOuts)

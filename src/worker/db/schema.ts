@@ -102,6 +102,8 @@ export const refreshTokens = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
     revokedAt: integer("revoked_at"),
     replacedBy: text("replaced_by"),
+    /** The session's absolute end (sign-in + 90 days), copied along rotations; null on rows from before it existed. */
+    sessionExpiresAt: integer("session_expires_at"),
   },
   (t) => [index("refresh_tokens_family").on(t.family), index("refresh_tokens_user").on(t.userId)],
 );
@@ -122,17 +124,23 @@ export const verificationCodes = sqliteTable(
   (t) => [index("verification_codes_lookup").on(t.app, t.phone, t.purpose, t.createdAt)],
 );
 
-/** Pending sign-in challenges (the `session` handed back with a challenge). */
-export const authChallenges = sqliteTable("auth_challenges", {
-  id: text("id").primaryKey(),
-  userId: integer("user_id")
-    .notNull()
-    .references(() => users.id, { onDelete: "cascade" }),
-  challenge: text("challenge").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-  attempts: integer("attempts").notNull().default(0),
-  data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
-});
+/**
+ * Pending sign-in challenges (the `session` handed back with a challenge). A row without a user is
+ * the stand-in an SMS sign-in for an unknown phone gets (its app and phone in `data`), so that
+ * sign-in answers and behaves exactly as for a known phone.
+ */
+export const authChallenges = sqliteTable(
+  "auth_challenges",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    challenge: text("challenge").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    data: text("data", { mode: "json" }).$type<Record<string, unknown>>(),
+  },
+  (t) => [index("auth_challenges_user").on(t.userId)],
+);
 
 /** Fixed-window counters for rate limits (sign-in, codes, resets). */
 export const rateLimits = sqliteTable("rate_limits", {
@@ -602,9 +610,18 @@ export const campaignMessages = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     deadLettered: integer("dead_lettered", { mode: "boolean" }).notNull().default(false),
     updatedAt: integer("updated_at").notNull().default(now),
+    /**
+     * A send whose answer never came (a time-out after the provider may have accepted it) waits in
+     * 'sending' until then for its status callback, which names this row; only after it is the row
+     * sent again (docs/security.md, "Ambiguous sends").
+     */
+    heldUntil: integer("held_until"),
+    /** The "retry failed" campaign that took this failed row: each failed row is retried once. */
+    retriedBy: integer("retried_by"),
   },
   (t) => [
     uniqueIndex("campaign_messages_campaign_phone").on(t.campaignId, t.phone),
+    index("campaign_messages_retried").on(t.campaignId, t.status, t.retriedBy),
     index("campaign_messages_status").on(t.campaignId, t.status),
     index("campaign_messages_provider").on(t.providerId),
     // The cron sweep finds rows left in 'sending' by a crashed consumer across all campaigns.

@@ -5,6 +5,7 @@ import { pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import { areaCodesOfRegions, KNOWN_AREA_CODES } from "../compliance/area-codes";
 import { REGION_RULES, WHATSAPP_MARKETING_CAP } from "../compliance/state-rules";
+import { ApiError } from "../errors";
 import { and, join, prepare, raw, type Sql, sql } from "./sql-fragment";
 
 /**
@@ -51,6 +52,7 @@ function searchCondition(search: string | undefined, columns: { phone: Sql; sear
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
   const term = foldSearchText((search ?? "").trim().replace(/[\u0000-\u001f]/g, ""));
   return term ? [sql`instr(${columns.searchKey}, ${term}) > 0`] : [];
 }
@@ -227,7 +229,7 @@ export type RecipientSource =
   | { source: "drivers"; filters: DriverFilters }
   | { source: "invitations"; filters: InvitationFilters }
   | { source: "list"; phones: string[]; app: "flex" | "spark" }
-  | { source: "retry"; campaignId: number };
+  | { source: "retry"; campaignId: number; retryId?: number };
 
 /** What decides who a campaign may reach (docs/messaging-rules.md), beyond the audience itself. */
 export type SendRules = {
@@ -302,9 +304,12 @@ export function recipientsSelect(from: RecipientSource, channel: Channel, exclud
         LEFT JOIN users u ON u.id = (SELECT x.id FROM users x WHERE x.phone = p.value ORDER BY x.app = ${from.app} DESC, x.id LIMIT 1)`;
       break;
     case "retry":
+      // The failed rows this retry claimed (campaigns.ts retryFailed), or before it exists, those open to claim.
       inner = sql`SELECT m.user_id AS user_id, m.phone AS phone, m.name AS name, coalesce(u.${raw(optOutColumn)}, 0) AS opted_out
         FROM campaign_messages m LEFT JOIN users u ON u.id = m.user_id
-        WHERE m.campaign_id = ${from.campaignId} AND m.status = 'failed' AND m.updated_at <= ${asOf}`;
+        WHERE m.campaign_id = ${from.campaignId} AND m.status = 'failed' AND ${
+          from.retryId === undefined ? sql`m.retried_by IS NULL` : sql`m.retried_by = ${from.retryId}`
+        }`;
       break;
   }
   const optedOut = sql`(r.opted_out = 1 OR EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = r.phone AND o.channel = ${channel}))`;
@@ -347,4 +352,14 @@ export async function countRecipients(db: D1Database, from: RecipientSource, cha
     skipped: number;
   }>();
   return { total: row?.total ?? 0, skipped: row?.skipped ?? 0 };
+}
+
+/**
+ * The referral codes are billing data (only admins with billingDetails may list them), so only
+ * they may filter an audience by them: a code guessed or passed on is refused the same way.
+ */
+export function assertMayFilterByReferral(user: { roleProperties: { billingDetails?: boolean } | null }, referral: readonly string[] | undefined): void {
+  if ((referral?.length ?? 0) > 0 && !user.roleProperties?.billingDetails) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
 }

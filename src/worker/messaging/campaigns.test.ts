@@ -233,8 +233,8 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
       code: "validation_failed",
       message: "2 phone numbers are not valid: 555-0100, not a number",
       details: [
-        { path: "phones.1", message: "Not a US or Canada phone number", value: "555-0100" },
-        { path: "phones.3", message: "Not a US or Canada phone number", value: "not a number" },
+        { path: "phones.1", message: "Enter a US or Canada phone number", value: "555-0100", reason: "format" },
+        { path: "phones.3", message: "Enter a US or Canada phone number", value: "not a number", reason: "format" },
       ],
     });
     expect(await campaignsOf(user.id)).toBe(0);
@@ -254,6 +254,27 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     expect(done.counts.sent).toBe(2);
   });
 
+  it("refuses numbers we may not text: toll-free, premium, Caribbean, not in service, N11 exchanges", async () => {
+    const { user, token } = await signIn("owner");
+    const res = await post("/api/admin/campaigns", token, {
+      idempotencyKey: uniqueTag("list"),
+      source: "list",
+      channel: "sms",
+      message: "Hi",
+      phones: ["(800) 555-0100", "+1 900 555 0100", "+1 876 555 0100", "(555) 555-0100", "(305) 911-0100", "(305) 555-0100"],
+      purpose: "service",
+    });
+    expect(res.status).toBe(400);
+    expect(((res.body.error?.details ?? []) as { reason: string }[]).map((d) => d.reason)).toEqual([
+      "toll_free",
+      "premium",
+      "outside_us_canada",
+      "not_in_service",
+      "exchange",
+    ]);
+    expect(await campaignsOf(user.id)).toBe(0);
+  });
+
   it("refuses empty lists, bad exclusions and an empty audience", async () => {
     const { user, token } = await signIn("owner");
     expect(
@@ -270,7 +291,9 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
     ).toBe(400);
     const badExclusion = await driversCampaign(token, uniqueTag("R"), { excludedPhones: ["12"] });
     expect(badExclusion.status).toBe(400);
-    expect(badExclusion.body.error?.details).toEqual([{ path: "excludedPhones.0", message: "Not a US or Canada phone number", value: "12" }]);
+    expect(badExclusion.body.error?.details).toEqual([
+      { path: "excludedPhones.0", message: "Enter a US or Canada phone number", value: "12", reason: "format" },
+    ]);
     const empty = await driversCampaign(token, uniqueTag("Nobody"));
     expect(empty.status).toBe(422);
     const region = uniqueTag("AllOut");
@@ -384,6 +407,123 @@ describe("campaign list, detail, ledger, retry and export", () => {
     // A name that a spreadsheet would run as a formula is defused; quotes are doubled.
     expect(first).toContain(`"'=HYPERLINK(""x"")",failed,`);
     expect(first).toContain(`"Unreachable, ""really"""`);
+  });
+});
+
+describe("retry failed, export and permissions: the review's findings", () => {
+  /** A settled drivers campaign of `n` people in a fresh region, and its id. */
+  async function sentTo(token: string, n: number, extra: Record<string, unknown> = {}) {
+    const region = uniqueTag("Find");
+    const people: { id: number; phone: string }[] = [];
+    for (let i = 0; i < n; i++) people.push(await createUser({ humanRegion: region }));
+    const created = await driversCampaign(token, region, extra);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return { people, id: (await settled(token, created.body.campaign.id)).id };
+  }
+  const fail = (campaignId: number, phones: string[]) =>
+    env.DB.prepare(`UPDATE campaign_messages SET status = 'failed', error_code = '30003' WHERE campaign_id = ? AND phone IN (SELECT value FROM json_each(?))`)
+      .bind(campaignId, JSON.stringify(phones))
+      .run();
+  const retryOf = async (id: number, token: string) => {
+    const res = await api(`/api/admin/campaigns/${id}/retry-failed`, { method: "POST", token });
+    return { status: res.status, body: (await res.json()) as Created };
+  };
+  const recipientsOf = async (campaignId: number) =>
+    (await env.DB.prepare("SELECT phone FROM campaign_messages WHERE campaign_id = ? ORDER BY phone").bind(campaignId).all<{ phone: string }>()).results.map(
+      (r) => r.phone,
+    );
+
+  it("retries each failed row once: a row failing later (a late receipt) goes into the next retry alone", async () => {
+    const { token } = await signIn("owner");
+    const { people, id } = await sentTo(token, 3);
+    await fail(id, [people[0]!.phone]);
+    const first = await retryOf(id, token);
+    expect(first.status).toBe(201);
+    await settled(token, first.body.campaign.id);
+    expect(await recipientsOf(first.body.campaign.id)).toEqual([people[0]!.phone]);
+
+    // A delivery receipt arrives late and fails another row of the original campaign.
+    await fail(id, [people[1]!.phone]);
+    const second = await retryOf(id, token);
+    expect(second.status).toBe(201);
+    expect(second.body.campaign.id).not.toBe(first.body.campaign.id);
+    await settled(token, second.body.campaign.id);
+    expect(await recipientsOf(second.body.campaign.id)).toEqual([people[1]!.phone]);
+    // Nothing left to retry: the latest retry answers.
+    const third = await retryOf(id, token);
+    expect(third.status).toBe(200);
+    expect(third.body.campaign.id).toBe(second.body.campaign.id);
+  });
+
+  it("two admins clicking at once make one retry", async () => {
+    const owner = await signIn("owner");
+    const billing = await signIn("billing");
+    const { people, id } = await sentTo(owner.token, 2);
+    await fail(id, [people[0]!.phone, people[1]!.phone]);
+    const [a, b] = await Promise.all([retryOf(id, owner.token), retryOf(id, billing.token)]);
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect(a.body.campaign.id).toBe(b.body.campaign.id);
+    const retries = await env.DB.prepare("SELECT count(*) AS n FROM campaigns WHERE source = 'retry' AND json_extract(audience, '$.campaignId') = ?")
+      .bind(id)
+      .first<{ n: number }>();
+    expect(retries?.n).toBe(1);
+  });
+
+  it("checks the segment limit again: a message the owner lifted is not the support admin's to resend", async () => {
+    const owner = await signIn("owner");
+    const support = await signIn("support");
+    const long = "A message longer than one SMS segment, which only the owner may send. ".repeat(3);
+    const { people, id } = await sentTo(owner.token, 1, { message: long, liftLimit: true });
+    await fail(id, [people[0]!.phone]);
+    const refused = await retryOf(id, support.token);
+    expect(refused.status).toBe(403);
+    expect((await retryOf(id, owner.token)).status).toBe(201);
+  });
+
+  it("exports every column defused, for comma and semicolon locales alike", async () => {
+    const { token } = await signIn("owner");
+    const region = uniqueTag("Csv");
+    const person = await createUser({ humanRegion: region, name: "Ana;=1+1" });
+    const created = await driversCampaign(token, region);
+    const { id } = await settled(token, created.body.campaign.id);
+    await env.DB.prepare("UPDATE campaign_messages SET provider_id = ?, error_code = ?, status = 'failed' WHERE campaign_id = ?")
+      .bind("-2+3+cmd|' /C calc'!A0", "@SUM(1)", id)
+      .run();
+    const line = (await (await api(`/api/admin/campaigns/${id}/export.csv`, { token })).text()).trim().split("\r\n")[1]!;
+    expect(line.startsWith(`${person.phone},"Ana;=1+1",failed,'-2+3+cmd|' /C calc'!A0,'@SUM(1),`)).toBe(true);
+  });
+
+  it("needs billingDetails to send a WhatsApp template or to filter by referral code", async () => {
+    const support = await signIn("support");
+    const billing = await signIn("billing");
+    const whatsapp = (token: string) =>
+      post("/api/admin/campaigns", token, {
+        idempotencyKey: uniqueTag("wa"),
+        source: "list",
+        channel: "whatsapp",
+        purpose: "service",
+        template: { name: "welcome_back", language: "en_US" },
+        phones: [uniquePhone()],
+      });
+    const refused = await whatsapp(support.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ details: { permission: "billingDetails" } });
+    expect(await campaignsOf(support.user.id)).toBe(0);
+    // The legacy call too.
+    const legacy = await api("/api/flex/v1/admin/sendWhatsapp", {
+      method: "POST",
+      token: support.token,
+      json: { numbers: [{ number: uniquePhone() }], msgTemplate: { name: "welcome_back", language: "en_US" }, purpose: "service" },
+    });
+    expect(legacy.status).toBe(403);
+    expect((await whatsapp(billing.token)).status).not.toBe(403);
+
+    const region = uniqueTag("Ref");
+    await createUser({ humanRegion: region, referralCode: "MIAMI10" });
+    expect((await api(`/api/admin/audience?app=flex&region=${region}&referral=MIAMI10`, { token: support.token })).status).toBe(403);
+    expect((await api(`/api/admin/audience?app=flex&region=${region}&referral=MIAMI10`, { token: billing.token })).status).toBe(200);
+    expect((await driversCampaign(support.token, region, { audience: { app: "flex", region: [region], referral: ["MIAMI10"] } })).status).toBe(403);
+    expect((await api(`/api/admin/audience?app=flex&region=${region}`, { token: support.token })).status).toBe(200);
   });
 });
 

@@ -1,21 +1,22 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
 import { type CampaignView, EXCLUSION_REASONS, type LedgerRow, type MessageCounts, type MessageStatus, type ReviewSummary } from "../../shared/campaigns";
 import { CAMPAIGN_PURPOSES, type CampaignPurpose, categoryOf, smsBodyFor } from "../../shared/marketing";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
-import { normalizeUsPhone } from "../../shared/phone";
+import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneCheck } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
 import type { SessionUser } from "../auth/middleware";
 import { deferralByAreaCode, deferralKey } from "../compliance/quiet-hours";
-import { createDb } from "../db/client";
-import { auditLog, campaigns } from "../db/schema";
+import { createDb, dbFor } from "../db/client";
+import { auditLog, campaignMessages, campaigns } from "../db/schema";
 import { ApiError } from "../errors";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
 import { MAX_DELAY_SECONDS } from "../queue";
 import { type Channel, countRecipients, type RecipientSource, recipientGroups, type SendRules } from "./audience";
+import { csvRow } from "./csv";
 import { findTemplate } from "./templates";
 
 /** An SMS whose limit the owner lifted still stops somewhere: ten segments (Twilio's own advice). */
@@ -68,16 +69,25 @@ export type CampaignInput = {
   scheduledAt: number | null;
 };
 
-type Issue = { path: string; message: string; value?: string };
+type Issue = { path: string; message: string; value?: string; reason?: string };
 
-/** Phones as typed → E.164, de-duplicated; every bad one is named so the admin can fix the list. */
-export function normalizePhones(values: string[], path: string): { phones: string[]; issues: Issue[] } {
+/** Any +1-shaped number: deselected review rows are phones already in the database, whatever their area code. */
+function anyUsPhone(value: string): PhoneCheck {
+  const e164 = normalizeUsPhone(value);
+  return e164 ? { ok: true, e164 } : { ok: false, reason: "format" };
+}
+
+/**
+ * Phones as typed → E.164, de-duplicated; every bad one is named with the reason, so the admin can
+ * fix the list. Recipients must be numbers we may text (src/shared/phone.ts `checkSmsPhone`).
+ */
+export function normalizePhones(values: string[], path: string, check: (value: string) => PhoneCheck = checkSmsPhone): { phones: string[]; issues: Issue[] } {
   const seen = new Set<string>();
   const issues: Issue[] = [];
   values.forEach((value, i) => {
-    const e164 = normalizeUsPhone(value);
-    if (!e164) issues.push({ path: `${path}.${i}`, message: "Not a US or Canada phone number", value });
-    else seen.add(e164);
+    const checked = check(value);
+    if (!checked.ok) issues.push({ path: `${path}.${i}`, message: PHONE_REFUSAL_MESSAGES[checked.reason], value, reason: checked.reason });
+    else seen.add(checked.e164);
   });
   return { phones: [...seen], issues };
 }
@@ -118,7 +128,7 @@ export function toCampaignInput(req: CampaignRequest): CampaignInput {
           : { source: "invitations", filters: filters as Extract<RecipientSource, { source: "invitations" }>["filters"] };
     }
   }
-  const excluded = normalizePhones(req.excludedPhones ?? [], "excludedPhones");
+  const excluded = normalizePhones(req.excludedPhones ?? [], "excludedPhones", anyUsPhone);
   issues.push(...excluded.issues);
   if (req.channel === "sms" && !req.message?.trim()) issues.push({ path: "message", message: "Write the message" });
   if (req.channel === "whatsapp" && !req.template) issues.push({ path: "template", message: "Choose a template" });
@@ -147,9 +157,20 @@ async function sha256Hex(text: string): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The rules that need the author or the database: the one-segment limit and the template. */
+/**
+ * The rules that need the author or the database: the one-segment limit (the owner's to lift),
+ * the template (approved, and only for admins with billingDetails, who alone may list templates:
+ * a template name someone else guessed or was told is refused as well), referral filters (the
+ * referral list is billing data too).
+ */
 async function checkContent(db: D1Database, author: SessionUser, input: CampaignInput) {
   if (input.liftLimit && author.roleName !== "owner") throw new ApiError("forbidden", "Only the owner may lift the character limit");
+  if (input.channel === "whatsapp" && !author.roleProperties?.billingDetails) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
+  if (input.recipients.source === "drivers" && (input.recipients.filters.referral?.length ?? 0) > 0 && !author.roleProperties?.billingDetails) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
   if (input.channel === "sms") {
     const count = countSms(input.message!);
     if (!input.liftLimit && !fitsOneSegment(input.message!)) {
@@ -431,45 +452,109 @@ async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: stri
 }
 
 /**
- * "Retry failed only": a new campaign of the failed rows. Keyed by the failed set itself, so a
- * second click (by anyone) answers the same retry instead of messaging the same people twice.
+ * "Retry failed only": a new campaign of the failed rows no retry has taken yet. The new campaign
+ * and its claim on those rows (campaign_messages.retried_by) are written in one transaction, so
+ * each failed row is retried once however many admins click, and a row that failed later (a late
+ * delivery receipt) goes into the next retry, not into a second copy of the first. A click that
+ * finds nothing left to claim answers the latest retry. The content is checked again as for a new
+ * campaign: a message over one segment is the owner's to send, a WhatsApp template needs the
+ * billingDetails permission and must still be approved.
  */
 export async function retryFailed(env: Env, log: Logger, author: SessionUser, parentId: number): Promise<CreateResult> {
-  const db = env.DB;
-  const parent = await db.prepare("SELECT id, app, channel, message, template, category, purpose, language FROM campaigns WHERE id = ?").bind(parentId).first<{
-    id: number;
-    app: "flex" | "spark";
-    channel: Channel;
-    message: string | null;
-    template: string | null;
-    category: "marketing" | "transactional";
-    purpose: CampaignPurpose;
-    language: "en" | "es";
-  }>();
+  const db = dbFor(env.DB);
+  const parent = await db
+    .select({
+      id: campaigns.id,
+      app: campaigns.app,
+      channel: campaigns.channel,
+      message: campaigns.message,
+      template: campaigns.template,
+      category: campaigns.category,
+      purpose: campaigns.purpose,
+      language: campaigns.language,
+    })
+    .from(campaigns)
+    .where(eq(campaigns.id, parentId))
+    .get();
   if (!parent) throw new ApiError("not_found", "No such campaign");
-  const failed = await db
-    .prepare("SELECT count(*) AS n, coalesce(max(updated_at), 0) AS last FROM campaign_messages WHERE campaign_id = ? AND status = 'failed'")
-    .bind(parentId)
-    .first<{ n: number; last: number }>();
-  if (!failed || failed.n === 0) throw new ApiError("unprocessable", "This campaign has no failed messages to retry");
-  const key = `retry-failed:${parentId}:${failed.n}:${failed.last}`;
-  const earlier = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.source = 'retry' AND c.idempotency_key = ?`).bind(key).first<CampaignRow>();
-  if (earlier) return replay(env, log, earlier, earlier.request_hash ?? "");
-  const input: CampaignInput = {
-    idempotencyKey: key,
+  const unclaimed = and(eq(campaignMessages.campaignId, parentId), eq(campaignMessages.status, "failed"), isNull(campaignMessages.retriedBy));
+  const open = await db.select({ n: count() }).from(campaignMessages).where(unclaimed).get();
+  if (!open || open.n === 0) return latestRetry(env, log, parentId);
+
+  const template = parent.template ? { name: parent.template.name, language: parent.template.language } : null;
+  const liftLimit = parent.channel === "sms" && !!parent.message && !fitsOneSegment(parent.message);
+  await checkContent(env.DB, author, {
+    idempotencyKey: "",
     app: parent.app,
     channel: parent.channel,
     message: parent.message,
-    template: parent.template ? (JSON.parse(parent.template) as { name: string; language: string }) : null,
+    template,
     recipients: { source: "retry", campaignId: parentId },
     excludedPhones: [],
-    liftLimit: false,
+    liftLimit,
     purpose: parent.purpose,
     category: parent.category,
     language: parent.language,
     scheduledAt: null,
-  };
-  return createCampaign(env, log, author, input, "retry");
+  });
+
+  const now = Date.now();
+  const idempotencyKey = `retry-failed:${parentId}:${crypto.randomUUID()}`;
+  const retryId = sql<number>`(SELECT ${campaigns.id} FROM ${campaigns} WHERE ${campaigns.authorId} = ${author.id} AND ${campaigns.idempotencyKey} = ${idempotencyKey})`;
+  const [, claimed] = await db.batch([
+    db.insert(campaigns).values({
+      app: parent.app,
+      channel: parent.channel,
+      source: "retry",
+      message: parent.message,
+      template: parent.template,
+      audience: { source: "retry", campaignId: parentId },
+      authorId: author.id,
+      idempotencyKey,
+      status: "queued",
+      total: 0,
+      category: parent.category,
+      purpose: parent.purpose,
+      language: parent.language,
+      createdAt: now,
+      updatedAt: now,
+    }),
+    db.update(campaignMessages).set({ retriedBy: retryId }).where(unclaimed).returning({ id: campaignMessages.id }),
+    db
+      .update(campaigns)
+      .set({ total: sql`(SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.retriedBy} = ${campaigns.id})` })
+      .where(and(eq(campaigns.authorId, author.id), eq(campaigns.idempotencyKey, idempotencyKey))),
+  ]);
+  const created = (await db
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(and(eq(campaigns.authorId, author.id), eq(campaigns.idempotencyKey, idempotencyKey)))
+    .get())!;
+  if (claimed.length === 0) {
+    // Another admin's retry took the rows between our count and our claim.
+    await db.delete(campaigns).where(eq(campaigns.id, created.id));
+    return latestRetry(env, log, parentId);
+  }
+  await db.insert(auditLog).values({
+    actorId: author.id,
+    action: "campaign.create",
+    target: `campaign:${created.id}`,
+    details: { channel: parent.channel, source: "retry", parent: parentId, app: parent.app, total: claimed.length, liftLimit },
+    at: now,
+  });
+  await enqueueExpand(env, log, created.id);
+  log.info("campaign.created", { campaignId: created.id, total: claimed.length, channel: parent.channel, source: "retry", parent: parentId });
+  const campaign = (await getCampaign(env.DB, created.id))!;
+  return { campaign, created: true, message: sentMessage(claimed.length) };
+}
+
+/** The newest retry of a campaign (a click that found nothing left to claim answers it), or 422 when there is none. */
+async function latestRetry(env: Env, log: Logger, parentId: number): Promise<CreateResult> {
+  const row = await env.DB.prepare(`${CAMPAIGN_SELECT} WHERE c.source = 'retry' AND json_extract(c.audience, '$.campaignId') = ? ORDER BY c.id DESC LIMIT 1`)
+    .bind(parentId)
+    .first<CampaignRow>();
+  if (!row) throw new ApiError("unprocessable", "This campaign has no failed messages to retry");
+  return replay(env, log, row, row.request_hash ?? "");
 }
 
 type LedgerRecord = {
@@ -519,17 +604,9 @@ export async function ledgerPage(
   return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: (rows!.results as LedgerRecord[]).map(toLedgerRow) };
 }
 
-/** A CSV cell: quoted when needed, and text a spreadsheet would run as a formula defused with a quote. */
-function csvCell(value: string | number | boolean | null, text = false): string {
-  if (value === null) return "";
-  let s = String(value);
-  if (text && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 const CSV_PAGE = 1000;
 
-/** The whole ledger as CSV, read in keyset pages so a 100,000-row campaign never sits in memory at once. */
+/** The whole ledger as CSV (every cell defused: ./csv.ts), read in keyset pages so a 100,000-row campaign never sits in memory at once. */
 export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = 0;
@@ -552,17 +629,17 @@ export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Ui
       }
       after = rows[rows.length - 1]!.id;
       const lines = rows.map((r) =>
-        [
-          csvCell(r.phone),
-          csvCell(r.name, true),
-          csvCell(r.status),
-          csvCell(r.provider_id),
-          csvCell(r.error_code, true),
-          csvCell(r.error_message, true),
-          csvCell(r.attempts),
-          csvCell(r.dead_lettered === 1),
-          csvCell(new Date(r.updated_at).toISOString()),
-        ].join(","),
+        csvRow([
+          r.phone,
+          r.name,
+          r.status,
+          r.provider_id,
+          r.error_code,
+          r.error_message,
+          r.attempts,
+          r.dead_lettered === 1,
+          new Date(r.updated_at).toISOString(),
+        ]),
       );
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },

@@ -6,10 +6,11 @@ import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from ".
 import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
-import { LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
+import { callbackWaitMs, LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
 import { recordDeliveryStatus } from "./opt-outs";
 import { BURST_SECONDS, pacerFor, type SendPacer } from "./pacer";
+import { applyStatusCallback } from "./receipts";
 import { recoverStalledWork } from "./sweep";
 
 const log = createLogger({ test: "dispatch" });
@@ -47,7 +48,8 @@ async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignI
 }
 
 function toSessionUser(row: Record<string, unknown>) {
-  return { id: row.id as number, roleName: row.role_name as string | null } as Parameters<typeof createCampaign>[2];
+  const roleProperties = typeof row.role_properties === "string" ? (JSON.parse(row.role_properties) as { billingDetails?: boolean }) : null;
+  return { id: row.id as number, roleName: row.role_name as string | null, roleProperties } as Parameters<typeof createCampaign>[2];
 }
 
 /** Runs one batch through the real consumer and reports acks, retries and the delays asked for. */
@@ -247,9 +249,9 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     expect(await s.stats()).toMatchObject({ accepted: 1, rejected: { injected429: 1 } });
   });
 
-  it("backs off exponentially on 5xx and time-outs", async () => {
+  it("backs off exponentially on 5xx; a time-out waits for its callback, then sends again", async () => {
     const s = setup();
-    await s.configure({ script: [{ kind: "5xx", status: 503 }, { kind: "timeout" }] });
+    await s.configure({ script: [{ kind: "5xx", status: 503 }, { kind: "5xx", status: 502 }, { kind: "timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
     const jobs = dispatchJobs(s);
     const r1 = await deliver(s, jobs, { attempts: 1 });
@@ -257,9 +259,13 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     expect((await rows(id))[0]).toMatchObject({ status: "pending", error_code: "20500" });
     const r2 = await deliver(s, jobs, { attempts: 2 });
     expect(r2.delays.m0).toBe(backoffSeconds(2));
-    expect((await rows(id))[0]).toMatchObject({ status: "pending", error_code: "timeout" });
-    await deliver(s, jobs, { attempts: 3 });
-    expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 3 });
+    const r3 = await deliver(s, jobs, { attempts: 3 });
+    // No answer: it may have gone out, so the row stays claimed until its callback could have come.
+    expect(r3.delays.m0).toBe(callbackWaitMs(s.workerEnv) / 1000 + 1);
+    expect((await rows(id))[0]).toMatchObject({ status: "sending", error_code: "timeout" });
+    await expireHold(id);
+    await deliver(s, jobs, { attempts: 4 });
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 4 });
     expect((await s.stats()).accepted).toBe(1);
   });
 
@@ -320,9 +326,78 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     expect(res.delays.m0).toBe(3);
     await waitOnExecutionContext(res.ctx);
     expect((await rows(id)).map((r) => [r.status, r.error_code])).toEqual([
-      ["pending", "timeout"],
+      ["sending", "timeout"],
       ["sent", null],
     ]);
+  });
+});
+
+/** Moves a held row's wait into the past, as CALLBACK_WAIT_SECONDS passing would. */
+async function expireHold(campaignId: number) {
+  await env.DB.prepare("UPDATE campaign_messages SET held_until = ? WHERE campaign_id = ? AND held_until IS NOT NULL")
+    .bind(Date.now() - 1, campaignId)
+    .run();
+}
+
+describe("ambiguous sends: accepted, but the answer never came", () => {
+  it("waits for the status callback, which names the row, and never sends again", async () => {
+    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    await s.configure({ script: [{ kind: "accept-timeout" }] });
+    const id = await expanded(s, [uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    await deliver(s, jobs, { attempts: 1 });
+    const [row] = await rows(id);
+    expect(row).toMatchObject({ status: "sending", error_code: "timeout", provider_id: null });
+    // The provider has it, and its callback URL names the row.
+    const [accepted] = (await s.messages()).messages;
+    expect(accepted?.unanswered).toBe(true);
+    expect(new URL(accepted!.statusCallback!).searchParams.get("m")).toBe(String(row!.id));
+
+    // A redelivery before the callback could have come sends nothing.
+    const early = await deliver(s, jobs, { attempts: 2 });
+    expect(early.retried).toEqual(["m0"]);
+    expect((await s.stats()).accepted).toBe(1);
+
+    await applyStatusCallback(env, { messageId: row!.id, providerId: accepted!.id, status: "delivered", errorCode: null, errorMessage: null });
+    expect((await rows(id))[0]).toMatchObject({ status: "delivered", provider_id: accepted!.id });
+    await expireHold(id);
+    expect((await deliver(s, jobs, { attempts: 3 })).acked).toEqual(["m0"]);
+    expect((await s.stats()).accepted).toBe(1);
+    expect(await campaignStatus(id)).toMatchObject({ status: "done" });
+  });
+
+  it("sends again once the wait is over without a callback (the provider never had it)", async () => {
+    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    await s.configure({ script: [{ kind: "timeout" }] });
+    const id = await expanded(s, [uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    await deliver(s, jobs, { attempts: 1 });
+    expect((await s.stats()).accepted).toBe(0);
+    await expireHold(id);
+    await deliver(s, jobs, { attempts: 2 });
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 2 });
+    expect((await s.stats()).accepted).toBe(1);
+  });
+
+  it("tags WhatsApp sends with the row (biz_opaque_callback_data), and a callback naming it settles it", async () => {
+    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const name = uniqueTag("tpl");
+    await env.DB.prepare(
+      "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",
+    )
+      .bind(uniqueTag("id"), name)
+      .run();
+    await s.configure({
+      templates: [{ id: "t1", name, language: "en_US", status: "APPROVED", category: "UTILITY", components: [] }],
+      script: [{ kind: "accept-timeout" }],
+    });
+    const id = await expanded(s, [uniquePhone()], { channel: "whatsapp", message: null, template: { name, language: "en_US" } });
+    await deliver(s, dispatchJobs(s), { attempts: 1 });
+    const [row] = await rows(id);
+    const [accepted] = (await s.messages()).messages;
+    expect(accepted?.reference).toBe(`m:${row!.id}`);
+    await applyStatusCallback(env, { messageId: row!.id, providerId: accepted!.id, status: "accepted", errorCode: null, errorMessage: null });
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", provider_id: accepted!.id });
   });
 });
 
@@ -340,7 +415,7 @@ describe("delivery receipts racing the record of the send", () => {
     const sid = uniqueTag("SMearly");
     await recordDeliveryStatus(env.DB, sid, "delivered", null, null);
     expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "delivered" });
-    await record(env.DB, row, { ok: true, providerId: sid });
+    await record(env, row, { ok: true, providerId: sid });
     expect((await rows(campaignId))[0]).toMatchObject({ status: "delivered", provider_id: sid });
     expect(await env.DB.prepare("SELECT 1 FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toBeNull();
     expect(await campaignStatus(campaignId)).toMatchObject({ status: "done" });
@@ -350,12 +425,12 @@ describe("delivery receipts racing the record of the send", () => {
     const early = await claimedRow();
     const sid = uniqueTag("SMfail");
     await recordDeliveryStatus(env.DB, sid, "failed", "30007", "Carrier filtered");
-    await record(env.DB, early.row, { ok: true, providerId: sid });
+    await record(env, early.row, { ok: true, providerId: sid });
     expect((await rows(early.campaignId))[0]).toMatchObject({ status: "failed", error_code: "30007", error_message: "Carrier filtered" });
 
     const late = await claimedRow();
     const lateSid = uniqueTag("SMlate");
-    await record(env.DB, late.row, { ok: true, providerId: lateSid });
+    await record(env, late.row, { ok: true, providerId: lateSid });
     await recordDeliveryStatus(env.DB, lateSid, "delivered", null, null);
     expect((await rows(late.campaignId))[0]).toMatchObject({ status: "delivered" });
     // A repeated receipt for a settled row is not kept as an early one.

@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
 import { deferralByAreaCode, nextAllowedAt } from "../compliance/quiet-hours";
-import { createDb } from "../db/client";
+import { dbFor } from "../db/client";
 import { campaignMessages } from "../db/schema";
 import { providerTimeoutMs } from "../providers/http-call";
 import type { SendOutcome } from "../providers/outcome";
@@ -20,7 +20,11 @@ import { join, prepare, sql } from "./sql-fragment";
  * the dead-letter queue), or skipped.
  */
 
-/** A claim older than this is a consumer that died mid-send; another may take the row over. */
+/**
+ * A claim older than this is a consumer that died mid-send; another may take the row over. It is
+ * longer than a status callback takes to arrive, so a send the dead consumer did make is settled by
+ * its callback (which names the row) before anyone sends it again.
+ */
 export const LEASE_MS = 120_000;
 /** A consumer sleeps for a slot at most this long; a later slot sends the job back to the queue until then. */
 export const SLOT_HORIZON_MS = 15_000;
@@ -79,7 +83,7 @@ function recipientSourceOf(c: CampaignRecord): RecipientSource {
     case "list":
       return { source: "list", phones: audience.phones as string[], app: (audience.app as "flex" | "spark" | undefined) ?? c.app };
     case "retry":
-      return { source: "retry", campaignId: audience.campaignId as number };
+      return { source: "retry", campaignId: audience.campaignId as number, retryId: c.id };
   }
 }
 
@@ -209,6 +213,7 @@ type MessageRecord = {
   status: string;
   attempts: number;
   updated_at: number;
+  held_until: number | null;
   error_code: string | null;
   error_message: string | null;
   channel: Channel;
@@ -222,7 +227,7 @@ type MessageRecord = {
 const loadMessage = (db: D1Database, id: number) =>
   db
     .prepare(
-      `SELECT m.id, m.campaign_id, m.phone, m.status, m.attempts, m.updated_at, m.error_code, m.error_message, m.deferred_until, c.channel, c.category,
+      `SELECT m.id, m.campaign_id, m.phone, m.status, m.attempts, m.updated_at, m.held_until, m.error_code, m.error_message, m.deferred_until, c.channel, c.category,
          c.message, c.template,
          (EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = m.phone AND o.channel = c.channel)
           OR coalesce((SELECT CASE c.channel WHEN 'sms' THEN u.sms_opt_out ELSE u.whatsapp_opt_out END FROM users u WHERE u.id = m.user_id), 0) = 1) AS opted_out
@@ -231,11 +236,17 @@ const loadMessage = (db: D1Database, id: number) =>
     .bind(id)
     .first<MessageRecord>();
 
-/** A provider for the campaign's channel, bound to one message's content. */
+/**
+ * What a send carries to name its ledger row in the provider's status callbacks: `m` in Twilio's
+ * StatusCallback URL (covered by its signature), WhatsApp's biz_opaque_callback_data "m:<id>".
+ */
+export const callbackReference = (messageId: number) => `m:${messageId}`;
+
+/** A provider for the campaign's channel, bound to one message's content and tagged with its row. */
 function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: () => Promise<SendOutcome> } {
   if (m.channel === "sms") {
     const sms = createSmsProvider(env);
-    const statusCallbackUrl = `${env.APP_ORIGIN.replace(/\/$/, "")}/api/webhooks/twilio/status`;
+    const statusCallbackUrl = `${env.APP_ORIGIN.replace(/\/$/, "")}/api/webhooks/twilio/status?m=${m.id}`;
     return { sender: sms.sender ?? null, send: () => sms.send({ to: m.phone, body: m.message ?? "", statusCallbackUrl }) };
   }
   const whatsapp = createWhatsAppProvider(env);
@@ -244,7 +255,7 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
     sender: whatsapp.sender,
     send: () =>
       template
-        ? whatsapp.sendTemplate(m.phone, template)
+        ? whatsapp.sendTemplate(m.phone, template, callbackReference(m.id))
         : Promise.resolve<SendOutcome>({ ok: false, retryable: false, errorCode: "no_template", errorMessage: "The campaign has no template" }),
   };
 }
@@ -254,7 +265,8 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
  * what follows from it: a delivery receipt that beat us here is applied, and a campaign whose last
  * row this was is closed.
  */
-export async function record(db: D1Database, m: { id: number; campaign_id: number }, outcome: SendOutcome): Promise<void> {
+export async function record(env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">, m: { id: number; campaign_id: number }, outcome: SendOutcome): Promise<void> {
+  const db = env.DB;
   const now = Date.now();
   const finish = finishStatement(db, m.campaign_id);
   if (outcome.ok) {
@@ -273,6 +285,13 @@ export async function record(db: D1Database, m: { id: number; campaign_id: numbe
       db.prepare("DELETE FROM delivery_receipts WHERE provider_id = ?").bind(outcome.providerId),
       finish,
     ]);
+  } else if (isAmbiguous(outcome)) {
+    // The provider may have accepted it: the row stays ours ('sending') until its callback can have
+    // come; the callback settles it, or after the wait the returning job sends it again.
+    await dbFor(db)
+      .update(campaignMessages)
+      .set({ heldUntil: now + callbackWaitMs(env), errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
+      .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
   } else if (outcome.retryable) {
     // A transient failure hands the row back (pending) with the error visible until the retry.
     await db
@@ -289,6 +308,16 @@ export async function record(db: D1Database, m: { id: number; campaign_id: numbe
   }
 }
 
+/** No answer at all: a time-out or a dropped connection, after which the provider may or may not have the message. */
+export function isAmbiguous(outcome: SendOutcome): boolean {
+  return !outcome.ok && outcome.retryable && (outcome.errorCode === "timeout" || outcome.errorCode === "network_error");
+}
+
+/** CALLBACK_WAIT_SECONDS (src/worker/config.ts validates it) in milliseconds. */
+export function callbackWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS">): number {
+  return Number(env.CALLBACK_WAIT_SECONDS) * 1000;
+}
+
 export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, ctx: JobContext): Promise<void> {
   const { env } = ctx;
   const db = env.DB;
@@ -297,9 +326,11 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   // Gone (campaign deleted) or already settled: a redelivered job does nothing.
   if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   if (m.status === "sending") {
-    const leaseLeft = m.updated_at + LEASE_MS - Date.now();
-    // Someone holds it; if they died, their claim runs out and this job (retried) takes over.
-    if (leaseLeft > 0) throw new RetryLater(`message ${m.id} is being sent by another consumer`, Math.ceil(leaseLeft / 1000) + 1);
+    // Someone holds it (if they died, their claim runs out and this job, retried, takes over), or
+    // its last send got no answer and it waits for that send's status callback.
+    const left = (m.held_until ?? m.updated_at + LEASE_MS) - Date.now();
+    const why = m.held_until !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
+    if (left > 0) throw new RetryLater(`message ${m.id} ${why}`, Math.ceil(left / 1000) + 1);
   }
   if (m.opted_out) {
     await db
@@ -347,12 +378,14 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     if (m.category === "marketing" && (await deferIfQuiet(env, m))) return;
   }
 
-  // The claim: one conditional UPDATE. A row another consumer claimed (and whose lease is live) or
-  // that is already settled is not ours, whatever the queue delivered twice.
+  // The claim: one conditional UPDATE. A row another consumer claimed (and whose lease is live), a
+  // row still waiting for a callback, or one already settled is not ours, whatever the queue
+  // delivered twice.
   const now = Date.now();
   const claimed = await db
     .prepare(
-      "UPDATE campaign_messages SET status = 'sending', attempts = attempts + 1, updated_at = ? WHERE id = ? AND (status IN ('pending', 'deferred') OR (status = 'sending' AND updated_at < ?)) RETURNING attempts",
+      `UPDATE campaign_messages SET status = 'sending', attempts = attempts + 1, held_until = NULL, updated_at = ?1
+       WHERE id = ?2 AND (status IN ('pending', 'deferred') OR (status = 'sending' AND (updated_at < ?3 OR held_until <= ?1))) RETURNING attempts`,
     )
     .bind(now, m.id, now - LEASE_MS)
     .first<{ attempts: number }>();
@@ -367,7 +400,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       await db.prepare("UPDATE campaign_messages SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'").bind(Date.now(), m.id).run();
       throw err;
     }
-    await record(db, m, outcome);
+    await record(env, m, outcome);
     return outcome;
   })();
 
@@ -397,7 +430,8 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     outcome = await attempt;
   }
   if (!outcome.ok && outcome.retryable) {
-    throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+    const delay = isAmbiguous(outcome) ? Math.ceil(callbackWaitMs(env) / 1000) + 1 : (outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+    throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, delay);
   }
 }
 
@@ -410,7 +444,7 @@ async function deferIfQuiet(env: Env, m: MessageRecord): Promise<boolean> {
   const clock = complianceNow(env, now);
   const until = nextAllowedAt(m.phone, clock);
   if (until <= clock) return false;
-  await createDb(env.DB)
+  await dbFor(env.DB)
     .update(campaignMessages)
     .set({ status: "deferred", deferredUntil: until, updatedAt: now })
     .where(and(eq(campaignMessages.id, m.id), inArray(campaignMessages.status, ["pending", "deferred", "sending"])));

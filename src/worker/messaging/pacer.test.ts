@@ -47,7 +47,7 @@ describe("nextSlot", () => {
     let t = 0;
     const arrivals = Array.from({ length: 300 }, (_, i) => (t += i % 7 === 0 ? 400 : i % 3 === 0 ? 0 : 37));
     const granted = schedule(arrivals, rate);
-    granted.forEach((at, i) => expect(at).toBeGreaterThanOrEqual(arrivals[i]!));
+    for (const [i, at] of granted.entries()) expect(at).toBeGreaterThanOrEqual(arrivals[i]!);
     const slots = [...granted].sort((a, b) => a - b);
     for (let i = 0; i < slots.length; i++) {
       for (let j = i + 1; j < slots.length; j++) expect(j - i + 1).toBeLessThanOrEqual(burst + Math.floor(((slots[j]! - slots[i]!) * rate) / 1000) + 1);

@@ -72,7 +72,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
 
     const temporaryPassword = randomTemporaryPassword();
     const now = Date.now();
-    let created;
+    let created: typeof users.$inferSelect;
     try {
       created = await db
         .insert(users)

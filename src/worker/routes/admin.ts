@@ -10,7 +10,7 @@ import { consentHistory, consentState } from "../compliance/consent";
 import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
-import { driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
+import { assertMayFilterByReferral, driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
 import {
   campaignRequestSchema,
   cancelCampaign,
@@ -103,12 +103,14 @@ export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const now = Date.now();
     const page = await driverPage(c.env.DB, c.req.valid("query"), { now });
     return c.json({ ...page, rows: await markRows(c, page.rows.map(toDriverRow), now) });
   })
   // The review's account of exclusions and deferral for the whole audience (the page marks its rows).
   .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
     return c.json(await summarize(c, { source: "drivers", filters }));
   })
@@ -144,18 +146,6 @@ export const adminRoutes = new Hono<AppEnv>()
       whatsappProvider: c.env.WHATSAPP_PROVIDER,
       sendRatePerSecond: sendRate(c.env),
     });
-  })
-  // What the embedded providers "sent", newest first (the e2e tests read codes and messages here).
-  .get("/outbox", validate("query", pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() })), async (c) => {
-    const { page, pageSize, to, channel } = c.req.valid("query");
-    const where = `WHERE (?1 IS NULL OR "to" = ?1) AND (?2 IS NULL OR channel = ?2)`;
-    const [count, rows] = await c.env.DB.batch([
-      c.env.DB.prepare(`SELECT count(*) AS n FROM outbox ${where}`).bind(to ?? null, channel ?? null),
-      c.env.DB.prepare(
-        `SELECT id, channel, "to", body, provider_id AS providerId, created_at AS createdAt FROM outbox ${where} ORDER BY id DESC LIMIT ?3 OFFSET ?4`,
-      ).bind(to ?? null, channel ?? null, pageSize, (page - 1) * pageSize),
-    ]);
-    return c.json({ total: (count!.results[0] as { n: number }).n, page, pageSize, rows: rows!.results });
   })
   .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));

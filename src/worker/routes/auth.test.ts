@@ -176,13 +176,31 @@ describe("POST /api/auth/register", () => {
 });
 
 describe("POST /api/auth/confirm", () => {
-  it("confirms the phone with the texted code", async () => {
+  it("confirms the phone with the texted code and the registration password, signing in", async () => {
+    const phone = uniquePhone();
+    const code = await registerAndGetCode(phone);
+    const res = await call("/api/auth/confirm", { body: { phoneNumber: typed(phone), app: "flex", code, password: PASSWORD } });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body).toEqual({ confirmed: true, tokens: expect.objectContaining({ idToken: expect.any(String) }) });
+    expect(decodeJwt(body.tokens.idToken).phone_number_verified).toBe(true);
+    const user = await userByPhone(phone);
+    expect(user!.phoneVerified).toBe(true);
+    expect(await verifyPassword(PASSWORD, user!.passwordHash!, env.PASSWORD_PEPPER)).toBe(true);
+  });
+
+  it("without the registration password, confirms and asks the phone's owner for a password of their own", async () => {
     const phone = uniquePhone();
     const code = await registerAndGetCode(phone);
     const res = await call("/api/auth/confirm", { body: { phoneNumber: typed(phone), app: "flex", code } });
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ confirmed: true });
-    expect((await userByPhone(phone))!.phoneVerified).toBe(true);
+    const body = await json(res);
+    expect(body).toEqual({ confirmed: true, challenge: "NEW_PASSWORD_REQUIRED", session: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(await userByPhone(phone)).toMatchObject({ phoneVerified: true, passwordHash: null, mustChangePassword: true });
+    const done = await call("/api/auth/respond", { body: { challenge: "NEW_PASSWORD_REQUIRED", session: body.session, newPassword: NEW_PASSWORD } });
+    expect(done.status).toBe(200);
+    expect((await json(done)).tokens).toBeTruthy();
+    expect(await signIn({ app: "flex", phone, password: NEW_PASSWORD })).toBeTruthy();
   });
 
   it("refuses a wrong code and says how many tries are left", async () => {
@@ -337,11 +355,13 @@ describe("POST /api/auth/sign-in (password)", () => {
     expect(audit?.details).toMatchObject({ method: "password", challenges: [] });
   });
 
-  it("signs in an unconfirmed phone, with phone_number_verified false", async () => {
+  it("gives an unconfirmed phone nothing but the confirm flow: 403 after the right password, 401 after a wrong one", async () => {
     const phone = uniquePhone();
     await registerAndGetCode(phone);
-    const tokens = await signIn({ app: "flex", phone, password: PASSWORD });
-    expect(decodeJwt(tokens.idToken).phone_number_verified).toBe(false);
+    const right = await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: "flex", password: PASSWORD } });
+    expect(right.status).toBe(403);
+    expect(await json(right)).toEqual({ error: { code: "forbidden", message: "Confirm account to continue", details: { reason: "unconfirmed" } } });
+    expect((await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: "flex", password: "Wrong#Pass1" } })).status).toBe(401);
   });
 
   it("answers a wrong password and an unknown phone with the same 401", async () => {
@@ -397,12 +417,13 @@ describe("POST /api/auth/sign-in (password)", () => {
     }
     expect(statuses.filter((s) => s === 401)).toHaveLength(50);
     expect(statuses[50]).toBe(429);
+    // The refused attempt is not counted (auth-security.test.ts: refusals write nothing).
     const row = await db
       .select()
       .from(rateLimits)
       .where(eq(rateLimits.key, `signInPerAddress:${address}`))
       .get();
-    expect(row?.count).toBe(51);
+    expect(row?.count).toBe(50);
   });
 
   it("refuses a body that mixes password and SMS sign-in", async () => {
@@ -413,16 +434,16 @@ describe("POST /api/auth/sign-in (password)", () => {
 
 describe("POST /api/auth/refresh", () => {
   it("rotates the refresh token and answers a fresh ID token reflecting the account now", async () => {
-    const phone = uniquePhone();
-    const code = await registerAndGetCode(phone);
-    const first = await signIn({ app: "flex", phone, password: PASSWORD });
-    await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code } });
+    const user = await seedUser();
+    const first = await signIn(user);
+    const newPhone = uniquePhone();
+    await db.update(users).set({ phone: newPhone }).where(eq(users.id, user.id));
 
     const res = await call("/api/auth/refresh", { body: { refreshToken: first.refreshToken } });
     expect(res.status).toBe(200);
     const { tokens } = await json(res);
     expect(tokens.refreshToken).not.toBe(first.refreshToken);
-    expect(decodeJwt(tokens.idToken).phone_number_verified).toBe(true);
+    expect(decodeJwt(tokens.idToken).phone_number).toBe(newPhone);
     expect(tokens.expiresIn).toBe(3600);
   });
 
@@ -498,8 +519,9 @@ describe("POST /api/auth/forgot-password and /reset-password", () => {
   }
 
   it("texts a reset code; the code sets a new password, ends every session and confirms the phone", async () => {
-    const user = await seedUser({ phoneVerified: false, language: "es" });
+    const user = await seedUser({ language: "es" });
     const session = await signIn(user);
+    await db.update(users).set({ phoneVerified: false }).where(eq(users.id, user.id));
     const before = await lastOutboxId();
     const res = await forgot(user.phone);
     expect(res.status).toBe(200);

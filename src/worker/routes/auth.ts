@@ -5,11 +5,11 @@ import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
-import { codeError, consumeCode } from "../auth/codes";
+import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes";
 import { requireUser } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, hashPassword, needsRehash, verifyPassword } from "../auth/password";
-import { randomInviteCode, randomToken } from "../auth/random";
-import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { randomInviteCode } from "../auth/random";
+import { assertUnderLimits, clientAddress, countHits, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
 import {
@@ -19,6 +19,7 @@ import {
   claimChallengeAttempt,
   consumeChallenge,
   createChallenge,
+  endSessionsAndChallenges,
   familyAllowedFor,
   findLiveChallenge,
   idTokenFor,
@@ -44,6 +45,8 @@ const sessionSchema = z.string().min(16).max(128);
 const refreshTokenSchema = z.string().min(16).max(128);
 
 const phoneAndApp = { phoneNumber: phoneSchema, app: appSchema };
+/** Confirm: the code, and (optionally) the password chosen at registration, which keeps it. */
+const confirmSchema = z.object({ ...phoneAndApp, code: codeSchema, password: z.string().min(1).max(256).optional() });
 
 const registerSchema = z.object({
   ...phoneAndApp,
@@ -76,6 +79,7 @@ function identityDeps(c: Context<AppEnv>): IdentityDeps {
   return {
     db: c.var.db,
     env: c.env,
+    config: c.var.config,
     log: c.var.log,
     address: clientAddress(c.req.header("CF-Connecting-IP")),
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),
@@ -101,6 +105,24 @@ function challengeCodeError(attemptsUsed: number, reason: "mismatch" | "used"): 
   return reason === "used"
     ? new ApiError("bad_request", "This code was already used. Wait for the next one", { details: { reason, attemptsLeft } })
     : codeError("mismatch", attemptsLeft);
+}
+
+/**
+ * Runs one code check (SMS or authenticator) under the account's daily lockout: refused outright
+ * (429) once the account has had its wrong codes for the day, and a wrong code counts towards it.
+ */
+async function checkingGuesses<T>(deps: IdentityDeps, account: { app: string; phone: string }, check: () => Promise<T>): Promise<T> {
+  const lockout = limitFor("codeFailuresPerAccount", `${account.app}:${account.phone}`);
+  await assertUnderLimits(deps.db, [lockout], deps.now);
+  try {
+    return await check();
+  } catch (err) {
+    if (isWrongGuess(err)) {
+      await countHits(deps.db, [lockout], deps.now);
+      deps.log.warn("auth.wrong_code", { account: lockout.key });
+    }
+    throw err;
+  }
 }
 
 function isUniqueViolation(err: unknown, index: string): boolean {
@@ -168,23 +190,33 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ codeDelivery }, 201);
   })
 
-  .post("/confirm", validate("json", z.object({ ...phoneAndApp, code: codeSchema })), async (c) => {
+  /**
+   * The code proves the phone, for whoever holds it, who may not be whoever registered: every
+   * session and sign-in made before ends, and the password chosen at registration survives only if
+   * the request carries it too (the registrant confirming). Otherwise the answer is a
+   * NEW_PASSWORD_REQUIRED challenge, so the phone's owner sets their own. Either way the answer
+   * continues as a sign-in (`tokens` or the next challenge).
+   */
+  .post("/confirm", validate("json", confirmSchema), async (c) => {
     const body = c.req.valid("json");
     const deps = identityDeps(c);
-    await enforceRateLimits(
-      deps.db,
-      [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)],
-      deps.now,
-    );
-    await consumeCode(deps.db, c.env.PASSWORD_PEPPER, { app: body.app, phone: body.phoneNumber, purpose: "confirm" }, body.code, deps.now);
-    const confirmed = await deps.db
+    const { db } = deps;
+    const account = { app: body.app, phone: body.phoneNumber };
+    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
+    await checkingGuesses(deps, account, () => consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose: "confirm" }, body.code, deps.now));
+    const user = await findUser(db, body.app, body.phoneNumber);
+    if (!user) throw codeError("missing");
+    if (user.phoneVerified) throw new ApiError("conflict", "This account is already confirmed");
+    const registrant = body.password !== undefined && !!user.passwordHash && (await verifyPassword(body.password, user.passwordHash, c.env.PASSWORD_PEPPER));
+    const confirmed: User = registrant ? { ...user, phoneVerified: true } : { ...user, phoneVerified: true, passwordHash: null, mustChangePassword: true };
+    await db
       .update(users)
-      .set({ phoneVerified: true })
-      .where(and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)))
-      .returning({ id: users.id })
-      .get();
-    if (!confirmed) throw codeError("missing");
-    return c.json({ confirmed: true as const });
+      .set({ phoneVerified: true, passwordHash: confirmed.passwordHash, mustChangePassword: confirmed.mustChangePassword })
+      .where(eq(users.id, user.id));
+    await endSessionsAndChallenges(db, user.id, deps.now);
+    await recordAudit(db, { actorId: user.id, action: "auth.phone_confirmed", target: `user:${user.id}`, details: { passwordKept: registrant } }, deps.now);
+    const step = await advanceSignIn(deps, confirmed, { method: registrant ? "password" : "sms", passed: [] });
+    return c.json({ confirmed: true as const, ...step });
   })
 
   .post("/resend-code", validate("json", z.object(phoneAndApp)), async (c) => {
@@ -210,13 +242,20 @@ export const authRoutes = new Hono<AppEnv>()
 
     if ("method" in body) {
       await deliverCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "sign-in", language: user?.language ?? "en", send: !!user });
-      // An unknown phone gets a session that leads nowhere, shaped like a real one.
-      const session = user ? await createChallenge(deps.db, user.id, "CUSTOM_CHALLENGE", { method: "sms", passed: [] }, deps.now) : randomToken();
+      // An unknown phone gets a challenge of its own that no code passes, stored and counted like a
+      // real one: the answers, the attempts left and the work done are the same either way.
+      const data: ChallengeData = user ? { method: "sms", passed: [] } : { method: "sms", passed: [], app: body.app, phone: body.phoneNumber };
+      const session = await createChallenge(deps.db, user?.id ?? null, "CUSTOM_CHALLENGE", data, deps.now);
       return c.json({ challenge: "CUSTOM_CHALLENGE" as const, session });
     }
 
     const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
     if (!user || !user.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
+    // Unconfirmed accounts get the confirm flow only. A temporary password (an account an admin
+    // made) came by SMS to this phone, so knowing it proves the phone: that sign-in may go on.
+    if (!user.phoneVerified && !user.mustChangePassword) {
+      throw new ApiError("forbidden", "Confirm account to continue", { details: { reason: "unconfirmed" } });
+    }
     if (needsRehash(user.passwordHash)) {
       await deps.db
         .update(users)
@@ -241,56 +280,77 @@ export const authRoutes = new Hono<AppEnv>()
       const field = challenge === "NEW_PASSWORD_REQUIRED" ? "newPassword" : "code";
       throw new ApiError("validation_failed", `${field}: Required`, { details: [{ path: field, message: "Required" }] });
     }
-    let user = await findUserById(db, row.userId);
-    if (!user) throw sessionExpired();
-    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${user.app}:${user.phone}`)], deps.now);
+    const data = (row.data ?? { method: "password", passed: [] }) as ChallengeData;
+    // The stand-in of an SMS sign-in for an unknown phone goes through the same steps as a real one.
+    const standIn = row.userId === null;
+    let user = standIn ? undefined : await findUserById(db, row.userId!);
+    const account = user ? { app: user.app, phone: user.phone } : data.app && data.phone ? { app: data.app, phone: data.phone } : null;
+    if (standIn && account) await findUser(db, account.app, account.phone);
+    if (!account || (!standIn && !user)) throw sessionExpired();
+    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${account.app}:${account.phone}`)], deps.now);
 
     const attemptsUsed = await claimChallengeAttempt(db, body.session, deps.now);
     if (attemptsUsed === null) throw sessionExpired("exhausted");
-    const data = (row.data ?? { method: "password", passed: [] }) as ChallengeData;
     const code = body.code ?? "";
+    let provedPhone = false;
 
-    switch (challenge) {
-      case "SMS_MFA":
-      case "CUSTOM_CHALLENGE": {
-        const purpose = challenge === "SMS_MFA" ? "mfa" : "sign-in";
-        try {
-          await consumeCode(db, c.env.PASSWORD_PEPPER, { app: user.app, phone: user.phone, purpose }, code, deps.now);
-        } catch (err) {
-          if (err instanceof ApiError && CHALLENGE_MAX_ATTEMPTS - attemptsUsed <= 0) throw sessionExpired("exhausted");
-          throw err;
+    try {
+      switch (challenge) {
+        case "SMS_MFA":
+        case "CUSTOM_CHALLENGE": {
+          const purpose = challenge === "SMS_MFA" ? "mfa" : "sign-in";
+          await checkingGuesses(deps, account, async () => {
+            await consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose }, code, deps.now);
+            // Nobody was texted this code: a right guess is still a wrong answer.
+            if (standIn) throw codeError("mismatch", CHALLENGE_MAX_ATTEMPTS - attemptsUsed);
+          });
+          user = user!;
+          // A code received by SMS proves the phone, as confirming it would; for an account not yet
+          // confirmed that means its password (set by whoever registered) is void.
+          if (!user.phoneVerified) {
+            provedPhone = true;
+            user = { ...user, phoneVerified: true, passwordHash: null, mustChangePassword: true };
+          }
+          break;
         }
-        // A code received by SMS proves the phone, as confirming it would.
-        if (!user.phoneVerified) user = { ...user, phoneVerified: true };
-        break;
-      }
-      case "SOFTWARE_TOKEN_MFA":
-      case "MFA_SETUP": {
-        const sealed = challenge === "MFA_SETUP" ? data.sealedSecret : user.mfaSecret;
-        if (!sealed) throw sessionExpired();
-        const secret = await openSecret(sealed, c.env.MFA_ENCRYPTION_KEY);
-        const step = await verifyTotp(secret, code, deps.now);
-        if (step === null) throw challengeCodeError(attemptsUsed, "mismatch");
-        if (!(await claimTotpStep(db, user.id, step))) throw challengeCodeError(attemptsUsed, "used");
-        if (challenge === "MFA_SETUP") {
-          user = { ...user, mfaMethod: "totp", mfaSecret: sealed };
-          await recordAudit(db, { actorId: user.id, action: "auth.mfa_enabled", target: `user:${user.id}`, details: { method: "totp" } }, deps.now);
+        case "SOFTWARE_TOKEN_MFA":
+        case "MFA_SETUP": {
+          user = user!;
+          const sealed = challenge === "MFA_SETUP" ? data.sealedSecret : user.mfaSecret;
+          if (!sealed) throw sessionExpired();
+          const secret = await openSecret(sealed, c.env.MFA_ENCRYPTION_KEY);
+          const step = await checkingGuesses(deps, account, async () => {
+            const matched = await verifyTotp(secret, code, deps.now);
+            if (matched === null) throw codeError("mismatch", CHALLENGE_MAX_ATTEMPTS - attemptsUsed);
+            return matched;
+          });
+          if (!(await claimTotpStep(db, user.id, step))) throw challengeCodeError(attemptsUsed, "used");
+          if (challenge === "MFA_SETUP") {
+            user = { ...user, mfaMethod: "totp", mfaSecret: sealed };
+            await recordAudit(db, { actorId: user.id, action: "auth.mfa_enabled", target: `user:${user.id}`, details: { method: "totp" } }, deps.now);
+          }
+          break;
         }
-        break;
-      }
-      case "NEW_PASSWORD_REQUIRED": {
-        const newPassword = body.newPassword!;
-        if (user.passwordHash && (await verifyPassword(newPassword, user.passwordHash, c.env.PASSWORD_PEPPER))) {
-          throw new ApiError("bad_request", "Choose a password different from the temporary one", { details: { reason: "same_password" } });
+        case "NEW_PASSWORD_REQUIRED": {
+          user = user!;
+          const newPassword = body.newPassword!;
+          if (user.passwordHash && (await verifyPassword(newPassword, user.passwordHash, c.env.PASSWORD_PEPPER))) {
+            throw new ApiError("bad_request", "Choose a password different from the temporary one", { details: { reason: "same_password" } });
+          }
+          // Reaching this step took the SMS code or the temporary password texted to the phone: it is proven.
+          user = { ...user, passwordHash: await hashPassword(newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false, phoneVerified: true };
+          await recordAudit(
+            db,
+            { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "NEW_PASSWORD_REQUIRED" } },
+            deps.now,
+          );
+          break;
         }
-        user = { ...user, passwordHash: await hashPassword(newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false };
-        await recordAudit(
-          db,
-          { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "NEW_PASSWORD_REQUIRED" } },
-          deps.now,
-        );
-        break;
       }
+    } catch (err) {
+      // A wrong code that spent the challenge's last attempt: only starting again helps.
+      if (err instanceof CodeRefusal && CHALLENGE_MAX_ATTEMPTS - attemptsUsed <= 0) throw sessionExpired("exhausted");
+      throw err;
     }
 
     // Single use: of two concurrent right answers only the one that deletes the row goes on.
@@ -305,6 +365,8 @@ export const authRoutes = new Hono<AppEnv>()
         mustChangePassword: user.mustChangePassword,
       })
       .where(eq(users.id, user.id));
+    // A proof of the phone and a new password each end whatever was signed in or pending before.
+    if (provedPhone || challenge === "NEW_PASSWORD_REQUIRED") await endSessionsAndChallenges(db, user.id, deps.now);
     return c.json(await advanceSignIn(deps, user, { method: data.method, passed: [...data.passed, challenge] }));
   })
 
@@ -320,7 +382,7 @@ export const authRoutes = new Hono<AppEnv>()
       });
     }
     const user = await findUserById(db, result.userId);
-    if (!user || !familyAllowedFor(user, result.family)) {
+    if (!user || !user.phoneVerified || !familyAllowedFor(user, result.family)) {
       await revokeFamily(db, result.family, now);
       throw new ApiError("unauthorized", "Sign in again", { details: { reason: "revoked" } });
     }
@@ -356,16 +418,17 @@ export const authRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const deps = identityDeps(c);
     const { db } = deps;
+    const account = { app: body.app, phone: body.phoneNumber };
     await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
-    await consumeCode(db, c.env.PASSWORD_PEPPER, { app: body.app, phone: body.phoneNumber, purpose: "reset" }, body.code, deps.now);
+    await checkingGuesses(deps, account, () => consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose: "reset" }, body.code, deps.now));
     const user = await findUser(db, body.app, body.phoneNumber);
     if (!user) throw codeError("missing");
-    // The code came by SMS, so the phone is proven; every existing session ends with the old password.
+    // The code came by SMS, so the phone is proven; every session and pending sign-in ends with the old password.
     await db
       .update(users)
       .set({ passwordHash: await hashPassword(body.newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false, phoneVerified: true })
       .where(eq(users.id, user.id));
-    await revokeAllRefreshTokens(db, user.id, deps.now);
+    await endSessionsAndChallenges(db, user.id, deps.now);
     await recordAudit(db, { actorId: user.id, action: "auth.password_reset", target: `user:${user.id}`, details: { address: deps.address } }, deps.now);
     return c.json({ reset: true as const });
   })
@@ -385,6 +448,8 @@ export const authRoutes = new Hono<AppEnv>()
         .update(users)
         .set({ passwordHash: await hashPassword(body.newPassword, c.env.PASSWORD_PEPPER), mustChangePassword: false })
         .where(eq(users.id, user.id));
+      // Whoever knew the old password is signed out everywhere but here.
+      await endSessionsAndChallenges(deps.db, user.id, deps.now, { family: c.var.sessionId });
       await recordAudit(
         deps.db,
         { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "change-password" } },

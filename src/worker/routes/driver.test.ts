@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { openSecret } from "../auth/secret-box";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
 import { driverFilters, offers, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
@@ -34,7 +35,13 @@ describe("connecting the platform account", () => {
     expect((await userRow(d.user.id))?.accountConnected).toBe(true);
     const stored = await db.select().from(platformAccounts).where(eq(platformAccounts.userId, d.user.id)).get();
     expect(stored?.sealedTokens).toMatch(/^v1\./);
-    expect(stored?.sealedTokens).not.toMatch(/AT|RT/);
+    // Sealed: the tokens are inside (opened with the key) but not readable in the row. Not a search
+    // for "AT"/"RT" in the ciphertext, which random base64 contains about one run in eight.
+    const opened = JSON.parse(await openSecret(stored!.sealedTokens!, env.MFA_ENCRYPTION_KEY)) as { accessToken: string; refreshToken: string };
+    expect(opened.accessToken).toMatch(/^AT/);
+    expect(opened.refreshToken).toMatch(/^RT/);
+    expect(stored?.sealedTokens).not.toContain(opened.accessToken);
+    expect(stored?.sealedTokens).not.toContain(opened.refreshToken);
     expect(JSON.stringify(stored)).not.toContain("platform-pw");
     const status = await json(await call("/api/driver/connection", { token: d.token }));
     expect(status).toMatchObject({ connected: true, email: d.email, pending: null });

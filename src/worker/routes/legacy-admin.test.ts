@@ -161,7 +161,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
     expect(second.body.campaignId).toBe(first.body.campaignId);
     const bad = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: "123" }, { number: 3055550100 }], message: "x" });
     expect(bad.status).toBe(400);
-    expect(bad.body.error?.details).toEqual([{ path: "phones.0", message: "Not a US or Canada phone number", value: "123" }]);
+    expect(bad.body.error?.details).toEqual([{ path: "phones.0", message: "Enter a US or Canada phone number", value: "123", reason: "format" }]);
     expect(
       (await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: uniquePhone() }], message: "y".repeat(161), purpose: "service" })).status,
     ).toBe(422);
@@ -169,8 +169,8 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
     expect((await post("/api/flex/v1/admin/sendsms", token, { message: "x" })).status).toBe(400);
   });
 
-  it("sends a template named as the old client did", async () => {
-    const { token } = await signIn("support");
+  it("sends a template named as the old client did (admins with billingDetails: the template list is theirs)", async () => {
+    const { token } = await signIn("billing");
     const name = uniqueTag("legacy_send");
     await env.DB.prepare(
       "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",

@@ -6,7 +6,7 @@ import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
 import { pageOffset } from "../../shared/paging";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
-import { type DriverRecord, driverPage } from "../messaging/audience";
+import { assertMayFilterByReferral, type DriverRecord, driverPage } from "../messaging/audience";
 import { type CampaignRequest, createCampaign, toCampaignInput } from "../messaging/campaigns";
 import { templatePage } from "../messaging/templates";
 import { validate } from "../validate";
@@ -84,6 +84,7 @@ const idempotencyKey = (header: string | undefined) => header?.trim().slice(0, 2
 function allUsersTable(app: "flex" | "spark") {
   return new Hono<AppEnv>().get("/", requireUser, requireAdmin, validate("query", driverAudienceSchema), async (c) => {
     // The same audience query as the review, every user of the app included, one page at a time.
+    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const page = await driverPage(c.env.DB, { ...c.req.valid("query"), app }, { includeAdmins: true });
     return c.json({ Items: page.rows.map(legacyUser), total: page.total, page: page.page, pageSize: page.pageSize });
   });

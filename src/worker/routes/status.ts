@@ -1,13 +1,14 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../context";
 
-export const statusRoutes = new Hono<AppEnv>().get("/health", async (c) => {
-  // The schema version is the last migration wrangler (or the test harness) applied.
-  const row = await c.env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id DESC LIMIT 1").first<{ name: string }>();
-  c.header("x-app-version", c.env.APP_VERSION);
-  c.header("x-schema-version", row?.name.replace(/\.sql$/, "") ?? "none");
-  return c.json({ status: "ok" });
-})
+export const statusRoutes = new Hono<AppEnv>()
+  .get("/health", async (c) => {
+    // The schema version is the last migration wrangler (or the test harness) applied.
+    const row = await c.env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id DESC LIMIT 1").first<{ name: string }>();
+    c.header("x-app-version", c.env.APP_VERSION);
+    c.header("x-schema-version", row?.name.replace(/\.sql$/, "") ?? "none");
+    return c.json({ status: "ok" });
+  })
   // What the public pages show from configuration (the privacy policy's contact address).
   .get("/site", (c) => {
     c.header("Cache-Control", "public, max-age=300");

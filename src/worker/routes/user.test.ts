@@ -1,7 +1,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../app";
-import { call, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
+import { users } from "../db/schema";
 
 const DAY = 86_400_000;
 
@@ -76,10 +78,13 @@ describe("GET /api/flex/v1/user", () => {
     expect(Item.goodStanding).toBe(false);
   });
 
-  it("serves an unconfirmed phone too (the SPA routes it to /confirm-account)", async () => {
-    const user = await seedUser({ phoneVerified: false });
-    const { Item } = await json(await call("/api/flex/v1/user", { token: (await signIn(user)).idToken }));
-    expect(Item.phoneNumberVerified).toBe(false);
+  it("refuses an unconfirmed phone (it gets the confirm flow only), even with a session from before that rule", async () => {
+    const user = await seedUser();
+    const { idToken } = await signIn(user);
+    await db.update(users).set({ phoneVerified: false }).where(eq(users.id, user.id));
+    const res = await call("/api/flex/v1/user", { token: idToken });
+    expect(res.status).toBe(403);
+    expect((await json(res)).error).toEqual({ code: "forbidden", message: "Confirm account to continue", details: { reason: "unconfirmed" } });
   });
 
   it("needs a session", async () => {

@@ -54,6 +54,18 @@ async function sentRow(providerId: string, channel: "sms" | "whatsapp" = "sms") 
     .first<{ id: number }>();
   return row!.id;
 }
+/** A row whose send got no answer: claimed ('sending') and waiting for its callback. */
+async function sendingRow(channel: "sms" | "whatsapp") {
+  const id = await sentRow(`${channel === "sms" ? "SM" : "wamid."}${uniqueTag("x")}`, channel);
+  await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', provider_id = NULL, held_until = ? WHERE id = ?")
+    .bind(Date.now() + 30_000, id)
+    .run();
+  return id;
+}
+
+const PHONE_NUMBER_ID = "100000000000000";
+const nowSeconds = () => String(Math.floor(Date.now() / 1000));
+
 const rowOf = (id: number) =>
   env.DB.prepare("SELECT status, error_code, error_message FROM campaign_messages WHERE id = ?")
     .bind(id)
@@ -143,6 +155,23 @@ describe("POST /api/webhooks/twilio/status", () => {
     expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "failed" });
   });
 
+  it("settles a send whose answer was lost from a callback whose URL names its row", async () => {
+    const id = await sendingRow("sms");
+    const sid = `SM${uniqueTag("lost")}`;
+    // Signed over the URL with its ?m=: the row id cannot be forged.
+    expect((await twilioPost(`/api/webhooks/twilio/status?m=${id}`, { MessageSid: sid, MessageStatus: "sent" })).status).toBe(204);
+    expect(await env.DB.prepare("SELECT status, provider_id, held_until FROM campaign_messages WHERE id = ?").bind(id).first()).toEqual({
+      status: "sent",
+      provider_id: sid,
+      held_until: null,
+    });
+    await twilioPost(`/api/webhooks/twilio/status?m=${id}`, { MessageSid: sid, MessageStatus: "delivered" });
+    expect(await rowOf(id)).toMatchObject({ status: "delivered" });
+    // Another send's callback naming this row (it was sent again meanwhile) does not take it over.
+    await twilioPost(`/api/webhooks/twilio/status?m=${id}`, { MessageSid: `SM${uniqueTag("other")}`, MessageStatus: "failed", ErrorCode: "30003" });
+    expect(await rowOf(id)).toMatchObject({ status: "delivered" });
+  });
+
   it("refuses a signed receipt without the message id with 400", async () => {
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageStatus: "delivered" })).status).toBe(400);
   });
@@ -209,6 +238,18 @@ describe("POST /api/webhooks/twilio/inbound", () => {
     }
   });
 
+  it("refuses a replayed message: a captured START sent again after a later STOP changes nothing", async () => {
+    const phone = uniquePhone();
+    const start = { From: phone, Body: "START", MessageSid: uniqueTag("SMstart") };
+    await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "STOP", MessageSid: uniqueTag("SM") });
+    await twilioPost("/api/webhooks/twilio/inbound", start);
+    expect(await optOutOf(phone, "sms")).toBeNull();
+    await twilioPost("/api/webhooks/twilio/inbound", { From: phone, Body: "STOP", MessageSid: uniqueTag("SM") });
+    // The START again, signature and all: same MessageSid, so it is refused.
+    expect((await twilioPost("/api/webhooks/twilio/inbound", start)).status).toBe(200);
+    expect(await optOutOf(phone, "sms")).not.toBeNull();
+  });
+
   it("answers HELP (and AYUDA) with the program, support hours, contact and how to opt out, and ignores other messages", async () => {
     const help = await twilioPost("/api/webhooks/twilio/inbound", { From: uniquePhone(), Body: "help" });
     expect(await help.text()).toMatch(
@@ -262,6 +303,7 @@ describe("/api/webhooks/whatsapp", () => {
               field: "messages",
               value: {
                 messaging_product: "whatsapp",
+                metadata: { phone_number_id: PHONE_NUMBER_ID },
                 statuses: [
                   { id: ids[0], status: "delivered", recipient_id: "13055550100" },
                   { id: ids[1], status: "failed", errors: [{ code: 131026, title: "Message undeliverable" }] },
@@ -290,6 +332,57 @@ describe("/api/webhooks/whatsapp", () => {
     const reply = await env.DB.prepare('SELECT channel, body FROM outbox WHERE "to" = ?').bind(helpAsker).first<{ channel: string; body: string }>();
     expect(reply?.channel).toBe("whatsapp");
     expect(reply?.body).toContain("Reply STOP to opt out");
+  });
+
+  it("ignores events about another business number (a shared app), and a START older than the STOP applied", async () => {
+    const phone = uniquePhone();
+    const keyword = (body: string, at: number, phoneNumberId = PHONE_NUMBER_ID) =>
+      metaPost({
+        entry: [
+          {
+            changes: [
+              {
+                value: {
+                  metadata: { phone_number_id: phoneNumberId },
+                  messages: [{ id: uniqueTag("wamid.in"), from: phone.slice(1), timestamp: String(at), type: "text", text: { body } }],
+                },
+              },
+            ],
+          },
+        ],
+      });
+    expect((await keyword("STOP", Number(nowSeconds()), "999999999999999")).status).toBe(200);
+    expect(await optOutOf(phone, "whatsapp")).toBeNull();
+    await keyword("STOP", Number(nowSeconds()));
+    expect(await optOutOf(phone, "whatsapp")).not.toBeNull();
+    // Sent a minute before the STOP, arriving after it: the STOP stands.
+    await keyword("START", Number(nowSeconds()) - 60);
+    expect(await optOutOf(phone, "whatsapp")).not.toBeNull();
+  });
+
+  it("settles a send whose answer was lost from a status naming its row (biz_opaque_callback_data)", async () => {
+    const id = await sendingRow("whatsapp");
+    const wamid = uniqueTag("wamid.");
+    const status = (phoneNumberId: string) =>
+      metaPost({
+        entry: [
+          {
+            changes: [
+              {
+                value: { metadata: { phone_number_id: phoneNumberId }, statuses: [{ id: wamid, status: "sent", biz_opaque_callback_data: `m:${id}` }] },
+              },
+            ],
+          },
+        ],
+      });
+    await status("999999999999999");
+    expect(await rowOf(id)).toMatchObject({ status: "sending" });
+    await status(PHONE_NUMBER_ID);
+    expect(await env.DB.prepare("SELECT status, provider_id, held_until FROM campaign_messages WHERE id = ?").bind(id).first()).toEqual({
+      status: "sent",
+      provider_id: wamid,
+      held_until: null,
+    });
   });
 
   it("answers 401/403 to unsigned or wrongly signed payloads, writing nothing, and 400 to signed garbage", async () => {

@@ -9,7 +9,7 @@ import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { recordDeliveryStatus } from "../messaging/opt-outs";
+import { applyStatusCallback, type CallbackStatus, messageIdOfReference } from "../messaging/receipts";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
@@ -53,13 +53,21 @@ export function inboundReply(kind: "stop" | "start" | "help", language: "en" | "
  * Acts on an inbound message: an opt-out on every channel, an opt-in on this one, or HELP. Answers
  * the reply to send, or null (not a request, or nothing changed, e.g. a second STOP or a replay).
  */
-async function handleInbound(db: Db, env: Env, from: string, body: string, messageId: string | null, via: Channel): Promise<string | null> {
+async function handleInbound(
+  db: Db,
+  env: Env,
+  from: string,
+  body: string,
+  messageId: string | null,
+  via: Channel,
+  at: number = Date.now(),
+): Promise<string | null> {
   const intent = inboundIntent(body);
   if (!intent) return null;
   const account = intent.language ? null : await db.select({ language: users.language }).from(users).where(eq(users.phone, from)).get();
   const language = intent.language ?? account?.language ?? "en";
   if (intent.kind === "help") return inboundReply("help", language, env);
-  const change = { phone: from, message: body, messageId, via, language: intent.language ?? account?.language ?? null, keyword: intent.keyword };
+  const change = { phone: from, message: body, messageId, via, language: intent.language ?? account?.language ?? null, keyword: intent.keyword, at };
   const { changed } = intent.kind === "stop" ? await recordOptOut(db, change) : await recordOptIn(db, change);
   return changed ? inboundReply(intent.kind, language, env) : null;
 }
@@ -69,26 +77,53 @@ type MetaPayload = {
   entry?: {
     changes?: {
       value?: {
-        statuses?: { id?: string; status?: string; errors?: { code?: number; title?: string; message?: string }[] }[];
-        messages?: { id?: string; from?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
+        metadata?: { phone_number_id?: string };
+        statuses?: {
+          id?: string;
+          status?: string;
+          biz_opaque_callback_data?: string;
+          errors?: { code?: number; title?: string; message?: string }[];
+        }[];
+        messages?: { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
       };
     }[];
   }[];
 };
 
+/** Twilio's MessageStatus: accepted/queued/sending/sent prove the provider has the message; delivered/read and failed/undelivered end it. */
+function twilioStatus(status: string): CallbackStatus | null {
+  if (status === "delivered" || status === "read") return "delivered";
+  if (status === "failed" || status === "undelivered") return "failed";
+  if (status === "accepted" || status === "queued" || status === "sending" || status === "sent") return "accepted";
+  return null;
+}
+
+function metaStatus(status: string | undefined): CallbackStatus | null {
+  if (status === "delivered" || status === "read") return "delivered";
+  if (status === "failed") return "failed";
+  if (status === "sent") return "accepted";
+  return null;
+}
+
 /** Provider callbacks: /api/webhooks/* — each verifies the provider's signature before reading anything. */
 export const webhookRoutes = new Hono<AppEnv>()
-  // Delivery receipts: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …).
+  // Status callbacks: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …);
+  // the `m` of the URL (ours, covered by the signature) names the ledger row, so a send whose answer was lost settles too.
   .post("/twilio/status", async (c) => {
     const params = await verifiedTwilioForm(c);
     const sid = params.get("MessageSid") ?? params.get("SmsSid");
-    const status = params.get("MessageStatus") ?? params.get("SmsStatus");
-    if (!sid || !status) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");
-    if (status === "delivered" || status === "read") {
-      await recordDeliveryStatus(c.env.DB, sid, "delivered", null, null);
-    } else if (status === "failed" || status === "undelivered") {
-      const code = params.get("ErrorCode") || status;
-      await recordDeliveryStatus(c.env.DB, sid, "failed", code, params.get("ErrorMessage") || `Twilio reported the message ${status}`);
+    const raw = params.get("MessageStatus") ?? params.get("SmsStatus");
+    if (!sid || !raw) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");
+    const status = twilioStatus(raw);
+    if (status) {
+      const tag = new URL(c.req.url).searchParams.get("m");
+      await applyStatusCallback(c.env, {
+        messageId: tag && /^\d{1,15}$/.test(tag) ? Number(tag) : null,
+        providerId: sid,
+        status,
+        errorCode: status === "failed" ? params.get("ErrorCode") || raw : null,
+        errorMessage: status === "failed" ? params.get("ErrorMessage") || `Twilio reported the message ${raw}` : null,
+      });
     }
     return c.body(null, 204);
   })
@@ -121,26 +156,30 @@ export const webhookRoutes = new Hono<AppEnv>()
     } catch {
       throw new ApiError("bad_request", "Malformed request body");
     }
-    const values = (payload.entry ?? []).flatMap((e) => e.changes ?? []).flatMap((ch) => (ch.value ? [ch.value] : []));
-    for (const status of values.flatMap((v) => v.statuses ?? [])) {
-      if (!status.id) continue;
-      if (status.status === "delivered" || status.status === "read") await recordDeliveryStatus(c.env.DB, status.id, "delivered", null, null);
-      else if (status.status === "failed") {
-        const error = status.errors?.[0];
-        await recordDeliveryStatus(
-          c.env.DB,
-          status.id,
-          "failed",
-          error?.code !== undefined ? String(error.code) : "failed",
-          error?.message ?? error?.title ?? "WhatsApp reported the message failed",
-        );
-      }
+    const all = (payload.entry ?? []).flatMap((e) => e.changes ?? []).flatMap((ch) => (ch.value ? [ch.value] : []));
+    // One app can serve several business numbers: only events about ours are ours to act on.
+    const values = all.filter((v) => v.metadata?.phone_number_id === c.env.WHATSAPP_PHONE_NUMBER_ID);
+    if (values.length < all.length) c.var.log.warn("webhook.whatsapp_other_number", { ignored: all.length - values.length });
+    for (const event of values.flatMap((v) => v.statuses ?? [])) {
+      const status = metaStatus(event.status);
+      if (!event.id || !status) continue;
+      const error = event.errors?.[0];
+      await applyStatusCallback(c.env, {
+        messageId: messageIdOfReference(event.biz_opaque_callback_data),
+        providerId: event.id,
+        status,
+        errorCode: status === "failed" ? (error?.code !== undefined ? String(error.code) : "failed") : null,
+        errorMessage: status === "failed" ? (error?.message ?? error?.title ?? "WhatsApp reported the message failed") : null,
+      });
     }
     for (const message of values.flatMap((v) => v.messages ?? [])) {
       const from = normalizeUsPhone(message.from ?? "");
       const body = message.text?.body ?? message.button?.text;
       if (!from || !body) continue;
-      const reply = await handleInbound(c.var.db, c.env, from, body, message.id ?? null, "whatsapp");
+      // Meta says when the person sent it: a START older than an opt-out already recorded does not undo it.
+      const sentAt = Number(message.timestamp) * 1000;
+      const at = Number.isFinite(sentAt) && sentAt > 0 ? Math.min(sentAt, Date.now()) : Date.now();
+      const reply = await handleInbound(c.var.db, c.env, from, body, message.id ?? null, "whatsapp", at);
       if (!reply) continue;
       // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
       const sent = await createWhatsAppProvider(c.env).sendText(from, reply);

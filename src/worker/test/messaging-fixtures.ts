@@ -12,13 +12,31 @@ import { createDb } from "../db/client";
 
 let seq = Math.floor(Math.random() * 9_000_000);
 
-/** A unique, valid NANP number in E.164. */
+/** Area codes in service in the US and Canada (src/shared/phone.ts refuses the rest for texting). */
+const AREA_CODES = ["212", "305", "312", "415", "416", "512", "617", "646", "713", "786"];
+
+/** A unique number we may text, in E.164 (unique across 100,000 consecutive calls: area and line come from the sequence). */
 export function uniquePhone(): string {
   seq += 1;
-  const area = 200 + (Math.floor(seq / 10_000) % 800);
-  const exchange = 200 + (Math.floor(seq / 7) % 800);
+  const area = AREA_CODES[Math.floor(seq / 10_000) % AREA_CODES.length]!;
+  let exchange = 200 + (Math.floor(seq / 7) % 800);
+  // N11 exchanges (211 … 911) are service codes, not numbers.
+  if (exchange % 100 === 11) exchange += 1;
   return `+1${area}${exchange}${String(seq % 10_000).padStart(4, "0")}`;
 }
+
+/** A message the fake provider accepted (test/fake-provider/server.ts AcceptedMessage). */
+export type FakeAccepted = {
+  id: string;
+  channel: string;
+  to: string;
+  from: string;
+  body: string;
+  at: number;
+  statusCallback?: string;
+  reference?: string;
+  unanswered?: boolean;
+};
 
 export const uniqueTag = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
 
@@ -132,7 +150,7 @@ export function fakeTenant(name = uniqueTag("t")) {
   return {
     base,
     configure: (config: Record<string, unknown>) => control("config", { method: "POST", body: JSON.stringify(config) }),
-    messages: () => control("messages") as Promise<{ messages: { id: string; channel: string; to: string; from: string; body: string; at: number }[] }>,
+    messages: () => control("messages") as Promise<{ messages: FakeAccepted[] }>,
     stats: () =>
       control("stats") as Promise<{
         accepted: number;

@@ -18,6 +18,13 @@ const SCHEMA_MESSAGE_KEYS: Record<string, string> = {
   "Include an uppercase letter": "auth:validation.passwordUppercase",
   "Include a special character": "auth:validation.passwordSpecial",
   "Enter a US or Canada phone number": "auth:validation.phone",
+  // The phone refusals of src/shared/phone.ts (checkSmsPhone).
+  "This area code does not exist": "auth:validation.phoneAreaCode",
+  "The three digits after the area code are not valid": "auth:validation.phoneExchange",
+  "Toll-free numbers cannot receive our texts. Use a mobile number": "auth:validation.phoneTollFree",
+  "Premium-rate numbers cannot be used": "auth:validation.phonePremium",
+  "Only US and Canada phone numbers can be used": "auth:validation.phoneOutside",
+  "This area code is not in service in the US or Canada": "auth:validation.phoneNotInService",
   "Enter a valid email": "auth:validation.email",
   "Enter the 6-digit code": "auth:validation.code",
 };

@@ -112,9 +112,8 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
       {grouped && (
         <>
           <p className="form-hint">{t("challenge.setupSecret")}</p>
-          <p className="totp-secret" aria-label={t("challenge.setupSecret")}>
-            {grouped}
-          </p>
+          {/* The hint above says what this is; a label on a paragraph is not read out. */}
+          <p className="totp-secret">{grouped}</p>
         </>
       )}
     </div>

@@ -10,18 +10,19 @@ import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { AppChoice } from "./AppChoice";
-import { type App, authApi, isChallenge } from "./api";
+import { type App, authApi, type Challenge, isChallenge } from "./api";
+import { ChallengeStep } from "./ChallengeStep";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
 import type { LoginState } from "./LoginPage";
-import { takeSignIn } from "./pending-sign-in";
+import { rememberSignIn, takeSignIn } from "./pending-sign-in";
 import { confirmSchema } from "./schemas";
 import "./auth.css";
 import "../../i18n/auth";
 
 /**
- * What leads here: registering ("registered") or the post-sign-in routing finding an unconfirmed
- * phone ("unverified"); both have just sent a code.
+ * What leads here: registering ("registered") or signing in to an account whose phone is not
+ * confirmed yet ("unverified"); both have just sent a code.
  */
 export type ConfirmPageState = { phoneNumber?: string; app?: App; reason?: "registered" | "unverified" };
 
@@ -38,11 +39,17 @@ function useCooldown(initial: number) {
   return [left, setLeft] as const;
 }
 
-/** /confirm-account: the SMS code that proves the phone, with a resend. */
+/**
+ * /confirm-account: the SMS code that proves the phone, with a resend. Confirming signs in: with
+ * the password this tab registered (or signed in) with, at once; without it (another tab, a
+ * reload, someone confirming a phone another person registered), the server asks for a new
+ * password first, which is then the account's.
+ */
 export default function ConfirmAccountPage() {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
-  const { claims, session, signIn, refreshSession, reloadUser } = useSession();
+  const { claims, session, signIn } = useSession();
+  const [pending, setPending] = useState<{ challenge: Challenge; phoneNumber: string } | null>(null);
   const state = (useLocation().state ?? {}) as ConfirmPageState;
   const knownPhone = state.phoneNumber ?? claims?.phone_number ?? "";
   const askPhone = !knownPhone;
@@ -61,35 +68,35 @@ export default function ConfirmAccountPage() {
   };
 
   const submit = form.onSubmit(async ({ phoneNumber, app: chosenApp, code }) => {
+    const password = takeSignIn(phoneNumber, chosenApp) ?? undefined;
     try {
-      await authApi.confirm({ phoneNumber, app: chosenApp, code });
+      const answer = await authApi.confirm({ phoneNumber, app: chosenApp, code, password });
+      if (isChallenge(answer)) {
+        if (answer.challenge === "NEW_PASSWORD_REQUIRED") toast.success(t("confirm.newPasswordLead"));
+        setPending({ challenge: answer, phoneNumber });
+      } else if ("tokens" in answer) signIn(answer.tokens);
+      else toLogin(phoneNumber, chosenApp);
     } catch (err) {
-      // 409: confirmed already (a second tab, a double submit): carry on as confirmed.
-      const already = err instanceof ApiClientError && err.status === 409;
-      if (!already) {
-        form.setFormError(apiErrorKey(err, "common:errors.couldntConfirmAccount"));
-        if (isCodeRefusal(err)) form.setFieldError("code", codeErrorKey(err, "auth:errors.codeIncorrect"));
-        return;
-      }
-    }
-    if (session) {
-      // New tokens say "verified"; the guard of this route then sends the driver on.
-      await refreshSession();
-      await reloadUser();
-      return;
-    }
-    // Just registered in this tab: sign in with the password kept in memory.
-    const password = takeSignIn(phoneNumber, chosenApp);
-    if (!password) return toLogin(phoneNumber, chosenApp);
-    try {
-      const answer = await authApi.signIn({ phoneNumber, app: chosenApp, password });
-      if (isChallenge(answer)) toLogin(phoneNumber, chosenApp);
-      else signIn(answer.tokens);
-    } catch (err) {
-      console.error("Signing in after confirming failed", err);
-      toLogin(phoneNumber, chosenApp);
+      // The code was not used: keep the password for the next try.
+      if (password) rememberSignIn(phoneNumber, chosenApp, password);
+      // 409: confirmed already (a second tab, a double submit): sign in as usual.
+      if (err instanceof ApiClientError && err.status === 409) return toLogin(phoneNumber, chosenApp);
+      form.setFormError(apiErrorKey(err, "common:errors.couldntConfirmAccount"));
+      if (isCodeRefusal(err)) form.setFieldError("code", codeErrorKey(err, "auth:errors.codeIncorrect"));
     }
   });
+
+  if (pending) {
+    return (
+      <ChallengeStep
+        challenge={pending.challenge}
+        phoneNumber={pending.phoneNumber}
+        onSignedIn={signIn}
+        onNext={(next) => setPending({ ...pending, challenge: next })}
+        onRestart={() => toLogin(pending.phoneNumber, app)}
+      />
+    );
+  }
 
   const resend = async () => {
     const phone = phoneSchema.safeParse(form.values.phoneNumber);

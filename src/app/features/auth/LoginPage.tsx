@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage, PasswordField } from "../../components/ui/FormField";
 import { PhoneField } from "../../components/ui/PhoneField";
@@ -10,6 +10,8 @@ import { useSession } from "../../lib/session";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi, type Challenge, isChallenge, type SignInAnswer } from "./api";
 import { ChallengeStep } from "./ChallengeStep";
+import type { ConfirmPageState } from "./ConfirmAccountPage";
+import { rememberSignIn } from "./pending-sign-in";
 import { loginSchema, smsLoginSchema } from "./schemas";
 import "./auth.css";
 import "../../i18n/auth";
@@ -28,6 +30,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
   const Heading = embedded ? "h2" : "h1";
   const { t } = useTranslation("auth");
   const { signIn } = useSession();
+  const navigate = useNavigate();
   const state = (useLocation().state ?? {}) as LoginState;
   const [mode, setMode] = useState<"password" | "sms">("password");
   const [pending, setPending] = useState<Pending | null>(null);
@@ -54,6 +57,23 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
         password !== null ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
       handle(answer, phoneNumber, chosenApp);
     } catch (err) {
+      // The right password of an account whose phone is not confirmed yet: a code is resent (a
+      // failure only logged) and the confirm screen signs in with this password once the code is in.
+      if (
+        err instanceof ApiClientError &&
+        err.status === 403 &&
+        (err.details as { reason?: unknown } | undefined)?.reason === "unconfirmed" &&
+        "password" in data
+      ) {
+        const { phoneNumber, app: chosenApp } = data;
+        rememberSignIn(phoneNumber, chosenApp, String(data.password));
+        await authApi
+          .resendCode({ phoneNumber, app: chosenApp })
+          .catch((resendError: unknown) => console.error("Could not resend the confirmation code", resendError));
+        const confirmState: ConfirmPageState = { phoneNumber, app: chosenApp, reason: "unverified" };
+        void navigate("/confirm-account", { state: confirmState });
+        return;
+      }
       // 401 is the one answer for an unknown phone and a wrong password: no account enumeration.
       const wrong = err instanceof ApiClientError && (err.status === 401 || err.status === 404);
       form.setFormError(

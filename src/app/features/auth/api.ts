@@ -22,7 +22,9 @@ export const authApi = {
   respond: (body: RespondBody) => withIdentityRetry(() => unwrap(publicApi.auth.respond.$post({ json: body }))),
   register: (body: InferRequestType<typeof publicApi.auth.register.$post>["json"]) =>
     withIdentityRetry(() => unwrap(publicApi.auth.register.$post({ json: body }))),
-  confirm: (body: { phoneNumber: string; app: App; code: string }) => withIdentityRetry(() => unwrap(publicApi.auth.confirm.$post({ json: body }))),
+  /** Confirming is a sign-in too: with the registration password it answers tokens; without, a NEW_PASSWORD_REQUIRED challenge. */
+  confirm: (body: { phoneNumber: string; app: App; code: string; password?: string }) =>
+    withIdentityRetry(() => unwrap(publicApi.auth.confirm.$post({ json: body }))),
   resendCode: (body: { phoneNumber: string; app: App }) => withIdentityRetry(() => unwrap(publicApi.auth["resend-code"].$post({ json: body }))),
   forgotPassword: (body: { phoneNumber: string; app: App }) => withIdentityRetry(() => unwrap(publicApi.auth["forgot-password"].$post({ json: body }))),
   resetPassword: (body: { phoneNumber: string; app: App; code: string; newPassword: string }) =>

@@ -334,6 +334,25 @@ describe("login", () => {
     expect(calls[1]!.body).toEqual({ challenge: "CUSTOM_CHALLENGE", session: "sms-1", code: "654321" });
   });
 
+  it("sends an unconfirmed account to confirm it: a new code, then the confirm screen signs in with this password", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "/api/auth/sign-in": error(403, "forbidden", { reason: "unconfirmed" }),
+      "/api/auth/resend-code": { body: { codeDelivery: {} } },
+      "/api/auth/confirm": { body: { confirmed: true, tokens } },
+    });
+    const { router, value } = renderScreen("/login");
+    await fill(user);
+    await user.click(screen.getByRole("button", { name: "Sign in" }));
+    expect(await wentTo(router, "/login")).toEqual({ path: "/confirm-account", state: { phoneNumber: "+13055550123", app: "flex", reason: "unverified" } });
+    expect(await screen.findByText("Confirm account to continue")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("6-digit code"), "111222");
+    await user.click(screen.getByRole("button", { name: "Confirm account" }));
+    await waitFor(() => expect(value.signIn).toHaveBeenCalledWith(tokens));
+    expect(calls.map((c) => c.path)).toEqual(["/api/auth/sign-in", "/api/auth/resend-code", "/api/auth/confirm"]);
+    expect(calls[2]!.body).toEqual({ phoneNumber: "+13055550123", app: "flex", code: "111222", password: "Str0ng!pass" });
+  });
+
   it("links to forgot password and to registering", async () => {
     renderScreen("/login");
     expect(await screen.findByRole("link", { name: "Forgot your password?" })).toHaveAttribute("href", "/forgot-password");
@@ -342,10 +361,10 @@ describe("login", () => {
 });
 
 describe("confirm account", () => {
-  it("confirms, then signs the new driver in with the password kept from registering", async () => {
+  it("confirms with the password kept from registering, which signs the new driver in", async () => {
     const user = userEvent.setup();
     rememberSignIn("+13055550123", "flex", "Str0ng!pass");
-    const calls = stubApi({ "/api/auth/confirm": { body: { confirmed: true } }, "/api/auth/sign-in": { body: { tokens } } });
+    const calls = stubApi({ "/api/auth/confirm": { body: { confirmed: true, tokens } } });
     const { value } = renderScreen("/confirm-account", {}, { phoneNumber: "+13055550123", app: "flex", reason: "registered" });
     expect(await screen.findByText("We sent a 6-digit code to +1 (305) 555-0123. Enter it to confirm your account.")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: /Send a new code in \d+ s/ })).toBeDisabled();
@@ -353,8 +372,27 @@ describe("confirm account", () => {
     await user.click(screen.getByRole("button", { name: "Confirm account" }));
     await waitFor(() => expect(value.signIn).toHaveBeenCalledWith(tokens));
     expect(calls.map((c) => [c.path, c.body])).toEqual([
+      ["/api/auth/confirm", { phoneNumber: "+13055550123", app: "flex", code: "111222", password: "Str0ng!pass" }],
+    ]);
+  });
+
+  it("without the kept password, asks for a new password after the code, then signs in", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "/api/auth/confirm": { body: { confirmed: true, challenge: "NEW_PASSWORD_REQUIRED", session: "np-1" } },
+      "/api/auth/respond": { body: { tokens } },
+    });
+    const { value } = renderScreen("/confirm-account", {}, { phoneNumber: "+13055550123", app: "flex" });
+    await user.type(await screen.findByLabelText("6-digit code"), "111222");
+    await user.click(screen.getByRole("button", { name: "Confirm account" }));
+    expect(await screen.findByRole("heading", { name: "Choose a new password" })).toBeInTheDocument();
+    await user.type(screen.getByLabelText("New password"), "N3w!password");
+    await user.type(screen.getByLabelText("Confirm password"), "N3w!password");
+    await user.keyboard("{Enter}");
+    await waitFor(() => expect(value.signIn).toHaveBeenCalledWith(tokens));
+    expect(calls.map((c) => [c.path, c.body])).toEqual([
       ["/api/auth/confirm", { phoneNumber: "+13055550123", app: "flex", code: "111222" }],
-      ["/api/auth/sign-in", { phoneNumber: "+13055550123", app: "flex", password: "Str0ng!pass" }],
+      ["/api/auth/respond", { challenge: "NEW_PASSWORD_REQUIRED", session: "np-1", newPassword: "N3w!password" }],
     ]);
   });
 
@@ -392,35 +430,13 @@ describe("confirm account", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Error sending confirmation code");
   });
 
-  it("sends a person without the kept password to sign in, with a confirmation", async () => {
+  it("sends a person whose account was confirmed already to sign in, with a confirmation", async () => {
     const user = userEvent.setup();
-    stubApi({ "/api/auth/confirm": { body: { confirmed: true } } });
+    stubApi({ "/api/auth/confirm": error(409, "conflict") });
     const { router } = renderScreen("/confirm-account", {}, { phoneNumber: "+13055550188", app: "spark" });
     await user.type(await screen.findByLabelText("6-digit code"), "123123");
     await user.click(screen.getByRole("button", { name: "Confirm account" }));
     expect(await wentTo(router, "/confirm-account")).toEqual({ path: "/login", state: { phoneNumber: "+13055550188", app: "spark", notice: "confirmed" } });
-  });
-
-  it("refreshes a signed-in session after confirming, so its token says verified", async () => {
-    const user = userEvent.setup();
-    stubApi({ "/api/auth/confirm": { body: { confirmed: true } } });
-    const refreshSession = vi.fn(async () => true);
-    const reloadUser = vi.fn(async () => undefined);
-    renderScreen(
-      "/confirm-account",
-      {
-        session: { idToken: "i", refreshToken: "r" },
-        claims: { sub: "7", sid: "s7", phone_number: "+13055550123", phone_number_verified: false, app: "flex", is_admin: false, exp: 4e9 },
-        refreshSession,
-        reloadUser,
-      },
-      { phoneNumber: "+13055550123", app: "flex", reason: "unverified" },
-    );
-    expect(await screen.findByText("Confirm account to continue")).toBeInTheDocument();
-    await user.type(screen.getByLabelText("6-digit code"), "123123");
-    await user.click(screen.getByRole("button", { name: "Confirm account" }));
-    await waitFor(() => expect(reloadUser).toHaveBeenCalled());
-    expect(refreshSession).toHaveBeenCalled();
   });
 });
 

@@ -9,7 +9,11 @@ describe("identity strings", () => {
   it("word every message the shared schemas can give, in both languages", () => {
     const samples: [{ safeParse: (v: unknown) => { error?: { issues: { message: string; code?: string }[] } } }, string[]][] = [
       [passwordSchema, ["", "abcdefgh", "abcdefg1", "Abcdefg1", "A1!" + "x".repeat(300)]],
-      [phoneSchema, ["", "123", "555-0100", "1".repeat(40)]],
+      // Every refusal of src/shared/phone.ts: format, area code, exchange, toll-free, premium, Caribbean, not in service.
+      [
+        phoneSchema,
+        ["", "123", "555-0100", "1".repeat(40), "(211) 555-0100", "(305) 911-0100", "(800) 555-0100", "(900) 555-0100", "(876) 555-0100", "(555) 555-0100"],
+      ],
       [emailSchema, ["", "a@b", "x".repeat(300)]],
       [codeSchema, ["", "12345", "abcdef"]],
     ];

@@ -7,6 +7,7 @@ declare module "qrcode" {
     errorCorrectionLevel?: "L" | "M" | "Q" | "H";
     color?: { dark?: string; light?: string };
   };
+  // biome-ignore lint/suspicious/noShadowRestrictedNames: the package's own export name
   export function toString(text: string, options?: QrOptions): Promise<string>;
   const qrcode: { toString: typeof toString };
   export default qrcode;

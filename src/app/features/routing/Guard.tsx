@@ -73,6 +73,7 @@ export function forgetResends() {
 function ResendThenConfirm({ state }: { state: ConfirmState }) {
   const navigate = useNavigate();
   // Keyed by the phone and app: the state object itself is rebuilt on every render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the phone and app, not the state object
   useEffect(() => {
     let live = true;
     void resendConfirmationCode(state).then(() => {

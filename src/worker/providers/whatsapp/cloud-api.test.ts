@@ -41,6 +41,13 @@ describe("CloudApiWhatsApp", () => {
     expect(await whatsapp.sendText(to, "Reply STOP to opt out")).toMatchObject({ ok: true });
   });
 
+  it("tags a send with its ledger reference (biz_opaque_callback_data), which the fake echoes in its status webhook", async () => {
+    const { tenant, whatsapp } = cloudApi();
+    const to = uniquePhone();
+    expect(await whatsapp.sendTemplate(to, { name: "welcome_back", language: "en_US" }, "m:42")).toMatchObject({ ok: true });
+    expect((await tenant.messages()).messages).toMatchObject([{ to, reference: "m:42" }]);
+  });
+
   it("keeps Meta's code on final errors: bad token 190, unknown template 132001, not on WhatsApp 131026", async () => {
     const { whatsapp: badToken } = cloudApi({ WHATSAPP_TOKEN: "expired" });
     expect(await badToken.sendTemplate(uniquePhone(), { name: "welcome_back", language: "en_US" })).toMatchObject({

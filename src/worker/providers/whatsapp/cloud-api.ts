@@ -33,8 +33,13 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
     return { Authorization: `Bearer ${this.config.WHATSAPP_TOKEN}`, "Content-Type": "application/json", Accept: "application/json" };
   }
 
-  sendTemplate(to: string, template: TemplateRef): Promise<SendOutcome> {
-    return this.send({ to: to.replace(/^\+/, ""), type: "template", template: { name: template.name, language: { code: template.language } } });
+  sendTemplate(to: string, template: TemplateRef, reference?: string): Promise<SendOutcome> {
+    return this.send({
+      to: to.replace(/^\+/, ""),
+      type: "template",
+      template: { name: template.name, language: { code: template.language } },
+      ...(reference ? { biz_opaque_callback_data: reference } : {}),
+    });
   }
 
   sendText(to: string, body: string): Promise<SendOutcome> {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { Badge } from "../../../components/ui/Badge";
@@ -24,7 +24,7 @@ export default function CampaignPage() {
   const { id = "" } = useParams();
   const campaign = useCampaign(id);
 
-  let body;
+  let body: ReactNode;
   if (campaign.error && !campaign.data) {
     const notFound = campaign.error instanceof ApiClientError && campaign.error.status === 404;
     body = (

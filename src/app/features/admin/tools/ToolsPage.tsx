@@ -170,7 +170,9 @@ export default function ToolsPage() {
             <div className="alert" role="alert">
               <p>{t("tools.invalid", { n: list.invalid.length })}</p>
               <ul className="invalid-list">
+                {/* The same bad line may appear twice; its position in the pasted list tells them apart. */}
                 {list.invalid.slice(0, SHOWN_INVALID).map((bad, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed once shown, and duplicates are expected
                   <li key={`${i}-${bad}`}>
                     <code>{bad}</code>
                   </li>

@@ -1,0 +1,174 @@
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { app, productionApp } from "./app";
+import { seedAdmin, signInAdmin } from "./auth/test-fixtures";
+import { validateConfig } from "./config";
+import worker from "./index";
+import { createSmsProvider } from "./providers/sms/provider";
+import { createWhatsAppProvider } from "./providers/whatsapp/provider";
+
+const keys = { private: "", public: "" };
+beforeAll(async () => {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  keys.private = JSON.stringify({ ...(await crypto.subtle.exportKey("jwk", pair.privateKey)), alg: "ES256" });
+  keys.public = JSON.stringify({ ...(await crypto.subtle.exportKey("jwk", pair.publicKey)), alg: "ES256" });
+});
+
+/** A production configuration that passes: real providers, real-looking secrets, https everywhere. */
+function production(overrides: Record<string, string> = {}): Env {
+  return {
+    ...env,
+    ENVIRONMENT: "production",
+    APP_ORIGIN: "https://blockpilot.example",
+    SMS_PROVIDER: "twilio",
+    WHATSAPP_PROVIDER: "cloud-api",
+    PAYMENTS_PROVIDER: "stripe",
+    STRIPE_API_BASE: "https://api.stripe.com",
+    STRIPE_SECRET_KEY: "sk_live_0123456789abcdef",
+    STRIPE_WEBHOOK_SECRET: "whsec_0123456789abcdef",
+    TWILIO_API_BASE: "https://api.twilio.com",
+    WHATSAPP_API_BASE: "https://graph.facebook.com/v21.0",
+    FLEX_PLATFORM_API_BASE: "https://flex.platform.example/v1",
+    SPARK_PLATFORM_API_BASE: "https://spark.platform.example/v1",
+    JWT_PRIVATE_JWK: keys.private,
+    JWT_PUBLIC_JWK: keys.public,
+    PASSWORD_PEPPER: "a-real-pepper-of-enough-length",
+    MFA_ENCRYPTION_KEY: btoa("0123456789abcdef0123456789abcdef"),
+    CHAT_HASH_SECRET: "chat-secret-for-production",
+    TWILIO_ACCOUNT_SID: "AC0123456789abcdef0123456789abcdef",
+    TWILIO_AUTH_TOKEN: "twilio-production-token",
+    TWILIO_FROM: "+13055550123",
+    WHATSAPP_TOKEN: "whatsapp-production-token",
+    WHATSAPP_PHONE_NUMBER_ID: "123456789012345",
+    WHATSAPP_BUSINESS_ACCOUNT_ID: "234567890123456",
+    WHATSAPP_APP_SECRET: "whatsapp-production-secret",
+    WHATSAPP_VERIFY_TOKEN: "whatsapp-production-verify",
+    ...overrides,
+  } as Env;
+}
+
+const pathsOf = (result: ReturnType<typeof validateConfig>) => (result.ok ? [] : result.issues.map((i) => i.path));
+
+async function fetchWith(environment: Env, path: string, init?: RequestInit) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(`https://bp.test${path}`, init) as Request<unknown, IncomingRequestCfProperties>, environment, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
+describe("configuration", () => {
+  it("accepts the test environment and a complete production one", () => {
+    expect(validateConfig(env as unknown as Record<string, unknown>)).toMatchObject({ ok: true });
+    const result = validateConfig(production() as unknown as Record<string, unknown>);
+    expect(result.ok ? [] : result.issues).toEqual([]);
+  });
+
+  it("refuses the embedded providers in production", () => {
+    const result = validateConfig(
+      production({ SMS_PROVIDER: "outbox", WHATSAPP_PROVIDER: "outbox", PAYMENTS_PROVIDER: "local" }) as unknown as Record<string, unknown>,
+    );
+    expect(pathsOf(result)).toEqual(["SMS_PROVIDER", "WHATSAPP_PROVIDER", "PAYMENTS_PROVIDER"]);
+  });
+
+  it("refuses missing secrets and the local example values in production", () => {
+    const result = validateConfig(production({ TWILIO_AUTH_TOKEN: "", PASSWORD_PEPPER: "local-pepper-change-me", WHATSAPP_APP_SECRET: "  " }) as never);
+    expect(pathsOf(result)).toEqual(expect.arrayContaining(["TWILIO_AUTH_TOKEN", "PASSWORD_PEPPER", "WHATSAPP_APP_SECRET"]));
+    expect(pathsOf(validateConfig(production({ JWT_PRIVATE_JWK: keys.public }) as never))).toEqual(["JWT_PRIVATE_JWK"]);
+    expect(pathsOf(validateConfig(production({ MFA_ENCRYPTION_KEY: btoa("too short") }) as never))).toEqual(["MFA_ENCRYPTION_KEY"]);
+    expect(pathsOf(validateConfig(production({ APP_ORIGIN: "http://blockpilot.example" }) as never))).toEqual(["APP_ORIGIN"]);
+    expect(pathsOf(validateConfig(production({ COMPLIANCE_CLOCK_OFFSET_MS: "3600000" }) as never))).toEqual(["COMPLIANCE_CLOCK_OFFSET_MS"]);
+  });
+
+  it("refuses the fake delivery platform in production: plain http, loopback or private addresses", () => {
+    for (const base of [
+      "http://127.0.0.1:8796/flex",
+      "http://flex.platform.example/v1",
+      "https://127.0.0.1:8796/flex",
+      "https://localhost/flex",
+      "https://fake.localhost/flex",
+      "https://[::1]:8796/flex",
+      "https://[::ffff:127.0.0.1]/flex",
+      "https://0.0.0.0/flex",
+      "https://10.1.2.3/flex",
+      "https://192.168.1.20/flex",
+    ]) {
+      expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: base }) as never)), base).toEqual(["FLEX_PLATFORM_API_BASE"]);
+      expect(pathsOf(validateConfig(production({ SPARK_PLATFORM_API_BASE: base }) as never)), base).toEqual(["SPARK_PLATFORM_API_BASE"]);
+    }
+    expect(pathsOf(validateConfig(production({ TWILIO_API_BASE: "https://127.0.0.1:8794" }) as never))).toEqual(["TWILIO_API_BASE"]);
+    // Outside production the fake platform on loopback is the default.
+    expect(validateConfig({ ...env, FLEX_PLATFORM_API_BASE: "http://127.0.0.1:8796/flex" } as never)).toMatchObject({ ok: true });
+  });
+
+  it("refuses malformed numbers and unknown names in every environment", () => {
+    for (const [name, value] of [
+      ["SEND_RATE_PER_SECOND", "fast"],
+      ["SEND_RATE_PER_SECOND", "0"],
+      ["SEND_RATE_PER_SECOND", "1e3"],
+      ["PROVIDER_TIMEOUT_MS", "10s"],
+      ["PROVIDER_TIMEOUT_MS", "2.5"],
+      ["CODE_SMS_HOURLY_BUDGET", "-1"],
+      ["CODE_SMS_HOURLY_BUDGET", ""],
+      ["PLATFORM_TIMEOUT_MS", "5s"],
+      ["PLATFORM_TIMEOUT_MS", "0"],
+      ["CAPTURE_POLL_INTERVAL_MS", "100"],
+      ["CAPTURE_POLL_INTERVAL_MS", "2 s"],
+      ["FLEX_PLATFORM_API_BASE", "ftp://platform.example"],
+      ["SPARK_PLATFORM_API_BASE", "not a url"],
+      ["SMS_PROVIDER", "carrier-pigeon"],
+      ["RESELLER_COMMISSION_PERCENT", "120"],
+      ["ENVIRONMENT", "prod"],
+    ] as const) {
+      expect(pathsOf(validateConfig({ ...env, [name]: value } as never)), `${name}=${value}`).toEqual([name]);
+      expect(pathsOf(validateConfig(production({ [name]: value }) as never)), `production ${name}=${value}`).toContain(name);
+    }
+  });
+
+  it("serves nothing on a production configuration that fails: 503 in the envelope", async () => {
+    const res = await fetchWith(production({ SMS_PROVIDER: "outbox" }), "/api/status/health");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ error: { code: "unavailable", message: "The service is not available. Try again later" } });
+    expect((await fetchWith(production(), "/api/status/health")).status).toBe(200);
+  });
+
+  it("leaves queue batches on the queue when the configuration fails", async () => {
+    let retried = 0;
+    let acked = 0;
+    const message = { id: "1", timestamp: new Date(), body: { kind: "expand", campaignId: 1 }, attempts: 1, ack: () => acked++, retry: () => retried++ };
+    const batch = {
+      queue: "blockpilot-dispatch",
+      messages: [message],
+      retryAll: () => retried++,
+      ackAll: () => acked++,
+    } as unknown as MessageBatch<unknown>;
+    await worker.queue(batch, production({ PROVIDER_TIMEOUT_MS: "soon" }), createExecutionContext());
+    expect({ retried, acked }).toEqual({ retried: 1, acked: 0 });
+  });
+});
+
+describe("the outbox in production", () => {
+  it("is not a route of the production app", () => {
+    const routes = (a: typeof app) => new Set(a.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
+    expect(routes(app)).toContain("GET /api/admin/outbox");
+    expect(routes(productionApp)).not.toContain("GET /api/admin/outbox");
+    expect(routes(productionApp).size).toBe(routes(app).size - 1);
+  });
+
+  it("answers 404 to an administrator in production, and pages the outbox elsewhere", async () => {
+    const admin = await seedAdmin();
+    const { idToken } = await signInAdmin(admin);
+    const headers = { Authorization: `Bearer ${idToken}` };
+    const inProduction = await fetchWith(production({ JWT_PRIVATE_JWK: env.JWT_PRIVATE_JWK, JWT_PUBLIC_JWK: env.JWT_PUBLIC_JWK }), "/api/admin/outbox", {
+      headers,
+    });
+    expect(inProduction.status).toBe(404);
+    const inTest = await fetchWith(env, "/api/admin/outbox?page=1&pageSize=20", { headers });
+    expect(inTest.status).toBe(200);
+    expect(await inTest.json()).toMatchObject({ page: 1, pageSize: 20 });
+  });
+
+  it("cannot be built as a provider in production", () => {
+    expect(() => createSmsProvider({ ...env, ENVIRONMENT: "production", SMS_PROVIDER: "outbox" })).toThrow(/not available in production/);
+    expect(() => createWhatsAppProvider({ ...env, ENVIRONMENT: "production", WHATSAPP_PROVIDER: "outbox" })).toThrow(/not available in production/);
+  });
+});

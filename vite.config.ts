@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
-import { assetHeaders } from "./scripts/asset-headers.ts";
+import { assetHeaders, inlineScriptSources } from "./scripts/asset-headers.ts";
 import { iconSprite } from "./scripts/icon-sprite.ts";
+import { prerenderPages } from "./scripts/prerender.ts";
 
 /**
  * The chat widget's URL is one setting for two readers: the Worker hands it to the SPA
@@ -17,7 +19,8 @@ function assetHeadersFile(): Plugin {
     name: "blockpilot:asset-headers",
     generateBundle() {
       if (this.environment.name !== "client") return;
-      this.emitFile({ type: "asset", fileName: "_headers", source: assetHeaders(chatWidgetUrl) });
+      const inlineScripts = inlineScriptSources(readFileSync("index.html", "utf8"));
+      this.emitFile({ type: "asset", fileName: "_headers", source: assetHeaders(chatWidgetUrl, inlineScripts) });
     },
   };
 }
@@ -35,6 +38,8 @@ export default defineConfig({
       },
     }),
     assetHeadersFile(),
+    // The public pages' HTML, written into the client build (docs/public-site.md, "Pre-rendered pages").
+    prerenderPages(),
   ],
   // Every supported browser has <link rel=modulepreload>; the polyfill would only weigh on the landing route.
   build: { sourcemap: false, manifest: true, chunkSizeWarningLimit: 400, modulePreload: { polyfill: false } },

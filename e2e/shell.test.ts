@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { launch, newPage } from "./browser.ts";
+import { baseUrl, launch, newPage } from "./browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -29,6 +29,40 @@ test("the landing page loads, switches to Español and back, and keeps the choic
   await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
   assert.equal(await page.evaluate(() => localStorage.getItem("language")), "en");
   assert.deepEqual(errors, [], "no script or CSP errors in the console");
+});
+
+test("the public pages come pre-rendered, and hydrate without a mismatch or an error", async () => {
+  for (const [path, heading] of [
+    ["/", "Better blocks, without the refresh"],
+    ["/faqs", "Frequently asked questions"],
+    ["/login", "Sign in"],
+  ] as const) {
+    // The HTML alone, before any script: the page is there, inert until the app takes it over.
+    const html = await (await fetch(`${baseUrl}${path}`)).text();
+    assert.match(html, new RegExp(`<div id="root" inert>[\\s\\S]*${heading}</h1>`), `${path} is pre-rendered`);
+    const page = await newPage(browser);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await page.goto(path);
+    await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+    await page.waitForFunction(() => !document.getElementById("root")?.hasAttribute("inert") && !document.getElementById("splash"));
+    // Hydrated, not replaced: the heading React found in the HTML is the one it now owns.
+    assert.equal(await page.evaluate(() => Object.keys(document.querySelector("h1") ?? {}).some((key) => key.startsWith("__reactFiber"))), true);
+    assert.deepEqual(errors, [], `${path}: no hydration mismatch or other error in the console`);
+    await page.close();
+  }
+});
+
+test("a pre-rendered page with a stored language or at another address starts from the splash, not the English page", async () => {
+  const page = await newPage(browser);
+  await page.goto("/faqs");
+  await page.evaluate(() => localStorage.setItem("language", "es"));
+  await page.goto("/faqs");
+  await page.getByRole("heading", { level: 1, name: "Preguntas frecuentes" }).waitFor();
+  assert.equal(await page.getByRole("heading", { name: "Frequently asked questions" }).count(), 0);
+  assert.equal(await page.title(), "Preguntas frecuentes · Blockpilot");
+  await page.close();
 });
 
 test("an unknown route shows 'page not found' inside the frame, with Go back to /", async () => {

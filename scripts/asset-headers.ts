@@ -5,6 +5,7 @@
  * frame it opens, its calls, images and styles): never a wildcard or a whole scheme. The Worker's
  * own answers (/api) carry their own stricter policy (src/worker/app.ts).
  */
+import { createHash } from "node:crypto";
 
 /** The origin of the chat widget's script URL ("" when there is none), refusing what is not an http(s) URL. */
 export function chatWidgetOrigin(chatWidgetUrl: string): string {
@@ -20,12 +21,20 @@ export function chatWidgetOrigin(chatWidgetUrl: string): string {
   return url.origin;
 }
 
-export function contentSecurityPolicy(chatWidgetUrl: string): string {
+/**
+ * The CSP sources of index.html's inline scripts ('sha256-…'): the one that picks between the
+ * pre-rendered page and the splash (docs/public-site.md, "Pre-rendered pages") runs before any file.
+ */
+export function inlineScriptSources(html: string): string[] {
+  return [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => `'sha256-${createHash("sha256").update(m[1]!).digest("base64")}'`);
+}
+
+export function contentSecurityPolicy(chatWidgetUrl: string, scriptSources: string[] = []): string {
   const chat = chatWidgetOrigin(chatWidgetUrl);
   const withChat = (...sources: string[]) => [...sources, ...(chat ? [chat] : [])].join(" ");
   return [
     `default-src 'self'`,
-    `script-src ${withChat("'self'")}`,
+    `script-src ${withChat("'self'", ...scriptSources)}`,
     `style-src ${withChat("'self'", "'unsafe-inline'")}`,
     `img-src ${withChat("'self'", "data:")}`,
     `connect-src ${withChat("'self'")}`,
@@ -39,10 +48,10 @@ export function contentSecurityPolicy(chatWidgetUrl: string): string {
 }
 
 /** The _headers file: the policy and the other security headers on every asset, long caching for hashed files. */
-export function assetHeaders(chatWidgetUrl: string): string {
+export function assetHeaders(chatWidgetUrl: string, scriptSources: string[] = []): string {
   return [
     "/*",
-    `  Content-Security-Policy: ${contentSecurityPolicy(chatWidgetUrl)}`,
+    `  Content-Security-Policy: ${contentSecurityPolicy(chatWidgetUrl, scriptSources)}`,
     "  X-Content-Type-Options: nosniff",
     "  Referrer-Policy: strict-origin-when-cross-origin",
     "  Permissions-Policy: camera=(), microphone=(), geolocation=()",

@@ -1,33 +1,41 @@
-import { lazy, StrictMode, Suspense } from "react";
-import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
+import { startTransition, useEffect } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
+import { AppRoot, routerReady } from "./app-root";
 import { ready } from "./i18n";
-import { SessionProvider, useSession } from "./lib/session";
 import { createRouter } from "./router";
 import "./styles.css";
 
 const router = createRouter();
+const container = document.getElementById("root")!;
 
-// The support chat is only for signed-in users; its code stays off the landing route.
-const ChatWidget = lazy(() => import("./features/auth/ChatWidget"));
-function SignedInChat() {
-  const { user } = useSession();
-  return user ? (
-    <Suspense fallback={null}>
-      <ChatWidget />
-    </Suspense>
-  ) : null;
+/**
+ * Runs once the app's first render is on screen: the page takes clicks and typing (a pre-rendered
+ * page is inert until it is hydrated, so nothing done before is lost) and index.html's splash goes.
+ */
+function Started() {
+  useEffect(() => {
+    container.removeAttribute("inert");
+    document.documentElement.classList.remove("render-client");
+    document.getElementById("splash")?.remove();
+  }, []);
+  return null;
 }
 
-// A stored non-English choice fetches its strings first; index.html shows the splash meanwhile.
-void ready.then(() =>
-  createRoot(document.getElementById("root")!).render(
-    <StrictMode>
-      {/* The session sits above the router: sign-out leaves for "/" through it. */}
-      <SessionProvider onSignOut={() => void router.navigate("/")}>
-        <RouterProvider router={router} />
-        <SignedInChat />
-      </SessionProvider>
-    </StrictMode>,
-  ),
+const app = (
+  <>
+    <AppRoot router={router} />
+    <Started />
+  </>
 );
+
+// index.html's inline script marks a page that cannot be shown as pre-rendered (another address, a
+// stored language or session): the app renders it while the splash shows (a stored non-English
+// choice fetches its strings first). Otherwise the HTML on screen is what the first render produces,
+// and it is hydrated once its route's code has loaded (docs/public-site.md, "Pre-rendered pages").
+// Both in a transition: React then renders in slices, yielding to the browser between them,
+// instead of one long task that would hold up input on a slow phone.
+if (document.documentElement.classList.contains("render-client")) {
+  void ready.then(() => startTransition(() => createRoot(container).render(app)));
+} else {
+  void Promise.all([ready, routerReady(router)]).then(() => startTransition(() => void hydrateRoot(container, app)));
+}

@@ -3,7 +3,7 @@ import { csvCell, csvLine, csvStream } from "./csv";
 
 describe("csvCell", () => {
   it("defuses every cell a spreadsheet would run as a formula, whatever the column", () => {
-    for (const formula of ["=1+1", "+13055550100", "-2", "@SUM(A1)", "\t=1", "\r=1", '=HYPERLINK("http://x","y")'])
+    for (const formula of ["=1+1", "+13055550100", "-2", "@SUM(A1)", "\t=1", "\r=1", "\n=1", " =1+1", "  @SUM(A1)", '=HYPERLINK("http://x","y")'])
       expect(csvCell(formula).replace(/^"|"$/g, "").startsWith("'")).toBe(true);
     expect(csvCell(-5)).toBe("'-5");
     expect(csvCell("=1;2")).toBe(`"'=1;2"`);
@@ -14,6 +14,7 @@ describe("csvCell", () => {
     expect(csvCell("a;b")).toBe('"a;b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell("two\nlines")).toBe('"two\nlines"');
+    expect(csvCell("tab\there")).toBe('"tab\there"');
   });
 
   it("leaves plain values alone and writes nothing for no value", () => {

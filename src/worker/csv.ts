@@ -1,18 +1,19 @@
 /**
  * CSV for the admin exports: RFC 4180 quoting, CRLF lines, and every cell a spreadsheet could run
- * as a formula defused. Excel, LibreOffice and Sheets treat a cell starting with = + - @ (or a tab
- * or carriage return before one) as a formula, in every column and whatever the separator of the
- * locale (`;` too), so any such cell gets a leading apostrophe, numbers-looking or not.
+ * as a formula defused. Excel, LibreOffice and Sheets treat a cell starting with = + - @ (or spaces,
+ * a tab or a line break before one) as a formula, in every column and whatever the separator of the
+ * locale (`;` too), so any such cell gets a leading apostrophe, numbers-looking or not. Tabs are
+ * quoted too: a spreadsheet pasting the file as tab-separated would split on them.
  */
 export type CsvValue = string | number | boolean | null | undefined;
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^\s*[=+\-@]|^[\t\r\n]/;
 
 export function csvCell(value: CsvValue): string {
   if (value === null || value === undefined) return "";
   let s = typeof value === "boolean" ? (value ? "yes" : "no") : String(value);
   if (FORMULA_START.test(s)) s = `'${s}`;
-  return /[",;\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return /[",;\t\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function csvLine(cells: readonly CsvValue[]): string {

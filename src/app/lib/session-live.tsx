@@ -4,15 +4,14 @@ import type { IdClaims } from "../../shared/auth";
 import i18n, { setLanguage } from "../i18n";
 import { ApiClientError, api, publicApi, setTokenSource, unwrap } from "./api-client";
 import { withIdentityRetry } from "./identity-retry";
-import type { SessionValue, TokenAnswer, Tokens, User } from "./session";
+import { SESSION_STORAGE_KEY, type SessionValue, type TokenAnswer, type Tokens, type User } from "./session";
 
 /**
  * The live session behind SessionProvider (session.tsx): tokens in localStorage, refresh before
  * calls and on a timer, the user through SWR, sign-in and sign-out. Loaded off the landing route.
  */
 
-/** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
-export const SESSION_STORAGE_KEY = "bp.session";
+export { SESSION_STORAGE_KEY };
 /** docs/product.md, constants: refresh ten minutes before the ID token expires. */
 export const REFRESH_LEAD_MS = 10 * 60_000;
 /**

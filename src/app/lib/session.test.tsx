@@ -103,12 +103,30 @@ afterEach(() => {
 });
 
 describe("session state", () => {
-  it("starts loading, then is signed out when nothing is stored", async () => {
+  it("is signed out at once when nothing is stored (the public pages need not wait for the session's code)", async () => {
     stubApi({});
     renderSession();
-    expect(state().loading).toBe(true);
-    await waitFor(() => expect(state().loading).toBe(false));
-    expect(state()).toMatchObject({ signedIn: false, user: null, userLoading: false });
+    expect(state()).toMatchObject({ loading: false, signedIn: false, user: null, userLoading: false });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(state()).toMatchObject({ loading: false, signedIn: false, user: null, userLoading: false });
+  });
+
+  it("starts loading when a session is stored, until the live session has read it", async () => {
+    store(idToken(60 * MINUTE));
+    stubApi({ "/api/flex/v1/user": () => ({ body: { Item: user } }) });
+    renderSession();
+    expect(state()).toMatchObject({ loading: true, signedIn: false });
+    await waitFor(() => expect(state()).toMatchObject({ loading: false, signedIn: true }));
+  });
+
+  it("keeps a sign-in made before the live session's code arrived, waiting for it, then signs in as usual", async () => {
+    stubApi({ "/api/flex/v1/user": () => ({ body: { Item: user } }) });
+    renderSession();
+    // Synchronously after the first render: the live session's chunk has not arrived yet.
+    act(() => screen.getByRole("button", { name: "sign in" }).click());
+    expect(state()).toMatchObject({ loading: true, signedIn: false });
+    await waitFor(() => expect(state()).toMatchObject({ loading: false, signedIn: true, user: "Dana Driver" }));
+    expect(JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY)!)).toEqual({ idToken: expect.any(String), refreshToken: "refresh-in" });
   });
 
   it("loads the user from GET /api/flex/v1/user with the stored ID token; userLoading meanwhile", async () => {

@@ -1,4 +1,4 @@
-import { type ComponentType, createContext, type ReactNode, useContext, useEffect, useState } from "react";
+import { type ComponentType, createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { IdClaims, UserItem } from "../../shared/auth";
 
 /**
@@ -11,6 +11,9 @@ import type { IdClaims, UserItem } from "../../shared/auth";
  * refresh, the user through SWR) in a chunk of its own right after the first render. Tokens are
  * kept under the localStorage key "bp.session" as { idToken, refreshToken }.
  */
+
+/** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
+export const SESSION_STORAGE_KEY = "bp.session";
 
 export type Tokens = { idToken: string; refreshToken: string };
 export type TokenAnswer = Tokens & { expiresIn?: number };
@@ -84,8 +87,34 @@ export function SessionProvider({
   children: ReactNode /** Where sign-out goes: the app passes the router's navigate to "/". */;
   onSignOut?: () => void;
 }) {
-  const [value, setValue] = useState<SessionValue>(startingSession);
+  // Nothing stored means signed out, known at once: the public pages render (and the pre-rendered
+  // HTML hydrates, docs/public-site.md) without waiting for the live session's code. A stored
+  // session may have expired or been revoked, so only the live session can say; until then, loading.
+  const [value, setValue] = useState<SessionValue>(() => (hasStoredSession() ? startingSession : signedOutSession));
   const [Live, setLive] = useState<ComponentType<LiveSessionProps> | null>(null);
+  // A sign-in before the live session's code has arrived waits for it (the app shows loading) and
+  // is then handed to it, so it is the same sign-in as any other (the account's language applied…).
+  const early = useRef<TokenAnswer | null>(null);
+  const shown = useMemo<SessionValue>(
+    () =>
+      value === signedOutSession
+        ? {
+            ...value,
+            signIn: (tokens) => {
+              early.current = tokens;
+              setValue(startingSession);
+            },
+          }
+        : value,
+    [value],
+  );
+  const receive = useCallback((live: SessionValue) => {
+    const tokens = early.current;
+    early.current = null;
+    // The live session answers again once signed in.
+    if (tokens) live.signIn(tokens);
+    else setValue(live);
+  }, []);
   useEffect(() => {
     import("./session-live").then(
       (m) => setLive(() => m.LiveSession),
@@ -98,8 +127,17 @@ export function SessionProvider({
   }, []);
   return (
     <>
-      {Live && <Live onChange={setValue} onSignOut={onSignOut} />}
-      <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
+      {Live && <Live onChange={receive} onSignOut={onSignOut} />}
+      <SessionContext.Provider value={shown}>{children}</SessionContext.Provider>
     </>
   );
+}
+
+function hasStoredSession(): boolean {
+  try {
+    return localStorage.getItem(SESSION_STORAGE_KEY) !== null;
+  } catch {
+    // No storage (a private window that refuses it, or the build's pre-rendering): nothing stored.
+    return false;
+  }
 }

@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense, useEffect, useRef } from "react";
+import { lazy, type ReactNode, Suspense, useEffect, useRef, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { useSession } from "../../lib/session";
@@ -15,6 +15,7 @@ const LandingSections = lazy(() => import("./LandingSections"));
 export default function HomePage({ signIn }: { signIn?: ReactNode }) {
   const { t } = useTranslation();
   const { claims, user, loading } = useSession();
+  const hydrated = useHydrated();
   const navigate = useNavigate();
 
   // Someone who signs in here goes on to their dashboard or console; its guard applies the rest of
@@ -48,9 +49,7 @@ export default function HomePage({ signIn }: { signIn?: ReactNode }) {
             {claims ? (
               <Welcome name={user?.name ?? null} isAdmin={claims.is_admin} />
             ) : (
-              <Suspense fallback={<div className="card landing-signin landing-signin-waiting" aria-hidden="true" />}>
-                {!loading && <div className="card landing-signin">{signIn}</div>}
-              </Suspense>
+              <Suspense fallback={<SignInWaiting />}>{!loading && hydrated ? <div className="card landing-signin">{signIn}</div> : <SignInWaiting />}</Suspense>
             )}
           </div>
         </div>
@@ -59,6 +58,25 @@ export default function HomePage({ signIn }: { signIn?: ReactNode }) {
         <LandingSections />
       </Suspense>
     </main>
+  );
+}
+
+/** The sign-in card's room while its code loads, so nothing below it jumps. */
+function SignInWaiting() {
+  return <div className="card landing-signin landing-signin-waiting" aria-hidden="true" />;
+}
+
+const subscribeToNothing = () => () => {};
+/**
+ * False in the pre-rendered HTML and while it hydrates, true after (and at once when the page is
+ * rendered in the browser): the sign-in form is never in the HTML, where someone could start
+ * typing into it before its code runs.
+ */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
   );
 }
 

@@ -1,0 +1,79 @@
+/**
+ * The Vite plugin that pre-renders the public pages at build time (docs/public-site.md,
+ * "Pre-rendered pages"). After the client build is written, it renders each page with
+ * src/app/prerender.tsx (in Node, through a Vite server in middleware mode) and writes the HTML
+ * into the client build: "/" into index.html, "/faqs" into faqs.html… which the Worker's static
+ * assets serve as they are. The browser paints them before any script runs; main.tsx hydrates
+ * them. Each page also links the style sheets and preloads the scripts of the lazily loaded
+ * modules it was rendered with, so it looks the same before and after hydration.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import react from "@vitejs/plugin-react";
+import { createServer, createServerModuleRunner, type Plugin } from "vite";
+import { assetsOf, fillTemplate, type Manifest } from "../src/app/page-template.ts";
+import { iconSprite } from "./icon-sprite.ts";
+
+/** The pages pre-rendered, and the file each is written to (the assets serve /faqs from faqs.html). */
+export const PRERENDERED_PAGES: { path: string; file: string }[] = [
+  { path: "/", file: "index.html" },
+  { path: "/faqs", file: "faqs.html" },
+  { path: "/login", file: "login.html" },
+];
+
+export function prerenderPages(): Plugin {
+  let root = process.cwd();
+  return {
+    name: "blockpilot-prerender",
+    apply: "build",
+    configResolved(config) {
+      root = config.root;
+    },
+    async writeBundle(options) {
+      if (this.environment?.name !== "client" || !options.dir) return;
+      const outDir = options.dir;
+      const manifest = JSON.parse(readFileSync(join(outDir, ".vite/manifest.json"), "utf8")) as Manifest;
+      const template = readFileSync(join(outDir, "index.html"), "utf8");
+      const server = await createServer({
+        configFile: false,
+        root,
+        logLevel: "error",
+        plugins: [react(), iconSprite()],
+        server: { middlewareMode: true, hmr: false, ws: false },
+        appType: "custom",
+        optimizeDeps: { noDiscovery: true, include: [] },
+      });
+      try {
+        for (const page of PRERENDERED_PAGES) {
+          // A module runner of its own per page: what it evaluated is what that page was rendered with.
+          const runner = createServerModuleRunner(server.environments.ssr!, { hmr: false });
+          try {
+            const { renderPage } = (await runner.import("/src/app/prerender.tsx")) as {
+              renderPage: (path: string, onRouted: () => void) => Promise<{ html: string; title: string }>;
+            };
+            const sources = () =>
+              [...runner.evaluatedModules.idToModuleMap.keys()].map((id) => relative(root, id.split("?")[0]!)).filter((path) => path.startsWith("src/"));
+            let routed: string[] = [];
+            const { html, title } = await renderPage(page.path, () => {
+              routed = sources();
+            });
+            // Style sheets of everything on the page; scripts only of the route's modules, which the
+            // browser needs before hydrating (the lazy parts inside hydrate when they arrive, and
+            // fetching them early would share the slow link with the style sheets).
+            const { styles } = assetsOf(manifest, sources());
+            const { scripts } = assetsOf(manifest, routed);
+            const filled = { path: page.path, html, title, styles, scripts };
+            writeFileSync(
+              join(outDir, page.file),
+              fillTemplate(template, filled, (href) => readFileSync(join(outDir, href), "utf8")),
+            );
+          } finally {
+            await runner.close();
+          }
+        }
+      } finally {
+        await server.close();
+      }
+    },
+  };
+}

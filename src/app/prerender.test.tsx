@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { setLanguage } from "./i18n";
+import { assetsOf, fillTemplate } from "./page-template";
+import { renderPage } from "./prerender";
+
+beforeEach(async () => {
+  localStorage.clear();
+  await setLanguage("en");
+  // The pages' reads (plans, versions, site info) answer as a server that has none yet.
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async () => new Response(JSON.stringify({ error: { code: "not_found", message: "Not found" } }), { status: 404 })),
+  );
+});
+afterEach(() => vi.unstubAllGlobals());
+
+// Hydration itself is tested in the browser (e2e/shell.test.ts): in one realm, React's server
+// renderer leaves context values behind that the browser renderer would then read.
+describe("pre-rendered pages", () => {
+  it("render the landing page whole, without the sign-in form (no typing before the code runs)", async () => {
+    const { html, title } = await renderPage("/");
+    expect(title).toBe("Better blocks, without the refresh · Blockpilot");
+    expect(html).toContain("Better blocks, without the refresh</h1>");
+    expect(html).toContain('id="how-it-works"');
+    expect(html).toContain("landing-signin-waiting");
+    expect(html).not.toContain("<form");
+    expect(html).not.toContain("<script");
+  });
+
+  it("render the FAQ and the sign-in page with their titles", async () => {
+    const faqs = await renderPage("/faqs");
+    expect(faqs.title).toBe("Frequently asked questions · Blockpilot");
+    expect(faqs.html).toContain("Frequently asked questions</h1>");
+    const login = await renderPage("/login");
+    expect(login.title).toBe("Sign in · Blockpilot");
+    expect(login.html).toMatch(/<form[^>]*class="auth-form"/);
+  });
+});
+
+describe("the page template", () => {
+  const template = [
+    '<html lang="en"><head><title>Blockpilot</title>',
+    '<script type="module" crossorigin src="/assets/index-1.js"></script>',
+    '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
+    '</head><body><div id="root"></div></body></html>',
+  ].join("");
+  const css: Record<string, string> = { "/assets/index-1.css": "body{margin:0}", "/assets/page-1.css": ".page{color:red}" };
+
+  it("inlines the style sheets, preloads the app for boot.js to run after the first paint, and makes the page inert until hydrated", () => {
+    const page = fillTemplate(
+      template,
+      {
+        path: "/faqs",
+        title: 'FAQs & "more"',
+        html: '<link rel="preload" as="image" href="/logo.svg"/><main>Hi</main>',
+        styles: ["/assets/page-1.css"],
+        scripts: ["/assets/page-1.js"],
+      },
+      (href) => css[href]!,
+    );
+    expect(page).toContain('<html lang="en" data-prerendered="/faqs">');
+    expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
+    expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');
+    expect(page).not.toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    expect(page).toContain('<style data-href="/assets/page-1.css">.page{color:red}</style>');
+    expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/page-1.css" media="not all">');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/index-1.js" id="app-entry">');
+    expect(page).toContain('<script type="module" src="/boot.js"></script>');
+    expect(page).not.toContain('<script type="module" crossorigin src="/assets/index-1.js">');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/page-1.js">');
+    // React's resource hint goes into the head; the root holds the page alone.
+    expect(page).toMatch(/<link rel="preload" as="image" href="\/logo.svg"\/>[\s\S]*<\/head>/);
+    expect(page).toContain('<div id="root" inert><main>Hi</main></div>');
+  });
+
+  it("takes the files of the modules a page used, not those the entry already has", () => {
+    const manifest = {
+      "index.html": { file: "assets/index-1.js", isEntry: true, imports: ["_shared.js"], css: ["assets/index-1.css"] },
+      "_shared.js": { file: "assets/shared-1.js", css: ["assets/shared-1.css"] },
+      "src/app/features/site/FaqsPage.tsx": { file: "assets/FaqsPage-1.js", imports: ["_shared.js", "_site.js"], css: ["assets/site-1.css"] },
+      "_site.js": { file: "assets/site-1.js" },
+    };
+    expect(assetsOf(manifest, ["src/app/features/site/FaqsPage.tsx", "src/app/router.tsx"])).toEqual({
+      styles: ["/assets/site-1.css"],
+      scripts: ["/assets/FaqsPage-1.js", "/assets/site-1.js"],
+    });
+  });
+});

@@ -68,6 +68,10 @@ export default defineConfig({
       },
       {
         extends: false,
+        test: { name: "scripts", environment: "node", include: ["scripts/**/*.test.ts"] },
+      },
+      {
+        extends: false,
         plugins: [react(), iconSprite()],
         test: {
           name: "app",

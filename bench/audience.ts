@@ -1,7 +1,7 @@
 /**
  * `npm run bench:audience`: the review page (one page of drivers plus the exact count) over
  * 100,000 Flex drivers, through the built Worker on the local runtime, against the budget of
- * DESIGN §10 (median ≤ 50 ms), printed beside what the old product's whole-table download
+ * docs/architecture.md, budgets (median ≤ 50 ms), printed beside what the old product's whole-table download
  * (all-users-table, every row) costs for the same data.
  *
  *   --drivers N     extra drivers to seed (default 100000; 2000 with --short)

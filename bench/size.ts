@@ -1,7 +1,7 @@
 /**
  * Builds the app and prints the gzip size of the landing route's JavaScript (the entry, everything
  * it imports statically, and the "/" page chunk) and of the Worker bundle, beside the budgets of
- * DESIGN §10. Exits non-zero when a budget is exceeded (also in the short run of `npm test`: sizes
+ * docs/architecture.md, budgets. Exits non-zero when a budget is exceeded (also in the short run of `npm test`: sizes
  * do not depend on the machine).
  *
  *   --no-build         measure the last build in dist/

@@ -1,8 +1,8 @@
 import { lazy, Suspense } from "react";
 import { createBrowserRouter, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
-import { ErrorPage } from "./components/ui/ErrorPage";
 import { Splash } from "./components/ui/Splash";
 import HomePage from "./features/home/HomePage";
+import { ErrorPage } from "./layouts/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
 
 /**

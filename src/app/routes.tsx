@@ -1,8 +1,8 @@
 import type { RouteObject } from "react-router";
-import { NotFoundPage } from "./components/ui/ErrorPage";
 import type { GuardLevel } from "./features/routing/post-sign-in";
 import { AdminLayout } from "./layouts/AdminLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
+import { NotFoundPage } from "./layouts/ErrorPage";
 import { GeneralLayout } from "./layouts/GeneralLayout";
 import { lazyPage } from "./lib/lazy-page";
 

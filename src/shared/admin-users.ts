@@ -61,7 +61,6 @@ export const userListSchema = ordered(
   }),
 );
 export type UserListQuery = z.infer<typeof userListSchema>;
-export type UserListInput = z.input<typeof userListSchema>;
 
 /** A row of the users table. Times in epoch ms. */
 export type UserListRow = {

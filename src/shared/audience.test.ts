@@ -25,7 +25,7 @@ describe("driverAudienceSchema", () => {
     expect(f).toMatchObject({ page: 3, pageSize: 100, tzOffsetMinutes: -330, region: ["Miami"], referral: ["A", "B"] });
   });
 
-  it("accepts only the spec's page sizes", () => {
+  it("accepts only the product's page sizes", () => {
     for (const size of [20, 40, 60, 80, 100]) expect(driverAudienceSchema.safeParse({ pageSize: String(size) }).success).toBe(true);
     for (const size of ["0", "10", "50", "101", "1000", "abc", "20.5"])
       expect(issuesOf(driverAudienceSchema.safeParse({ pageSize: size })), size).toEqual(["pageSize"]);

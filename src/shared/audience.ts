@@ -2,7 +2,7 @@ import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
 import { z } from "./zod";
 
 /**
- * The admin list filters (spec §3 "Admin list filters", §5 filter semantics), shared by the
+ * The admin list filters (docs/product.md, admin notifications and validation), shared by the
  * notification panels (which send them as a query string) and the Worker (which turns them into
  * SQL). Dates are calendar days (YYYY-MM-DD) in the admin's time zone: a start date counts from
  * the start of that day, an end date to its end. The zone is `timeZone` (an IANA name, so each day
@@ -156,7 +156,7 @@ export function dayEnd(day: string, zone: Zone): number {
   return dayStart(nextDay(day), zone) - 1;
 }
 
-/** A row of the drivers review table (spec §2 columns). */
+/** A row of the drivers review table (docs/product.md, admin notifications). */
 export type DriverRow = {
   id: number;
   name: string;

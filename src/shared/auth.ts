@@ -1,4 +1,5 @@
-import { checkSmsPhone, PHONE_REFUSAL_MESSAGES } from "./phone";
+import { checkSmsPhone, PHONE_REFUSAL_CODES } from "./phone";
+import type { ValidationCode } from "./validation";
 import { z } from "./zod";
 
 /** The two products: Flex drivers and Spark drivers. Every account, code and campaign belongs to one. */
@@ -56,14 +57,14 @@ export type UserItem = {
   inviteCode: string;
 };
 
-/** Spec §5: at least 8 characters with a number, an uppercase letter and a special character. */
+/** At least 8 characters with a number, an uppercase letter and a special character (docs/product.md, validation). */
 export const passwordSchema = z
   .string()
-  .min(8, "At least 8 characters")
-  .max(256, "At most 256 characters")
-  .regex(/\d/, "Include a number")
-  .regex(/[A-Z]/, "Include an uppercase letter")
-  .regex(/[^A-Za-z0-9]/, "Include a special character");
+  .min(8, "passwordLength" satisfies ValidationCode)
+  .max(256, "passwordTooLong" satisfies ValidationCode)
+  .regex(/\d/, "passwordNumber" satisfies ValidationCode)
+  .regex(/[A-Z]/, "passwordUppercase" satisfies ValidationCode)
+  .regex(/[^A-Za-z0-9]/, "passwordSpecial" satisfies ValidationCode);
 
 /**
  * A US/Canada phone number that can receive our texts, as typed; parses to E.164. A refusal says
@@ -71,22 +72,22 @@ export const passwordSchema = z
  */
 export const phoneSchema = z
   .string()
-  .max(32)
+  .max(32, "phone" satisfies ValidationCode)
   .transform((value, ctx) => {
     const checked = checkSmsPhone(value);
     if (!checked.ok) {
-      ctx.addIssue({ code: "custom", message: PHONE_REFUSAL_MESSAGES[checked.reason], params: { reason: checked.reason } });
+      ctx.addIssue({ code: "custom", message: PHONE_REFUSAL_CODES[checked.reason] satisfies ValidationCode, params: { reason: checked.reason } });
       return z.NEVER;
     }
     return checked.e164;
   });
 
-/** Spec §5: something, an at sign, something, a dot, something. */
+/** Something, an at sign, something, a dot, something. */
 export const emailSchema = z
   .string()
-  .max(254)
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Enter a valid email");
+  .max(254, "tooLong" satisfies ValidationCode)
+  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "email" satisfies ValidationCode);
 
 export const appSchema = z.enum(APPS);
 export const languageSchema = z.enum(LANGUAGES);
-export const codeSchema = z.string().regex(/^\d{6}$/, "Enter the 6-digit code");
+export const codeSchema = z.string().regex(/^\d{6}$/, "code" satisfies ValidationCode);

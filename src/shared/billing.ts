@@ -14,6 +14,7 @@ export const checkoutSchema = z.object({
   /** The page's query string, kept on the way back from the checkout (the post-sign-in routing carries it). */
   returnQuery: z.string().max(500).default(""),
 });
+/** @public (the billing screens send it) */
 export type CheckoutInput = z.input<typeof checkoutSchema>;
 
 export const inviteSchema = z.object({ phoneNumber: phoneSchema });
@@ -71,11 +72,12 @@ export const localCardSchema = z.object({
   name: z.string().trim().max(100).optional(),
 });
 
-/** The new expiration a plan would give: from the later of now and the current expiration. */
+/** The new expiration a plan would give: from the later of now and the current expiration. @public (payments and plan cards use it) */
 export function expirationAfter(currentExpiration: number | null, days: number, now: number): number {
   return Math.max(now, currentExpiration ?? now) + days * 86_400_000;
 }
 
+/** @public (the billing screens use it) */
 export function formatCents(cents: number, locale = "en-US"): string {
   return new Intl.NumberFormat(locale, { style: "currency", currency: "USD" }).format(cents / 100);
 }

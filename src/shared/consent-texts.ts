@@ -10,18 +10,9 @@ export const REGISTRATION_CONSENT = {
 
 export type ConsentText = { version: string; en: string; es: string };
 
-/** The contact form's wording (the form that records it passes this version). */
+/** The contact form's wording (the form that records it passes this version). @public */
 export const CONTACT_FORM_CONSENT = {
   version: "contact-form-2026-10",
   en: "You may text or WhatsApp me about my question and about Blockpilot offers. Message and data rates may apply. Reply STOP to opt out.",
   es: "Pueden escribirme por SMS o WhatsApp sobre mi consulta y sobre ofertas de Blockpilot. Pueden aplicarse tarifas de mensajes y datos. Responde STOP para no recibir más.",
 } as const;
-
-const BY_VERSION: Record<string, ConsentText> = {
-  [REGISTRATION_CONSENT.version]: REGISTRATION_CONSENT,
-  [CONTACT_FORM_CONSENT.version]: CONTACT_FORM_CONSENT,
-};
-
-export function consentText(version: string): ConsentText | null {
-  return BY_VERSION[version] ?? null;
-}

@@ -21,5 +21,3 @@ export const contactSchema = z.object({
   website: z.string().max(500).optional(),
   marketingConsent: z.object({ version: z.literal(CONTACT_FORM_CONSENT.version) }).optional(),
 });
-
-export type ContactInput = z.input<typeof contactSchema>;

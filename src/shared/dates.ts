@@ -1,4 +1,4 @@
-/** Spec: dates are shown DD/MM/YY. */
+/** Dates are shown DD/MM/YY (docs/product.md). */
 export function formatDDMMYY(epochMs: number | null | undefined): string | null {
   if (epochMs === null || epochMs === undefined) return null;
   const d = new Date(epochMs);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES, pageCount, pageOffset } from "./paging";
 
-describe("paging (spec §5, §9)", () => {
+describe("paging (docs/product.md, validation)", () => {
   it("offers 20, 40, 60, 80, 100 rows, 20 by default, from page 1", () => {
     expect(PAGE_SIZES).toEqual([20, 40, 60, 80, 100]);
     expect(DEFAULT_PAGE_SIZE).toBe(20);

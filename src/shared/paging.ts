@@ -1,4 +1,4 @@
-/** Spec §9: rows per page 20, 40, 60, 80, 100; default 20; the first page is 1. */
+/** docs/product.md, constants: rows per page 20, 40, 60, 80, 100; default 20; the first page is 1. */
 export const PAGE_SIZES = [20, 40, 60, 80, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const DEFAULT_PAGE_SIZE: PageSize = 20;

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { phoneSchema } from "./auth";
-import { checkSmsPhone, formatPhoneAsTyped, formatUsPhone, maskPhone, normalizeUsPhone, numericString, PHONE_REFUSAL_MESSAGES, PHONE_REFUSALS } from "./phone";
+import {
+  checkSmsPhone,
+  formatPhoneAsTyped,
+  formatUsPhone,
+  maskPhone,
+  normalizeUsPhone,
+  numericString,
+  PHONE_REFUSAL_CODES,
+  PHONE_REFUSAL_MESSAGES,
+  PHONE_REFUSALS,
+} from "./phone";
+import { VALIDATION_MESSAGES } from "./validation";
 
 describe("normalizeUsPhone", () => {
   it("accepts what people type and answers E.164", () => {
@@ -48,7 +59,7 @@ describe("normalizeUsPhone", () => {
   });
 });
 
-describe("formatUsPhone (spec §5 display)", () => {
+describe("formatUsPhone (the phone display of docs/product.md, validation)", () => {
   it("shows +1 (xxx) xxx-xxxx for 10 digits with or without the leading 1", () => {
     expect(formatUsPhone("3055550100")).toBe("+1 (305) 555-0100");
     expect(formatUsPhone("+13055550100")).toBe("+1 (305) 555-0100");
@@ -60,7 +71,7 @@ describe("formatUsPhone (spec §5 display)", () => {
   });
 });
 
-describe("numericString (spec §5 helper)", () => {
+describe("numericString (the numeric helper the old product had)", () => {
   it("answers the digits as an integer string", () => {
     expect(numericString("(305) 555-0100")).toBe("3055550100");
     expect(numericString("007")).toBe("7");
@@ -132,11 +143,14 @@ describe("checkSmsPhone: US and Canadian numbers that can receive our texts", ()
     }
   });
 
-  it("gives every refusal its words, and the shared schema uses them", () => {
-    for (const reason of PHONE_REFUSALS) expect(PHONE_REFUSAL_MESSAGES[reason]).toMatch(/\w/);
+  it("gives every refusal its code and words, and the shared schema reports the code", () => {
+    for (const reason of PHONE_REFUSALS) {
+      expect(PHONE_REFUSAL_MESSAGES[reason]).toBe(VALIDATION_MESSAGES[PHONE_REFUSAL_CODES[reason]]);
+      expect(PHONE_REFUSAL_MESSAGES[reason]).toMatch(/\w/);
+    }
     const parsed = phoneSchema.safeParse("(800) 555-0100");
     expect(parsed.success).toBe(false);
-    expect(parsed.error?.issues[0]).toMatchObject({ message: PHONE_REFUSAL_MESSAGES.toll_free, params: { reason: "toll_free" } });
+    expect(parsed.error?.issues[0]).toMatchObject({ message: "phoneTollFree", params: { reason: "toll_free" } });
     expect(phoneSchema.parse("(305) 555-0100")).toBe("+13055550100");
   });
 });

@@ -1,3 +1,5 @@
+import { VALIDATION_MESSAGES, type ValidationCode } from "./validation";
+
 /**
  * US/Canada phone numbers. We accept what people type ("(305) 555-0100", "305.555.0100",
  * "+1 305 555 0100", "13055550100") and store E.164 (+13055550100).
@@ -80,18 +82,24 @@ export function checkSmsPhone(input: string): PhoneCheck {
   return { ok: true, e164: `+1${national}` };
 }
 
-/** The words of each refusal, in English (the Worker's messages; the SPA maps each to its translations). */
-export const PHONE_REFUSAL_MESSAGES: Record<PhoneRefusal, string> = {
-  format: "Enter a US or Canada phone number",
-  area_code: "This area code does not exist",
-  exchange: "The three digits after the area code are not valid",
-  toll_free: "Toll-free numbers cannot receive our texts. Use a mobile number",
-  premium: "Premium-rate numbers cannot be used",
-  outside_us_canada: "Only US and Canada phone numbers can be used",
-  not_in_service: "This area code is not in service in the US or Canada",
-};
+/** The validation code of each refusal (src/shared/validation.ts): the Worker words it in English, the SPA in the reader's language. */
+export const PHONE_REFUSAL_CODES = {
+  format: "phone",
+  area_code: "phoneAreaCode",
+  exchange: "phoneExchange",
+  toll_free: "phoneTollFree",
+  premium: "phonePremium",
+  outside_us_canada: "phoneOutside",
+  not_in_service: "phoneNotInService",
+} as const satisfies Record<PhoneRefusal, ValidationCode>;
 
-/** Spec §5 display: optional leading 1 then 3+3+4 digits → "+1 (xxx) xxx-xxxx"; otherwise empty. */
+/** The English words of each refusal (the Worker's messages). */
+export const PHONE_REFUSAL_MESSAGES = Object.fromEntries(PHONE_REFUSALS.map((reason) => [reason, VALIDATION_MESSAGES[PHONE_REFUSAL_CODES[reason]]])) as Record<
+  PhoneRefusal,
+  string
+>;
+
+/** The phone display (docs/product.md, validation): optional leading 1 then 3+3+4 digits → "+1 (xxx) xxx-xxxx"; otherwise empty. */
 export function formatUsPhone(input: string | null | undefined): string {
   const digits = (input ?? "").replace(/\D/g, "");
   const match = /^1?(\d{3})(\d{3})(\d{4})$/.exec(digits);
@@ -114,7 +122,7 @@ export function formatPhoneAsTyped(input: string): string {
   return `+1 (${area}${exchange ? `) ${exchange}` : ""}${line ? `-${line}` : ""}`;
 }
 
-/** Spec §5 numeric helper: the digits as an integer string, or empty. */
+/** The old product's numeric helper: the digits as an integer string, or empty. */
 export function numericString(input: string | null | undefined): string {
   const digits = (input ?? "").replace(/\D/g, "");
   return digits ? String(BigInt(digits)) : "";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseReviewSearch } from "./search";
 
-describe("parseReviewSearch (spec §5)", () => {
+describe("parseReviewSearch (docs/product.md, validation)", () => {
   it("finds nothing to search in empty or blank input", () => {
     for (const input of [undefined, null, "", "   ", "\t\n"]) expect(parseReviewSearch(input)).toEqual({ kind: "none" });
   });
@@ -11,7 +11,7 @@ describe("parseReviewSearch (spec §5)", () => {
     expect(parseReviewSearch("  3055550100  ")).toEqual({ kind: "phone", phone: "+13055550100" });
   });
 
-  it("takes any 10 digits for a number, as the spec says, even one no carrier would issue", () => {
+  it("takes any 10 digits for a number, as docs/product.md says, even one no carrier would issue", () => {
     expect(parseReviewSearch("1305555010")).toEqual({ kind: "phone", phone: "+11305555010" });
   });
 

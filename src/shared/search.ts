@@ -1,5 +1,5 @@
 /**
- * The review lists' search rule (spec §5): 10 digits, 11 digits starting with 1, or 12 digits
+ * The review lists' search rule (docs/product.md, validation): 10 digits, 11 digits starting with 1, or 12 digits
  * starting with 01 are a phone number, normalised to +1 and the last 10 digits and matched
  * against phones; anything else is a case-insensitive text match on name, region or referral.
  */

@@ -160,7 +160,7 @@ describe("countSms", () => {
     }
   });
 
-  it("exposes the capacities of spec §9", () => {
+  it("exposes the SMS capacities (docs/product.md, constants)", () => {
     expect(SMS_CAPACITY).toEqual({ GSM: { single: 160, multi: 153 }, UTF16: { single: 70, multi: 67 } });
   });
 });

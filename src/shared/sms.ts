@@ -1,5 +1,5 @@
 /**
- * SMS length rules (spec §5, DESIGN §6). GSM-7 basic characters cost 1; the extension characters
+ * SMS length rules (docs/product.md, validation). GSM-7 basic characters cost 1; the extension characters
  * ^ { } \ [ ~ ] | and € cost 2 (an escape plus the character); any other character switches the
  * whole text to UTF-16, counted in code units (so an emoji costs 2).
  */

@@ -5,6 +5,7 @@
  */
 import type { Weekday } from "./offer-filter";
 
+/** @public (the driver filters and quiet hours use it) */
 export const WEEKDAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 
 export type LocalReading = { weekday: Weekday; year: number; month: number; day: number; minuteOfDay: number };

@@ -8,6 +8,7 @@ import type { AppEnv } from "./context";
 import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
+import { openApiDocument } from "./openapi";
 import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
@@ -96,6 +97,14 @@ function createApp(options: { developmentRoutes: boolean }) {
     .route("/", legacyAdminRoutes)
     .route("/webhooks", webhookRoutes);
   if (options.developmentRoutes) app.route("/admin/outbox", outboxRoutes);
+
+  // The generated API reference, for developers: nothing in production exposes the route map.
+  if (options.developmentRoutes) {
+    app.get("/openapi.json", (c) => {
+      if (isProduction(c.env)) throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
+      return c.json(openApiDocument(app, c.env.APP_VERSION));
+    });
+  }
 
   app.notFound((c) => errorResponse(c, new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`)));
 

@@ -1,11 +1,11 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app, productionApp } from "./app";
-import { seedAdmin, signInAdmin } from "./auth/test-fixtures";
 import { validateConfig } from "./config";
 import worker from "./index";
 import { createSmsProvider } from "./providers/sms/provider";
 import { createWhatsAppProvider } from "./providers/whatsapp/provider";
+import { seedAdmin, signInAdmin } from "./test/fixtures";
 
 const keys = { private: "", public: "" };
 beforeAll(async () => {

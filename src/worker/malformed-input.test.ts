@@ -1,5 +1,5 @@
 /**
- * DESIGN §10: any endpoint given malformed input answers a 4xx in the one error envelope, never a
+ * docs/architecture.md, budgets: any endpoint given malformed input answers a 4xx in the one error envelope, never a
  * 5xx, and writes nothing. Every route the app registers is called by a signed-in owner (so
  * authorization lets it through to validation) with broken JSON, bodies of the wrong shape,
  * nonsense query values and nonsense path ids; the row count of every table is compared before
@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { call, PASSWORD, seedAdmin, signInAdmin, uniqueAddress, uniquePhone } from "./auth/test-fixtures";
+import { call, PASSWORD, seedAdmin, signInAdmin, uniqueAddress, uniquePhone } from "./test/fixtures";
 import { methodsOf, registeredRoutes } from "./test/routes";
 
 type Attempt = { label: string; path: string; body?: string; contentType?: string };
@@ -21,6 +21,8 @@ type Attempt = { label: string; path: string; body?: string; contentType?: strin
 const NO_INPUT = new Set([
   "GET /api/status/health",
   "GET /api/status/site",
+  // The API reference (development only): a document about the routes, whatever the query.
+  "GET /api/openapi.json",
   "GET /api/reseller",
   "GET /api/flex/v1/user",
   "GET /api/flex/v1/user/chat",

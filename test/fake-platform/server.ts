@@ -447,7 +447,7 @@ export async function startFakePlatform({
     if (path === "/auth/challenge" && req.method === "POST") {
       const body = await readJson(req);
       const pending = w.pending.get(typeof body?.session === "string" ? body.session : "");
-      if (!pending || pending.kind !== "code" || pending.expiresAt <= now || pending.attempts >= 5) {
+      if (pending?.kind !== "code" || pending.expiresAt <= now || pending.attempts >= 5) {
         return json(res, 410, platformError("ChallengeExpired", "Sign in again"));
       }
       pending.attempts++;
@@ -458,7 +458,7 @@ export async function startFakePlatform({
     if (path === "/auth/approval" && req.method === "POST") {
       const body = await readJson(req);
       const pending = w.pending.get(typeof body?.session === "string" ? body.session : "");
-      if (!pending || pending.kind !== "approval" || pending.expiresAt <= now || pending.state === "denied") {
+      if (pending?.kind !== "approval" || pending.expiresAt <= now || pending.state === "denied") {
         return json(res, 410, platformError("ChallengeExpired", "The approval was denied or expired"));
       }
       if (pending.state === "waiting") return json(res, 202, { status: "PENDING" });

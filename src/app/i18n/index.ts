@@ -7,7 +7,7 @@ export const LANGUAGE_STORAGE_KEY = "language";
 
 // One JSON file per language and namespace (locales/<lang>/<namespace>.json); a test keeps their keys identical.
 // Only "common" (the top bar, titles, shared words) loads with the entry. Every other namespace is
-// added by the module of the screens that use it (./admin.ts, ./auth.ts, ./site.ts…), off the landing route.
+// added by the module of the screens that use it (./admin.ts, ./auth.ts, ./forms.ts, ./site.ts…), off the landing route.
 // Only English (the default and the fallback) is in the entry bundle; the other language's common
 // strings are a small chunk fetched before the first render (ready) or when the toggle picks it.
 const english = import.meta.glob<Record<string, unknown>>("./locales/en/common.json", { eager: true, import: "default" });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { VALIDATION_MESSAGES } from "../../shared/validation";
 import { resources } from "./index";
 
 // Every locale file, including the namespaces that load lazily with their screens (admin, auth).
@@ -37,6 +38,11 @@ describe("locales", () => {
         expect(empty, `${lang}/${ns}`).toEqual([]);
       }
     }
+  });
+
+  it("words every validation code in both languages, in English as the API does", () => {
+    for (const lang of ["en", "es"]) expect(Object.keys(all[lang]!.forms!.validation as object).sort()).toEqual(Object.keys(VALIDATION_MESSAGES).sort());
+    expect(all.en!.forms!.validation).toEqual(VALIDATION_MESSAGES);
   });
 
   it("bundles only the landing namespaces with the entry", () => {

@@ -6,6 +6,7 @@ import { publicApi } from "../lib/api-client";
 import { type Versions, versionsFrom } from "../lib/versions";
 import "../i18n/site";
 
+// The versions are response headers, so this reads the raw response of the typed call.
 async function fetchVersions(): Promise<Versions | null> {
   const res = await publicApi.status.health.$get();
   return res.ok ? versionsFrom(res.headers) : null;

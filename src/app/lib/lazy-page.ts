@@ -1,6 +1,6 @@
 import type { ComponentType } from "react";
 
-/** Spec §9: a chunk that has not loaded after 120 s counts as failed. */
+/** docs/product.md, constants: a chunk that has not loaded after 120 s counts as failed. */
 export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
 export class ChunkLoadError extends Error {

@@ -7,7 +7,7 @@ import { createContext, useContext, useEffect } from "react";
  */
 export const PageTitleContext = createContext<(title: string | null) => void>(() => {});
 
-/** Overrides the route's title while the calling page is shown; pass already translated words. */
+/** Overrides the route's title while the calling page is shown; pass already translated words. @public (pages named by their data use it) */
 export function usePageTitle(title: string | null | undefined) {
   const setTitle = useContext(PageTitleContext);
   useEffect(() => {

@@ -12,7 +12,7 @@ import { SESSION_STORAGE_KEY, type SessionValue, type TokenAnswer, type Tokens, 
  */
 
 export { SESSION_STORAGE_KEY };
-/** Spec §9: refresh ten minutes before the ID token expires. */
+/** docs/product.md, constants: refresh ten minutes before the ID token expires. */
 export const REFRESH_LEAD_MS = 10 * 60_000;
 /**
  * A token this close to its expiry counts as expired before a call, so it cannot lapse while the
@@ -91,7 +91,7 @@ function sameLocalDay(a: number, b: number): boolean {
   return x.getFullYear() === y.getFullYear() && x.getMonth() === y.getMonth() && x.getDate() === y.getDate();
 }
 
-// ── data cache (spec §9) ────────────────────────────────────────────────────────────────────
+// ── data cache (docs/product.md, constants) ────────────────────────────────────────────────────────────────────
 
 type NetworkInformation = { effectiveType?: string; saveData?: boolean };
 
@@ -108,7 +108,7 @@ function isRetryable(error: unknown): boolean {
 }
 
 /**
- * Spec §9 cache constants: 2 s de-duplication, 5 s focus throttle, 5/10 s error retry, 3/5 s
+ * The data cache constants (docs/product.md, constants): 2 s de-duplication, 5 s focus throttle, 5/10 s error retry, 3/5 s
  * loading timeout, jittered exponential back-off. They are SWR's own defaults too (a test pins
  * that), so every useSWR in the app gets them without an app-wide <SWRConfig>, which would put SWR
  * on the landing route. This config adds no retry of a 4xx that would only repeat.
@@ -199,7 +199,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
         // One refresh at a time across tabs (where the browser supports Web Locks).
         return await (locks ? locks.request(REFRESH_LOCK, run) : run());
       } catch (err) {
-        // Spec §4/§8: a failed refresh is logged only; the call goes on with the token it has.
+        // docs/product.md, accounts and signing in: a failed refresh is logged only; the call goes on with the token it has.
         console.error("Session refresh failed", err);
         return null;
       } finally {
@@ -224,16 +224,17 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   }, [refresh]);
 
   // A stored session that expired while the app was closed: refresh before anything renders.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: only the first mount decides
+  // Only the first render can start loading (nothing sets it back), so this runs once.
   useEffect(() => {
     if (!loading) return;
     let live = true;
-    void refresh().finally(() => live && setLoading(false));
+    void refresh().finally(() => {
+      if (live) setLoading(false);
+    });
     return () => {
       live = false;
     };
-    // Only the first mount decides whether the stored session needed a refresh.
-  }, []);
+  }, [loading, refresh]);
 
   // The timer: ten minutes before expiry, or at once when already past that point.
   useEffect(() => {
@@ -303,7 +304,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
     if (user.language !== i18n.language) void setLanguage(user.language).catch((err: unknown) => console.error("could not apply the account's language", err));
   }, [user]);
 
-  // Spec §4: when the service expires today, raise the flag once.
+  // docs/product.md, accounts and signing in: when the service expires today, raise the flag once.
   useEffect(() => {
     if (!user || expiryRaised.current || user.expirationDateTimestamp === null) return;
     if (sameLocalDay(user.expirationDateTimestamp, Date.now())) {

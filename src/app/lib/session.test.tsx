@@ -338,7 +338,7 @@ describe("sign-out and the expiry flag", () => {
   });
 });
 
-describe("data cache constants (spec §9)", () => {
+describe("data cache constants (docs/product.md, constants)", () => {
   it("are 2 s de-duplication, 5 s focus throttle, 5/10 s error retry and 3/5 s loading timeout", () => {
     expect(cacheConfig(false)).toMatchObject({ dedupingInterval: 2000, focusThrottleInterval: 5000, errorRetryInterval: 5000, loadingTimeout: 3000 });
     expect(cacheConfig(true)).toMatchObject({ errorRetryInterval: 10_000, loadingTimeout: 5000 });

@@ -2,11 +2,11 @@ import { type ComponentType, createContext, type ReactNode, useCallback, useCont
 import type { IdClaims, UserItem } from "../../shared/auth";
 
 /**
- * The session (spec §3–§4, DESIGN §5): tokens kept in localStorage, the ID token's claims, and the
+ * The session (docs/product.md, accounts and signing in; docs/architecture.md, identity): tokens kept in localStorage, the ID token's claims, and the
  * signed-in user from GET /api/flex/v1/user. Every API call asks for a current ID token; an
  * expired one is refreshed first, and a timer refreshes ten minutes before expiry.
  *
- * This module is on the landing route, whose JavaScript has a budget (DESIGN §10): it holds only
+ * This module is on the landing route, whose JavaScript has a budget (docs/architecture.md, budgets): it holds only
  * the types, the context and a provider that loads the live session (session-live.tsx: tokens,
  * refresh, the user through SWR) in a chunk of its own right after the first render. Tokens are
  * kept under the localStorage key "bp.session" as { idToken, refreshToken }.
@@ -20,9 +20,6 @@ export type TokenAnswer = Tokens & { expiresIn?: number };
 
 /** The signed-in user, as GET /api/flex/v1/user answers it. */
 export type User = UserItem;
-
-/** What the top bar needs of the user; kept for components that only show a name. */
-export type ShellUser = Pick<User, "name" | "isAdmin">;
 
 export type SessionValue = {
   /** True until the stored session has been read (and refreshed when it had expired). */

@@ -8,8 +8,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardQuerySchema } from "../../shared/admin-dashboard";
-import { call, db, json, seedAdmin, seedUser, signInAdmin } from "../auth/test-fixtures";
 import { campaignMessages, campaigns, offers, payments } from "../db/schema";
+import { call, db, json, seedAdmin, seedUser, signInAdmin } from "../test/fixtures";
 import { dashboardFigures, dashboardSeries, PAST_DAYS_TTL_MS, pruneDashboardCache } from "./dashboard";
 
 const NY = "America/New_York";

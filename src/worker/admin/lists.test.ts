@@ -1,8 +1,8 @@
 /** The invitations, leads and audit lists, and the cron that files drop-off leads. */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, db, json, seedAdmin, seedUser, signInAdmin, uniquePhone } from "../auth/test-fixtures";
 import { auditLog, invitations, leads, payments } from "../db/schema";
+import { call, db, json, seedAdmin, seedUser, signInAdmin, uniquePhone } from "../test/fixtures";
 import { DROP_OFF_AFTER_MS, fileDropOffLeads } from "./leads";
 
 let owner: Awaited<ReturnType<typeof seedAdmin>>;

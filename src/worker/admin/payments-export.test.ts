@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, db, seedAdmin, seedUser, signInAdmin } from "../auth/test-fixtures";
 import { auditLog, payments } from "../db/schema";
+import { call, db, seedAdmin, seedUser, signInAdmin } from "../test/fixtures";
 
 describe("GET /api/admin/billing/payments/export.csv", () => {
   it("streams the filtered payments with net amounts, defuses formulas, is for billing admins only, and is audited", async () => {

@@ -4,8 +4,8 @@
  */
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
 import { auditLog, campaignMessages, campaigns, optOuts, resellers, users } from "../db/schema";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../test/fixtures";
 
 const DAY = 86_400_000;
 let owner: Awaited<ReturnType<typeof seedAdmin>>;

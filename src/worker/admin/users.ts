@@ -4,7 +4,7 @@ import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import type { CsvValue } from "../csv";
-import type { Db } from "../db/client";
+import { type Db, jsonList } from "../db/client";
 import { resellers, users } from "../db/schema";
 import { foldSearchText } from "../messaging/audience";
 
@@ -14,7 +14,6 @@ import { foldSearchText } from "../messaging/audience";
  * calendar days, both ends included; good standing needs paid-up time left.
  */
 
-const listOf = (values: string[]) => sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
 const tri = (condition: SQL, value: "all" | "yes" | "no"): SQL[] => (value === "all" ? [] : [value === "yes" ? condition : sql`NOT (${condition})`]);
 const regionOf = (app: "flex" | "spark") => (app === "flex" ? users.humanRegion : users.deliveryArea);
 // An approved member of the reseller programme (docs/payments.md), not an applicant.
@@ -41,8 +40,8 @@ export function userWhere(f: UserFilters, now: number): SQL {
   if (f.expiresFrom) conditions.push(sql`${users.expirationAt} >= ${dayStart(f.expiresFrom, f.timeZone)}`);
   if (f.expiresTo) conditions.push(sql`${users.expirationAt} <= ${dayEnd(f.expiresTo, f.timeZone)}`);
   // Lists travel as one JSON parameter: D1 allows 100 per statement.
-  if (f.region.length > 0) conditions.push(sql`${regionOf(f.app)} IN ${listOf(f.region)}`);
-  if (f.referral.length > 0) conditions.push(sql`${users.referralCode} IN ${listOf(f.referral)}`);
+  if (f.region.length > 0) conditions.push(sql`${regionOf(f.app)} IN ${jsonList(f.region)}`);
+  if (f.referral.length > 0) conditions.push(sql`${users.referralCode} IN ${jsonList(f.referral)}`);
   conditions.push(...tri(goodStanding(now), f.goodStanding));
   conditions.push(...tri(sql`${users.accountConnected} = 1`, f.accountConnected));
   conditions.push(...tri(sql`${users.setupComplete} = 1`, f.setupComplete));

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { countSms } from "../../shared/sms";
 import { verificationCodes } from "../db/schema";
 import { ApiError } from "../errors";
+import { db, uniquePhone } from "../test/fixtures";
 import { CODE_TTL_MS, type CodeSubject, codeMessage, consumeCode, issueCode } from "./codes";
-import { db, uniquePhone } from "./test-fixtures";
 
 const pepper = env.PASSWORD_PEPPER;
 const subject = (purpose: CodeSubject["purpose"] = "confirm"): CodeSubject => ({ app: "flex", phone: uniquePhone(), purpose });

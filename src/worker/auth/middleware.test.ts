@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { decodeJwt, exportJWK, generateKeyPair, importJWK, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { users } from "../db/schema";
+import { call, db, json, seedUser, signIn } from "../test/fixtures";
 import { toBase64Url } from "./password";
-import { call, db, json, seedUser, signIn } from "./test-fixtures";
 import { JWT_AUDIENCE, JWT_ISSUER, JWT_TYPE, signIdToken } from "./tokens";
 
 /** requireUser, exercised through a real signed-in route. */

@@ -71,7 +71,7 @@ export function requireRoleProperty(property: "billingDetails") {
   });
 }
 
-/** The owner role (use after requireAdmin). */
+/** The owner role (use after requireAdmin). @public (owner-only admin routes use it) */
 export const requireOwner = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.user?.roleName !== "owner") throw new ApiError("forbidden", "Only the owner may do this");
   await next();

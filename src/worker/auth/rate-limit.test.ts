@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rateLimits } from "../db/schema";
 import { ApiError } from "../errors";
+import { db, uniquePhone } from "../test/fixtures";
 import { clientAddress, enforceRateLimits, limitFor, RATE_LIMITS } from "./rate-limit";
-import { db, uniquePhone } from "./test-fixtures";
 
 async function rejection(promise: Promise<unknown>): Promise<ApiError> {
   try {

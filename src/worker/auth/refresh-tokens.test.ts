@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { refreshTokens } from "../db/schema";
+import { db, seedUser } from "../test/fixtures";
 import {
   familyPassedTotp,
   hashRefreshToken,
@@ -10,7 +11,6 @@ import {
   rotateRefreshToken,
   startRefreshFamily,
 } from "./refresh-tokens";
-import { db, seedUser } from "./test-fixtures";
 
 describe("refresh tokens", () => {
   it("stores only the SHA-256 of a 256-bit token, for 30 days", async () => {

@@ -1,6 +1,6 @@
 import * as OTPAuth from "otpauth";
 import { describe, expect, it } from "vitest";
-import { db, seedUser } from "./test-fixtures";
+import { db, seedUser } from "../test/fixtures";
 import { base32Decode, base32Encode, claimTotpStep, generateTotpSecret, otpauthUri, totpCode, totpCodeForStep, totpStep, verifyTotp } from "./totp";
 
 const rfcSecret = new Uint8Array(new TextEncoder().encode("12345678901234567890"));

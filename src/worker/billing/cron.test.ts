@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, seedUser, uniquePhone } from "../auth/test-fixtures";
 import { localStripeObjects, optOuts, outbox, payments, users } from "../db/schema";
 import { createLogger } from "../log";
 import { driver, openCheckout, testPlan } from "../test/billing-fixtures";
+import { db, seedUser, uniquePhone } from "../test/fixtures";
 import { runBillingCron, sendExpiryReminders } from "./cron";
 import { DAY_MS } from "./service-time";
 

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, db, json, nextSms, PASSWORD, typed, uniquePhone } from "../auth/test-fixtures";
 import { consentEvents, invitations, optOuts, outbox, serviceTimeLedger, users } from "../db/schema";
-import { driver, openCheckout, payLocally, postEvent, sessionObject, stripeEvent, testPlan, tokenFor, userRow } from "../test/billing-fixtures";
+import { driver, openCheckout, payLocally, postEvent, sessionObject, stripeEvent, testPlan, userRow } from "../test/billing-fixtures";
+import { call, db, json, nextSms, PASSWORD, tokenFor, typed, uniquePhone } from "../test/fixtures";
 import { DAY_MS } from "./service-time";
 
 function invite(token: string, phoneNumber: string) {

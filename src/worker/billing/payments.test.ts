@@ -2,7 +2,6 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../app";
-import { call, db, json } from "../auth/test-fixtures";
 import { localStripeObjects, serviceTimeLedger, stripeEvents } from "../db/schema";
 import { stripeSignatureHeader } from "../providers/payments/stripe-signature";
 import {
@@ -18,6 +17,7 @@ import {
   testPlan,
   userRow,
 } from "../test/billing-fixtures";
+import { call, db, json } from "../test/fixtures";
 import { DAY_MS } from "./service-time";
 
 async function ledgerOf(userId: number) {

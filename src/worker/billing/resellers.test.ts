@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { call, db, json } from "../auth/test-fixtures";
 import { commissions, localStripeObjects, offers, referralCodes, resellers, users } from "../db/schema";
 import { billingAdmin, checkout, driver, openCheckout, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
+import { call, db, json } from "../test/fixtures";
 
 async function commissionOf(paymentId: number) {
   return db.select().from(commissions).where(eq(commissions.paymentId, paymentId)).get();
@@ -52,7 +52,7 @@ describe("applying and approval", () => {
       referralCode: reseller.referralCode,
     });
 
-    // The spec's referral list: billing admins only.
+    // The referral list (docs/product.md): billing admins only.
     expect((await call("/api/flex/v1/admin/referrals?pageSize=100", { token: support.token })).status).toBe(403);
     const referrals = await json(await call("/api/flex/v1/admin/referrals?pageSize=100", { token: admin.token }));
     expect(referrals.total).toBeGreaterThan(0);

@@ -134,7 +134,7 @@ export async function endReseller(ctx: BillingContext, admin: SessionUser, userI
 }
 
 /**
- * Connect Express onboarding: the reseller's account (created once; its id is the spec's
+ * Connect Express onboarding: the reseller's account (created once; its id is the product's
  * stripeExpressId) and a fresh account link to the provider's onboarding, which returns to
  * /flex/reseller.
  */

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { db, seedUser } from "../auth/test-fixtures";
 import { serviceTimeLedger, users } from "../db/schema";
+import { db, seedUser } from "../test/fixtures";
 import { adjustServiceTime, changeServiceTime, DAY_MS, ledgerPage } from "./service-time";
 
 const NOW = 1_800_000_000_000;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { createDb } from "../db/client";
-import { createUser, uniquePhone } from "../test/messaging-fixtures";
+import { createUser, uniquePhone } from "../test/fixtures";
 import { consentHistory, consentState, marketingAllowedAmong, recordConsent, recordOptIn, recordOptOut } from "./consent";
 
 const db = () => createDb(env.DB);

@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, inArray, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, notExists, or } from "drizzle-orm";
 import type { ConsentText } from "../../shared/consent-texts";
-import type { Db } from "../db/client";
+import { type Db, jsonList } from "../db/client";
 import { consentEvents, optOuts, users } from "../db/schema";
 
 /**
@@ -32,7 +32,7 @@ export async function recordConsent(db: Db, input: ConsentInput): Promise<void> 
   await db.insert(consentEvents).values(consentRow(input));
 }
 
-/** The same row, as a statement to run in the caller's batch (e.g. with the account it belongs to). */
+/** The same row, as a statement to run in the caller's batch (e.g. with the lead or account it belongs to). */
 export function consentStatement(db: Db, input: ConsentInput) {
   return db.insert(consentEvents).values(consentRow(input));
 }
@@ -155,12 +155,6 @@ async function findByMessage(db: Db, messageId: string, channel: Channel | "all"
   return !!row;
 }
 
-/** SQL: the number (a column or expression) has a consent basis that allows marketing. */
-export function hasMarketingBasis(phone: SQL | string): SQL {
-  const column = typeof phone === "string" ? sql.raw(phone) : phone;
-  return sql`EXISTS (SELECT 1 FROM consent_events ce WHERE ce.phone = ${column} AND ce.kind = 'consent' AND ce.basis = 'express')`;
-}
-
 export type ConsentState = {
   phone: string;
   optedOut: Record<Channel, boolean>;
@@ -240,10 +234,15 @@ export async function marketingAllowedAmong(db: Db, phones: string[], channel: C
     .from(consentEvents)
     .where(
       and(
-        inArray(consentEvents.phone, sql`(SELECT value FROM json_each(${JSON.stringify(phones)}))`),
+        inArray(consentEvents.phone, jsonList(phones)),
         eq(consentEvents.kind, "consent"),
         eq(consentEvents.basis, "express"),
-        sql`NOT EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = ${consentEvents.phone} AND o.channel = ${channel})`,
+        notExists(
+          db
+            .select({ phone: optOuts.phone })
+            .from(optOuts)
+            .where(and(eq(optOuts.phone, consentEvents.phone), eq(optOuts.channel, channel))),
+        ),
       ),
     )
     .all();

@@ -1,4 +1,4 @@
-import { areaCodeOf, KNOWN_AREA_CODES, type Location, locationOf, locationOfAreaCode } from "./area-codes";
+import { KNOWN_AREA_CODES, type Location, locationOf, locationOfAreaCode } from "./area-codes";
 import { type RegionRule, ruleFor, STRICTEST_RULE } from "./state-rules";
 
 /**
@@ -133,5 +133,3 @@ export function deferralByAreaCode(now: number): Record<string, number> {
   }
   return map;
 }
-
-export { areaCodeOf };

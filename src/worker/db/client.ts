@@ -1,3 +1,4 @@
+import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { createMiddleware } from "hono/factory";
 import * as schema from "./schema";
@@ -26,3 +27,24 @@ export const dbMiddleware = createMiddleware<{ Bindings: Env; Variables: { db: D
   c.set("db", dbFor(c.env.DB));
   await next();
 });
+
+/** A list of column names for an INSERT written with drizzle's `sql` (INSERT … SELECT): unqualified, from the schema. */
+export function columnNames(...columns: { name: string }[]): SQL {
+  return sql.join(
+    columns.map((column) => sql.identifier(column.name)),
+    sql`, `,
+  );
+}
+
+/** The value an upsert's conflicting row would have written (ON CONFLICT … DO UPDATE SET col = excluded.col). */
+export function excluded(column: { name: string }): SQL {
+  return sql`excluded.${sql.identifier(column.name)}`;
+}
+
+/**
+ * A list as a subquery of one JSON parameter (for inArray / notInArray): D1 allows 100 bound
+ * parameters per statement, and a list of phones or ids can be longer.
+ */
+export function jsonList(values: readonly (string | number)[]): SQL {
+  return sql`(SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}

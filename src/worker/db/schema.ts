@@ -47,7 +47,7 @@ export const users = sqliteTable(
     smsOptOut: integer("sms_opt_out", { mode: "boolean" }).notNull().default(false),
     whatsappOptOut: integer("whatsapp_opt_out", { mode: "boolean" }).notNull().default(false),
     /**
-     * What the review search matches (spec §5): name, region (or delivery area) and referral code,
+     * What the review search matches (docs/product.md, validation): name, region (or delivery area) and referral code,
      * lower-cased with the accented capitals folded too, joined by U+001F. Kept by triggers
      * (migrations/0002_audience_search.sql), never written by code, so every writer gets it right.
      */
@@ -55,7 +55,7 @@ export const users = sqliteTable(
   },
   (t) => [
     uniqueIndex("users_app_phone").on(t.app, t.phone),
-    // The audience review (DESIGN §6.1, §10: ≤ 50 ms over 100,000 drivers). The wide index answers
+    // The audience review (docs/architecture.md, budgets: ≤ 50 ms over 100,000 drivers). The wide index answers
     // the count and the default page for every yes/no, date, region, referral and search filter
     // without touching the table; the narrow ones serve the other sort orders and selective lists.
     index("users_audience").on(
@@ -167,7 +167,7 @@ export const stations = sqliteTable(
 );
 
 /**
- * A driver's connection to the delivery platform (the spec's proxyInstalled is users.account_connected).
+ * A driver's connection to the delivery platform (proxyInstalled in docs/product.md is users.account_connected).
  * Tokens are sealed (auth/secret-box.ts) and never leave the Worker; the password is never stored.
  */
 export const platformAccounts = sqliteTable("platform_accounts", {

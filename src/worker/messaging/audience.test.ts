@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DriverRow, InvitationRow } from "../../shared/audience";
-import { api, createUser, invite, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, invite, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import { ACCENTED_CAPITALS, foldSearchText } from "./audience";
 
 type Page<T> = { total: number; page: number; pageSize: number; rows: T[] };
@@ -18,18 +18,18 @@ const DAY = 86_400_000;
 describe("GET /api/admin/audience — permissions", () => {
   it("needs a signed-in administrator", async () => {
     expect((await api("/api/admin/audience")).status).toBe(401);
-    const driver = await signIn("driver");
+    const driver = await signInAs("driver");
     const res = await api("/api/admin/audience", { token: driver.token });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: { code: "forbidden", message: "Administrators only" } });
-    const support = await signIn("support");
+    const support = await signInAs("support");
     expect((await api("/api/admin/audience", { token: support.token })).status).toBe(200);
   });
 });
 
-describe("GET /api/admin/audience — filters (spec §5)", () => {
+describe("GET /api/admin/audience — filters (docs/product.md, validation)", () => {
   it("counts a start date from the start of the day and an end date to its end, in the admin's zone", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Zone");
     // 2026-03-10 in New York (UTC−5, offset 300) runs from 05:00 UTC to 04:59:59.999 UTC next day.
     const start = Date.UTC(2026, 2, 10, 5);
@@ -54,7 +54,7 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
   });
 
   it("with a zone name, gives each end of a range the offset of its own day (a range across daylight saving)", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Dst");
     // New York: 2026-01-15 starts at 05:00 UTC (winter), 2026-07-15 ends at 04:00 UTC next day (summer).
     const janStart = Date.UTC(2026, 0, 15, 5);
@@ -78,7 +78,7 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
   });
 
   it("filters the expiration date the same way and leaves out drivers without one", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Exp");
     const start = Date.UTC(2026, 6, 1);
     await createUser({ humanRegion: region, expirationAt: null });
@@ -91,7 +91,7 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
   });
 
   it("matches any selected region and any selected referral code", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const [a, b, c] = [uniqueTag("RegA"), uniqueTag("RegB"), uniqueTag("RegC")];
     const [r1, r2] = [uniqueTag("REF1"), uniqueTag("REF2")];
     const ua = await createUser({ humanRegion: a, referralCode: r1 });
@@ -103,7 +103,7 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
   });
 
   it("applies yes/no to the booleans, judging good standing by the expiration like the user call", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Bool");
     const now = Date.now();
     const paid = await createUser({ humanRegion: region, goodStanding: true, expirationAt: now + 5 * DAY, accountConnected: true, setupComplete: true });
@@ -123,7 +123,7 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
   });
 
   it("lists drivers of the chosen app only, never administrators", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const area = uniqueTag("Area");
     const spark = await createUser({ app: "spark", deliveryArea: area });
     await createUser({ app: "flex", humanRegion: area });
@@ -133,8 +133,8 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
     expect(r.body.rows[0]).toMatchObject({ deliveryArea: area, region: null });
   });
 
-  it("answers the spec's columns", async () => {
-    const { token } = await signIn("owner");
+  it("answers the product's columns", async () => {
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Cols");
     const u = await createUser({
       humanRegion: region,
@@ -165,9 +165,9 @@ describe("GET /api/admin/audience — filters (spec §5)", () => {
   });
 });
 
-describe("GET /api/admin/audience — search (spec §5)", () => {
+describe("GET /api/admin/audience — search (docs/product.md, validation)", () => {
   it("reads 10, 11 (leading 1) and 12 (leading 01) digits as the phone", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Srch");
     const phone = uniquePhone();
     const target = await createUser({ humanRegion: region, phone });
@@ -185,7 +185,7 @@ describe("GET /api/admin/audience — search (spec §5)", () => {
   });
 
   it("matches name, region or referral as text, ignoring case, accented capitals included", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Txt");
     const jose = await createUser({ humanRegion: region, name: "JOSÉ ÑÚÑEZ" });
     const maria = await createUser({ humanRegion: region, name: "maría", referralCode: "FLEXPRO" });
@@ -204,7 +204,7 @@ describe("GET /api/admin/audience — search (spec §5)", () => {
 
 describe("GET /api/admin/audience — sorting and paging", () => {
   it("pages with an exact total and sorts by the chosen column, ties broken by id", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Page");
     const made: { id: number; name: string }[] = [];
     for (let i = 0; i < 45; i++) made.push(await createUser({ humanRegion: region, name: `N${String(i).padStart(2, "0")}` }));
@@ -220,7 +220,7 @@ describe("GET /api/admin/audience — sorting and paging", () => {
   });
 
   it("puts drivers without an expiration last in both directions", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Nulls");
     const none = await createUser({ humanRegion: region, expirationAt: null });
     const early = await createUser({ humanRegion: region, expirationAt: 1_000 });
@@ -230,7 +230,7 @@ describe("GET /api/admin/audience — sorting and paging", () => {
   });
 
   it("refuses malformed queries with 400 in the envelope", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const queries: Record<string, string>[] = [
       { pageSize: "50" },
       { page: "0" },
@@ -254,7 +254,7 @@ describe("GET /api/admin/invitation-audience", () => {
   }
 
   it("lists unpaid invitations once per phone, names invitees without an account Unregistered", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const t0 = Date.UTC(2025, 0, 2, 12);
     const day = "2025-01-02";
     const stranger = uniquePhone();
@@ -291,7 +291,7 @@ describe("GET /api/admin/invitation-audience", () => {
   });
 
   it("bounds the invitation date by day edges", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const start = Date.UTC(2025, 5, 1);
     const [a, b, c] = [uniquePhone(), uniquePhone(), uniquePhone()];
     await invite(a, { invitedAt: start - 1 });
@@ -304,7 +304,7 @@ describe("GET /api/admin/invitation-audience", () => {
 
 describe("GET /api/admin/regions", () => {
   it("lists the distinct regions of an app, sorted", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const tag = uniqueTag("zz");
     await createUser({ humanRegion: `${tag}-b` });
     await createUser({ humanRegion: `${tag}-a` });

@@ -1,24 +1,35 @@
+import { and, asc, count, desc, eq, gte, inArray, lte, max, notExists, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { type DriverAudience, type DriverRow, dayEnd, dayStart, type InvitationAudience, type InvitationRow } from "../../shared/audience";
+import type { App } from "../../shared/auth";
 import type { ExclusionReason } from "../../shared/campaigns";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
+import { isInGoodStanding } from "../auth/user-item";
 import { areaCodesOfRegions, KNOWN_AREA_CODES } from "../compliance/area-codes";
 import { REGION_RULES, WHATSAPP_MARKETING_CAP } from "../compliance/state-rules";
+import { type Db, jsonList } from "../db/client";
+import { campaignMessages, campaigns, consentEvents, invitations, optOuts, users } from "../db/schema";
 import { ApiError } from "../errors";
-import { and, join, prepare, raw, type Sql, sql } from "./sql-fragment";
 
 /**
- * Audiences are queries evaluated in D1 (DESIGN §6.1) with the spec's filter semantics. Each
- * builder yields one SELECT of recipients, used three ways: a page of the review table, its
- * count, and the campaign's INSERT … SELECT at expansion. The review, the number N the admin
- * confirms and the rows materialised therefore cannot disagree about who is in.
+ * Audiences are queries evaluated in D1 (docs/architecture.md, messaging) with the product's filter
+ * semantics. Each builder yields one SELECT of recipients, used three ways: a page of the review
+ * table, its count, and the campaign's INSERT … SELECT at expansion. The review, the number N the
+ * admin confirms and the rows materialised therefore cannot disagree about who is in.
+ *
+ * This is the one module where queries are written with drizzle's `sql` rather than only its
+ * builder: the recipients are one set-based INSERT … SELECT over subqueries the builder cannot
+ * compose. Every table and column still comes from db/schema.ts, so a renamed column fails to
+ * compile here too; bench:audience measures these queries (bench/README.md).
  */
 
 /** Filters as a campaign stores them: the review's filters and search, without paging. */
 export type DriverFilters = Omit<DriverAudience, "page" | "pageSize">;
 export type InvitationFilters = Omit<InvitationAudience, "page" | "pageSize">;
 export type Channel = "sms" | "whatsapp";
+export type UserRow = typeof users.$inferSelect;
 
 type BuildOptions = {
   /** The instant "good standing" is judged at (the stored flag counts only while paid-up time is left). */
@@ -29,7 +40,8 @@ type BuildOptions = {
   includeAdmins?: boolean;
 };
 
-const triState = (column: Sql, value: "all" | "yes" | "no"): Sql[] => (value === "all" ? [] : [sql`${column} = ${value === "yes" ? 1 : 0}`]);
+// Written `expression = 1` / `= 0` (not NOT …), so SQLite can answer a flag from the audience indexes.
+const triState = (expression: SQL, value: "all" | "yes" | "no"): SQL[] => (value === "all" ? [] : [sql`${expression} = ${value === "yes" ? 1 : 0}`]);
 
 /**
  * The fold users.search_key is stored in (migrations/0002_audience_search.sql): SQLite's lower()
@@ -44,16 +56,16 @@ export function foldSearchText(text: string): string {
 }
 
 /**
- * Spec §5 search: a phone number (normalised by the shared rule) or a case-insensitive match on
- * name, region or referral, read from search_key (one indexed column instead of three folded on
- * every row). Control characters are dropped so a term cannot reach across fields.
+ * The review search (docs/product.md): a phone number (normalised by the shared rule) or a
+ * case-insensitive match on name, region or referral, read from search_key (one indexed column
+ * instead of three folded on every row). Control characters are dropped so a term cannot reach
+ * across fields.
  */
-function searchCondition(search: string | undefined, columns: { phone: Sql; searchKey: Sql }): Sql[] {
+function searchCondition(search: string | undefined, columns: { phone: SQL; searchKey: SQL }): SQL[] {
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed
-  const term = foldSearchText((search ?? "").trim().replace(/[\u0000-\u001f]/g, ""));
+  const term = foldSearchText((search ?? "").trim().replace(/\p{Cc}/gu, ""));
   return term ? [sql`instr(${columns.searchKey}, ${term}) > 0`] : [];
 }
 
@@ -61,162 +73,156 @@ function searchCondition(search: string | undefined, columns: { phone: Sql; sear
 // Drivers (panel 1)
 
 /**
- * Good standing as the user call reports it (src/worker/auth/user-item.ts): the stored flag, set by
- * payments, is not trusted past the expiration instant, which nothing may have cleared yet.
+ * Good standing as the user call reports it (isInGoodStanding in src/worker/auth/user-item.ts):
+ * the stored flag, set by payments, is not trusted past the expiration instant.
  */
-const goodStanding = (now: number) => sql`(u.good_standing = 1 AND (u.expiration_at IS NULL OR u.expiration_at > ${now}))`;
+const goodStanding = (now: number) => sql`(${users.goodStanding} = 1 AND (${users.expirationAt} IS NULL OR ${users.expirationAt} > ${now}))`;
 
-const regionColumn = (app: "flex" | "spark") => raw(app === "flex" ? "u.human_region" : "u.delivery_area");
+const regionColumn = (app: App) => (app === "flex" ? users.humanRegion : users.deliveryArea);
 
-function driverWhere(f: DriverFilters, options: BuildOptions): Sql {
+function driverWhere(f: DriverFilters, options: BuildOptions): SQL {
   const tz = f.timeZone ?? f.tzOffsetMinutes;
-  const conditions: Sql[] = [sql`u.app = ${f.app}`];
-  if (!options.includeAdmins) conditions.push(raw("u.is_admin = 0"));
-  if (f.startDate) conditions.push(sql`u.created_at >= ${dayStart(f.startDate, tz)}`);
-  if (f.endDate) conditions.push(sql`u.created_at <= ${dayEnd(f.endDate, tz)}`);
-  if (f.startExpirationDate) conditions.push(sql`u.expiration_at >= ${dayStart(f.startExpirationDate, tz)}`);
-  if (f.endExpirationDate) conditions.push(sql`u.expiration_at <= ${dayEnd(f.endExpirationDate, tz)}`);
-  if (f.referral.length > 0) conditions.push(sql`u.referral_code IN (SELECT value FROM json_each(${JSON.stringify(f.referral)}))`);
+  const conditions: (SQL | undefined)[] = [eq(users.app, f.app)];
+  if (!options.includeAdmins) conditions.push(eq(users.isAdmin, false));
+  if (f.startDate) conditions.push(gte(users.createdAt, dayStart(f.startDate, tz)));
+  if (f.endDate) conditions.push(lte(users.createdAt, dayEnd(f.endDate, tz)));
+  if (f.startExpirationDate) conditions.push(gte(users.expirationAt, dayStart(f.startExpirationDate, tz)));
+  if (f.endExpirationDate) conditions.push(lte(users.expirationAt, dayEnd(f.endExpirationDate, tz)));
+  if (f.referral.length > 0) conditions.push(inArray(users.referralCode, jsonList(f.referral)));
   // The region list is shown for Flex (human_region); for Spark the same filter reads the delivery area.
-  if (f.region.length > 0) conditions.push(sql`${regionColumn(f.app)} IN (SELECT value FROM json_each(${JSON.stringify(f.region)}))`);
+  if (f.region.length > 0) conditions.push(inArray(regionColumn(f.app), jsonList(f.region)));
   conditions.push(...triState(goodStanding(options.now ?? Date.now()), f.goodStanding));
-  conditions.push(...triState(raw("u.account_connected"), f.accountConnected));
-  conditions.push(...triState(raw("u.setup_complete"), f.setupComplete));
-  conditions.push(...searchCondition(f.search, { phone: raw("u.phone"), searchKey: raw("u.search_key") }));
-  if (options.asOf !== undefined) conditions.push(sql`u.created_at <= ${options.asOf}`);
-  return and(conditions);
+  conditions.push(...triState(sql`${users.accountConnected}`, f.accountConnected));
+  conditions.push(...triState(sql`${users.setupComplete}`, f.setupComplete));
+  conditions.push(...searchCondition(f.search, { phone: sql`${users.phone}`, searchKey: sql`${users.searchKey}` }));
+  if (options.asOf !== undefined) conditions.push(lte(users.createdAt, options.asOf));
+  return and(...conditions)!;
 }
 
-const driverColumns = (now: number) =>
-  sql`u.id, u.name, u.phone, u.email, u.referral_code, u.human_region, u.delivery_area, ${goodStanding(now)} AS good_standing, u.account_connected,
-    u.setup_complete, u.expiration_at, u.created_at, u.status, u.stripe_express_id, u.is_admin, u.role_name, u.role_properties, u.sms_opt_out, u.whatsapp_opt_out`;
-
-function driverOrder(f: DriverFilters): Sql {
-  const dir = f.dir === "asc" ? "ASC" : "DESC";
+function driverOrder(f: DriverFilters): SQL {
+  const dir = sql.raw(f.dir === "asc" ? "ASC" : "DESC");
   const column = {
-    name: "u.name COLLATE NOCASE",
-    phone: "u.phone",
-    createdAt: "u.created_at",
+    name: sql`${users.name} COLLATE NOCASE`,
+    phone: sql`${users.phone}`,
+    createdAt: sql`${users.createdAt}`,
     // "None" (no expiration) sorts last both ways: it is never what someone sorting by date is after.
-    expirationAt: "u.expiration_at",
+    expirationAt: sql`${users.expirationAt}`,
     // Regions and referral codes come from fixed lists with consistent case: byte order keeps the (app, is_admin, column) indexes usable.
-    region: regionColumn(f.app).text,
-    referral: "u.referral_code",
-    status: "u.status",
+    region: sql`${regionColumn(f.app)}`,
+    referral: sql`${users.referralCode}`,
+    status: sql`${users.status}`,
   }[f.sort];
-  return raw(`${column} ${dir} NULLS LAST, u.id ${dir}`);
+  return sql`${column} ${dir} NULLS LAST, ${users.id} ${dir}`;
 }
 
-export type DriverRecord = {
-  id: number;
-  name: string;
-  phone: string;
-  email: string | null;
-  referral_code: string | null;
-  human_region: string | null;
-  delivery_area: string | null;
-  good_standing: number;
-  account_connected: number;
-  setup_complete: number;
-  expiration_at: number | null;
-  created_at: number;
-  status: "start" | "stop";
-  stripe_express_id: string | null;
-  is_admin: number;
-  role_name: string | null;
-  role_properties: string | null;
-  sms_opt_out: number;
-  whatsapp_opt_out: number;
-};
-
-export function toDriverRow(r: DriverRecord): DriverRow {
+/** A row of the review table, from the user row (good standing judged at `now`). */
+export function toDriverRow(user: UserRow, now = Date.now()): DriverRow {
   return {
-    id: r.id,
-    name: r.name,
-    phone: r.phone,
-    referral: r.referral_code,
-    region: r.human_region,
-    deliveryArea: r.delivery_area,
-    goodStanding: r.good_standing === 1,
-    accountConnected: r.account_connected === 1,
-    setupComplete: r.setup_complete === 1,
-    expirationAt: r.expiration_at,
-    status: r.status,
-    stripeExpressId: r.stripe_express_id,
+    id: user.id,
+    name: user.name,
+    phone: user.phone,
+    referral: user.referralCode,
+    region: user.humanRegion,
+    deliveryArea: user.deliveryArea,
+    goodStanding: isInGoodStanding(user, now),
+    accountConnected: user.accountConnected,
+    setupComplete: user.setupComplete,
+    expirationAt: user.expirationAt,
+    status: user.status,
+    stripeExpressId: user.stripeExpressId,
   };
 }
 
-/** One page of drivers and the total, in one round trip. */
-export async function driverPage(db: D1Database, f: DriverAudience, options: BuildOptions = {}): Promise<Page<DriverRecord>> {
+/** One page of drivers (whole user rows) and the total, in one round trip. */
+export async function driverPage(db: Db, f: DriverAudience, options: BuildOptions = {}): Promise<Page<UserRow>> {
   const now = options.now ?? Date.now();
   const where = driverWhere(f, { ...options, now });
-  const [count, rows] = await db.batch([
-    prepare(db, sql`SELECT count(*) AS n FROM users u WHERE ${where}`),
-    prepare(
-      db,
-      sql`SELECT ${driverColumns(now)} FROM users u WHERE ${where} ORDER BY ${driverOrder(f)} LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`,
-    ),
+  const [counted, rows] = await db.batch([
+    db.select({ n: count() }).from(users).where(where),
+    db.select().from(users).where(where).orderBy(driverOrder(f)).limit(f.pageSize).offset(pageOffset(f.page, f.pageSize)),
   ]);
-  return { total: (count!.results[0] as { n: number }).n, page: f.page, pageSize: f.pageSize, rows: rows!.results as DriverRecord[] };
+  return { total: counted[0]?.n ?? 0, page: f.page, pageSize: f.pageSize, rows };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Unpaid invitations (panel 2)
 
+/** The account a phone belongs to: the oldest, when a number is registered in both apps. */
+const account = alias(users, "account");
+const oldest = alias(users, "oldest");
+const accountOf = (phone: SQL) => sql`(SELECT ${oldest.id} FROM ${users} ${oldest} WHERE ${oldest.phone} = ${phone} ORDER BY ${oldest.id} LIMIT 1)`;
+
 /**
  * One row per invited phone. A phone that earned its inviter a free week has paid, so every
- * invitation of that phone is out (not only the row carrying the flag); invited_at is the latest
- * invitation in the date range. The account is matched by phone (the oldest, when a number is
- * registered in both apps); without one the invitee is "Unregistered".
+ * invitation of that phone is out (not only the row carrying the flag); invitedAt is the latest
+ * invitation in the date range. Without an account the invitee is "Unregistered".
  */
-function invitationSelect(f: InvitationFilters, options: BuildOptions): Sql {
+function invitationSelect(db: Db, f: InvitationFilters, options: BuildOptions) {
   const tz = f.timeZone ?? f.tzOffsetMinutes;
-  const inRange: Sql[] = [raw("i.free_week = 0")];
-  if (f.startDate) inRange.push(sql`i.invited_at >= ${dayStart(f.startDate, tz)}`);
-  if (f.endDate) inRange.push(sql`i.invited_at <= ${dayEnd(f.endDate, tz)}`);
-  if (options.asOf !== undefined) inRange.push(sql`i.invited_at <= ${options.asOf}`);
-  const outer: Sql[] = [raw("NOT EXISTS (SELECT 1 FROM invitations f WHERE f.phone = g.phone AND f.free_week = 1)")];
-  outer.push(...triState(raw("(u.id IS NOT NULL)"), f.registered));
-  outer.push(...triState(raw("coalesce(u.account_connected, 0)"), f.accountConnected));
-  outer.push(...triState(raw("coalesce(u.setup_complete, 0)"), f.setupComplete));
+  const inRange: (SQL | undefined)[] = [eq(invitations.freeWeek, false)];
+  if (f.startDate) inRange.push(gte(invitations.invitedAt, dayStart(f.startDate, tz)));
+  if (f.endDate) inRange.push(lte(invitations.invitedAt, dayEnd(f.endDate, tz)));
+  if (options.asOf !== undefined) inRange.push(lte(invitations.invitedAt, options.asOf));
+  const latest = db
+    .select({ phone: invitations.phone, invitedAt: max(invitations.invitedAt).as("invited_at") })
+    .from(invitations)
+    .where(and(...inRange))
+    .groupBy(invitations.phone)
+    .as("latest");
+  const paid = alias(invitations, "paid");
+  const connected = sql`coalesce(${account.accountConnected}, 0)`;
+  const setUp = sql`coalesce(${account.setupComplete}, 0)`;
+  const outer: (SQL | undefined)[] = [
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(paid)
+        .where(and(eq(paid.phone, latest.phone), eq(paid.freeWeek, true))),
+    ),
+  ];
+  outer.push(...triState(sql`(${account.id} IS NOT NULL)`, f.registered));
+  outer.push(...triState(connected, f.accountConnected));
+  outer.push(...triState(setUp, f.setupComplete));
   // An invitee without an account is listed as "Unregistered", so that is what a search sees.
-  outer.push(...searchCondition(f.search, { phone: raw("g.phone"), searchKey: raw("coalesce(u.search_key, 'unregistered')") }));
-  return sql`SELECT g.phone AS phone, g.invited_at AS invited_at, u.id AS user_id, coalesce(u.name, 'Unregistered') AS name,
-      (u.id IS NULL) AS unregistered, coalesce(u.account_connected, 0) AS account_connected, coalesce(u.setup_complete, 0) AS setup_complete,
-      coalesce(u.sms_opt_out, 0) AS sms_opt_out, coalesce(u.whatsapp_opt_out, 0) AS whatsapp_opt_out
-    FROM (SELECT i.phone AS phone, max(i.invited_at) AS invited_at FROM invitations i WHERE ${and(inRange)} GROUP BY i.phone) g
-    LEFT JOIN users u ON u.id = (SELECT x.id FROM users x WHERE x.phone = g.phone ORDER BY x.id LIMIT 1)
-    WHERE ${and(outer)}`;
+  outer.push(...searchCondition(f.search, { phone: sql`${latest.phone}`, searchKey: sql`coalesce(${account.searchKey}, 'unregistered')` }));
+  const query = db
+    .select({
+      phone: latest.phone,
+      invitedAt: latest.invitedAt,
+      userId: account.id,
+      name: sql<string>`coalesce(${account.name}, 'Unregistered')`.as("name"),
+      unregistered: sql<boolean>`(${account.id} IS NULL)`.mapWith(Boolean).as("unregistered"),
+      accountConnected: sql<boolean>`${connected}`.mapWith(Boolean).as("account_connected"),
+      setupComplete: sql<boolean>`${setUp}`.mapWith(Boolean).as("setup_complete"),
+      smsOptOut: sql<number>`coalesce(${account.smsOptOut}, 0)`.as("sms_opt_out"),
+      whatsappOptOut: sql<number>`coalesce(${account.whatsappOptOut}, 0)`.as("whatsapp_opt_out"),
+    })
+    .from(latest)
+    .leftJoin(account, eq(account.id, accountOf(sql`${latest.phone}`)))
+    .where(and(...outer))
+    .$dynamic();
+  return { query, latest };
 }
 
-type InvitationRecord = {
-  phone: string;
-  invited_at: number;
-  user_id: number | null;
-  name: string;
-  unregistered: number;
-  account_connected: number;
-  setup_complete: number;
-};
-
-export async function invitationPage(db: D1Database, f: InvitationAudience): Promise<Page<InvitationRow>> {
-  const select = invitationSelect(f, {});
-  const [count, rows] = await db.batch([
-    prepare(db, sql`SELECT count(*) AS n FROM (${select})`),
-    prepare(db, sql`${select} ORDER BY g.invited_at DESC, g.phone LIMIT ${f.pageSize} OFFSET ${pageOffset(f.page, f.pageSize)}`),
+export async function invitationPage(db: Db, f: InvitationAudience): Promise<Page<InvitationRow>> {
+  const all = invitationSelect(db, f, {}).query.as("audience");
+  const page = invitationSelect(db, f, {});
+  const [counted, rows] = await db.batch([
+    db.select({ n: count() }).from(all),
+    page.query.orderBy(desc(page.latest.invitedAt), asc(page.latest.phone)).limit(f.pageSize).offset(pageOffset(f.page, f.pageSize)),
   ]);
   return {
-    total: (count!.results[0] as { n: number }).n,
+    total: counted[0]?.n ?? 0,
     page: f.page,
     pageSize: f.pageSize,
-    rows: (rows!.results as InvitationRecord[]).map((r) => ({
+    rows: rows.map((r) => ({
       phone: r.phone,
       name: r.name,
-      unregistered: r.unregistered === 1,
-      invitedAt: r.invited_at,
-      accountConnected: r.account_connected === 1,
-      setupComplete: r.setup_complete === 1,
-      userId: r.user_id,
+      unregistered: r.unregistered,
+      invitedAt: r.invitedAt ?? 0,
+      accountConnected: r.accountConnected,
+      setupComplete: r.setupComplete,
+      userId: r.userId,
     })),
   };
 }
@@ -228,7 +234,7 @@ export async function invitationPage(db: D1Database, f: InvitationAudience): Pro
 export type RecipientSource =
   | { source: "drivers"; filters: DriverFilters }
   | { source: "invitations"; filters: InvitationFilters }
-  | { source: "list"; phones: string[]; app: "flex" | "spark" }
+  | { source: "list"; phones: string[]; app: App }
   | { source: "retry"; campaignId: number; retryId?: number };
 
 /** What decides who a campaign may reach (docs/messaging-rules.md), beyond the audience itself. */
@@ -242,115 +248,116 @@ export type SendRules = {
 };
 
 /** Marketing messages sent to a number in the cap's window (on one channel, or on all). */
-function recentMarketing(phone: Sql, rules: SendRules, windowMs: number, channel?: Channel): Sql {
-  return sql`(SELECT count(*) FROM campaign_messages cm JOIN campaigns cc ON cc.id = cm.campaign_id
-    WHERE cm.phone = ${phone} AND cc.category = 'marketing' AND cm.status IN ('sending', 'sent', 'delivered') AND cm.updated_at > ${rules.now - windowMs}
-      AND cc.id <> ${rules.campaignId ?? 0}${channel ? sql` AND cc.channel = ${channel}` : raw("")})`;
+function recentMarketing(phone: SQL, rules: SendRules, windowMs: number, channel?: Channel): SQL {
+  const cm = campaignMessages;
+  const cc = campaigns;
+  return sql`(SELECT count(*) FROM ${cm} JOIN ${cc} ON ${cc.id} = ${cm.campaignId}
+    WHERE ${cm.phone} = ${phone} AND ${cc.category} = 'marketing' AND ${cm.status} IN ('sending', 'sent', 'delivered') AND ${cm.updatedAt} > ${rules.now - windowMs}
+      AND ${cc.id} <> ${rules.campaignId ?? 0}${channel ? sql` AND ${cc.channel} = ${channel}` : sql``})`;
 }
 
 /**
  * The states with a per-number cap (Florida, Oklahoma, Maryland: three a day) match by area code;
  * a number whose area code we do not know is held to the strictest cap too.
  */
-function cappedCondition(phone: Sql, rules: SendRules): Sql {
+function cappedCondition(phone: SQL, rules: SendRules): SQL {
   const stateCaps = Object.entries(REGION_RULES).filter(([, rule]) => rule.cap);
-  const parts: Sql[] = [];
+  const parts: SQL[] = [];
   for (const [region, rule] of stateCaps) {
-    const codes = JSON.stringify(areaCodesOfRegions([region]));
     parts.push(
-      sql`(substr(${phone}, 3, 3) IN (SELECT value FROM json_each(${codes})) AND ${recentMarketing(phone, rules, rule.cap!.windowMs)} >= ${rule.cap!.max})`,
+      sql`(substr(${phone}, 3, 3) IN ${jsonList(areaCodesOfRegions([region]))} AND ${recentMarketing(phone, rules, rule.cap!.windowMs)} >= ${rule.cap!.max})`,
     );
   }
-  parts.push(
-    sql`(substr(${phone}, 3, 3) NOT IN (SELECT value FROM json_each(${JSON.stringify(KNOWN_AREA_CODES)})) AND ${recentMarketing(phone, rules, 86_400_000)} >= 3)`,
-  );
+  parts.push(sql`(substr(${phone}, 3, 3) NOT IN ${jsonList(KNOWN_AREA_CODES)} AND ${recentMarketing(phone, rules, 86_400_000)} >= 3)`);
   if (rules.channel === "whatsapp") {
     parts.push(sql`(${recentMarketing(phone, rules, WHATSAPP_MARKETING_CAP.windowMs, "whatsapp")} >= ${WHATSAPP_MARKETING_CAP.max})`);
   }
-  return sql`(${join(parts, " OR ")})`;
+  return sql`(${sql.join(parts, sql` OR `)})`;
 }
 
 /**
  * Why a number is left out, or NULL: opted out (any campaign), and for marketing no consent basis
  * that allows it, WhatsApp marketing to a +1 number (Meta does not deliver it), or the frequency cap.
  */
-export function exclusionCase(phone: Sql, optedOut: Sql, rules: SendRules): Sql {
+export function exclusionCase(phone: SQL, optedOut: SQL, rules: SendRules): SQL {
   if (rules.category !== "marketing") return sql`CASE WHEN ${optedOut} THEN 'opted_out' END`;
+  const e = consentEvents;
   return sql`CASE WHEN ${optedOut} THEN 'opted_out'
-    WHEN NOT EXISTS (SELECT 1 FROM consent_events ce WHERE ce.phone = ${phone} AND ce.kind = 'consent' AND ce.basis = 'express') THEN 'no_consent'
-    ${rules.channel === "whatsapp" ? sql`WHEN ${phone} LIKE '+1%' THEN 'whatsapp_marketing_us'` : raw("")}
+    WHEN NOT EXISTS (SELECT 1 FROM ${e} WHERE ${e.phone} = ${phone} AND ${e.kind} = 'consent' AND ${e.basis} = 'express') THEN 'no_consent'
+    ${rules.channel === "whatsapp" ? sql`WHEN ${phone} LIKE '+1%' THEN 'whatsapp_marketing_us'` : sql``}
     WHEN ${cappedCondition(phone, rules)} THEN 'frequency_cap' END`;
 }
 
 /**
- * The recipients as (user_id, phone, name, opted_out, exclusion): opted_out reads the user's own
- * flag for the channel and the opt_outs table (which also covers numbers without an account);
- * exclusion says why the row will not be sent (NULL when it will). Exclusions are a subquery of phones.
+ * The recipients as (user_id, phone, name, opted_out, exclusion, skipped): opted_out reads the
+ * user's own flag for the channel and the opt_outs table (which also covers numbers without an
+ * account); exclusion says why the row will not be sent (NULL when it will). `excluded` is a
+ * subquery of phones left out.
  */
-export function recipientsSelect(from: RecipientSource, channel: Channel, excluded: Sql, asOf: number, rules?: SendRules): Sql {
-  const optOutColumn = channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out";
-  let inner: Sql;
+export function recipientsSelect(db: Db, from: RecipientSource, channel: Channel, excluded: SQL, asOf: number, rules?: SendRules): SQL {
+  const flagOf = (table: { smsOptOut: SQLWrapper; whatsappOptOut: SQLWrapper }) => (channel === "sms" ? table.smsOptOut : table.whatsappOptOut);
+  let inner: SQL;
   switch (from.source) {
     case "drivers":
-      inner = sql`SELECT u.id AS user_id, u.phone AS phone, u.name AS name, u.${raw(optOutColumn)} AS opted_out FROM users u WHERE ${driverWhere(from.filters, { asOf, now: asOf })}`;
+      inner = sql`SELECT ${users.id} AS user_id, ${users.phone} AS phone, ${users.name} AS name, ${flagOf(users)} AS opted_out
+        FROM ${users} WHERE ${driverWhere(from.filters, { asOf, now: asOf })}`;
       break;
-    case "invitations":
-      inner = sql`SELECT a.user_id AS user_id, a.phone AS phone, a.name AS name, a.${raw(optOutColumn)} AS opted_out FROM (${invitationSelect(from.filters, { asOf })}) a`;
+    case "invitations": {
+      const invited = invitationSelect(db, from.filters, { asOf }).query.as("invited");
+      const flag = channel === "sms" ? invited.smsOptOut : invited.whatsappOptOut;
+      inner = sql`SELECT ${invited.userId} AS user_id, ${invited.phone} AS phone, ${invited.name} AS name, ${flag} AS opted_out FROM ${invited}`;
       break;
-    case "list":
+    }
+    case "list": {
       // A typed number may belong to an account (its name shows in the ledger) or to nobody.
-      inner = sql`SELECT u.id AS user_id, p.value AS phone, u.name AS name, coalesce(u.${raw(optOutColumn)}, 0) AS opted_out
-        FROM json_each(${JSON.stringify(from.phones)}) p
-        LEFT JOIN users u ON u.id = (SELECT x.id FROM users x WHERE x.phone = p.value ORDER BY x.app = ${from.app} DESC, x.id LIMIT 1)`;
+      const preferred = sql`(SELECT ${oldest.id} FROM ${users} ${oldest} WHERE ${oldest.phone} = p.value ORDER BY ${oldest.app} = ${from.app} DESC, ${oldest.id} LIMIT 1)`;
+      inner = sql`SELECT ${account.id} AS user_id, p.value AS phone, ${account.name} AS name, coalesce(${flagOf(account)}, 0) AS opted_out
+        FROM json_each(${JSON.stringify(from.phones)}) p LEFT JOIN ${users} ${account} ON ${account.id} = ${preferred}`;
       break;
-    case "retry":
+    }
+    case "retry": {
       // The failed rows this retry claimed (campaigns.ts retryFailed), or before it exists, those open to claim.
-      inner = sql`SELECT m.user_id AS user_id, m.phone AS phone, m.name AS name, coalesce(u.${raw(optOutColumn)}, 0) AS opted_out
-        FROM campaign_messages m LEFT JOIN users u ON u.id = m.user_id
-        WHERE m.campaign_id = ${from.campaignId} AND m.status = 'failed' AND ${
-          from.retryId === undefined ? sql`m.retried_by IS NULL` : sql`m.retried_by = ${from.retryId}`
-        }`;
+      const m = campaignMessages;
+      inner = sql`SELECT ${m.userId} AS user_id, ${m.phone} AS phone, ${m.name} AS name, coalesce(${flagOf(account)}, 0) AS opted_out
+        FROM ${m} LEFT JOIN ${users} ${account} ON ${account.id} = ${m.userId}
+        WHERE ${m.campaignId} = ${from.campaignId} AND ${m.status} = 'failed'
+          AND ${from.retryId === undefined ? sql`${m.retriedBy} IS NULL` : sql`${m.retriedBy} = ${from.retryId}`}`;
       break;
+    }
   }
-  const optedOut = sql`(r.opted_out = 1 OR EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = r.phone AND o.channel = ${channel}))`;
-  const exclusion = exclusionCase(raw("r.phone"), optedOut, rules ?? { category: "transactional", channel, now: asOf });
+  const optedOut = sql`(r.opted_out = 1 OR EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.phone} = r.phone AND ${optOuts.channel} = ${channel}))`;
+  const exclusion = exclusionCase(sql`r.phone`, optedOut, rules ?? { category: "transactional", channel, now: asOf });
   return sql`SELECT s.*, s.exclusion IS NOT NULL AS skipped FROM (SELECT r.user_id AS user_id, r.phone AS phone, r.name AS name, ${optedOut} AS opted_out,
       ${exclusion} AS exclusion
     FROM (${inner}) r WHERE r.phone NOT IN (${excluded})) s`;
 }
 
 /** Why each of these numbers would be left out (the review marks a page of rows with it). */
-export async function exclusionsOf(db: D1Database, phones: string[], rules: SendRules): Promise<Map<string, ExclusionReason>> {
+export async function exclusionsOf(db: Db, phones: string[], rules: SendRules): Promise<Map<string, ExclusionReason>> {
   if (phones.length === 0) return new Map();
-  const optedOut = sql`(EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = p.value AND o.channel = ${rules.channel})
-    OR EXISTS (SELECT 1 FROM users u WHERE u.phone = p.value AND u.${raw(rules.channel === "sms" ? "sms_opt_out" : "whatsapp_opt_out")} = 1))`;
-  const rows = await prepare(
-    db,
-    sql`SELECT p.value AS phone, ${exclusionCase(raw("p.value"), optedOut, rules)} AS exclusion FROM json_each(${JSON.stringify(phones)}) p`,
-  ).all<{ phone: string; exclusion: ExclusionReason | null }>();
-  return new Map(rows.results.filter((r) => r.exclusion).map((r) => [r.phone, r.exclusion!]));
+  const flag = rules.channel === "sms" ? users.smsOptOut : users.whatsappOptOut;
+  const optedOut = sql`(EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.phone} = p.value AND ${optOuts.channel} = ${rules.channel})
+    OR EXISTS (SELECT 1 FROM ${users} WHERE ${users.phone} = p.value AND ${flag} = 1))`;
+  const rows = await db.all<{ phone: string; exclusion: ExclusionReason | null }>(
+    sql`SELECT p.value AS phone, ${exclusionCase(sql`p.value`, optedOut, rules)} AS exclusion FROM json_each(${JSON.stringify(phones)}) p`,
+  );
+  return new Map(rows.filter((r) => r.exclusion).map((r) => [r.phone, r.exclusion!]));
 }
 
+const excludedSubquery = (phones: string[]) => sql`SELECT value FROM json_each(${JSON.stringify(phones)})`;
+
 /** Recipients by area code and exclusion: what the review's summary and deferral are computed from. */
-export async function recipientGroups(db: D1Database, from: RecipientSource, excludedPhones: string[], asOf: number, rules: SendRules) {
-  const excluded = sql`SELECT value FROM json_each(${JSON.stringify(excludedPhones)})`;
-  const rows = await prepare(
-    db,
-    sql`SELECT substr(phone, 3, 3) AS area, exclusion, count(*) AS n FROM (${recipientsSelect(from, rules.channel, excluded, asOf, rules)}) GROUP BY 1, 2`,
-  ).all<{ area: string; exclusion: ExclusionReason | null; n: number }>();
-  return rows.results;
+export async function recipientGroups(db: Db, from: RecipientSource, excludedPhones: string[], asOf: number, rules: SendRules) {
+  return db.all<{ area: string; exclusion: ExclusionReason | null; n: number }>(
+    sql`SELECT substr(phone, 3, 3) AS area, exclusion, count(*) AS n FROM (${recipientsSelect(db, from, rules.channel, excludedSubquery(excludedPhones), asOf, rules)}) GROUP BY 1, 2`,
+  );
 }
 
 /** How many the campaign will reach and how many of those are left out (skipped), before anything is written. */
-export async function countRecipients(db: D1Database, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number, rules?: SendRules) {
-  const excluded = sql`SELECT value FROM json_each(${JSON.stringify(excludedPhones)})`;
-  const row = await prepare(
-    db,
-    sql`SELECT count(*) AS total, coalesce(sum(skipped), 0) AS skipped FROM (${recipientsSelect(from, channel, excluded, asOf, rules)})`,
-  ).first<{
-    total: number;
-    skipped: number;
-  }>();
+export async function countRecipients(db: Db, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number, rules?: SendRules) {
+  const row = await db.get<{ total: number; skipped: number }>(
+    sql`SELECT count(*) AS total, coalesce(sum(skipped), 0) AS skipped FROM (${recipientsSelect(db, from, channel, excludedSubquery(excludedPhones), asOf, rules)})`,
+  );
   return { total: row?.total ?? 0, skipped: row?.skipped ?? 0 };
 }
 

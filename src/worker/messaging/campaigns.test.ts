@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { api, createUser, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import type { CampaignView, LedgerRow } from "./campaigns";
 
 type Created = { campaign: CampaignView; message: string; error?: { code: string; message: string; details?: unknown } };
@@ -39,7 +39,7 @@ const campaignsOf = async (authorId: number) =>
 
 describe("POST /api/admin/campaigns — drivers", () => {
   it("creates the campaign, stores the deselected phones, audits it, and reports N = audience − deselected", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const region = uniqueTag("Camp");
     const drivers: { id: number; phone: string }[] = [];
     for (let i = 0; i < 5; i++) drivers.push(await createUser({ humanRegion: region }));
@@ -78,7 +78,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
   });
 
   it("counts opted-out numbers in N and skips them", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Opt");
     await createUser({ humanRegion: region });
     await createUser({ humanRegion: region, smsOptOut: true });
@@ -93,7 +93,7 @@ describe("POST /api/admin/campaigns — drivers", () => {
   });
 
   it("answers a replayed key with the same campaign (200) and refuses the key for a different request (409)", async () => {
-    const { user, token } = await signIn("support");
+    const { user, token } = await signInAs("support");
     const region = uniqueTag("Idem");
     await createUser({ humanRegion: region });
     const body = {
@@ -115,12 +115,12 @@ describe("POST /api/admin/campaigns — drivers", () => {
     expect(different.body.error?.code).toBe("conflict");
     expect(await campaignsOf(user.id)).toBe(1);
     // Keys are per author: another admin's same key is another campaign.
-    const other = await signIn("support");
+    const other = await signInAs("support");
     expect((await post("/api/admin/campaigns", other.token, body)).status).toBe(201);
   });
 
   it("creates one campaign when the same request races itself", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const region = uniqueTag("Race");
     await createUser({ humanRegion: region });
     const body = { idempotencyKey: uniqueTag("race"), purpose: "service", source: "drivers", channel: "sms", message: "Race", audience: { region: [region] } };
@@ -139,7 +139,7 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
   const long = "x".repeat(161);
 
   it("refuses an SMS over one segment with 422, writing nothing", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const region = uniqueTag("Len");
     await createUser({ humanRegion: region });
     const res = await driversCampaign(token, region, { message: long });
@@ -153,15 +153,15 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
   it("lets only the owner lift it, and never past ten segments", async () => {
     const region = uniqueTag("Lift");
     await createUser({ humanRegion: region });
-    const support = await signIn("support");
+    const support = await signInAs("support");
     const refused = await driversCampaign(support.token, region, { message: long, liftLimit: true });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.message).toBe("Only the owner may lift the character limit");
-    const billing = await signIn("billing");
+    const billing = await signInAs("billing");
     expect((await driversCampaign(billing.token, region, { message: long, liftLimit: true })).status).toBe(403);
     expect(await campaignsOf(support.user.id)).toBe(0);
 
-    const owner = await signIn("owner");
+    const owner = await signInAs("owner");
     expect((await driversCampaign(owner.token, region, { message: long, liftLimit: true })).status).toBe(201);
     const tooLong = await driversCampaign(owner.token, region, { message: "x".repeat(1531), liftLimit: true });
     expect(tooLong.status).toBe(422);
@@ -170,7 +170,7 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
 
 describe("POST /api/admin/campaigns — WhatsApp", () => {
   it("needs an approved template that exists", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Wa");
     const driver = await createUser({ humanRegion: region });
     const name = uniqueTag("tpl");
@@ -219,7 +219,7 @@ describe("POST /api/admin/campaigns — WhatsApp", () => {
 
 describe("POST /api/admin/campaigns — a typed phone list", () => {
   it("validates and de-duplicates the list, naming every bad number in the 400", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const bad = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("list"),
       purpose: "service",
@@ -255,7 +255,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
   });
 
   it("refuses numbers we may not text: toll-free, premium, Caribbean, not in service, N11 exchanges", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const res = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("list"),
       source: "list",
@@ -276,7 +276,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
   });
 
   it("refuses empty lists, bad exclusions and an empty audience", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     expect(
       (
         await post("/api/admin/campaigns", token, {
@@ -303,7 +303,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
   });
 
   it("refuses malformed bodies with 400: bad JSON, unknown source, bad audience filters", async () => {
-    const { user, token } = await signIn("owner");
+    const { user, token } = await signInAs("owner");
     const raw = await api("/api/admin/campaigns", { method: "POST", token, body: "{nope", headers: { "Content-Type": "application/json" } });
     expect(raw.status).toBe(400);
     expect(
@@ -326,7 +326,7 @@ describe("POST /api/admin/campaigns — a typed phone list", () => {
 
 describe("campaign permissions", () => {
   it("answers 401 without a token and 403 to a driver, for every campaign call", async () => {
-    const driver = await signIn("driver");
+    const driver = await signInAs("driver");
     const calls: [string, string][] = [
       ["POST", "/api/admin/campaigns"],
       ["GET", "/api/admin/campaigns"],
@@ -348,7 +348,7 @@ describe("campaign permissions", () => {
 
 describe("campaign list, detail, ledger, retry and export", () => {
   it("lists campaigns newest first with counts by status, paged", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("List");
     await createUser({ humanRegion: region });
     const a = await driversCampaign(token, region);
@@ -366,7 +366,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
   });
 
   it("retries only the failed rows, once, and exports the ledger as CSV", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Retry");
     const people: { id: number; phone: string }[] = [];
     for (let i = 0; i < 4; i++) people.push(await createUser({ humanRegion: region, name: i === 0 ? '=HYPERLINK("x")' : `P${i}` }));
@@ -389,7 +389,7 @@ describe("campaign list, detail, ledger, retry and export", () => {
     const { campaign } = (await retry.json()) as { campaign: CampaignView };
     expect(campaign).toMatchObject({ source: "retry", total: 2, message: "Your week is waiting" });
     // A second click, even by another admin, answers the same retry.
-    const other = await signIn("support");
+    const other = await signInAs("support");
     const again = await api(`/api/admin/campaigns/${done.id}/retry-failed`, { method: "POST", token: other.token });
     expect(again.status).toBe(200);
     expect(((await again.json()) as { campaign: CampaignView }).campaign.id).toBe(campaign.id);
@@ -434,7 +434,7 @@ describe("retry failed, export and permissions: the review's findings", () => {
     );
 
   it("retries each failed row once: a row failing later (a late receipt) goes into the next retry alone", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const { people, id } = await sentTo(token, 3);
     await fail(id, [people[0]!.phone]);
     const first = await retryOf(id, token);
@@ -456,8 +456,8 @@ describe("retry failed, export and permissions: the review's findings", () => {
   });
 
   it("two admins clicking at once make one retry", async () => {
-    const owner = await signIn("owner");
-    const billing = await signIn("billing");
+    const owner = await signInAs("owner");
+    const billing = await signInAs("billing");
     const { people, id } = await sentTo(owner.token, 2);
     await fail(id, [people[0]!.phone, people[1]!.phone]);
     const [a, b] = await Promise.all([retryOf(id, owner.token), retryOf(id, billing.token)]);
@@ -470,8 +470,8 @@ describe("retry failed, export and permissions: the review's findings", () => {
   });
 
   it("checks the segment limit again: a message the owner lifted is not the support admin's to resend", async () => {
-    const owner = await signIn("owner");
-    const support = await signIn("support");
+    const owner = await signInAs("owner");
+    const support = await signInAs("support");
     const long = "A message longer than one SMS segment, which only the owner may send. ".repeat(3);
     const { people, id } = await sentTo(owner.token, 1, { message: long, liftLimit: true });
     await fail(id, [people[0]!.phone]);
@@ -481,7 +481,7 @@ describe("retry failed, export and permissions: the review's findings", () => {
   });
 
   it("exports every column defused, for comma and semicolon locales alike", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const region = uniqueTag("Csv");
     const person = await createUser({ humanRegion: region, name: "Ana;=1+1" });
     const created = await driversCampaign(token, region);
@@ -494,8 +494,8 @@ describe("retry failed, export and permissions: the review's findings", () => {
   });
 
   it("needs billingDetails to send a WhatsApp template or to filter by referral code", async () => {
-    const support = await signIn("support");
-    const billing = await signIn("billing");
+    const support = await signInAs("support");
+    const billing = await signInAs("billing");
     const whatsapp = (token: string) =>
       post("/api/admin/campaigns", token, {
         idempotencyKey: uniqueTag("wa"),
@@ -529,7 +529,7 @@ describe("retry failed, export and permissions: the review's findings", () => {
 
 describe("GET /api/admin/settings and /api/admin/outbox", () => {
   it("names the owner admin and the providers", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const res = await api("/api/admin/settings", { token });
     const body = (await res.json()) as { ownerName: string; smsProvider: string; whatsappProvider: string; sendRatePerSecond: number };
     expect(body).toMatchObject({ smsProvider: "outbox", whatsappProvider: "outbox", sendRatePerSecond: 1000 });
@@ -537,7 +537,7 @@ describe("GET /api/admin/settings and /api/admin/outbox", () => {
   });
 
   it("pages the outbox newest first, filtered by number", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const phone = uniquePhone();
     for (const body of ["one", "two", "three"]) {
       await env.DB.prepare("INSERT INTO outbox (channel, \"to\", body, provider_id) VALUES ('sms', ?, ?, ?)").bind(phone, body, uniqueTag("pid")).run();

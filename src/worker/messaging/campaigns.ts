@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, max, min, sql } from "drizzle-orm";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
 import { type CampaignView, EXCLUSION_REASONS, type LedgerRow, type MessageCounts, type MessageStatus, type ReviewSummary } from "../../shared/campaigns";
@@ -7,10 +7,11 @@ import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneCheck } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
+import { describeIssue } from "../../shared/validation";
 import type { SessionUser } from "../auth/middleware";
 import { deferralByAreaCode, deferralKey } from "../compliance/quiet-hours";
-import { createDb, dbFor } from "../db/client";
-import { auditLog, campaignMessages, campaigns } from "../db/schema";
+import { type Db, dbFor, jsonList } from "../db/client";
+import { auditLog, campaignExclusions, campaignMessages, campaigns, users } from "../db/schema";
 import { ApiError } from "../errors";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
@@ -118,7 +119,7 @@ export function toCampaignInput(req: CampaignRequest): CampaignInput {
   } else {
     const schema = req.source === "drivers" ? driverAudienceSchema : invitationAudienceSchema;
     const parsed = schema.safeParse({ ...(req.audience ?? {}), ...(req.source === "drivers" && req.app && !req.audience?.app ? { app: req.app } : {}) });
-    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => ({ path: ["audience", ...i.path].join("."), message: i.message })));
+    if (!parsed.success) issues.push(...parsed.error.issues.map((i) => describeIssue(i, ["audience"])));
     else {
       // Paging is the review table's business, not the campaign's.
       const { page: _page, pageSize: _pageSize, ...filters } = parsed.data;
@@ -163,7 +164,7 @@ async function sha256Hex(text: string): Promise<string> {
  * a template name someone else guessed or was told is refused as well), referral filters (the
  * referral list is billing data too).
  */
-async function checkContent(db: D1Database, author: SessionUser, input: CampaignInput) {
+async function checkContent(db: Db, author: SessionUser, input: CampaignInput) {
   if (input.liftLimit && author.roleName !== "owner") throw new ApiError("forbidden", "Only the owner may lift the character limit");
   if (input.channel === "whatsapp" && !author.roleProperties?.billingDetails) {
     throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
@@ -208,13 +209,7 @@ export function sendRulesOf(input: Pick<CampaignInput, "category" | "channel">, 
  * The review's account of who will not be reached and why, and who will wait for their allowed
  * hours and until when, computed by the same query the expansion runs.
  */
-export async function reviewSummary(
-  db: D1Database,
-  recipients: RecipientSource,
-  excludedPhones: string[],
-  rules: SendRules,
-  startAt: number,
-): Promise<ReviewSummary> {
+export async function reviewSummary(db: Db, recipients: RecipientSource, excludedPhones: string[], rules: SendRules, startAt: number): Promise<ReviewSummary> {
   const groups = await recipientGroups(db, recipients, excludedPhones, rules.now, rules);
   const excluded = Object.fromEntries(EXCLUSION_REASONS.map((r) => [r, 0])) as ReviewSummary["excluded"];
   const deferral = rules.category === "marketing" ? deferralByAreaCode(startAt) : {};
@@ -244,82 +239,69 @@ export function sentMessage(n: number): string {
   return `Message sent successfully to ${n} user${n === 1 ? "" : "s"}.`;
 }
 
-type CampaignRow = {
-  id: number;
-  app: "flex" | "spark";
-  channel: Channel;
-  source: CampaignView["source"];
-  message: string | null;
-  template: string | null;
-  author_id: number;
-  author_name: string | null;
-  status: CampaignView["status"];
-  category: CampaignView["category"];
-  purpose: CampaignView["purpose"];
-  language: CampaignView["language"];
-  scheduled_at: number | null;
-  total: number;
-  request_hash: string | null;
-  created_at: number;
-  updated_at: number;
-};
-
-const CAMPAIGN_SELECT = `SELECT c.id, c.app, c.channel, c.source, c.message, c.template, c.author_id, a.name AS author_name, c.status, c.category, c.purpose,
-  c.language, c.scheduled_at, c.total,
-  c.request_hash, c.created_at, c.updated_at FROM campaigns c LEFT JOIN users a ON a.id = c.author_id`;
+/** A campaign row with its author's name, as every campaign read needs it. */
+const campaignFields = { ...getTableColumns(campaigns), authorName: users.name };
+const selectCampaigns = (db: Db) => db.select(campaignFields).from(campaigns).leftJoin(users, eq(users.id, campaigns.authorId)).$dynamic();
+type CampaignRow = Awaited<ReturnType<ReturnType<typeof selectCampaigns>["get"]>> & {};
+const byKey = (authorId: number, key: string) => and(eq(campaigns.authorId, authorId), eq(campaigns.idempotencyKey, key));
 
 /** Counts by status come from the rows themselves (an index range per campaign), so they are never out of step. */
-async function withCounts(db: D1Database, rows: CampaignRow[]): Promise<CampaignView[]> {
+async function withCounts(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const counted = await db
-    .prepare(
-      `SELECT campaign_id, status, count(*) AS n, min(deferred_until) AS first, max(deferred_until) AS last
-       FROM campaign_messages WHERE campaign_id IN (SELECT value FROM json_each(?)) GROUP BY campaign_id, status`,
-    )
-    .bind(JSON.stringify(ids))
-    .all<{ campaign_id: number; status: MessageStatus; n: number; first: number | null; last: number | null }>();
+    .select({
+      campaignId: campaignMessages.campaignId,
+      status: campaignMessages.status,
+      n: count(),
+      first: min(campaignMessages.deferredUntil),
+      last: max(campaignMessages.deferredUntil),
+    })
+    .from(campaignMessages)
+    .where(inArray(campaignMessages.campaignId, jsonList(ids)))
+    .groupBy(campaignMessages.campaignId, campaignMessages.status);
   const counts = new Map<number, Counts>(ids.map((id) => [id, { pending: 0, deferred: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }]));
   const deferred = new Map<number, { first: number; last: number }>();
-  for (const c of counted.results) {
-    counts.get(c.campaign_id)![c.status] = c.n;
-    if (c.status === "deferred" && c.first !== null && c.last !== null) deferred.set(c.campaign_id, { first: c.first, last: c.last });
+  for (const c of counted) {
+    counts.get(c.campaignId)![c.status] = c.n;
+    if (c.status === "deferred" && c.first !== null && c.last !== null) deferred.set(c.campaignId, { first: c.first, last: c.last });
   }
-  return rows.map((r) => {
-    const template = r.template ? (JSON.parse(r.template) as { name: string; language: string }) : null;
-    return {
-      id: r.id,
-      app: r.app,
-      channel: r.channel,
-      source: r.source,
-      message: r.message,
-      template: template ? { name: template.name, language: template.language } : null,
-      author: { id: r.author_id, name: r.author_name ?? "" },
-      status: r.status,
-      category: r.category,
-      purpose: r.purpose,
-      language: r.language,
-      scheduledAt: r.scheduled_at,
-      deferred: deferred.get(r.id) ?? null,
-      total: r.total,
-      counts: counts.get(r.id)!,
-      createdAt: r.created_at,
-      updatedAt: r.updated_at,
-    };
-  });
+  return rows.map((r) => ({
+    id: r.id,
+    app: r.app,
+    channel: r.channel,
+    source: r.source,
+    message: r.message,
+    template: r.template ? { name: r.template.name, language: r.template.language } : null,
+    author: { id: r.authorId, name: r.authorName ?? "" },
+    status: r.status,
+    category: r.category,
+    purpose: r.purpose,
+    language: r.language,
+    scheduledAt: r.scheduledAt,
+    deferred: deferred.get(r.id) ?? null,
+    total: r.total,
+    counts: counts.get(r.id)!,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+  }));
 }
 
-export async function getCampaign(db: D1Database, id: number): Promise<CampaignView | null> {
-  const row = await db.prepare(`${CAMPAIGN_SELECT} WHERE c.id = ?`).bind(id).first<CampaignRow>();
+export async function getCampaign(db: Db, id: number): Promise<CampaignView | null> {
+  const row = await selectCampaigns(db).where(eq(campaigns.id, id)).get();
   return row ? (await withCounts(db, [row]))[0]! : null;
 }
 
-export async function listCampaigns(db: D1Database, page: number, pageSize: number): Promise<Page<CampaignView>> {
-  const [count, rows] = await db.batch([
-    db.prepare("SELECT count(*) AS n FROM campaigns"),
-    db.prepare(`${CAMPAIGN_SELECT} ORDER BY c.created_at DESC, c.id DESC LIMIT ? OFFSET ?`).bind(pageSize, pageOffset(page, pageSize)),
+export async function campaignExists(db: Db, id: number): Promise<boolean> {
+  return (await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, id)).get()) !== undefined;
+}
+
+export async function listCampaigns(db: Db, page: number, pageSize: number): Promise<Page<CampaignView>> {
+  const [counted, rows] = await db.batch([
+    db.select({ n: count() }).from(campaigns),
+    selectCampaigns(db).orderBy(desc(campaigns.createdAt), desc(campaigns.id)).limit(pageSize).offset(pageOffset(page, pageSize)),
   ]);
-  return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: await withCounts(db, rows!.results as CampaignRow[]) };
+  return { total: counted[0]?.n ?? 0, page, pageSize, rows: await withCounts(db, rows) };
 }
 
 /** Queue the expansion, after a delay for a scheduled campaign (the queue's longest delay at a time: the job re-queues itself for the rest). */
@@ -349,13 +331,10 @@ export async function createCampaign(
   input: CampaignInput,
   source: CampaignView["source"] = input.recipients.source,
 ): Promise<CreateResult> {
-  const db = env.DB;
+  const db = dbFor(env.DB);
   const { idempotencyKey: _key, ...hashed } = input;
   const requestHash = await sha256Hex(JSON.stringify(hashed));
-  const existing = await db
-    .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
-    .bind(author.id, input.idempotencyKey)
-    .first<CampaignRow>();
+  const existing = await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get();
   if (existing) return replay(env, log, existing, requestHash);
 
   // A retry resends content that passed these rules when its parent was created.
@@ -373,43 +352,42 @@ export async function createCampaign(
 
   const audience =
     input.recipients.source === "drivers" || input.recipients.source === "invitations" ? { ...input.recipients.filters } : { ...input.recipients };
-  const idOf = "(SELECT id FROM campaigns WHERE author_id = ? AND idempotency_key = ?)";
+  // The new campaign's id, read inside the same transaction by the statements after its insert.
+  const newId = sql`(SELECT ${campaigns.id} FROM ${campaigns} WHERE ${byKey(author.id, input.idempotencyKey)})`;
   try {
     await db.batch([
+      db.insert(campaigns).values({
+        app: input.app,
+        channel: input.channel,
+        source,
+        message: input.message,
+        template: input.template,
+        audience,
+        authorId: author.id,
+        idempotencyKey: input.idempotencyKey,
+        status: input.scheduledAt === null ? "queued" : "scheduled",
+        total,
+        skipped,
+        requestHash,
+        category: input.category,
+        purpose: input.purpose,
+        language: input.language,
+        scheduledAt: input.scheduledAt,
+        createdAt: now,
+        updatedAt: now,
+      }),
       db
-        .prepare(
-          `INSERT INTO campaigns (app, channel, source, message, template, audience, author_id, idempotency_key, status, total, skipped, request_hash,
-             category, purpose, language, scheduled_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .bind(
-          input.app,
-          input.channel,
-          source,
-          input.message,
-          input.template ? JSON.stringify(input.template) : null,
-          JSON.stringify(audience),
-          author.id,
-          input.idempotencyKey,
-          input.scheduledAt === null ? "queued" : "scheduled",
-          total,
-          skipped,
-          requestHash,
-          input.category,
-          input.purpose,
-          input.language,
-          input.scheduledAt,
-          now,
-          now,
+        .insert(campaignExclusions)
+        .select(
+          db
+            .select({ campaignId: sql<number>`${newId}`.as("campaign_id"), phone: sql<string>`value`.as("phone") })
+            .from(sql`json_each(${JSON.stringify(input.excludedPhones)})`),
         ),
-      db
-        .prepare(`INSERT INTO campaign_exclusions (campaign_id, phone) SELECT ${idOf}, value FROM json_each(?)`)
-        .bind(author.id, input.idempotencyKey, JSON.stringify(input.excludedPhones)),
-      db.prepare(`INSERT INTO audit_log (actor_id, action, target, details, at) VALUES (?, 'campaign.create', 'campaign:' || ${idOf}, ?, ?)`).bind(
-        author.id,
-        author.id,
-        input.idempotencyKey,
-        JSON.stringify({
+      db.insert(auditLog).values({
+        actorId: author.id,
+        action: "campaign.create",
+        target: sql`'campaign:' || ${newId}`,
+        details: {
           channel: input.channel,
           source,
           app: input.app,
@@ -419,36 +397,30 @@ export async function createCampaign(
           liftLimit: input.liftLimit,
           purpose: input.purpose,
           scheduledAt: input.scheduledAt,
-        }),
-        now,
-      ),
+        },
+        at: now,
+      }),
     ]);
   } catch (err) {
     // Two identical requests raced: the loser answers with the winner's campaign.
-    if (String(err).includes("UNIQUE constraint failed")) {
-      const winner = await db
-        .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
-        .bind(author.id, input.idempotencyKey)
-        .first<CampaignRow>();
+    if (`${String(err)} ${err instanceof Error && err.cause ? String(err.cause) : ""}`.includes("UNIQUE constraint failed")) {
+      const winner = await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get();
       if (winner) return replay(env, log, winner, requestHash);
     }
     throw err;
   }
-  const row = (await db
-    .prepare(`${CAMPAIGN_SELECT} WHERE c.author_id = ? AND c.idempotency_key = ?`)
-    .bind(author.id, input.idempotencyKey)
-    .first<CampaignRow>())!;
-  await enqueueExpand(env, log, row.id, row.scheduled_at);
+  const row = (await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get())!;
+  await enqueueExpand(env, log, row.id, row.scheduledAt);
   log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
   return { campaign: (await withCounts(db, [row]))[0]!, created: true, message: sentMessage(total) };
 }
 
 async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string): Promise<CreateResult> {
-  if (row.request_hash && row.request_hash !== requestHash) throw new ApiError("conflict", "This idempotency key was already used for a different campaign");
+  if (row.requestHash && row.requestHash !== requestHash) throw new ApiError("conflict", "This idempotency key was already used for a different campaign");
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
   if (row.status === "queued") await enqueueExpand(env, log, row.id);
-  if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduled_at);
-  return { campaign: (await withCounts(env.DB, [row]))[0]!, created: false, message: sentMessage(row.total) };
+  if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduledAt);
+  return { campaign: (await withCounts(dbFor(env.DB), [row]))[0]!, created: false, message: sentMessage(row.total) };
 }
 
 /**
@@ -483,7 +455,7 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
 
   const template = parent.template ? { name: parent.template.name, language: parent.template.language } : null;
   const liftLimit = parent.channel === "sms" && !!parent.message && !fitsOneSegment(parent.message);
-  await checkContent(env.DB, author, {
+  await checkContent(db, author, {
     idempotencyKey: "",
     app: parent.app,
     channel: parent.channel,
@@ -544,70 +516,51 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
   });
   await enqueueExpand(env, log, created.id);
   log.info("campaign.created", { campaignId: created.id, total: claimed.length, channel: parent.channel, source: "retry", parent: parentId });
-  const campaign = (await getCampaign(env.DB, created.id))!;
+  const campaign = (await getCampaign(db, created.id))!;
   return { campaign, created: true, message: sentMessage(claimed.length) };
 }
 
 /** The newest retry of a campaign (a click that found nothing left to claim answers it), or 422 when there is none. */
 async function latestRetry(env: Env, log: Logger, parentId: number): Promise<CreateResult> {
-  const row = await env.DB.prepare(`${CAMPAIGN_SELECT} WHERE c.source = 'retry' AND json_extract(c.audience, '$.campaignId') = ? ORDER BY c.id DESC LIMIT 1`)
-    .bind(parentId)
-    .first<CampaignRow>();
+  const row = await selectCampaigns(dbFor(env.DB))
+    .where(and(eq(campaigns.source, "retry"), sql`json_extract(${campaigns.audience}, '$.campaignId') = ${parentId}`))
+    .orderBy(desc(campaigns.id))
+    .limit(1)
+    .get();
   if (!row) throw new ApiError("unprocessable", "This campaign has no failed messages to retry");
-  return replay(env, log, row, row.request_hash ?? "");
+  return replay(env, log, row, row.requestHash ?? "");
 }
 
-type LedgerRecord = {
-  id: number;
-  phone: string;
-  name: string | null;
-  status: MessageStatus;
-  deferred_until: number | null;
-  provider_id: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  attempts: number;
-  dead_lettered: number;
-  updated_at: number;
+const ledgerFields = {
+  id: campaignMessages.id,
+  phone: campaignMessages.phone,
+  name: campaignMessages.name,
+  status: campaignMessages.status,
+  deferredUntil: campaignMessages.deferredUntil,
+  providerId: campaignMessages.providerId,
+  errorCode: campaignMessages.errorCode,
+  errorMessage: campaignMessages.errorMessage,
+  attempts: campaignMessages.attempts,
+  deadLettered: campaignMessages.deadLettered,
+  updatedAt: campaignMessages.updatedAt,
 };
 
-const toLedgerRow = (r: LedgerRecord): LedgerRow => ({
-  phone: r.phone,
-  name: r.name,
-  status: r.status,
-  deferredUntil: r.deferred_until,
-  providerId: r.provider_id,
-  errorCode: r.error_code,
-  errorMessage: r.error_message,
-  attempts: r.attempts,
-  deadLettered: r.dead_lettered === 1,
-  updatedAt: r.updated_at,
-});
+/** The ledger's row without the keyset id (the select above is checked against the shared shape here). */
+const toLedgerRow = ({ id: _id, ...row }: LedgerRow & { id: number }): LedgerRow => row;
 
-const LEDGER_COLUMNS = "id, phone, name, status, deferred_until, provider_id, error_code, error_message, attempts, dead_lettered, updated_at";
-
-export async function ledgerPage(
-  db: D1Database,
-  campaignId: number,
-  status: MessageStatus | undefined,
-  page: number,
-  pageSize: number,
-): Promise<Page<LedgerRow>> {
-  const filter = status ? " AND status = ?" : "";
-  const args = status ? [campaignId, status] : [campaignId];
-  const [count, rows] = await db.batch([
-    db.prepare(`SELECT count(*) AS n FROM campaign_messages WHERE campaign_id = ?${filter}`).bind(...args),
-    db
-      .prepare(`SELECT ${LEDGER_COLUMNS} FROM campaign_messages WHERE campaign_id = ?${filter} ORDER BY id LIMIT ? OFFSET ?`)
-      .bind(...args, pageSize, pageOffset(page, pageSize)),
+export async function ledgerPage(db: Db, campaignId: number, status: MessageStatus | undefined, page: number, pageSize: number): Promise<Page<LedgerRow>> {
+  const where = and(eq(campaignMessages.campaignId, campaignId), status ? eq(campaignMessages.status, status) : undefined);
+  const [counted, rows] = await db.batch([
+    db.select({ n: count() }).from(campaignMessages).where(where),
+    db.select(ledgerFields).from(campaignMessages).where(where).orderBy(asc(campaignMessages.id)).limit(pageSize).offset(pageOffset(page, pageSize)),
   ]);
-  return { total: (count!.results[0] as { n: number }).n, page, pageSize, rows: (rows!.results as LedgerRecord[]).map(toLedgerRow) };
+  return { total: counted[0]?.n ?? 0, page, pageSize, rows: rows.map(toLedgerRow) };
 }
 
 const CSV_PAGE = 1000;
 
 /** The whole ledger as CSV (every cell defused: ./csv.ts), read in keyset pages so a 100,000-row campaign never sits in memory at once. */
-export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Uint8Array> {
+export function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let after = 0;
   let headerSent = false;
@@ -618,28 +571,19 @@ export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Ui
         controller.enqueue(encoder.encode("phone,name,status,provider_id,error_code,error_message,attempts,dead_lettered,updated_at\r\n"));
         return;
       }
-      const page = await db
-        .prepare(`SELECT ${LEDGER_COLUMNS} FROM campaign_messages WHERE campaign_id = ? AND id > ? ORDER BY id LIMIT ?`)
-        .bind(campaignId, after, CSV_PAGE)
-        .all<LedgerRecord>();
-      const rows = page.results;
+      const rows = await db
+        .select(ledgerFields)
+        .from(campaignMessages)
+        .where(and(eq(campaignMessages.campaignId, campaignId), gt(campaignMessages.id, after)))
+        .orderBy(asc(campaignMessages.id))
+        .limit(CSV_PAGE);
       if (rows.length === 0) {
         controller.close();
         return;
       }
       after = rows[rows.length - 1]!.id;
       const lines = rows.map((r) =>
-        csvRow([
-          r.phone,
-          r.name,
-          r.status,
-          r.provider_id,
-          r.error_code,
-          r.error_message,
-          r.attempts,
-          r.dead_lettered === 1,
-          new Date(r.updated_at).toISOString(),
-        ]),
+        csvRow([r.phone, r.name, r.status, r.providerId, r.errorCode, r.errorMessage, r.attempts, r.deadLettered, new Date(r.updatedAt).toISOString()]),
       );
       controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
     },
@@ -650,16 +594,15 @@ export function ledgerCsv(db: D1Database, campaignId: number): ReadableStream<Ui
  * Cancel a campaign that has not started: a scheduled one, or one still queued. Once expansion has
  * begun it runs to the end (its messages may already be on their way).
  */
-export async function cancelCampaign(db: D1Database, actor: SessionUser, id: number): Promise<CampaignView> {
+export async function cancelCampaign(db: Db, actor: SessionUser, id: number): Promise<CampaignView> {
   const now = Date.now();
-  const orm = createDb(db);
-  const cancelled = await orm
+  const cancelled = await db
     .update(campaigns)
     .set({ status: "cancelled", updatedAt: now })
     .where(and(eq(campaigns.id, id), inArray(campaigns.status, ["scheduled", "queued"])))
     .returning({ id: campaigns.id })
     .get();
-  if (cancelled) await orm.insert(auditLog).values({ actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}`, at: now });
+  if (cancelled) await db.insert(auditLog).values({ actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}`, at: now });
   const campaign = await getCampaign(db, id);
   if (!campaign) throw new ApiError("not_found", "No such campaign");
   if (!cancelled) throw new ApiError("conflict", `The campaign has already started (${campaign.status}); it can no longer be cancelled`);

@@ -1,9 +1,10 @@
 import { createExecutionContext, env, getQueueResult, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { dbFor } from "../db/client";
 import { createLogger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
-import { createUser, fakeTenant, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { createUser, fakeTenant, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
 import { callbackWaitMs, LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
@@ -26,7 +27,7 @@ function setup(overrides: Partial<Env> = {}, queueOpts: { failOnBatch?: number }
 }
 
 async function listCampaign(s: Setup, phones: string[], extra: Partial<CampaignInput> = {}) {
-  const { user } = await signIn("owner");
+  const { user } = await signInAs("owner");
   const author = (await env.DB.prepare("SELECT * FROM users WHERE id = ?").bind(user.id).first())!;
   const input: CampaignInput = {
     idempotencyKey: uniqueTag("k"),
@@ -407,13 +408,13 @@ describe("delivery receipts racing the record of the send", () => {
     const id = await expanded(s, [uniquePhone()]);
     const [row] = await rows(id);
     await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, updated_at = ? WHERE id = ?").bind(Date.now(), row!.id).run();
-    return { campaignId: id, row: { id: row!.id, campaign_id: id } };
+    return { campaignId: id, row: { id: row!.id, campaignId: id } };
   }
 
   it("applies a receipt that arrived before the provider id was written", async () => {
     const { campaignId, row } = await claimedRow();
     const sid = uniqueTag("SMearly");
-    await recordDeliveryStatus(env.DB, sid, "delivered", null, null);
+    await recordDeliveryStatus(dbFor(env.DB), sid, "delivered", null, null);
     expect(await env.DB.prepare("SELECT status FROM delivery_receipts WHERE provider_id = ?").bind(sid).first()).toEqual({ status: "delivered" });
     await record(env, row, { ok: true, providerId: sid });
     expect((await rows(campaignId))[0]).toMatchObject({ status: "delivered", provider_id: sid });
@@ -424,17 +425,17 @@ describe("delivery receipts racing the record of the send", () => {
   it("applies an early failure receipt with its code, and a late one the usual way", async () => {
     const early = await claimedRow();
     const sid = uniqueTag("SMfail");
-    await recordDeliveryStatus(env.DB, sid, "failed", "30007", "Carrier filtered");
+    await recordDeliveryStatus(dbFor(env.DB), sid, "failed", "30007", "Carrier filtered");
     await record(env, early.row, { ok: true, providerId: sid });
     expect((await rows(early.campaignId))[0]).toMatchObject({ status: "failed", error_code: "30007", error_message: "Carrier filtered" });
 
     const late = await claimedRow();
     const lateSid = uniqueTag("SMlate");
     await record(env, late.row, { ok: true, providerId: lateSid });
-    await recordDeliveryStatus(env.DB, lateSid, "delivered", null, null);
+    await recordDeliveryStatus(dbFor(env.DB), lateSid, "delivered", null, null);
     expect((await rows(late.campaignId))[0]).toMatchObject({ status: "delivered" });
     // A repeated receipt for a settled row is not kept as an early one.
-    await recordDeliveryStatus(env.DB, lateSid, "delivered", null, null);
+    await recordDeliveryStatus(dbFor(env.DB), lateSid, "delivered", null, null);
     expect(await env.DB.prepare("SELECT 1 FROM delivery_receipts WHERE provider_id = ?").bind(lateSid).first()).toBeNull();
   });
 });

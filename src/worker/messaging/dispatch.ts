@@ -1,20 +1,20 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
 import { deferralByAreaCode, nextAllowedAt } from "../compliance/quiet-hours";
-import { dbFor } from "../db/client";
-import { campaignMessages } from "../db/schema";
+import { columnNames, type Db, dbFor, jsonList } from "../db/client";
+import { campaignExclusions, campaignMessages, campaigns, deliveryReceipts, optOuts, users } from "../db/schema";
 import { providerTimeoutMs } from "../providers/http-call";
 import type { SendOutcome } from "../providers/outcome";
 import { createSmsProvider } from "../providers/sms/provider";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 import { backoffSeconds, type Job, type JobContext, MAX_DELAY_SECONDS, RetryLater } from "../queue";
-import { type Channel, exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
+import { exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
 import { pacerFor, sendRate } from "./pacer";
-import { join, prepare, sql } from "./sql-fragment";
 
 /**
- * The queue side of a campaign (DESIGN §6.3–6.5): expand materialises the recipients and queues one
+ * The queue side of a campaign (docs/architecture.md, the messaging pipeline): expand materialises the recipients and queues one
  * dispatch job per message; dispatch claims one message, waits for its send slot and sends it.
  * Every row ends in a visible state: sent/delivered, failed with the provider's code (also after
  * the dead-letter queue), or skipped.
@@ -49,18 +49,10 @@ const sleep = (ms: number) => (ms > 0 ? new Promise<void>((resolve) => setTimeou
 // ---------------------------------------------------------------------------------------------
 // Expand
 
-type CampaignRecord = {
-  id: number;
-  app: "flex" | "spark";
-  channel: Channel;
-  source: RecipientSource["source"];
-  audience: string;
-  status: string;
-  category: "marketing" | "transactional";
-  scheduled_at: number | null;
-  dispatch_cursor: number;
-  created_at: number;
-};
+type CampaignRecord = Pick<
+  typeof campaigns.$inferSelect,
+  "id" | "app" | "channel" | "source" | "audience" | "status" | "category" | "scheduledAt" | "dispatchCursor" | "createdAt"
+>;
 
 /** Why a row was left out, as the ledger shows it. */
 const EXCLUSION_MESSAGES: Record<string, string> = {
@@ -74,7 +66,7 @@ const EXCLUSION_MESSAGES: Record<string, string> = {
 export const delayUntil = (at: number, now = Date.now()) => Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil((at - now) / 1000)));
 
 function recipientSourceOf(c: CampaignRecord): RecipientSource {
-  const audience = JSON.parse(c.audience) as Record<string, unknown>;
+  const audience = c.audience;
   switch (c.source) {
     case "drivers":
       return { source: "drivers", filters: audience as Extract<RecipientSource, { source: "drivers" }>["filters"] };
@@ -89,152 +81,185 @@ function recipientSourceOf(c: CampaignRecord): RecipientSource {
 
 export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx: JobContext): Promise<void> {
   const { env, log } = ctx;
-  const db = env.DB;
+  const db = dbFor(env.DB);
   if (ctx.deadLettered) return expansionDied(db, job.campaignId, ctx.attempts);
   const c = await db
-    .prepare("SELECT id, app, channel, source, audience, status, category, scheduled_at, dispatch_cursor, created_at FROM campaigns WHERE id = ?")
-    .bind(job.campaignId)
-    .first<CampaignRecord>();
+    .select({
+      id: campaigns.id,
+      app: campaigns.app,
+      channel: campaigns.channel,
+      source: campaigns.source,
+      audience: campaigns.audience,
+      status: campaigns.status,
+      category: campaigns.category,
+      scheduledAt: campaigns.scheduledAt,
+      dispatchCursor: campaigns.dispatchCursor,
+      createdAt: campaigns.createdAt,
+    })
+    .from(campaigns)
+    .where(eq(campaigns.id, job.campaignId))
+    .get();
   // A redelivered job for a campaign already past expansion (or cancelled) has nothing left to do.
   if (!c || (c.status !== "queued" && c.status !== "expanding" && c.status !== "scheduled")) return;
   const now = Date.now();
-  if (c.status === "scheduled" && c.scheduled_at !== null && c.scheduled_at > now + 1_000) {
+  if (c.status === "scheduled" && c.scheduledAt !== null && c.scheduledAt > now + 1_000) {
     // Not yet: the queue brings the job back (a delay is at most 12 hours; a later start takes several hops).
-    await env.DISPATCH.send({ kind: "expand", campaignId: c.id } satisfies Job, { delaySeconds: delayUntil(c.scheduled_at, now) });
+    await env.DISPATCH.send({ kind: "expand", campaignId: c.id } satisfies Job, { delaySeconds: delayUntil(c.scheduledAt, now) });
     return;
   }
   // The conditional update is the start: a cancel that won the race leaves nothing to expand.
   const started = await db
-    .prepare("UPDATE campaigns SET status = 'expanding', updated_at = ? WHERE id = ? AND status IN ('scheduled', 'queued', 'expanding') RETURNING id")
-    .bind(now, c.id)
-    .first();
+    .update(campaigns)
+    .set({ status: "expanding", updatedAt: now })
+    .where(and(eq(campaigns.id, c.id), inArray(campaigns.status, ["scheduled", "queued", "expanding"])))
+    .returning({ id: campaigns.id })
+    .get();
   if (!started) return;
 
   // One set-based statement, idempotent through the (campaign, phone) unique index: a retried
   // expansion inserts nothing twice. Left-out numbers are written as skipped with the reason;
   // marketing to an area code outside its allowed hours is written as deferred, with the instant
   // it may go (docs/messaging-rules.md).
-  const excluded = sql`SELECT e.phone FROM campaign_exclusions e WHERE e.campaign_id = ${c.id}`;
+  const excluded = sql`SELECT ${campaignExclusions.phone} FROM ${campaignExclusions} WHERE ${campaignExclusions.campaignId} = ${c.id}`;
   // Quiet hours read the rules' clock (src/worker/compliance/clock.ts); deferred_until is on it too,
   // and the queue's delay is the distance on that clock.
   const clock = complianceNow(env, now);
   const deferral = JSON.stringify(c.category === "marketing" ? deferralByAreaCode(clock) : {});
   const rules = { category: c.category, channel: c.channel, now, campaignId: c.id };
-  const inserted = await prepare(
-    db,
-    sql`INSERT OR IGNORE INTO campaign_messages (campaign_id, user_id, phone, name, status, deferred_until, error_code, error_message, updated_at)
+  const m = campaignMessages;
+  const reasons = sql.join(
+    Object.entries(EXCLUSION_MESSAGES).map(([code, text]) => sql`WHEN ${code} THEN ${text}`),
+    sql` `,
+  );
+  const inserted = await db.run(
+    sql`INSERT OR IGNORE INTO ${m} (${columnNames(m.campaignId, m.userId, m.phone, m.name, m.status, m.deferredUntil, m.errorCode, m.errorMessage, m.updatedAt)})
       SELECT ${c.id}, s.user_id, s.phone, s.name,
         CASE WHEN s.exclusion IS NOT NULL THEN 'skipped' WHEN d.value IS NOT NULL THEN 'deferred' ELSE 'pending' END,
-        CASE WHEN s.exclusion IS NULL THEN d.value END, s.exclusion,
-        CASE s.exclusion ${join(
-          Object.entries(EXCLUSION_MESSAGES).map(([code, text]) => sql`WHEN ${code} THEN ${text}`),
-          " ",
-        )} END, ${now}
-      FROM (${recipientsSelect(recipientSourceOf(c), c.channel, excluded, c.created_at, rules)}) s
+        CASE WHEN s.exclusion IS NULL THEN d.value END, s.exclusion, CASE s.exclusion ${reasons} END, ${now}
+      FROM (${recipientsSelect(db, recipientSourceOf(c), c.channel, excluded, c.createdAt, rules)}) s
       LEFT JOIN json_each(${deferral}) d
         ON d.key = CASE WHEN substr(s.phone, 3, 3) IN (SELECT key FROM json_each(${deferral})) THEN substr(s.phone, 3, 3)
-                        WHEN substr(s.phone, 3, 3) IN (SELECT value FROM json_each(${JSON.stringify(knownAreaCodes)})) THEN NULL ELSE '*' END`,
-  ).run();
+                        WHEN substr(s.phone, 3, 3) IN ${jsonList(knownAreaCodes)} THEN NULL ELSE '*' END`,
+  );
   await db
-    .prepare(
-      `UPDATE campaigns SET total = (SELECT count(*) FROM campaign_messages WHERE campaign_id = ?1),
-         skipped = (SELECT count(*) FROM campaign_messages WHERE campaign_id = ?1 AND status = 'skipped'), updated_at = ?2 WHERE id = ?1`,
-    )
-    .bind(c.id, Date.now())
-    .run();
+    .update(campaigns)
+    .set({
+      total: sql`(SELECT count(*) FROM ${m} WHERE ${m.campaignId} = ${c.id})`,
+      skipped: sql`(SELECT count(*) FROM ${m} WHERE ${m.campaignId} = ${c.id} AND ${m.status} = 'skipped')`,
+      updatedAt: Date.now(),
+    })
+    .where(eq(campaigns.id, c.id));
 
   // Queue the pending and deferred rows in id order, recording how far we got, so a retried
   // expansion resumes instead of queueing everything again. A deferred row's job is delayed until
   // its recipient's allowed hours: the queue holds it, no consumer waits.
-  let cursor = c.dispatch_cursor;
+  let cursor = c.dispatchCursor;
   let queued = 0;
   for (;;) {
     const page = await db
-      .prepare("SELECT id, deferred_until FROM campaign_messages WHERE campaign_id = ? AND status IN ('pending', 'deferred') AND id > ? ORDER BY id LIMIT ?")
-      .bind(c.id, cursor, EXPAND_PAGE)
-      .all<{ id: number; deferred_until: number | null }>();
-    if (page.results.length === 0) break;
-    for (let i = 0; i < page.results.length; i += SEND_BATCH) {
-      const chunk = page.results.slice(i, i + SEND_BATCH);
+      .select({ id: m.id, deferredUntil: m.deferredUntil })
+      .from(m)
+      .where(and(eq(m.campaignId, c.id), inArray(m.status, ["pending", "deferred"]), gt(m.id, cursor)))
+      .orderBy(asc(m.id))
+      .limit(EXPAND_PAGE);
+    if (page.length === 0) break;
+    for (let i = 0; i < page.length; i += SEND_BATCH) {
+      const chunk = page.slice(i, i + SEND_BATCH);
       const at = complianceNow(env);
       await env.DISPATCH.sendBatch(
         chunk.map((r) => {
-          const delaySeconds = r.deferred_until === null ? 0 : delayUntil(r.deferred_until, at);
+          const delaySeconds = r.deferredUntil === null ? 0 : delayUntil(r.deferredUntil, at);
           return { body: { kind: "dispatch", messageId: r.id } satisfies Job, ...(delaySeconds > 0 ? { delaySeconds } : {}) };
         }),
       );
       cursor = chunk[chunk.length - 1]!.id;
       queued += chunk.length;
-      await db.prepare("UPDATE campaigns SET dispatch_cursor = ?, updated_at = ? WHERE id = ?").bind(cursor, Date.now(), c.id).run();
+      await db.update(campaigns).set({ dispatchCursor: cursor, updatedAt: Date.now() }).where(eq(campaigns.id, c.id));
     }
   }
-  await db.prepare("UPDATE campaigns SET status = 'sending', updated_at = ? WHERE id = ? AND status = 'expanding'").bind(Date.now(), c.id).run();
+  await db
+    .update(campaigns)
+    .set({ status: "sending", updatedAt: Date.now() })
+    .where(and(eq(campaigns.id, c.id), eq(campaigns.status, "expanding")));
   await finishIfDone(db, c.id);
   log.info("campaign.expanded", { campaignId: c.id, inserted: inserted.meta.changes, queued });
 }
 
 /** The expansion itself died: the campaign says so, and so does every row it never queued. */
-async function expansionDied(db: D1Database, campaignId: number, attempts: number) {
+async function expansionDied(db: Db, campaignId: number, attempts: number) {
   const now = Date.now();
+  const m = campaignMessages;
   await db.batch([
     db
-      .prepare(
-        `UPDATE campaign_messages SET status = 'failed', dead_lettered = 1, error_code = 'expand_failed',
-           error_message = 'The campaign could not be prepared for sending', updated_at = ?
-         WHERE campaign_id = ? AND status = 'pending' AND id > (SELECT dispatch_cursor FROM campaigns WHERE id = ?)`,
-      )
-      .bind(now, campaignId, campaignId),
-    db.prepare("UPDATE campaigns SET status = 'failed', updated_at = ? WHERE id = ? AND status IN ('queued', 'expanding')").bind(now, campaignId),
+      .update(m)
+      .set({ status: "failed", deadLettered: true, errorCode: "expand_failed", errorMessage: "The campaign could not be prepared for sending", updatedAt: now })
+      .where(
+        and(
+          eq(m.campaignId, campaignId),
+          eq(m.status, "pending"),
+          gt(m.id, sql`(SELECT ${campaigns.dispatchCursor} FROM ${campaigns} WHERE ${campaigns.id} = ${campaignId})`),
+        ),
+      ),
+    db
+      .update(campaigns)
+      .set({ status: "failed", updatedAt: now })
+      .where(and(eq(campaigns.id, campaignId), inArray(campaigns.status, ["queued", "expanding"]))),
   ]);
   console.error(JSON.stringify({ level: "error", msg: "campaign.expand_dead_lettered", campaignId, attempts }));
 }
 
 /** A campaign is done when none of its rows is waiting or being sent. Cheap: an index range on (campaign, status). */
-function finishStatement(db: D1Database, campaignId: number): D1PreparedStatement {
+function finishStatement(db: Db, campaignId: number) {
+  const m = campaignMessages;
   return db
-    .prepare(
-      `UPDATE campaigns SET status = 'done', updated_at = ?1 WHERE id = ?2 AND status = 'sending'
-         AND NOT EXISTS (SELECT 1 FROM campaign_messages WHERE campaign_id = ?2 AND status IN ('pending', 'deferred', 'sending'))`,
-    )
-    .bind(Date.now(), campaignId);
+    .update(campaigns)
+    .set({ status: "done", updatedAt: Date.now() })
+    .where(
+      and(
+        eq(campaigns.id, campaignId),
+        eq(campaigns.status, "sending"),
+        sql`NOT EXISTS (SELECT 1 FROM ${m} WHERE ${m.campaignId} = ${campaignId} AND ${m.status} IN ('pending', 'deferred', 'sending'))`,
+      ),
+    );
 }
 
-export async function finishIfDone(db: D1Database, campaignId: number): Promise<void> {
-  await finishStatement(db, campaignId).run();
+export async function finishIfDone(db: Db, campaignId: number): Promise<void> {
+  await finishStatement(db, campaignId);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Dispatch
 
-type MessageRecord = {
-  id: number;
-  campaign_id: number;
-  phone: string;
-  status: string;
-  attempts: number;
-  updated_at: number;
-  held_until: number | null;
-  error_code: string | null;
-  error_message: string | null;
-  channel: Channel;
-  category: "marketing" | "transactional";
-  deferred_until: number | null;
-  message: string | null;
-  template: string | null;
-  opted_out: number;
-};
+const recipient = alias(users, "recipient");
 
-const loadMessage = (db: D1Database, id: number) =>
-  db
-    .prepare(
-      `SELECT m.id, m.campaign_id, m.phone, m.status, m.attempts, m.updated_at, m.held_until, m.error_code, m.error_message, m.deferred_until, c.channel, c.category,
-         c.message, c.template,
-         (EXISTS (SELECT 1 FROM opt_outs o WHERE o.phone = m.phone AND o.channel = c.channel)
-          OR coalesce((SELECT CASE c.channel WHEN 'sms' THEN u.sms_opt_out ELSE u.whatsapp_opt_out END FROM users u WHERE u.id = m.user_id), 0) = 1) AS opted_out
-       FROM campaign_messages m JOIN campaigns c ON c.id = m.campaign_id WHERE m.id = ?`,
-    )
-    .bind(id)
-    .first<MessageRecord>();
+/** A message with its campaign's content and whether its number opted out of the channel since. */
+const loadMessage = (db: Db, id: number) => {
+  const m = campaignMessages;
+  const optedOut = sql<boolean>`(EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.phone} = ${m.phone} AND ${optOuts.channel} = ${campaigns.channel})
+    OR coalesce((SELECT CASE ${campaigns.channel} WHEN 'sms' THEN ${recipient.smsOptOut} ELSE ${recipient.whatsappOptOut} END
+      FROM ${users} ${recipient} WHERE ${recipient.id} = ${m.userId}), 0) = 1)`.mapWith(Boolean);
+  return db
+    .select({
+      id: m.id,
+      campaignId: m.campaignId,
+      phone: m.phone,
+      status: m.status,
+      attempts: m.attempts,
+      updatedAt: m.updatedAt,
+      heldUntil: m.heldUntil,
+      deferredUntil: m.deferredUntil,
+      channel: campaigns.channel,
+      category: campaigns.category,
+      message: campaigns.message,
+      template: campaigns.template,
+      optedOut,
+    })
+    .from(m)
+    .innerJoin(campaigns, eq(campaigns.id, m.campaignId))
+    .where(eq(m.id, id))
+    .get();
+};
+type MessageRecord = NonNullable<Awaited<ReturnType<typeof loadMessage>>>;
 
 /**
  * What a send carries to name its ledger row in the provider's status callbacks: `m` in Twilio's
@@ -250,7 +275,7 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
     return { sender: sms.sender ?? null, send: () => sms.send({ to: m.phone, body: m.message ?? "", statusCallbackUrl }) };
   }
   const whatsapp = createWhatsAppProvider(env);
-  const template = JSON.parse(m.template ?? "null") as { name: string; language: string } | null;
+  const template = m.template;
   return {
     sender: whatsapp.sender,
     send: () =>
@@ -265,44 +290,47 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
  * what follows from it: a delivery receipt that beat us here is applied, and a campaign whose last
  * row this was is closed.
  */
-export async function record(env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">, m: { id: number; campaign_id: number }, outcome: SendOutcome): Promise<void> {
-  const db = env.DB;
+export async function record(env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">, m: { id: number; campaignId: number }, outcome: SendOutcome): Promise<void> {
+  const db = dbFor(env.DB);
   const now = Date.now();
-  const finish = finishStatement(db, m.campaign_id);
+  const finish = finishStatement(db, m.campaignId);
+  const held = and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending"));
   if (outcome.ok) {
+    const r = deliveryReceipts;
     await db.batch([
+      db.update(campaignMessages).set({ status: "sent", providerId: outcome.providerId, errorCode: null, errorMessage: null, updatedAt: now }).where(held),
       db
-        .prepare(
-          "UPDATE campaign_messages SET status = 'sent', provider_id = ?, error_code = NULL, error_message = NULL, updated_at = ? WHERE id = ? AND status = 'sending'",
-        )
-        .bind(outcome.providerId, now, m.id),
-      db
-        .prepare(
-          `UPDATE campaign_messages SET status = r.status, error_code = r.error_code, error_message = r.error_message, updated_at = ?1
-           FROM delivery_receipts r WHERE r.provider_id = ?2 AND campaign_messages.id = ?3 AND campaign_messages.status = 'sent'`,
-        )
-        .bind(now, outcome.providerId, m.id),
-      db.prepare("DELETE FROM delivery_receipts WHERE provider_id = ?").bind(outcome.providerId),
+        .update(campaignMessages)
+        .set({
+          status: sql`${r.status}`,
+          errorCode: sql`${r.errorCode}`,
+          errorMessage: sql`${r.errorMessage}`,
+          updatedAt: now,
+        })
+        .from(r)
+        .where(and(eq(r.providerId, outcome.providerId), eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sent"))),
+      db.delete(r).where(eq(r.providerId, outcome.providerId)),
       finish,
     ]);
   } else if (isAmbiguous(outcome)) {
     // The provider may have accepted it: the row stays ours ('sending') until its callback can have
     // come; the callback settles it, or after the wait the returning job sends it again.
-    await dbFor(db)
+    await db
       .update(campaignMessages)
       .set({ heldUntil: now + callbackWaitMs(env), errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
       .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
   } else if (outcome.retryable) {
     // A transient failure hands the row back (pending) with the error visible until the retry.
     await db
-      .prepare("UPDATE campaign_messages SET status = 'pending', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'sending'")
-      .bind(outcome.errorCode, outcome.errorMessage.slice(0, 500), now, m.id)
-      .run();
+      .update(campaignMessages)
+      .set({ status: "pending", errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
+      .where(held);
   } else {
     await db.batch([
       db
-        .prepare("UPDATE campaign_messages SET status = 'failed', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'sending'")
-        .bind(outcome.errorCode, outcome.errorMessage.slice(0, 500), now, m.id),
+        .update(campaignMessages)
+        .set({ status: "failed", errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
+        .where(held),
       finish,
     ]);
   }
@@ -320,7 +348,7 @@ export function callbackWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS">): number 
 
 export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, ctx: JobContext): Promise<void> {
   const { env } = ctx;
-  const db = env.DB;
+  const db = dbFor(env.DB);
   if (ctx.deadLettered) return messageDied(db, job.messageId);
   const m = await loadMessage(db, job.messageId);
   // Gone (campaign deleted) or already settled: a redelivered job does nothing.
@@ -328,35 +356,31 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   if (m.status === "sending") {
     // Someone holds it (if they died, their claim runs out and this job, retried, takes over), or
     // its last send got no answer and it waits for that send's status callback.
-    const left = (m.held_until ?? m.updated_at + LEASE_MS) - Date.now();
-    const why = m.held_until !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
+    const left = (m.heldUntil ?? m.updatedAt + LEASE_MS) - Date.now();
+    const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
     if (left > 0) throw new RetryLater(`message ${m.id} ${why}`, Math.ceil(left / 1000) + 1);
   }
-  if (m.opted_out) {
+  if (m.optedOut) {
     await db
-      .prepare(
-        "UPDATE campaign_messages SET status = 'skipped', error_code = 'opted_out', error_message = 'The number opted out', updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
-      )
-      .bind(Date.now(), m.id)
-      .run();
-    await finishIfDone(db, m.campaign_id);
+      .update(campaignMessages)
+      .set({ status: "skipped", errorCode: "opted_out", errorMessage: "The number opted out", updatedAt: Date.now() })
+      .where(and(eq(campaignMessages.id, m.id), inArray(campaignMessages.status, ["pending", "deferred", "sending"])));
+    await finishIfDone(db, m.campaignId);
     return;
   }
-  if (m.category === "marketing" && (m.status === "deferred" || Date.now() - m.updated_at > RECHECK_AFTER_MS)) {
+  if (m.category === "marketing" && (m.status === "deferred" || Date.now() - m.updatedAt > RECHECK_AFTER_MS)) {
     // A message that waited (for its recipient's hours, or in a long queue) is checked again at the
     // moment of sending: another campaign may have reached the cap meanwhile. (Opt-outs, the one
     // way consent is withdrawn, are checked above for every message.)
-    const exclusion = (await exclusionsOf(db, [m.phone], { category: "marketing", channel: m.channel, now: Date.now(), campaignId: m.campaign_id })).get(
+    const exclusion = (await exclusionsOf(db, [m.phone], { category: "marketing", channel: m.channel, now: Date.now(), campaignId: m.campaignId })).get(
       m.phone,
     );
     if (exclusion) {
       await db
-        .prepare(
-          "UPDATE campaign_messages SET status = 'skipped', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
-        )
-        .bind(exclusion, EXCLUSION_MESSAGES[exclusion] ?? exclusion, Date.now(), m.id)
-        .run();
-      await finishIfDone(db, m.campaign_id);
+        .update(campaignMessages)
+        .set({ status: "skipped", errorCode: exclusion, errorMessage: EXCLUSION_MESSAGES[exclusion] ?? exclusion, updatedAt: Date.now() })
+        .where(and(eq(campaignMessages.id, m.id), inArray(campaignMessages.status, ["pending", "deferred", "sending"])));
+      await finishIfDone(db, m.campaignId);
       return;
     }
   }
@@ -383,12 +407,19 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   // delivered twice.
   const now = Date.now();
   const claimed = await db
-    .prepare(
-      `UPDATE campaign_messages SET status = 'sending', attempts = attempts + 1, held_until = NULL, updated_at = ?1
-       WHERE id = ?2 AND (status IN ('pending', 'deferred') OR (status = 'sending' AND (updated_at < ?3 OR held_until <= ?1))) RETURNING attempts`,
+    .update(campaignMessages)
+    .set({ status: "sending", attempts: sql`${campaignMessages.attempts} + 1`, heldUntil: null, updatedAt: now })
+    .where(
+      and(
+        eq(campaignMessages.id, m.id),
+        or(
+          inArray(campaignMessages.status, ["pending", "deferred"]),
+          and(eq(campaignMessages.status, "sending"), or(lt(campaignMessages.updatedAt, now - LEASE_MS), lte(campaignMessages.heldUntil, now))),
+        ),
+      ),
     )
-    .bind(now, m.id, now - LEASE_MS)
-    .first<{ attempts: number }>();
+    .returning({ attempts: campaignMessages.attempts })
+    .get();
   if (!claimed) return;
 
   const attempt = (async () => {
@@ -397,7 +428,10 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       outcome = await send();
     } catch (err) {
       // Not an answer from the provider but a fault of ours: give the row back so a retry can take it.
-      await db.prepare("UPDATE campaign_messages SET status = 'pending', updated_at = ? WHERE id = ? AND status = 'sending'").bind(Date.now(), m.id).run();
+      await db
+        .update(campaignMessages)
+        .set({ status: "pending", updatedAt: Date.now() })
+        .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
       throw err;
     }
     await record(env, m, outcome);
@@ -453,26 +487,34 @@ async function deferIfQuiet(env: Env, m: MessageRecord): Promise<boolean> {
 }
 
 /** The queue gave up on a message: its row fails, says it was dead-lettered, and keeps the last error seen. */
-async function messageDied(db: D1Database, id: number) {
-  const m = await db.prepare("SELECT campaign_id, status, attempts, updated_at, error_code, error_message FROM campaign_messages WHERE id = ?").bind(id).first<{
-    campaign_id: number;
-    status: string;
-    attempts: number;
-    updated_at: number;
-    error_code: string | null;
-    error_message: string | null;
-  }>();
+async function messageDied(db: Db, id: number) {
+  const m = await db
+    .select({
+      campaignId: campaignMessages.campaignId,
+      status: campaignMessages.status,
+      attempts: campaignMessages.attempts,
+      updatedAt: campaignMessages.updatedAt,
+      errorCode: campaignMessages.errorCode,
+      errorMessage: campaignMessages.errorMessage,
+    })
+    .from(campaignMessages)
+    .where(eq(campaignMessages.id, id))
+    .get();
   if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   const now = Date.now();
-  if (m.status === "sending" && m.updated_at > now - LEASE_MS) {
-    throw new RetryLater(`message ${id} is being sent; deciding after its claim runs out`, Math.ceil((m.updated_at + LEASE_MS - now) / 1000) + 1);
+  if (m.status === "sending" && m.updatedAt > now - LEASE_MS) {
+    throw new RetryLater(`message ${id} is being sent; deciding after its claim runs out`, Math.ceil((m.updatedAt + LEASE_MS - now) / 1000) + 1);
   }
-  const last = m.error_code ? `; last error ${m.error_code}${m.error_message ? `: ${m.error_message}` : ""}` : "";
+  const last = m.errorCode ? `; last error ${m.errorCode}${m.errorMessage ? `: ${m.errorMessage}` : ""}` : "";
   await db
-    .prepare(
-      "UPDATE campaign_messages SET status = 'failed', dead_lettered = 1, error_code = 'dead_lettered', error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'deferred', 'sending')",
-    )
-    .bind(`Gave up after ${m.attempts} send attempt${m.attempts === 1 ? "" : "s"}${last}`.slice(0, 500), now, id)
-    .run();
-  await finishIfDone(db, m.campaign_id);
+    .update(campaignMessages)
+    .set({
+      status: "failed",
+      deadLettered: true,
+      errorCode: "dead_lettered",
+      errorMessage: `Gave up after ${m.attempts} send attempt${m.attempts === 1 ? "" : "s"}${last}`.slice(0, 500),
+      updatedAt: now,
+    })
+    .where(and(eq(campaignMessages.id, id), inArray(campaignMessages.status, ["pending", "deferred", "sending"])));
+  await finishIfDone(db, m.campaignId);
 }

@@ -1,3 +1,7 @@
+import { and, eq, notExists, sql } from "drizzle-orm";
+import { type Db, excluded } from "../db/client";
+import { campaignMessages, deliveryReceipts } from "../db/schema";
+
 // Opt-outs and opt-ins live in the consent ledger (src/worker/compliance/consent.ts).
 
 /**
@@ -6,31 +10,32 @@
  * consumer wrote the provider id) is kept for the consumer to apply. Both statements run as one
  * transaction, so the receipt is either applied here or kept, never lost between the two.
  */
-export async function recordDeliveryStatus(
-  db: D1Database,
-  providerId: string,
-  status: "delivered" | "failed",
-  errorCode: string | null,
-  errorMessage: string | null,
-) {
+export async function recordDeliveryStatus(db: Db, providerId: string, status: "delivered" | "failed", errorCode: string | null, errorMessage: string | null) {
   const now = Date.now();
+  const sentRow = and(eq(campaignMessages.providerId, providerId), eq(campaignMessages.status, "sent"));
   const apply =
     status === "delivered"
-      ? db.prepare("UPDATE campaign_messages SET status = 'delivered', updated_at = ? WHERE provider_id = ? AND status = 'sent'").bind(now, providerId)
-      : db
-          .prepare(
-            "UPDATE campaign_messages SET status = 'failed', error_code = ?, error_message = ?, updated_at = ? WHERE provider_id = ? AND status = 'sent'",
-          )
-          .bind(errorCode, errorMessage, now, providerId);
-  await db.batch([
-    apply,
-    db
-      .prepare(
-        `INSERT INTO delivery_receipts (provider_id, status, error_code, error_message, received_at)
-         SELECT ?1, ?2, ?3, ?4, ?5 WHERE NOT EXISTS (SELECT 1 FROM campaign_messages WHERE provider_id = ?1)
-         ON CONFLICT(provider_id) DO UPDATE SET status = excluded.status, error_code = excluded.error_code, error_message = excluded.error_message
-           WHERE delivery_receipts.status <> 'failed'`,
-      )
-      .bind(providerId, status, errorCode, errorMessage, now),
-  ]);
+      ? db.update(campaignMessages).set({ status: "delivered", updatedAt: now }).where(sentRow)
+      : db.update(campaignMessages).set({ status: "failed", errorCode, errorMessage, updatedAt: now }).where(sentRow);
+  const r = deliveryReceipts;
+  // Kept only while no row carries the provider id; a kept "failed" is final.
+  const receipt = db
+    .select({
+      providerId: sql<string>`${providerId}`.as("provider_id"),
+      status: sql<"delivered" | "failed">`${status}`.as("status"),
+      errorCode: sql<string | null>`${errorCode}`.as("error_code"),
+      errorMessage: sql<string | null>`${errorMessage}`.as("error_message"),
+      receivedAt: sql<number>`${now}`.as("received_at"),
+    })
+    .from(sql`(SELECT 1)`)
+    .where(notExists(db.select({ one: sql`1` }).from(campaignMessages).where(eq(campaignMessages.providerId, providerId))));
+  const keep = db
+    .insert(r)
+    .select(receipt)
+    .onConflictDoUpdate({
+      target: r.providerId,
+      set: { status: excluded(r.status), errorCode: excluded(r.errorCode), errorMessage: excluded(r.errorMessage) },
+      setWhere: sql`${r.status} <> 'failed'`,
+    });
+  await db.batch([apply, keep]);
 }

@@ -1,7 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 
 /**
- * Exact pacing per sender (DESIGN §6.5). Consumers scale out, so no consumer can pace by itself:
+ * Exact pacing per sender (docs/architecture.md, the messaging pipeline). Consumers scale out, so no consumer can pace by itself:
  * every send first asks the one pacer of its sender (an SMS from-number, a WhatsApp phone-number
  * id) for a slot, and sends at that moment, never before. Slots are handed out 1/R seconds apart,
  * R = SEND_RATE_PER_SECOND, in order of asking, however far ahead that is; a consumer holding a

@@ -51,11 +51,11 @@ export async function applyStatusCallback(env: Pick<Env, "DB">, callback: Status
       .returning({ campaignId: campaignMessages.campaignId })
       .get();
     if (settled) {
-      await finishIfDone(env.DB, settled.campaignId);
+      await finishIfDone(dbFor(env.DB), settled.campaignId);
       return;
     }
   }
   if (callback.status !== "accepted") {
-    await recordDeliveryStatus(env.DB, callback.providerId, callback.status, callback.errorCode, callback.errorMessage);
+    await recordDeliveryStatus(dbFor(env.DB), callback.providerId, callback.status, callback.errorCode, callback.errorMessage);
   }
 }

@@ -5,7 +5,7 @@ import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { recordConsent } from "../compliance/consent";
 import { createDb } from "../db/client";
 import { handleQueueBatch, type Job } from "../queue";
-import { api, createUser, signIn, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, signInAs, uniqueTag } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { jobHandlers } from "./jobs";
 
@@ -62,7 +62,7 @@ const messages = async (campaignId: number) =>
 
 describe("classification at creation", () => {
   it("asks every campaign what it is for", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const res = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("k"),
       source: "list",
@@ -75,7 +75,7 @@ describe("classification at creation", () => {
   });
 
   it("refuses WhatsApp marketing to +1 numbers, saying why, and a marketing template passed off as a service notice", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const name = uniqueTag("promo");
     await env.DB.prepare(
       "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'MARKETING', '[]')",
@@ -98,7 +98,7 @@ describe("classification at creation", () => {
 describe("a marketing campaign created at 22:00 Eastern", () => {
   it("goes to Pacific recipients now and waits in the queue until 8:00 for Eastern ones; opted-out and unconsented numbers are skipped", async () => {
     vi.useFakeTimers({ now: NIGHT_IN_NEW_YORK, toFake: ["Date"] });
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const [pacific, eastern, optedOut, stranger] = [phoneIn("415"), phoneIn("212"), phoneIn("310"), phoneIn("213")];
     for (const p of [pacific, eastern, optedOut]) await consent(p);
     await createUser({ phone: optedOut, smsOptOut: true });
@@ -153,7 +153,7 @@ describe("a marketing campaign created at 22:00 Eastern", () => {
 
   it("re-checks at the moment of sending: an opt-out or lost consent after expansion stops the message", async () => {
     vi.useFakeTimers({ now: NIGHT_IN_NEW_YORK, toFake: ["Date"] });
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const eastern = phoneIn("646");
     await consent(eastern);
     const created = await post("/api/admin/campaigns", token, {
@@ -175,7 +175,7 @@ describe("a marketing campaign created at 22:00 Eastern", () => {
 
   it("transactional messages are not held to quiet hours or consent", async () => {
     vi.useFakeTimers({ now: NIGHT_IN_NEW_YORK, toFake: ["Date"] });
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const eastern = phoneIn("917");
     const created = await post("/api/admin/campaigns", token, {
       idempotencyKey: uniqueTag("k"),
@@ -195,7 +195,7 @@ describe("a marketing campaign created at 22:00 Eastern", () => {
 describe("frequency cap", () => {
   it("holds Florida to three marketing messages in 24 hours", async () => {
     vi.useFakeTimers({ now: Date.parse("2026-07-16T15:00:00Z"), toFake: ["Date"] });
-    let { token } = await signIn("owner");
+    let { token } = await signInAs("owner");
     const [miami, newYork] = [phoneIn("305"), phoneIn("212")];
     for (const p of [miami, newYork]) await consent(p);
     const { workerEnv } = queueEnv();
@@ -221,14 +221,14 @@ describe("frequency cap", () => {
     expect(await send()).toEqual({ [miami]: "frequency_cap", [newYork]: "sent" });
     // A day later the window has moved on.
     vi.setSystemTime(Date.parse("2026-07-17T15:01:00Z"));
-    ({ token } = await signIn("owner"));
+    ({ token } = await signInAs("owner"));
     expect((await send())[miami]).toBe("sent");
   });
 });
 
 describe("scheduling and cancel", () => {
   it("starts at the scheduled time through the queue's delay, and can be cancelled until then", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const phone = phoneIn("415");
     const at = Date.now() + 30 * 3600_000;
     const scheduled = await post("/api/admin/campaigns", token, {
@@ -263,7 +263,7 @@ describe("scheduling and cancel", () => {
   });
 
   it("cannot cancel a campaign that has started, and refuses a time in the past", async () => {
-    const { token } = await signIn("owner");
+    const { token } = await signInAs("owner");
     const phone = phoneIn("415");
     const base = { source: "list", channel: "sms", purpose: "service", message: "Hi", phones: [phone] };
     const past = await post("/api/admin/campaigns", token, { ...base, idempotencyKey: uniqueTag("k"), scheduledAt: Date.now() - 1000 });
@@ -280,12 +280,14 @@ describe("scheduling and cancel", () => {
 describe("the review explains every exclusion", () => {
   it("counts each reason, the deferred and until when, and marks the rows", async () => {
     vi.useFakeTimers({ now: NIGHT_IN_NEW_YORK, toFake: ["Date"] });
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const region = uniqueTag("Rev");
-    const pacific = await createUser({ humanRegion: region, phone: phoneIn("206") });
-    const eastern = await createUser({ humanRegion: region, phone: phoneIn("718") });
-    const optedOut = await createUser({ humanRegion: region, phone: phoneIn("503"), smsOptOut: true });
-    const stranger = await createUser({ humanRegion: region, phone: phoneIn("619") });
+    // Signed up before the (faked) present: the review counts only accounts that existed then.
+    const createdAt = NIGHT_IN_NEW_YORK - 86_400_000;
+    const pacific = await createUser({ humanRegion: region, phone: phoneIn("206"), createdAt });
+    const eastern = await createUser({ humanRegion: region, phone: phoneIn("718"), createdAt });
+    const optedOut = await createUser({ humanRegion: region, phone: phoneIn("503"), smsOptOut: true, createdAt });
+    const stranger = await createUser({ humanRegion: region, phone: phoneIn("619"), createdAt });
     for (const u of [pacific, eastern, optedOut]) await consent(u.phone);
     const qs = `region=${region}&channel=sms&purpose=marketing`;
     const summary = (await (await api(`/api/admin/audience/review?${qs}`, { token })).json()) as ReviewSummary;
@@ -327,14 +329,14 @@ describe("consent history API", () => {
     await env.DB.prepare("INSERT INTO consent_events (phone, kind, channel, source, text, at) VALUES (?, 'opt_out', 'all', 'inbound_sms', 'no más', ?)")
       .bind(phone, Date.now() + 1000)
       .run();
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const res = await api(`/api/admin/consent/${encodeURIComponent(phone)}`, { token });
     expect(res.status).toBe(200);
     const body = (await res.json()) as { state: { basis: string }; history: { total: number; rows: { kind: string; text: string }[] } };
     expect(body.state.basis).toBe("express");
     expect(body.history.total).toBe(2);
     expect(body.history.rows.map((r) => r.kind)).toEqual(["opt_out", "consent"]);
-    expect((await api(`/api/admin/consent/${encodeURIComponent(phone)}`, { token: (await signIn("driver")).token })).status).toBe(403);
+    expect((await api(`/api/admin/consent/${encodeURIComponent(phone)}`, { token: (await signInAs("driver")).token })).status).toBe(403);
     expect((await api("/api/admin/consent/12", { token })).status).toBe(400);
   });
 });

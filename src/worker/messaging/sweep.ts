@@ -1,3 +1,6 @@
+import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
+import { dbFor, jsonList } from "../db/client";
+import { campaignMessages, campaigns, deliveryReceipts } from "../db/schema";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
 import { finishIfDone, LEASE_MS } from "./dispatch";
@@ -20,58 +23,75 @@ const RECEIPT_KEEP_MS = 24 * 3_600_000;
  * Everything it re-queues is idempotent, so running it while work is in flight is harmless.
  */
 export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()): Promise<void> {
-  const db = env.DB;
+  const db = dbFor(env.DB);
   const stalled = await db
-    .prepare(
-      `SELECT id FROM campaigns WHERE (status = 'queued' AND updated_at < ?) OR (status = 'expanding' AND updated_at < ?)
-         OR (status = 'scheduled' AND scheduled_at < ? AND updated_at < ?) ORDER BY id LIMIT ?`,
+    .select({ id: campaigns.id })
+    .from(campaigns)
+    .where(
+      or(
+        and(eq(campaigns.status, "queued"), lt(campaigns.updatedAt, now - QUEUED_GRACE_MS)),
+        and(eq(campaigns.status, "expanding"), lt(campaigns.updatedAt, now - EXPANDING_GRACE_MS)),
+        and(eq(campaigns.status, "scheduled"), lt(campaigns.scheduledAt, now - QUEUED_GRACE_MS), lt(campaigns.updatedAt, now - QUEUED_GRACE_MS)),
+      ),
     )
-    .bind(now - QUEUED_GRACE_MS, now - EXPANDING_GRACE_MS, now - QUEUED_GRACE_MS, now - QUEUED_GRACE_MS, SWEEP_LIMIT)
-    .all<{ id: number }>();
-  for (let i = 0; i < stalled.results.length; i += 100) {
-    await env.DISPATCH.sendBatch(stalled.results.slice(i, i + 100).map((c) => ({ body: { kind: "expand", campaignId: c.id } satisfies Job })));
+    .orderBy(asc(campaigns.id))
+    .limit(SWEEP_LIMIT);
+  for (let i = 0; i < stalled.length; i += 100) {
+    await env.DISPATCH.sendBatch(stalled.slice(i, i + 100).map((c) => ({ body: { kind: "expand", campaignId: c.id } satisfies Job })));
   }
-  if (stalled.results.length > 0) {
+  if (stalled.length > 0) {
     await db
-      .prepare("UPDATE campaigns SET updated_at = ? WHERE id IN (SELECT value FROM json_each(?))")
-      .bind(now, JSON.stringify(stalled.results.map((c) => c.id)))
-      .run();
+      .update(campaigns)
+      .set({ updatedAt: now })
+      .where(inArray(campaigns.id, jsonList(stalled.map((c) => c.id))));
   }
 
   // Released to 'pending' first, so the next tick does not find (and queue) them again.
+  const m = campaignMessages;
   const abandoned = await db
-    .prepare(
-      `UPDATE campaign_messages SET status = 'pending', updated_at = ?
-       WHERE id IN (SELECT id FROM campaign_messages WHERE status = 'sending' AND updated_at < ? LIMIT ?) RETURNING id`,
+    .update(m)
+    .set({ status: "pending", updatedAt: now })
+    .where(
+      inArray(
+        m.id,
+        db
+          .select({ id: m.id })
+          .from(m)
+          .where(and(eq(m.status, "sending"), lt(m.updatedAt, now - ABANDONED_SENDING_MS)))
+          .limit(SWEEP_LIMIT),
+      ),
     )
-    .bind(now, now - ABANDONED_SENDING_MS, SWEEP_LIMIT)
-    .all<{ id: number }>();
-  for (let i = 0; i < abandoned.results.length; i += 100) {
-    await env.DISPATCH.sendBatch(abandoned.results.slice(i, i + 100).map((m) => ({ body: { kind: "dispatch", messageId: m.id } satisfies Job })));
+    .returning({ id: m.id });
+  for (let i = 0; i < abandoned.length; i += 100) {
+    await env.DISPATCH.sendBatch(abandoned.slice(i, i + 100).map((row) => ({ body: { kind: "dispatch", messageId: row.id } satisfies Job })));
   }
 
   // Deferred messages whose time has long come but whose delayed job never arrived.
   const overdue = await db
-    .prepare(
-      `UPDATE campaign_messages SET updated_at = ?
-       WHERE id IN (SELECT id FROM campaign_messages WHERE status = 'deferred' AND deferred_until < ? AND updated_at < ? LIMIT ?) RETURNING id`,
+    .update(m)
+    .set({ updatedAt: now })
+    .where(
+      inArray(
+        m.id,
+        db
+          .select({ id: m.id })
+          .from(m)
+          .where(and(eq(m.status, "deferred"), lt(m.deferredUntil, now - QUEUED_GRACE_MS), lt(m.updatedAt, now - QUEUED_GRACE_MS)))
+          .limit(SWEEP_LIMIT),
+      ),
     )
-    .bind(now, now - QUEUED_GRACE_MS, now - QUEUED_GRACE_MS, SWEEP_LIMIT)
-    .all<{ id: number }>();
-  for (let i = 0; i < overdue.results.length; i += 100) {
-    await env.DISPATCH.sendBatch(overdue.results.slice(i, i + 100).map((m) => ({ body: { kind: "dispatch", messageId: m.id } satisfies Job })));
+    .returning({ id: m.id });
+  for (let i = 0; i < overdue.length; i += 100) {
+    await env.DISPATCH.sendBatch(overdue.slice(i, i + 100).map((row) => ({ body: { kind: "dispatch", messageId: row.id } satisfies Job })));
   }
 
   // Receipts that never met their send (replies outside any campaign, or sends long settled).
-  await db
-    .prepare("DELETE FROM delivery_receipts WHERE received_at < ?")
-    .bind(now - RECEIPT_KEEP_MS)
-    .run();
+  await db.delete(deliveryReceipts).where(lt(deliveryReceipts.receivedAt, now - RECEIPT_KEEP_MS));
 
-  const sending = await db.prepare("SELECT id FROM campaigns WHERE status = 'sending' ORDER BY id LIMIT ?").bind(SWEEP_LIMIT).all<{ id: number }>();
-  for (const c of sending.results) await finishIfDone(db, c.id);
+  const sending = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, "sending")).orderBy(asc(campaigns.id)).limit(SWEEP_LIMIT);
+  for (const c of sending) await finishIfDone(db, c.id);
 
-  if (stalled.results.length + abandoned.results.length > 0) {
-    log.warn("sweep.recovered", { campaigns: stalled.results.length, messages: abandoned.results.length });
+  if (stalled.length + abandoned.length > 0) {
+    log.warn("sweep.recovered", { campaigns: stalled.length, messages: abandoned.length });
   }
 }

@@ -6,8 +6,8 @@
 import { abortAllDurableObjects, env } from "cloudflare:test";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { db, lastOutboxId } from "../auth/test-fixtures";
 import { driverFilters, offers, outbox, platformAccounts, users } from "../db/schema";
+import { db, lastOutboxId } from "../test/fixtures";
 import { captureSessionOf, resumeCapture } from "./capture";
 import { connectedDriver } from "./test-driver";
 

@@ -5,7 +5,7 @@
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { openSecret, sealSecret } from "../auth/secret-box";
-import type { Db } from "../db/client";
+import { type Db, excluded } from "../db/client";
 import { driverFilters, offers, platformAccounts, stations, users } from "../db/schema";
 import type { PlatformStation, PlatformTokens } from "./platform";
 
@@ -99,7 +99,7 @@ export function sealTokens(tokens: PlatformTokens, key: string): Promise<string>
   return sealSecret(JSON.stringify(tokens), key);
 }
 
-/** A new or renewed connection: tokens sealed, the user marked connected (the spec's proxyInstalled). */
+/** A new or renewed connection: tokens sealed, the user marked connected (proxyInstalled in docs/product.md). */
 export async function saveConnection(db: Db, key: string, userId: number, app: App, email: string, tokens: PlatformTokens, now: number) {
   const sealed = await sealTokens(tokens, key);
   await db.batch([
@@ -149,7 +149,7 @@ export async function saveStations(db: Db, app: App, list: PlatformStation[], no
       .values(chunk.map((s) => ({ app, id: s.id, name: s.name, region: s.region, timeZone: s.timeZone, updatedAt: now })))
       .onConflictDoUpdate({
         target: [stations.app, stations.id],
-        set: { name: sql`excluded.name`, region: sql`excluded.region`, timeZone: sql`excluded.time_zone`, updatedAt: now },
+        set: { name: excluded(stations.name), region: excluded(stations.region), timeZone: excluded(stations.timeZone), updatedAt: now },
       }),
   );
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);

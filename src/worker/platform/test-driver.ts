@@ -6,8 +6,8 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
-import { db, seedUser } from "../auth/test-fixtures";
 import { driverFilters, users } from "../db/schema";
+import { db, seedUser } from "../test/fixtures";
 import { saveConnection, saveStations } from "./driver-store";
 import { platformFor } from "./http-platform";
 import { type Fault, worldAt } from "./test-platform";

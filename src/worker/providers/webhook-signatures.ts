@@ -49,11 +49,6 @@ export async function verifyTwilioSignature(authToken: string, url: string, para
 }
 
 /** X-Hub-Signature-256: "sha256=" and the hex HMAC-SHA256 of the raw body with the app secret. */
-export async function metaSignature(appSecret: string, body: ArrayBuffer | Uint8Array): Promise<string> {
-  const mac = await crypto.subtle.sign("HMAC", await hmacKey(appSecret, "SHA-256"), body);
-  return `sha256=${[...new Uint8Array(mac)].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
-}
-
 export async function verifyMetaSignature(appSecret: string, body: ArrayBuffer, header: string | undefined | null): Promise<boolean> {
   const match = /^sha256=([0-9a-fA-F]{64})$/.exec(header?.trim() ?? "");
   const signature = match ? hexToBytes(match[1]!) : null;

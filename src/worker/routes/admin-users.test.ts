@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { call, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, signIn, signInAdmin, typed, uniquePhone } from "../auth/test-fixtures";
 import { totpCode } from "../auth/totp";
 import { auditLog, users } from "../db/schema";
+import { call, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, signIn, signInAdmin, typed, uniquePhone } from "../test/fixtures";
 
 type Step = { tokens?: { idToken: string }; challenge?: string; session?: string; parameters?: { secret: string } };
 

@@ -7,9 +7,10 @@ import { maskPhone } from "../../shared/phone";
 import { changeRole, resetTotp, setOptOuts, signOutEverywhere, updateProfile, userAudit, userDetail, userMessages, userSessions } from "../admin/user-detail";
 import { USER_CSV_HEADER, userCsvChunks, userPage } from "../admin/users";
 import { recordAudit } from "../auth/audit";
+import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
 import { hashPassword } from "../auth/password";
-import { randomInviteCode, randomTemporaryPassword } from "../auth/random";
+import { randomTemporaryPassword } from "../auth/random";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { csvHeaders, csvStream } from "../csv";
@@ -72,32 +73,19 @@ export const adminUserRoutes = new Hono<AppEnv>()
 
     const temporaryPassword = randomTemporaryPassword();
     const now = Date.now();
-    let created: typeof users.$inferSelect;
-    try {
-      created = await db
-        .insert(users)
-        .values({
-          app: body.app,
-          phone: body.phoneNumber,
-          name: body.name,
-          email: body.email ?? null,
-          passwordHash: await hashPassword(temporaryPassword, c.env.PASSWORD_PEPPER),
-          language: body.language,
-          isAdmin: body.isAdmin,
-          roleName: body.isAdmin ? (body.roleName ?? "admin") : null,
-          roleProperties: body.isAdmin ? { billingDetails: body.billingDetails } : null,
-          mustChangePassword: true,
-          inviteCode: randomInviteCode(),
-          createdAt: now,
-        })
-        .returning()
-        .get();
-    } catch (err) {
-      if (err instanceof Error && `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}`.includes("users.phone")) {
-        throw new ApiError("conflict", "An account with this phone number already exists");
-      }
-      throw err;
-    }
+    const created = await insertUser(db, {
+      app: body.app,
+      phone: body.phoneNumber,
+      name: body.name,
+      email: body.email ?? null,
+      passwordHash: await hashPassword(temporaryPassword, c.env.PASSWORD_PEPPER),
+      language: body.language,
+      isAdmin: body.isAdmin,
+      roleName: body.isAdmin ? (body.roleName ?? "admin") : null,
+      roleProperties: body.isAdmin ? { billingDetails: body.billingDetails } : null,
+      mustChangePassword: true,
+      createdAt: now,
+    });
 
     // The admin waits for the send: an account whose password never arrived is useless, so it is removed.
     const outcome = await createSmsProvider(c.env).send({ to: created.phone, body: temporaryPasswordMessage(created.language, temporaryPassword) });

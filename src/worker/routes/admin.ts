@@ -1,3 +1,4 @@
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
@@ -9,9 +10,11 @@ import { complianceNow } from "../compliance/clock";
 import { consentHistory, consentState } from "../compliance/consent";
 import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
+import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { assertMayFilterByReferral, driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
 import {
+  campaignExists,
   campaignRequestSchema,
   cancelCampaign,
   createCampaign,
@@ -64,7 +67,7 @@ async function reviewRules(c: Context<AppEnv>, now: number): Promise<{ rules: Se
   const r = parsed.data;
   let category = categoryOf(r.purpose);
   if (r.channel === "whatsapp" && r.templateName && r.templateLanguage) {
-    const template = await findTemplate(c.env.DB, { name: r.templateName, language: r.templateLanguage });
+    const template = await findTemplate(c.var.db, { name: r.templateName, language: r.templateLanguage });
     if (template?.category === "MARKETING") category = "marketing";
   }
   // Quiet hours are judged on the rules' clock (src/worker/compliance/clock.ts), from the start time.
@@ -78,7 +81,7 @@ async function markRows<T extends { phone: string }>(c: Context<AppEnv>, rows: T
   const review = await reviewRules(c, now);
   if (!review) return rows;
   const exclusions = await exclusionsOf(
-    c.env.DB,
+    c.var.db,
     rows.map((r) => r.phone),
     review.rules,
   );
@@ -95,7 +98,7 @@ async function summarize(c: Context<AppEnv>, recipients: RecipientSource) {
   if (!review) throw new ApiError("validation_failed", "channel: Required; purpose: Required");
   const excluded = normalizePhones(c.req.queries("excludedPhones") ?? [], "excludedPhones");
   if (excluded.issues.length > 0) throw new ApiError("validation_failed", "excludedPhones: Not a US or Canada phone number", { details: excluded.issues });
-  return reviewSummary(c.env.DB, recipients, excluded.phones, review.rules, review.startAt);
+  return reviewSummary(c.var.db, recipients, excluded.phones, review.rules, review.startAt);
 }
 
 /** The admin console's API: /api/admin/* (docs/api.md). Administrators only. */
@@ -105,8 +108,15 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
     assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
     const now = Date.now();
-    const page = await driverPage(c.env.DB, c.req.valid("query"), { now });
-    return c.json({ ...page, rows: await markRows(c, page.rows.map(toDriverRow), now) });
+    const page = await driverPage(c.var.db, c.req.valid("query"), { now });
+    return c.json({
+      ...page,
+      rows: await markRows(
+        c,
+        page.rows.map((user) => toDriverRow(user, now)),
+        now,
+      ),
+    });
   })
   // The review's account of exclusions and deferral for the whole audience (the page marks its rows).
   .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
@@ -115,7 +125,7 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json(await summarize(c, { source: "drivers", filters }));
   })
   .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => {
-    const page = await invitationPage(c.env.DB, c.req.valid("query"));
+    const page = await invitationPage(c.var.db, c.req.valid("query"));
     return c.json({ ...page, rows: await markRows(c, page.rows, Date.now()) });
   })
   .get("/invitation-audience/review", validate("query", invitationAudienceSchema), async (c) => {
@@ -130,16 +140,25 @@ export const adminRoutes = new Hono<AppEnv>()
     return c.json({ state, history });
   })
   .get("/regions", validate("query", z.object({ app: z.enum(["flex", "spark"]).default("flex") })), async (c) => {
-    const column = c.req.valid("query").app === "flex" ? "human_region" : "delivery_area";
+    const { app } = c.req.valid("query");
+    const column = app === "flex" ? users.humanRegion : users.deliveryArea;
     // Read off the (app, region) index; bounded, though in practice a few dozen.
-    const rows = await c.env.DB.prepare(`SELECT DISTINCT ${column} AS region FROM users WHERE app = ? AND ${column} IS NOT NULL ORDER BY ${column} LIMIT 1000`)
-      .bind(c.req.valid("query").app)
-      .all<{ region: string }>();
-    return c.json({ Items: rows.results.map((r) => r.region) });
+    const rows = await c.var.db
+      .selectDistinct({ region: column })
+      .from(users)
+      .where(and(eq(users.app, app), isNotNull(column)))
+      .orderBy(asc(column))
+      .limit(1000);
+    return c.json({ Items: rows.map((r) => r.region as string) });
   })
   .get("/settings", async (c) => {
     // The "only {name} can uncheck this" label names the owner admin; OWNER_NAME covers a database without one.
-    const owner = await c.env.DB.prepare("SELECT name FROM users WHERE is_admin = 1 AND role_name = 'owner' ORDER BY id LIMIT 1").first<{ name: string }>();
+    const owner = await c.var.db
+      .select({ name: users.name })
+      .from(users)
+      .where(and(eq(users.isAdmin, true), eq(users.roleName, "owner")))
+      .orderBy(asc(users.id))
+      .get();
     return c.json({
       ownerName: owner?.name ?? c.env.OWNER_NAME,
       smsProvider: c.env.SMS_PROVIDER,
@@ -153,22 +172,22 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/campaigns", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    return c.json(await listCampaigns(c.env.DB, page, pageSize));
+    return c.json(await listCampaigns(c.var.db, page, pageSize));
   })
   .get("/campaigns/:id", validate("param", idParam), async (c) => {
-    const campaign = await getCampaign(c.env.DB, c.req.valid("param").id);
+    const campaign = await getCampaign(c.var.db, c.req.valid("param").id);
     if (!campaign) throw new ApiError("not_found", "No such campaign");
     return c.json({ campaign });
   })
   .get("/campaigns/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(STATUSES).optional() })), async (c) => {
     const { id } = c.req.valid("param");
     const { status, page, pageSize } = c.req.valid("query");
-    if (!(await c.env.DB.prepare("SELECT 1 FROM campaigns WHERE id = ?").bind(id).first())) throw new ApiError("not_found", "No such campaign");
-    return c.json(await ledgerPage(c.env.DB, id, status, page, pageSize));
+    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
+    return c.json(await ledgerPage(c.var.db, id, status, page, pageSize));
   })
   // A scheduled (or still queued) campaign can be cancelled until it starts.
   .post("/campaigns/:id/cancel", validate("param", idParam), async (c) =>
-    c.json({ campaign: await cancelCampaign(c.env.DB, c.var.user, c.req.valid("param").id) }),
+    c.json({ campaign: await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id) }),
   )
   .post("/campaigns/:id/retry-failed", validate("param", idParam), async (c) => {
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
@@ -176,8 +195,8 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/campaigns/:id/export.csv", validate("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
-    if (!(await c.env.DB.prepare("SELECT 1 FROM campaigns WHERE id = ?").bind(id).first())) throw new ApiError("not_found", "No such campaign");
-    return c.body(ledgerCsv(c.env.DB, id), 200, {
+    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
+    return c.body(ledgerCsv(c.var.db, id), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="campaign-${id}.csv"`,
     });

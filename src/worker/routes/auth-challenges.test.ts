@@ -4,9 +4,9 @@ import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { startRefreshFamily } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
-import { call, codeIn, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, uniquePhone } from "../auth/test-fixtures";
 import { generateTotpSecret, totpCode } from "../auth/totp";
 import { auditLog, authChallenges, users } from "../db/schema";
+import { call, codeIn, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, uniquePhone } from "../test/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -7,16 +7,16 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PHONE_REFUSAL_MESSAGES } from "../../shared/phone";
+import { PHONE_REFUSAL_CODES, PHONE_REFUSAL_MESSAGES } from "../../shared/phone";
 import { deliverCode, type IdentityDeps } from "../auth/code-delivery";
 import { issueCode } from "../auth/codes";
 import { clientAddress, RATE_LIMITS } from "../auth/rate-limit";
 import { SESSION_MAX_AGE_MS, startRefreshFamily } from "../auth/refresh-tokens";
 import { idTokenFor } from "../auth/sign-in-flow";
-import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedAdmin, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
 import { totpCode } from "../auth/totp";
 import { authChallenges, rateLimits, users } from "../db/schema";
 import { createLogger } from "../log";
+import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedAdmin, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../test/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -187,7 +187,7 @@ describe("SMS cost fraud", () => {
       ] as const) {
         const res = await post(path, { phoneNumber, app: "flex", ...body });
         expect(res.status, `${path} ${phoneNumber}`).toBe(400);
-        expect((await json(res)).error.details[0]).toEqual({ path: "phoneNumber", message: PHONE_REFUSAL_MESSAGES[reason] });
+        expect((await json(res)).error.details[0]).toEqual({ path: "phoneNumber", message: PHONE_REFUSAL_MESSAGES[reason], code: PHONE_REFUSAL_CODES[reason] });
       }
       expect((await post("/api/auth/sign-in", { phoneNumber, app: "flex", method: "sms" })).status).toBe(400);
     }

@@ -4,8 +4,8 @@ import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
-import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
 import { auditLog, consentEvents, outbox, rateLimits, referralCodes, refreshTokens, users, verificationCodes } from "../db/schema";
+import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../test/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -122,15 +122,18 @@ describe("POST /api/auth/register", () => {
   });
 
   it.each([
-    ["short", "Ab#1efg"],
-    ["no number", "Abcdefg#"],
-    ["no uppercase", "abcdefg#1"],
-    ["no special character", "Abcdefg12"],
-  ])("refuses a password with %s", async (_, password) => {
+    ["short", "Ab#1efg", "passwordLength", "At least 8 characters"],
+    ["no number", "Abcdefg#", "passwordNumber", "Include a number"],
+    ["no uppercase", "abcdefg#1", "passwordUppercase", "Include an uppercase letter"],
+    ["no special character", "Abcdefg12", "passwordSpecial", "Include a special character"],
+  ])("refuses a password with %s, naming the rule by code and in words", async (_, password, code, words) => {
     const phone = uniquePhone();
     const res = await register({ phoneNumber: phone, password });
     expect(res.status).toBe(400);
-    expect((await json(res)).error.code).toBe("validation_failed");
+    const { error } = await json(res);
+    expect(error.code).toBe("validation_failed");
+    expect(error.message).toBe(`password: ${words}`);
+    expect(error.details).toEqual([{ path: "password", code, message: words }]);
     expect(await countRows(phone)).toBe(0);
   });
 

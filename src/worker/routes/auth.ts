@@ -6,9 +6,9 @@ import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes";
+import { insertUser } from "../auth/insert-user";
 import { requireUser } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, hashPassword, needsRehash, verifyPassword } from "../auth/password";
-import { randomInviteCode } from "../auth/random";
 import { assertUnderLimits, clientAddress, countHits, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
@@ -125,11 +125,6 @@ async function checkingGuesses<T>(deps: IdentityDeps, account: { app: string; ph
   }
 }
 
-function isUniqueViolation(err: unknown, index: string): boolean {
-  const text = err instanceof Error ? `${err.message} ${err.cause instanceof Error ? err.cause.message : ""}` : String(err);
-  return text.includes("UNIQUE constraint failed") && text.includes(index);
-}
-
 /** Identity: /api/auth/* (docs/api.md). */
 export const authRoutes = new Hono<AppEnv>()
   .post("/register", validate("json", registerSchema), async (c) => {
@@ -151,37 +146,25 @@ export const authRoutes = new Hono<AppEnv>()
     // Checked before the account exists, so a throttled send never leaves an account without a code.
     await enforceCodeSendLimits(deps, body.phoneNumber, "confirm");
     const passwordHash = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await db.insert(users).values({
-          app: body.app,
-          phone: body.phoneNumber,
-          name: body.name,
-          email: body.email ?? null,
-          passwordHash,
-          language: body.language,
-          referralCode,
-          invitedBy,
-          inviteCode: randomInviteCode(),
-          createdAt: deps.now,
-        });
-        break;
-      } catch (err) {
-        if (isUniqueViolation(err, "users.phone")) throw new ApiError("conflict", "An account with this phone number already exists");
-        // A clash of random invite codes is rare (2^39 space); draw another a few times.
-        if (isUniqueViolation(err, "users.invite_code") && attempt < 3) continue;
-        throw err;
-      }
-    }
+    const account = await insertUser(db, {
+      app: body.app,
+      phone: body.phoneNumber,
+      name: body.name,
+      email: body.email ?? null,
+      passwordHash,
+      language: body.language,
+      referralCode,
+      invitedBy,
+      createdAt: deps.now,
+    });
     if (body.marketingConsent) {
-      const account = await findUser(db, body.app, body.phoneNumber);
       await recordConsent(db, {
         phone: body.phoneNumber,
         basis: "express",
         source: "registration",
         text: REGISTRATION_CONSENT,
         language: body.language,
-        userId: account?.id ?? null,
+        userId: account.id,
         at: deps.now,
       });
     }
@@ -250,7 +233,7 @@ export const authRoutes = new Hono<AppEnv>()
     }
 
     const passwordOk = await verifyPassword(body.password, user?.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
-    if (!user || !user.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
+    if (!user?.passwordHash || !passwordOk) throw new ApiError("unauthorized", WRONG_CREDENTIALS);
     // Unconfirmed accounts get the confirm flow only. A temporary password (an account an admin
     // made) came by SMS to this phone, so knowing it proves the phone: that sign-in may go on.
     if (!user.phoneVerified && !user.mustChangePassword) {
@@ -382,7 +365,7 @@ export const authRoutes = new Hono<AppEnv>()
       });
     }
     const user = await findUserById(db, result.userId);
-    if (!user || !user.phoneVerified || !familyAllowedFor(user, result.family)) {
+    if (!user?.phoneVerified || !familyAllowedFor(user, result.family)) {
       await revokeFamily(db, result.family, now);
       throw new ApiError("unauthorized", "Sign in again", { details: { reason: "revoked" } });
     }

@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { CONTACT_FORM_CONSENT, REGISTRATION_CONSENT } from "../../shared/consent-texts";
-import { call, uniqueAddress, uniquePhone } from "../auth/test-fixtures";
 import { consentState } from "../compliance/consent";
 import { createDb } from "../db/client";
 import { consentEvents, leads } from "../db/schema";
+import { call, uniqueAddress, uniquePhone } from "../test/fixtures";
 
 const db = createDb(env.DB);
 const leadsFor = (phone: string) => db.select().from(leads).where(eq(leads.phone, phone));

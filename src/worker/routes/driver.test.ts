@@ -2,11 +2,11 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSecret } from "../auth/secret-box";
-import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
 import { driverFilters, offers, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
 import { connectedDriver, defaultWorld } from "../platform/test-driver";
 import { resellerWithClient } from "../test/billing-fixtures";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../test/fixtures";
 
 const HOUR = 3_600_000;
 const running: number[] = [];

@@ -265,8 +265,8 @@ export const driverRoutes = new Hono<AppEnv>()
       .from(offers)
       .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
       .get();
-    if (!block || block.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
-    // The spec: "I've arrived" only works while the system is on.
+    if (block?.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
+    // docs/product.md: "I've arrived" only works while the system is on.
     if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
     const arrivedAt = unwrap(await captureSessionOf(c.env, user.id).checkIn(user.id, block.blockId)).arrivedAt ?? Date.now();
     await c.var.db.update(offers).set({ arrivedAt }).where(eq(offers.id, block.id));
@@ -279,7 +279,7 @@ export const driverRoutes = new Hono<AppEnv>()
       .from(offers)
       .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
       .get();
-    if (!block || block.status !== "won" || !block.blockId) throw new ApiError("not_found", "No such block");
+    if (block?.status !== "won" || !block.blockId) throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
     unwrap(await captureSessionOf(c.env, user.id).forfeit(user.id, block.blockId));
     const forfeitedAt = Date.now();

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { recordConsent } from "../compliance/consent";
 import { createDb } from "../db/client";
-import { api, createUser, invite, signIn, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, invite, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 
 type Items<T> = { Items: T[]; total: number; page: number; pageSize: number; error?: { code: string; message: string; details?: unknown } };
 const getJson = async <T>(path: string, token: string) => {
@@ -13,7 +13,7 @@ const getJson = async <T>(path: string, token: string) => {
 
 describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-table", () => {
   it("pages the old user items of one app, administrators included", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const region = uniqueTag("Legacy");
     const driver = await createUser({
       humanRegion: region,
@@ -62,7 +62,7 @@ describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-tab
 
 describe("GET /api/flex/v1/admin/invitations", () => {
   it("pages the raw invitations, newest first, with the old field names", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const phone = uniquePhone();
     const at = Date.now() + 10_000_000;
     await invite(phone, { invitedAt: at, freeWeek: true });
@@ -77,11 +77,11 @@ describe("billingDetails calls", () => {
   it("lists referral codes only for roles with billingDetails", async () => {
     const code = uniqueTag("CODE").toUpperCase();
     await env.DB.prepare("INSERT INTO referral_codes (code, app, owner) VALUES (?, 'flex', 'Partner')").bind(code).run();
-    const support = await signIn("support");
+    const support = await signInAs("support");
     const refused = await getJson("/api/flex/v1/admin/referrals", support.token);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toEqual({ code: "forbidden", message: "Requires the billingDetails permission" });
-    const billing = await signIn("billing");
+    const billing = await signInAs("billing");
     const all: string[] = [];
     for (let page = 1; ; page++) {
       const res = await getJson<{ referralCode: string }>(`/api/flex/v1/admin/referrals?page=${page}&pageSize=100`, billing.token);
@@ -103,8 +103,8 @@ describe("billingDetails calls", () => {
         ]),
       )
       .run();
-    expect((await getJson("/api/flex/v1/admin/sendWhatsapp", (await signIn("support")).token)).status).toBe(403);
-    const owner = await signIn("owner");
+    expect((await getJson("/api/flex/v1/admin/sendWhatsapp", (await signInAs("support")).token)).status).toBe(403);
+    const owner = await signInAs("owner");
     const res = await getJson<{ id: string; name: string; language: string; components: unknown[] }>(
       "/api/flex/v1/admin/sendWhatsapp?pageSize=100",
       owner.token,
@@ -130,7 +130,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   };
 
   it("creates a list campaign from the old payload and answers the message", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const [a, b] = [uniquePhone(), uniquePhone()];
     const numbers = [{ number: a }, { number: b.slice(2) }, { number: a }];
     const res = await post("/api/flex/v1/admin/sendsms", token, { numbers, message: "Old tools page", purpose: "service" });
@@ -141,7 +141,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   });
 
   it("treats an unclassified old call as marketing: consent needed, opt-out line added", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const [consented, stranger] = [uniquePhone(), uniquePhone()];
     const refused = await post("/api/flex/v1/admin/sendsms", token, { numbers: [{ number: stranger }], message: "Promo" });
     expect(refused.status).toBe(422);
@@ -153,7 +153,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   });
 
   it("replays with the Idempotency-Key header, and checks numbers and length like the campaign call", async () => {
-    const { token } = await signIn("support");
+    const { token } = await signInAs("support");
     const key = uniqueTag("legacy");
     const body = { numbers: [{ number: uniquePhone() }], message: "Once", purpose: "service" };
     const first = await post("/api/flex/v1/admin/sendsms", token, body, { "Idempotency-Key": key });
@@ -170,7 +170,7 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
   });
 
   it("sends a template named as the old client did (admins with billingDetails: the template list is theirs)", async () => {
-    const { token } = await signIn("billing");
+    const { token } = await signInAs("billing");
     const name = uniqueTag("legacy_send");
     await env.DB.prepare(
       "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",

@@ -1,39 +1,26 @@
+import { asc, count, desc } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
-import { formatDDMMYY } from "../../shared/dates";
 import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
 import { pageOffset } from "../../shared/paging";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
+import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
-import { assertMayFilterByReferral, type DriverRecord, driverPage } from "../messaging/audience";
+import { invitations, referralCodes } from "../db/schema";
+import { assertMayFilterByReferral, driverPage, type UserRow } from "../messaging/audience";
 import { type CampaignRequest, createCampaign, toCampaignInput } from "../messaging/campaigns";
 import { templatePage } from "../messaging/templates";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
 
-/** The old product's user item (spec §3 "User"), as its all-users tables listed them. */
-function legacyUser(r: DriverRecord) {
-  const properties = r.role_properties ? (JSON.parse(r.role_properties) as { billingDetails?: boolean }) : {};
-  return {
-    id: r.id,
-    name: r.name,
-    phoneNumber: r.phone,
-    flexEmail: r.email,
-    goodStanding: r.good_standing === 1,
-    expirationDateTimestamp: r.expiration_at,
-    expirationDate: formatDDMMYY(r.expiration_at),
-    createDateTimestamp: r.created_at,
-    humanRegion: r.human_region,
-    driverOptions: { deliveryArea: r.delivery_area },
-    proxyInstalled: r.account_connected === 1,
-    setupComplete: r.setup_complete === 1,
-    isAdmin: r.is_admin === 1,
-    referral: r.referral_code,
-    status: r.status,
-    stripeExpressId: r.stripe_express_id,
-    role: r.role_name ? { name: r.role_name, properties: { billingDetails: properties.billingDetails === true } } : null,
-  };
+/**
+ * The old product's user item as its all-users tables listed it: the user item (the one mapper
+ * of a user row, src/worker/auth/user-item.ts) without the fields the old tables never had.
+ */
+function legacyUser(row: UserRow, now: number) {
+  const { app: _app, language: _language, phoneNumberVerified: _verified, mfaMethod: _mfa, inviteCode: _invite, ...item } = toUserItem(row, now);
+  return item;
 }
 
 const numbersSchema = z
@@ -85,43 +72,38 @@ function allUsersTable(app: "flex" | "spark") {
   return new Hono<AppEnv>().get("/", requireUser, requireAdmin, validate("query", driverAudienceSchema), async (c) => {
     // The same audience query as the review, every user of the app included, one page at a time.
     assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
-    const page = await driverPage(c.env.DB, { ...c.req.valid("query"), app }, { includeAdmins: true });
-    return c.json({ Items: page.rows.map(legacyUser), total: page.total, page: page.page, pageSize: page.pageSize });
+    const now = Date.now();
+    const page = await driverPage(c.var.db, { ...c.req.valid("query"), app }, { includeAdmins: true, now });
+    return c.json({ Items: page.rows.map((row) => legacyUser(row, now)), total: page.total, page: page.page, pageSize: page.pageSize });
   });
 }
 
-/** The old product's admin calls (spec §7), kept with their payloads: /api/flex/v1/admin/*, /api/spark/v1/admin/*. */
+/** The old product's admin calls (docs/product.md, the old calls), kept with their payloads: /api/flex/v1/admin/*, /api/spark/v1/admin/*. */
 export const legacyAdminRoutes = new Hono<AppEnv>()
   .route("/flex/v1/all-users-table", allUsersTable("flex"))
   .route("/spark/v1/admin/all-users-table", allUsersTable("spark"))
   .get("/flex/v1/admin/invitations", requireUser, requireAdmin, validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    const [count, rows] = await c.env.DB.batch([
-      c.env.DB.prepare("SELECT count(*) AS n FROM invitations"),
-      c.env.DB.prepare("SELECT phone, invited_at, free_week FROM invitations ORDER BY invited_at DESC, id DESC LIMIT ? OFFSET ?").bind(
-        pageSize,
-        pageOffset(page, pageSize),
-      ),
+    const db = c.var.db;
+    const [counted, rows] = await db.batch([
+      db.select({ n: count() }).from(invitations),
+      db
+        .select({ phoneNumber: invitations.phone, dateInvitedTimestamp: invitations.invitedAt, freeWeek: invitations.freeWeek })
+        .from(invitations)
+        .orderBy(desc(invitations.invitedAt), desc(invitations.id))
+        .limit(pageSize)
+        .offset(pageOffset(page, pageSize)),
     ]);
-    const items = (rows!.results as { phone: string; invited_at: number; free_week: number }[]).map((r) => ({
-      phoneNumber: r.phone,
-      dateInvitedTimestamp: r.invited_at,
-      freeWeek: r.free_week === 1,
-    }));
-    return c.json({ Items: items, total: (count!.results[0] as { n: number }).n, page, pageSize });
+    return c.json({ Items: rows, total: counted[0]?.n ?? 0, page, pageSize });
   })
   .get("/flex/v1/admin/referrals", requireUser, requireAdmin, requireRoleProperty("billingDetails"), validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    const [count, rows] = await c.env.DB.batch([
-      c.env.DB.prepare("SELECT count(*) AS n FROM referral_codes"),
-      c.env.DB.prepare("SELECT code FROM referral_codes ORDER BY code LIMIT ? OFFSET ?").bind(pageSize, pageOffset(page, pageSize)),
+    const db = c.var.db;
+    const [counted, rows] = await db.batch([
+      db.select({ n: count() }).from(referralCodes),
+      db.select({ referralCode: referralCodes.code }).from(referralCodes).orderBy(asc(referralCodes.code)).limit(pageSize).offset(pageOffset(page, pageSize)),
     ]);
-    return c.json({
-      Items: (rows!.results as { code: string }[]).map((r) => ({ referralCode: r.code })),
-      total: (count!.results[0] as { n: number }).n,
-      page,
-      pageSize,
-    });
+    return c.json({ Items: rows, total: counted[0]?.n ?? 0, page, pageSize });
   })
   .get("/flex/v1/admin/sendWhatsapp", requireUser, requireAdmin, requireRoleProperty("billingDetails"), validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");

@@ -1,10 +1,12 @@
+import { desc } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppEnv } from "../context";
+import { d1Migrations } from "../db/wrangler-tables";
 
 export const statusRoutes = new Hono<AppEnv>()
   .get("/health", async (c) => {
     // The schema version is the last migration wrangler (or the test harness) applied.
-    const row = await c.env.DB.prepare("SELECT name FROM d1_migrations ORDER BY id DESC LIMIT 1").first<{ name: string }>();
+    const row = await c.var.db.select({ name: d1Migrations.name }).from(d1Migrations).orderBy(desc(d1Migrations.id)).get();
     c.header("x-app-version", c.env.APP_VERSION);
     c.header("x-schema-version", row?.name.replace(/\.sql$/, "") ?? "none");
     return c.json({ status: "ok" });

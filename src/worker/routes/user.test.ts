@@ -2,8 +2,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../app";
-import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../auth/test-fixtures";
 import { users } from "../db/schema";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../test/fixtures";
 
 const DAY = 86_400_000;
 
@@ -14,7 +14,7 @@ async function hmacHex(key: string, message: string): Promise<string> {
 }
 
 describe("GET /api/flex/v1/user", () => {
-  it("answers the spec §3 fields of the signed-in user as { Item }", async () => {
+  it("answers the user item of the signed-in user (docs/product.md) as { Item }", async () => {
     const expiration = Date.UTC(2031, 2, 7, 15, 0, 0);
     const user = await seedUser({
       name: "Ana López",

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { twilioSignature, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
-import { api, createUser, uniquePhone, uniqueTag } from "../test/messaging-fixtures";
+import { api, createUser, uniquePhone, uniqueTag } from "../test/fixtures";
 
 const TOKEN = "test-twilio-token";
 const APP_SECRET = "test-whatsapp-secret";
@@ -109,8 +109,8 @@ describe("Meta signatures", () => {
 
 describe("POST /api/webhooks/twilio/status", () => {
   it("moves a sent row to delivered, or to failed with Twilio's ErrorCode", async () => {
-    const delivered = await sentRow("SMdelivered" + uniqueTag(""));
-    const failed = await sentRow("SMfailed" + uniqueTag(""));
+    const delivered = await sentRow(`SMdelivered${uniqueTag("")}`);
+    const failed = await sentRow(`SMfailed${uniqueTag("")}`);
     const deliveredSid = (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(delivered).first<{ provider_id: string }>())!
       .provider_id;
     const failedSid = (await env.DB.prepare("SELECT provider_id FROM campaign_messages WHERE id = ?").bind(failed).first<{ provider_id: string }>())!
@@ -390,7 +390,7 @@ describe("/api/webhooks/whatsapp", () => {
     const payload = { entry: [{ changes: [{ value: { messages: [{ from: phone.slice(1), type: "text", text: { body: "STOP" } }] } }] }] };
     expect((await metaPost(payload, null)).status).toBe(401);
     expect((await metaPost(payload, await hubSignature("wrong-secret", JSON.stringify(payload)))).status).toBe(403);
-    expect((await metaPost(payload, "sha256=" + "0".repeat(64))).status).toBe(403);
+    expect((await metaPost(payload, `sha256=${"0".repeat(64)}`)).status).toBe(403);
     expect(await optOutOf(phone, "whatsapp")).toBeNull();
     expect((await metaPost("{not json")).status).toBe(400);
   });

@@ -1,11 +1,9 @@
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
-import { startRefreshFamily } from "../auth/refresh-tokens";
-import { call, db, json, type SeedOptions, seedUser } from "../auth/test-fixtures";
-import { signIdToken } from "../auth/tokens";
 import { payments, plans, referralCodes, resellers, users } from "../db/schema";
 import { stripeSignatureHeader } from "../providers/payments/stripe-signature";
+import { call, db, json, type SeedOptions, seedUser, tokenFor } from "./fixtures";
 
 /**
  * Test data for the billing tests. Every helper makes fresh rows (users with random phones, plans
@@ -18,19 +16,6 @@ export type TestUser = Awaited<ReturnType<typeof seedUser>> & { token: string };
 export async function driver(options: SeedOptions = {}): Promise<TestUser> {
   const user = await seedUser(options);
   return { ...user, token: await tokenFor(user) };
-}
-
-/** An ID token for an existing user's fresh session. */
-export async function tokenFor(user: typeof users.$inferSelect): Promise<string> {
-  const { family } = await startRefreshFamily(db, user.id, { passedTotp: user.isAdmin });
-  return signIdToken(env, {
-    sub: String(user.id),
-    sid: family,
-    phone_number: user.phone,
-    phone_number_verified: user.phoneVerified,
-    app: user.app,
-    is_admin: user.isAdmin,
-  });
 }
 
 /** A billing administrator (owner role unless told otherwise). */

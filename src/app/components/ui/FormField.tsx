@@ -1,4 +1,4 @@
-import { type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, useId, useState } from "react";
+import { type InputHTMLAttributes, type ReactNode, type Ref, type SelectHTMLAttributes, useId, useState } from "react";
 
 /**
  * Labelled form controls: the label is tied to the control, and the hint and error are read out
@@ -28,7 +28,8 @@ function Messages({ id, hint, error }: { id: string; hint?: ReactNode; error?: s
   );
 }
 
-export type TextFieldProps = Described & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string };
+/** `ref` reaches the input, so a form library can focus the first field to fix. */
+export type TextFieldProps = Described & Omit<InputHTMLAttributes<HTMLInputElement>, "id"> & { id?: string; ref?: Ref<HTMLInputElement> };
 
 export function TextField({ label, error, hint, id, className, ...input }: TextFieldProps) {
   const autoId = useId();
@@ -108,7 +109,7 @@ export function SelectField({
   id,
   children,
   ...select
-}: Described & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { id?: string }) {
+}: Described & Omit<SelectHTMLAttributes<HTMLSelectElement>, "id"> & { id?: string; ref?: Ref<HTMLSelectElement> }) {
   const autoId = useId();
   const fieldId = id ?? autoId;
   return (

@@ -37,7 +37,7 @@ export function usePaging() {
   return { page, pageSize, restart, pager: { page, pageSize, onPage: setPage, onPageSize } };
 }
 
-/** Rows per page (spec §9: 20/40/60/80/100), previous and next, and "Page N". */
+/** Rows per page (docs/product.md, constants: 20/40/60/80/100), previous and next, and "Page N". */
 export function Pager({ page, pageSize, total, onPage, onPageSize, labels, sizes = PAGE_SIZES, disabled }: Props) {
   const id = useId();
   const pages = pageCount(total, pageSize);

@@ -15,7 +15,7 @@ type Props = {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  /** While true, a change that would need more than one SMS segment is refused (spec §5). */
+  /** While true, a change that would need more than one SMS segment is refused (docs/product.md, validation). */
   limit: boolean;
   labels: SmsTextAreaLabels;
   /** The "Limit characters" checkbox, where the panel has one. */

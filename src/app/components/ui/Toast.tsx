@@ -11,7 +11,7 @@ import "./Toast.css";
  * links to is reachable from its page too.
  */
 
-/** Spec §9: success and error toasts stay 5000 ms. */
+/** docs/product.md, constants: success and error toasts stay 5000 ms. */
 export const TOAST_DURATION_MS = 5000;
 
 export type ToastKind = "success" | "error" | "info" | "loading";

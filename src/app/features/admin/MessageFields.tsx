@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { CAMPAIGN_PURPOSES, type CampaignPurpose, type MessageLanguage, OPT_OUT_LINES, smsBodyFor } from "../../../shared/marketing";
 import { fitsOneSegment } from "../../../shared/sms";
 import type { WhatsAppTemplate } from "../../../shared/templates";
+import type { z } from "../../../shared/zod";
 import { SmsTextArea } from "../../components/ui/SmsTextArea";
 import { TemplatePicker, templateText } from "../../components/ui/TemplatePicker";
 import { useTemplates } from "./api";
@@ -206,6 +207,19 @@ export function MessageFields({ value, onChange, limit, limitControl, billingDet
       </div>
     </>
   );
+}
+
+/** Translation keys in place of words: the form rules below word their issues when shown. */
+const asKeys = ((key: string) => `admin:${key}`) as unknown as TFunction<"admin">;
+
+/**
+ * The message rules of both admin send forms (messageProblems above) as zod issues on their fields,
+ * with translation keys for messages, so a form validated by zod shows them and clears them as the
+ * cause is fixed. `templates` are the ones on offer.
+ */
+export function checkMessage(value: MessageValue, limited: boolean, templates: WhatsAppTemplate[] | undefined, ctx: z.RefinementCtx) {
+  const problems = messageProblems(value, findTemplate(templates, value.templateId), limited, asKeys);
+  for (const [field, key] of Object.entries(problems)) if (key) ctx.addIssue({ code: "custom", path: [field], message: key });
 }
 
 export function findTemplate(templates: WhatsAppTemplate[] | undefined, id: string) {

@@ -36,12 +36,6 @@ export function useTemplates(allowed: boolean) {
 
 /** A new campaign, whatever its audience. */
 export type CampaignRequest = InferRequestType<typeof api.admin.campaigns.$post>["json"];
-/** What every new campaign carries besides its audience. */
-export type CampaignMessage = Pick<
-  CampaignRequest,
-  "idempotencyKey" | "channel" | "message" | "template" | "liftLimit" | "purpose" | "language" | "scheduledAt"
->;
-
 export function createCampaign(body: CampaignRequest) {
   return unwrap(api.admin.campaigns.$post({ json: body }));
 }

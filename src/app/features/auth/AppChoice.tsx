@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { ChoiceField } from "../../components/ui/FormField";
 import type { App } from "./api";
 
-/** Flex or Spark (spec §9: Flex by default): accounts are per app, so every identity form asks. */
+/** Flex or Spark (docs/product.md, constants: Flex by default): accounts are per app, so every identity form asks. */
 export function AppChoice({ value, onChange, disabled }: { value: App; onChange: (app: App) => void; disabled?: boolean }) {
   const { t } = useTranslation("auth");
   return (

@@ -1,8 +1,9 @@
-import { useEffect, useState } from "react";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { maskPhone } from "../../../shared/phone";
-import { FormMessage, PasswordField } from "../../components/ui/FormField";
-import { useForm } from "../../components/ui/use-form";
+import { FormMessage } from "../../components/ui/FormField";
+import { NewPasswordFields } from "../../components/ui/NewPasswordFields";
+import { useSchemaForm } from "../../lib/forms";
 import type { TokenAnswer } from "../../lib/session";
 import { authApi, type Challenge, isChallenge } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
@@ -39,7 +40,7 @@ function useAnswer({ onSignedIn, onNext }: Pick<StepProps, "onSignedIn" | "onNex
 
 function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, onResend }: StepProps) {
   const { t } = useTranslation("auth");
-  const form = useForm({ initial: { code: "" }, schema: codeOnlySchema, required: ["code"] });
+  const form = useSchemaForm(codeOnlySchema, { code: "" });
   const answer = useAnswer({ onSignedIn, onNext });
   const [resending, whileResending] = useResending();
   const kind = challenge.challenge;
@@ -67,7 +68,7 @@ function CodeChallenge({ challenge, phoneNumber, onSignedIn, onNext, onRestart, 
       <h1>{title}</h1>
       <p className="auth-lead">{lead}</p>
       {kind === "MFA_SETUP" && <MfaSetup uri={challenge.parameters?.otpauthUri} secret={challenge.parameters?.secret} />}
-      <CodeField {...form.field("code")} onCode={(code) => form.setValue("code", code)} autoFocus />
+      <CodeField {...form.field("code")} autoFocus />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("challenge.verifying") : t("challenge.verify")}
@@ -87,6 +88,7 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
   const { t } = useTranslation("auth");
   const [svg, setSvg] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
+  const secretId = useId();
   useEffect(() => {
     if (!uri) return;
     let live = true;
@@ -111,9 +113,12 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
       {!svg && !failed && uri && <div className="spinner" role="status" aria-label={t("challenge.qrLoading")} />}
       {grouped && (
         <>
-          <p className="form-hint">{t("challenge.setupSecret")}</p>
-          {/* The hint above says what this is; a label on a paragraph is not read out. */}
-          <p className="totp-secret">{grouped}</p>
+          <p className="form-hint" id={`${secretId}-label`}>
+            {t("challenge.setupSecret")}
+          </p>
+          <p className="totp-secret" aria-describedby={`${secretId}-label`}>
+            {grouped}
+          </p>
         </>
       )}
     </div>
@@ -122,7 +127,7 @@ function MfaSetup({ uri, secret }: { uri?: string; secret?: string }) {
 
 function NewPasswordChallenge({ challenge, onSignedIn, onNext, onRestart }: StepProps) {
   const { t } = useTranslation("auth");
-  const form = useForm({ initial: { newPassword: "", confirmPassword: "" }, schema: newPasswordSchema, required: ["newPassword", "confirmPassword"] });
+  const form = useSchemaForm(newPasswordSchema, { newPassword: "", confirmPassword: "" });
   const answer = useAnswer({ onSignedIn, onNext });
   const submit = form.onSubmit(async ({ newPassword }) => {
     try {
@@ -131,20 +136,11 @@ function NewPasswordChallenge({ challenge, onSignedIn, onNext, onRestart }: Step
       form.setFormError(challengeErrorKey(err));
     }
   });
-  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t("challenge.newPasswordTitle")}</h1>
       <p className="auth-lead">{t("challenge.newPasswordLead")}</p>
-      <PasswordField
-        {...form.field("newPassword")}
-        {...toggle}
-        label={t("fields.newPassword")}
-        autoComplete="new-password"
-        hint={t("fields.passwordRules")}
-        autoFocus
-      />
-      <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+      <NewPasswordFields password={form.field("newPassword")} confirm={form.field("confirmPassword")} autoFocus />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("challenge.saving") : t("challenge.savePassword")}

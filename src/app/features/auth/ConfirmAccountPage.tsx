@@ -6,8 +6,8 @@ import { formatUsPhone } from "../../../shared/phone";
 import { FormMessage } from "../../components/ui/FormField";
 import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi, type Challenge, isChallenge } from "./api";
@@ -53,12 +53,8 @@ export default function ConfirmAccountPage() {
   const state = (useLocation().state ?? {}) as ConfirmPageState;
   const knownPhone = state.phoneNumber ?? claims?.phone_number ?? "";
   const askPhone = !knownPhone;
-  const form = useForm({
-    initial: { phoneNumber: knownPhone, app: state.app ?? claims?.app ?? "flex", code: "" },
-    schema: confirmSchema,
-    required: askPhone ? ["phoneNumber", "code"] : ["code"],
-  });
-  const app = form.values.app as App;
+  const form = useSchemaForm(confirmSchema, { phoneNumber: knownPhone, app: state.app ?? claims?.app ?? "flex", code: "" });
+  const app = form.watch("app");
   const [cooldown, setCooldown] = useCooldown(state.reason ? RESEND_COOLDOWN_S : 0);
   const [resending, whileResending] = useResending();
 
@@ -99,11 +95,10 @@ export default function ConfirmAccountPage() {
   }
 
   const resend = async () => {
-    const phone = phoneSchema.safeParse(form.values.phoneNumber);
-    if (!phone.success) {
-      form.setFieldError("phoneNumber", form.values.phoneNumber.trim() ? "auth:validation.phone" : "auth:validation.required");
-      return;
-    }
+    // A new code needs a valid phone, whatever the code field holds.
+    if (!(await form.trigger("phoneNumber"))) return;
+    const phone = phoneSchema.safeParse(form.getValues("phoneNumber"));
+    if (!phone.success) return;
     form.setFormError(null);
     await whileResending(async () => {
       try {
@@ -129,7 +124,7 @@ export default function ConfirmAccountPage() {
       ) : (
         <p className="auth-lead">{t("confirm.lead", { phone: formatUsPhone(knownPhone) || knownPhone })}</p>
       )}
-      <CodeField {...form.field("code")} onCode={(code) => form.setValue("code", code)} autoFocus={!askPhone} />
+      <CodeField {...form.field("code")} autoFocus={!askPhone} />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("confirm.submitting") : t("confirm.submit")}

@@ -2,10 +2,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
-import { FormMessage, PasswordField } from "../../components/ui/FormField";
+import { FormMessage } from "../../components/ui/FormField";
+import { NewPasswordFields } from "../../components/ui/NewPasswordFields";
 import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
@@ -30,8 +31,8 @@ export default function ForgotPasswordPage() {
 
 function RequestStep({ initial, onSent }: { initial: { phoneNumber: string; app: App }; onSent: (target: Target) => void }) {
   const { t } = useTranslation("auth");
-  const form = useForm({ initial, schema: phoneOnlySchema, required: ["phoneNumber"] });
-  const app = form.values.app as App;
+  const form = useSchemaForm(phoneOnlySchema, initial);
+  const app = form.watch("app");
   const submit = form.onSubmit(async (data) => {
     try {
       // The server answers the same whether or not the account exists.
@@ -62,11 +63,7 @@ function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
   const [resending, whileResending] = useResending();
-  const form = useForm({
-    initial: { code: "", newPassword: "", confirmPassword: "" },
-    schema: resetSchema,
-    required: ["code", "newPassword", "confirmPassword"],
-  });
+  const form = useSchemaForm(resetSchema, { code: "", newPassword: "", confirmPassword: "" });
 
   const submit = form.onSubmit(async ({ code, newPassword }) => {
     try {
@@ -89,14 +86,12 @@ function ResetStep({ target, onBack }: { target: Target; onBack: () => void }) {
       }
     });
 
-  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t("common:titles.forgotPassword")}</h1>
       <p className="auth-lead">{t("forgot.codeLead", { phone: formatUsPhone(target.phoneNumber) })}</p>
-      <CodeField {...form.field("code")} onCode={(code) => form.setValue("code", code)} autoFocus />
-      <PasswordField {...form.field("newPassword")} {...toggle} label={t("fields.newPassword")} autoComplete="new-password" hint={t("fields.passwordRules")} />
-      <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+      <CodeField {...form.field("code")} autoFocus />
+      <NewPasswordFields password={form.field("newPassword")} confirm={form.field("confirmPassword")} />
       <FormMessage>{form.formError}</FormMessage>
       <button type="submit" className="button" disabled={form.submitting}>
         {form.submitting ? t("forgot.resetting") : t("forgot.reset")}

@@ -2,10 +2,11 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { formatUsPhone } from "../../../shared/phone";
+import { z } from "../../../shared/zod";
 import { FormMessage, PasswordField } from "../../components/ui/FormField";
 import { PhoneField } from "../../components/ui/PhoneField";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi, type Challenge, isChallenge, type SignInAnswer } from "./api";
@@ -36,12 +37,13 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
   const [pending, setPending] = useState<Pending | null>(null);
   const [notice, setNotice] = useState(state.notice);
 
-  const form = useForm({
-    initial: { phoneNumber: formatUsPhone(state.phoneNumber) || (state.phoneNumber ?? ""), password: "", app: state.app ?? "flex" },
-    schema: mode === "password" ? loginSchema : smsLoginSchema,
-    required: mode === "password" ? ["phoneNumber", "password"] : ["phoneNumber"],
+  // The password is only asked (and checked) in password mode; an SMS sign-in ignores it.
+  const form = useSchemaForm(mode === "password" ? loginSchema : smsLoginSchema.extend({ password: z.string() }), {
+    phoneNumber: formatUsPhone(state.phoneNumber) || (state.phoneNumber ?? ""),
+    password: "",
+    app: state.app ?? "flex",
   });
-  const app = form.values.app as App;
+  const app = form.watch("app");
 
   const handle = (answer: SignInAnswer, phoneNumber: string, chosenApp: App) => {
     if (isChallenge(answer)) setPending({ challenge: answer, phoneNumber, app: chosenApp });
@@ -51,10 +53,9 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
   const submit = form.onSubmit(async (data) => {
     setNotice(undefined);
     try {
-      const { phoneNumber, app: chosenApp } = data;
-      const password = "password" in data ? String(data.password) : null;
+      const { phoneNumber, app: chosenApp, password } = data;
       const answer =
-        password !== null ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
+        mode === "password" ? await authApi.signIn({ phoneNumber, app: chosenApp, password }) : await authApi.signInWithSms({ phoneNumber, app: chosenApp });
       handle(answer, phoneNumber, chosenApp);
     } catch (err) {
       // The right password of an account whose phone is not confirmed yet: a code is resent (a
@@ -112,6 +113,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
   const switchMode = () => {
     setMode((m) => (m === "password" ? "sms" : "password"));
     form.setFormError(null);
+    form.clearErrors();
   };
 
   return (
@@ -140,7 +142,7 @@ export default function LoginPage({ embedded = false }: { embedded?: boolean }) 
         {mode === "password" ? t("login.withSms") : t("login.withPassword")}
       </button>
       <div className="auth-links">
-        <Link to="/forgot-password" state={{ phoneNumber: form.values.phoneNumber, app }}>
+        <Link to="/forgot-password" state={{ phoneNumber: form.watch("phoneNumber"), app }}>
           {t("login.forgot")}
         </Link>
         <Link to="/register">{t("login.register")}</Link>

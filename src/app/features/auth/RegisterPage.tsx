@@ -2,12 +2,13 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { REGISTRATION_CONSENT } from "../../../shared/consent-texts";
-import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
+import { FormMessage, TextField } from "../../components/ui/FormField";
+import { NewPasswordFields } from "../../components/ui/NewPasswordFields";
 import { PhoneField } from "../../components/ui/PhoneField";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { AppChoice } from "./AppChoice";
-import { type App, authApi } from "./api";
+import { authApi } from "./api";
 import type { ConfirmPageState } from "./ConfirmAccountPage";
 import { isUnknownReferral } from "./code-errors";
 import { rememberSignIn } from "./pending-sign-in";
@@ -20,20 +21,16 @@ export default function RegisterPage() {
   const { t, i18n } = useTranslation("auth");
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const form = useForm({
-    initial: {
-      name: "",
-      phoneNumber: "",
-      email: "",
-      password: "",
-      confirmPassword: "",
-      app: params.get("app") === "spark" ? "spark" : "flex",
-      referralCode: params.get("ref") ?? "",
-    },
-    schema: registerSchema,
-    required: ["name", "phoneNumber", "password", "confirmPassword"],
+  const form = useSchemaForm(registerSchema, {
+    name: "",
+    phoneNumber: "",
+    email: "",
+    password: "",
+    confirmPassword: "",
+    app: params.get("app") === "spark" ? ("spark" as const) : ("flex" as const),
+    referralCode: params.get("ref") ?? "",
   });
-  const app = form.values.app as App;
+  const app = form.watch("app");
   // The marketing consent box: optional, unticked by default; its exact wording is recorded (docs/messaging-rules.md).
   const [marketingConsent, setMarketingConsent] = useState(false);
   const consentId = useId();
@@ -52,7 +49,6 @@ export default function RegisterPage() {
     }
   });
 
-  const toggle = { showLabel: t("fields.showPassword"), hideLabel: t("fields.hidePassword") };
   return (
     <form className="auth-form" onSubmit={submit} noValidate>
       <h1>{t("common:titles.register")}</h1>
@@ -60,8 +56,7 @@ export default function RegisterPage() {
       <TextField {...form.field("name")} label={t("fields.name")} autoComplete="name" />
       <PhoneField {...form.field("phoneNumber")} label={t("fields.phone")} hint={t("fields.phoneHint")} />
       <TextField {...form.field("email")} label={`${t("fields.email")} ${t("fields.optional")}`} type="email" autoComplete="email" inputMode="email" />
-      <PasswordField {...form.field("password")} {...toggle} label={t("fields.password")} autoComplete="new-password" hint={t("fields.passwordRules")} />
-      <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+      <NewPasswordFields password={form.field("password")} confirm={form.field("confirmPassword")} label={t("fields.password")} />
       <TextField {...form.field("referralCode")} label={`${t("fields.referralCode")} ${t("fields.optional")}`} autoComplete="off" autoCapitalize="characters" />
       <div className="field consent-field">
         <label className="check" htmlFor={consentId}>

@@ -7,13 +7,16 @@ export function codeDigits(value: string): string {
   return value.replace(/\D/g, "").slice(0, 6);
 }
 
-/** The six-digit SMS or authenticator code; `onCode` gets the digits only. */
-export function CodeField({ onCode, ...field }: Omit<TextFieldProps, "label" | "onChange"> & { onCode: (code: string) => void }) {
+/** The six-digit SMS or authenticator code: what is typed or pasted is kept as its digits only. */
+export function CodeField({ onChange, ...field }: Omit<TextFieldProps, "label">) {
   const { t } = useTranslation("auth");
   return (
     <TextField
       {...field}
-      onChange={(e) => onCode(codeDigits(e.target.value))}
+      onChange={(e) => {
+        e.target.value = codeDigits(e.target.value);
+        onChange?.(e);
+      }}
       label={t("fields.code")}
       className="code-field"
       inputMode="numeric"

@@ -1,5 +1,5 @@
-import { apiErrorKey } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey } from "../../lib/forms";
 
 /** The server's reason for refusing a code (src/worker/auth/codes.ts), from its error details. */
 function reason(error: unknown): string | undefined {

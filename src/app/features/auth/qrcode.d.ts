@@ -7,8 +7,10 @@ declare module "qrcode" {
     errorCorrectionLevel?: "L" | "M" | "Q" | "H";
     color?: { dark?: string; light?: string };
   };
-  // biome-ignore lint/suspicious/noShadowRestrictedNames: the package's own export name
-  export function toString(text: string, options?: QrOptions): Promise<string>;
-  const qrcode: { toString: typeof toString };
+  function renderToString(text: string, options?: QrOptions): Promise<string>;
+
+  export { renderToString as toString };
+
+  const qrcode: { toString: typeof renderToString };
   export default qrcode;
 }

@@ -29,7 +29,7 @@ export function InvitationsCard({ compact = false }: { compact?: boolean }) {
         {compact && <Link to="/flex/invite">{t("invitations.inviteMore")}</Link>}
       </div>
       {error ? (
-        // The spec's words: "couldn't load invitations".
+        // The words docs/product.md keeps: "couldn't load invitations".
         <StatusView kind="error" compact title={t("invitations.loadError")} onRetry={() => void mutate()} />
       ) : isLoading || !data ? (
         <StatusView kind="loading" compact />

@@ -1,18 +1,22 @@
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { useSWRConfig } from "swr";
-import { inviteSchema } from "../../../shared/billing";
+import { phoneSchema } from "../../../shared/auth";
 import { formatPhoneAsTyped } from "../../../shared/phone";
+import { z } from "../../../shared/zod";
 import { PhoneField } from "../../components/ui/PhoneField";
 import { toast } from "../../components/ui/Toast";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, required, useSchemaForm } from "../../lib/forms";
 import { billingApi, INVITATIONS_KEY, useInvitations } from "./api";
 import { CopyField } from "./CopyField";
 import { InvitationsCard } from "./InvitationsCard";
 import "../../i18n/auth";
 import "../../i18n/billing";
 import "./billing.css";
+
+/** The invitation form: the Worker's phone rule, and a phone is needed. */
+const inviteForm = z.object({ phoneNumber: required(phoneSchema) });
 
 /** The server's reasons for refusing an invitation, as translation keys. */
 function refusalKey(err: unknown): string {
@@ -33,7 +37,7 @@ export default function InvitePage() {
   const { phoneNumber } = useParams();
   const { mutate } = useSWRConfig();
   const invitations = useInvitations(1, 20);
-  const form = useForm({ initial: { phoneNumber: formatPhoneAsTyped(phoneNumber ?? "") }, schema: inviteSchema, required: ["phoneNumber"] });
+  const form = useSchemaForm(inviteForm, { phoneNumber: formatPhoneAsTyped(phoneNumber ?? "") });
   const remaining = invitations.data?.summary.remainingToday;
 
   const submit = form.onSubmit(async ({ phoneNumber: phone }) => {

@@ -42,7 +42,7 @@ export default function PaymentPage() {
       const { url } = await billingApi.checkout({ planId: plan.id, idempotencyKey, returnPath: "/payment", returnQuery: carriedQuery(params) });
       window.location.assign(url);
     } catch (err) {
-      // The spec's words: "couldn't start payment process"; a throttle says so.
+      // The words docs/product.md keeps: "couldn't start payment process"; a throttle says so.
       setError(err instanceof ApiClientError && err.status === 429 ? "errors.tooMany" : "errors.couldntStart");
       throw err;
     }

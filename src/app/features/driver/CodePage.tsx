@@ -4,7 +4,7 @@ import { z } from "zod";
 import { codeSchema } from "../../../shared/auth";
 import { FormMessage, TextField } from "../../components/ui/FormField";
 import { StatusView } from "../../components/ui/StatusView";
-import { useForm } from "../../components/ui/use-form";
+import { required, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, platformReason, useConnection } from "./api";
 import { connectErrorKey } from "./connect-errors";
@@ -12,7 +12,7 @@ import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
 
-const codeForm = z.object({ code: codeSchema });
+const codeForm = z.object({ code: required(codeSchema) });
 
 /** /flex/otp: the platform's verification code, for the sign-in started on /flex/login. */
 export default function CodePage() {
@@ -25,7 +25,7 @@ export default function CodePage() {
   const attemptId = state?.attemptId ?? pending?.attemptId ?? null;
   const destination = state?.destination ?? pending?.destination ?? null;
   const platform = t(`platform.${user?.app ?? "flex"}`);
-  const form = useForm({ initial: { code: "" }, schema: codeForm, required: ["code"] });
+  const form = useSchemaForm(codeForm, { code: "" });
 
   const submit = form.onSubmit(async ({ code }) => {
     if (!attemptId) return;

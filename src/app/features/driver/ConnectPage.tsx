@@ -4,7 +4,7 @@ import { z } from "zod";
 import { emailSchema } from "../../../shared/auth";
 import { FormMessage, PasswordField, TextField } from "../../components/ui/FormField";
 import { StatusView } from "../../components/ui/StatusView";
-import { useForm } from "../../components/ui/use-form";
+import { required, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, useConnection } from "./api";
 import { connectErrorKey } from "./connect-errors";
@@ -12,10 +12,10 @@ import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
 
-const connectSchema = z.object({ email: emailSchema, password: z.string().min(1) });
+const connectSchema = z.object({ email: required(emailSchema), password: required(z.string()) });
 
 /**
- * /flex/login: the platform account's email and password (spec's "proxy" step). The password goes
+ * /flex/login: the platform account's email and password (the "proxy" step of docs/product.md). The password goes
  * to the platform once and is never stored. A challenge continues on /flex/otp (a code) or
  * /flex/confirm (an approval on another device); once connected the routing moves on to filters.
  */
@@ -26,7 +26,7 @@ export default function ConnectPage() {
   const connection = useConnection();
   const app = user?.app ?? "flex";
   const platform = t(`platform.${app}`);
-  const form = useForm({ initial: { email: user?.flexEmail ?? "", password: "" }, schema: connectSchema, required: ["email", "password"] });
+  const form = useSchemaForm(connectSchema, { email: user?.flexEmail ?? "", password: "" });
 
   const submit = form.onSubmit(async ({ email, password }) => {
     try {

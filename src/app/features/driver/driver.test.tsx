@@ -276,7 +276,7 @@ describe("dashboard", () => {
     expect(screen.getByText("3 invited, 1 registered, 0 paid; free weeks earned: 1")).toBeInTheDocument();
   });
 
-  it("I've arrived while the system is off: the spec's message", async () => {
+  it("I've arrived while the system is off: the message docs/product.md keeps", async () => {
     dashboardApi("stopped");
     renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
     expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();

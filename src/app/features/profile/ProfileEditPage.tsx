@@ -3,8 +3,8 @@ import { useNavigate } from "react-router";
 import { SelectField, TextField } from "../../components/ui/FormField";
 import { Splash } from "../../components/ui/Splash";
 import { toast } from "../../components/ui/Toast";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { setLanguage } from "../../i18n";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { type User, useSession } from "../../lib/session";
 import { profileApi } from "./api";
 import { FormActions } from "./FormActions";
@@ -23,11 +23,7 @@ function EditForm({ user }: { user: User }) {
   const { t, i18n } = useTranslation("auth");
   const navigate = useNavigate();
   const { setUser } = useSession();
-  const form = useForm({
-    initial: { name: user.name, email: user.flexEmail ?? "", language: user.language },
-    schema: profileSchema,
-    required: ["name"],
-  });
+  const form = useSchemaForm(profileSchema, { name: user.name, email: user.flexEmail ?? "", language: user.language });
 
   const submit = form.onSubmit(async (data) => {
     try {

@@ -1,9 +1,10 @@
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { PasswordField } from "../../components/ui/FormField";
+import { NewPasswordFields } from "../../components/ui/NewPasswordFields";
 import { toast } from "../../components/ui/Toast";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, useSchemaForm } from "../../lib/forms";
 import { profileApi } from "./api";
 import { FormActions } from "./FormActions";
 import { changePasswordSchema } from "./schemas";
@@ -14,11 +15,7 @@ import "../../i18n/auth";
 export default function ProfilePasswordPage() {
   const { t } = useTranslation("auth");
   const navigate = useNavigate();
-  const form = useForm({
-    initial: { currentPassword: "", newPassword: "", confirmPassword: "" },
-    schema: changePasswordSchema,
-    required: ["currentPassword", "newPassword", "confirmPassword"],
-  });
+  const form = useSchemaForm(changePasswordSchema, { currentPassword: "", newPassword: "", confirmPassword: "" });
 
   const submit = form.onSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -39,14 +36,7 @@ export default function ProfilePasswordPage() {
       <h1>{t("common:titles.profilePassword")}</h1>
       <form className="profile-form" onSubmit={submit} noValidate>
         <PasswordField {...form.field("currentPassword")} {...toggle} label={t("fields.currentPassword")} autoComplete="current-password" />
-        <PasswordField
-          {...form.field("newPassword")}
-          {...toggle}
-          label={t("fields.newPassword")}
-          autoComplete="new-password"
-          hint={t("fields.passwordRules")}
-        />
-        <PasswordField {...form.field("confirmPassword")} {...toggle} label={t("fields.confirmPassword")} autoComplete="new-password" />
+        <NewPasswordFields password={form.field("newPassword")} confirm={form.field("confirmPassword")} />
         <FormActions error={form.formError} submitting={form.submitting} submitLabel={t("profile.changePassword")} />
       </form>
     </section>

@@ -2,7 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { useSession } from "../../lib/session";
 
-/** Spec §4: the flag raised once when the service expires today, shown until dismissed. */
+/** docs/product.md, accounts and signing in: the flag raised once when the service expires today, shown until dismissed. */
 export function ExpiryNotice() {
   const { t } = useTranslation("auth");
   const { expiresToday, dismissExpiryNotice } = useSession();

@@ -53,7 +53,7 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 const RESEND_DEDUPE_MS = 60_000;
 const recentResends = new Map<string, number>();
 
-/** Spec §4: resend a confirmation code (a failure is only logged), then go to /confirm-account. */
+/** docs/product.md, accounts and signing in: resend a confirmation code (a failure is only logged), then go to /confirm-account. */
 export async function resendConfirmationCode({ phoneNumber, app }: Pick<ConfirmState, "phoneNumber" | "app">, now = Date.now()) {
   const key = `${app}:${phoneNumber}`;
   if (now - (recentResends.get(key) ?? 0) < RESEND_DEDUPE_MS) return;
@@ -73,16 +73,17 @@ export function forgetResends() {
 function ResendThenConfirm({ state }: { state: ConfirmState }) {
   const navigate = useNavigate();
   // Keyed by the phone and app: the state object itself is rebuilt on every render.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: keyed by the phone and app, not the state object
+  const { phoneNumber, app, reason } = state;
   useEffect(() => {
     let live = true;
-    void resendConfirmationCode(state).then(() => {
-      if (live) void navigate("/confirm-account", { replace: true, state });
+    const target: ConfirmState = { phoneNumber, app, reason };
+    void resendConfirmationCode(target).then(() => {
+      if (live) void navigate("/confirm-account", { replace: true, state: target });
     });
     return () => {
       live = false;
     };
-  }, [navigate, state.phoneNumber, state.app]);
+  }, [navigate, phoneNumber, app, reason]);
   return <Splash inline />;
 }
 

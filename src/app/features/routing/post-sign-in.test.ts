@@ -8,7 +8,7 @@ function input(over: Partial<RoutingInput> = {}, user: Partial<RoutingUser> | nu
   return { loading: false, claims, user: user === null ? null : { ...ready, ...user }, error: null, ...over };
 }
 
-describe("post-sign-in routing, in the spec's order", () => {
+describe("post-sign-in routing, in the product's order", () => {
   it("1. no session → /", () => {
     expect(landingDecision(input({ claims: null }, null))).toEqual({ kind: "redirect", to: "/" });
   });

@@ -2,7 +2,7 @@ import type { IdClaims } from "../../../shared/auth";
 import type { User } from "../../lib/session";
 
 /**
- * Post-sign-in routing (spec §2, §4, §6), as a pure function of the session so it can be tested
+ * Post-sign-in routing (docs/product.md, routes), as a pure function of the session so it can be tested
  * rule by rule. The guard component (Guard.tsx) performs what it decides.
  *
  * Levels, from most open to most demanding:
@@ -63,7 +63,7 @@ function needUser(input: RoutingInput): Decision | null {
   return input.error ? { kind: "error" } : wait;
 }
 
-/** Where a signed-in person belongs, in the spec's order; `search` is the current query string. */
+/** Where a signed-in person belongs, in the product's order; `search` is the current query string. */
 export function landingDecision(input: RoutingInput, search = ""): Decision {
   if (input.loading) return wait;
   // 1. No session.

@@ -1,19 +1,29 @@
 import { type ChangeEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { appSchema, phoneSchema } from "../../../shared/auth";
 import { CONTACT_FORM_CONSENT } from "../../../shared/consent-texts";
 import { CONTACT_MESSAGE_MAX, contactSchema } from "../../../shared/contact";
 import { formatUsPhone } from "../../../shared/phone";
+import { z } from "../../../shared/zod";
 import { ChoiceField, FormMessage, TextField } from "../../components/ui/FormField";
 import { Icon } from "../../components/ui/Icon";
 import { PhoneField } from "../../components/ui/PhoneField";
-import { apiErrorKey, useForm } from "../../components/ui/use-form";
 import { ApiClientError, publicApi, unwrap } from "../../lib/api-client";
+import { apiErrorKey, required, useSchemaForm } from "../../lib/forms";
 import { useSiteInfo } from "./api";
 import "../../i18n/auth";
 import "../../i18n/site";
 import "./site.css";
 
 type Sent = { name: string; phone: string };
+
+/** The Worker's contact schema, with the fields a person must fill in saying so. */
+const contactForm = contactSchema.omit({ language: true }).extend({
+  name: required(z.string().trim().max(100)),
+  phoneNumber: required(phoneSchema),
+  message: required(z.string().trim().max(CONTACT_MESSAGE_MAX)),
+  app: appSchema,
+});
 
 /**
  * /contact: support hours and a form that files a lead for the admins (POST /api/contact). The
@@ -27,8 +37,10 @@ export default function ContactPage() {
   const [sent, setSent] = useState<Sent | null>(null);
   const [marketingConsent, setMarketingConsent] = useState(false);
   const language = i18n.language === "es" ? "es" : "en";
-  const initial = { name: "", phoneNumber: "", email: "", message: "", app: "flex", website: "" };
-  const form = useForm({ initial, schema: contactSchema, required: ["name", "phoneNumber", "message"] });
+  const initial = { name: "", phoneNumber: "", email: "", message: "", app: "flex" as const, website: "" };
+  const form = useSchemaForm(contactForm, initial);
+  const { app, message, website } = form.watch();
+  const change = (name: "app" | "message" | "website", value: string) => form.setValue(name, value as never, { shouldValidate: form.formState.isSubmitted });
 
   const submit = form.onSubmit(async (data) => {
     try {
@@ -85,20 +97,20 @@ export default function ContactPage() {
             <ChoiceField
               legend={t("contact.app")}
               name="app"
-              value={form.values.app as "flex" | "spark"}
+              value={app}
               choices={[
                 { value: "flex", label: "Amazon Flex" },
                 { value: "spark", label: "Walmart Spark" },
               ]}
-              onChange={(value) => form.setValue("app", value)}
+              onChange={(value) => change("app", value)}
             />
             <MessageField
               name="message"
-              value={form.values.message}
+              value={message}
               error={form.field("message").error}
-              onChange={(event) => form.setValue("message", event.target.value)}
+              onChange={(event) => change("message", event.target.value)}
               label={t("contact.message")}
-              hint={t("contact.messageHint", { count: Math.max(0, CONTACT_MESSAGE_MAX - form.values.message.length) })}
+              hint={t("contact.messageHint", { count: Math.max(0, CONTACT_MESSAGE_MAX - message.length) })}
             />
             <div className="form-field contact-consent">
               <label className="check" htmlFor="contact-consent">
@@ -118,14 +130,7 @@ export default function ContactPage() {
             </div>
             <div className="contact-trap" aria-hidden="true">
               <label htmlFor="contact-website">{t("contact.honeypot")}</label>
-              <input
-                id="contact-website"
-                name="website"
-                tabIndex={-1}
-                autoComplete="off"
-                value={form.values.website}
-                onChange={(e) => form.setValue("website", e.target.value)}
-              />
+              <input id="contact-website" name="website" tabIndex={-1} autoComplete="off" value={website} onChange={(e) => change("website", e.target.value)} />
             </div>
             <FormMessage>{form.formError}</FormMessage>
             <div className="actions">

@@ -6,10 +6,10 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { app } from "../../app";
-import { db, json, uniqueAddress } from "../../auth/test-fixtures";
 import { DAY_MS } from "../../billing/service-time";
 import { commissions, resellers, users } from "../../db/schema";
 import { billingAdmin, driver, paymentRow, resellerWithClient, stripeEvent, testPlan, userRow } from "../../test/billing-fixtures";
+import { db, json, uniqueAddress } from "../../test/fixtures";
 import { StripePayments } from "./stripe";
 import { stripeSignatureHeader } from "./stripe-signature";
 

@@ -1,3 +1,5 @@
+import type { Db } from "../../db/client";
+import { outbox } from "../../db/schema";
 import type { SendOutcome } from "../outcome";
 import type { SmsMessage, SmsProvider } from "./provider";
 
@@ -8,11 +10,11 @@ import type { SmsMessage, SmsProvider } from "./provider";
 export class OutboxSms implements SmsProvider {
   readonly name = "outbox";
   readonly sender = null;
-  constructor(private readonly db: D1Database) {}
+  constructor(private readonly db: Db) {}
 
   async send(message: SmsMessage): Promise<SendOutcome> {
     const providerId = `OB${crypto.randomUUID().replace(/-/g, "")}`;
-    await this.db.prepare("INSERT INTO outbox (channel, \"to\", body, provider_id) VALUES ('sms', ?, ?, ?)").bind(message.to, message.body, providerId).run();
+    await this.db.insert(outbox).values({ channel: "sms", to: message.to, body: message.body, providerId });
     console.log(JSON.stringify({ level: "info", msg: "outbox.sms", to: message.to, body: message.body, providerId }));
     return { ok: true, providerId };
   }

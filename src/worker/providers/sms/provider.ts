@@ -1,4 +1,5 @@
 import { isProduction } from "../../config";
+import { dbFor } from "../../db/client";
 import type { SendOutcome } from "../outcome";
 import { OutboxSms } from "./outbox";
 import { TwilioSms } from "./twilio";
@@ -16,21 +17,16 @@ export interface SmsProvider {
 }
 
 type Factory = (env: Env) => SmsProvider;
-const factories: Record<string, Factory> = {
+const factories: Readonly<Record<string, Factory>> = {
   outbox: (env) => {
     // Belt and braces behind src/worker/config.ts: the outbox keeps codes where admins can read them.
     if (isProduction(env)) throw new Error("The outbox provider is not available in production");
-    return new OutboxSms(env.DB);
+    return new OutboxSms(dbFor(env.DB));
   },
   twilio: (env) => new TwilioSms(env),
 };
 
-/** Further adapters register themselves here (keyed by the SMS_PROVIDER setting). */
-export function registerSmsProvider(name: string, factory: Factory) {
-  factories[name] = factory;
-}
-
-/** The SMS provider the SMS_PROVIDER setting names: "outbox" (embedded default), "twilio", or a registered one. */
+/** The SMS provider the SMS_PROVIDER setting names: "outbox" (embedded default), or "twilio". */
 export function createSmsProvider(env: Env): SmsProvider {
   const factory = factories[env.SMS_PROVIDER];
   if (!factory) throw new Error(`Unknown SMS_PROVIDER "${env.SMS_PROVIDER}"`);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { fakeTenant, uniquePhone } from "../../test/messaging-fixtures";
+import { fakeTenant, uniquePhone } from "../../test/fixtures";
 import { retryAfterSeconds } from "../http-call";
 import { createSmsProvider } from "./provider";
 import { TwilioSms } from "./twilio";

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { dbFor } from "../../db/client";
 import { createLogger } from "../../log";
 import { findTemplate, syncTemplates, templatePage } from "../../messaging/templates";
-import { fakeTenant, uniquePhone, uniqueTag } from "../../test/messaging-fixtures";
+import { fakeTenant, uniquePhone, uniqueTag } from "../../test/fixtures";
 import { CloudApiWhatsApp } from "./cloud-api";
 import { createWhatsAppProvider } from "./provider";
 
@@ -93,14 +94,14 @@ describe("template sync", () => {
     await tenant.configure({ templates: [keep, rejected, gone] });
     const workerEnv = tenant.env();
     expect(await syncTemplates(workerEnv, log, { force: true })).toBe(true);
-    expect(await findTemplate(env.DB, keep)).toMatchObject({ id: keep.id, category: "MARKETING", components: keep.components });
-    expect(await findTemplate(env.DB, rejected)).toBeNull();
+    expect(await findTemplate(dbFor(env.DB), keep)).toMatchObject({ id: keep.id, category: "MARKETING", components: keep.components });
+    expect(await findTemplate(dbFor(env.DB), rejected)).toBeNull();
     // Fresh copy: no call to the provider within ten minutes.
     await tenant.configure({ templates: [{ ...keep, components: [{ type: "BODY", text: "changed" }] }] });
     expect(await syncTemplates(workerEnv, log)).toBe(false);
     expect(await syncTemplates(workerEnv, log, { force: true })).toBe(true);
-    expect(await findTemplate(env.DB, gone)).toBeNull();
-    expect((await findTemplate(env.DB, keep))!.components).toEqual([{ type: "BODY", text: "changed" }]);
+    expect(await findTemplate(dbFor(env.DB), gone)).toBeNull();
+    expect((await findTemplate(dbFor(env.DB), keep))!.components).toEqual([{ type: "BODY", text: "changed" }]);
     const page = await templatePage(workerEnv, log, 1, 20);
     expect(page.rows.map((t) => t.name)).toContain(keep.name);
     expect(page.rows.every((t) => t.status === "APPROVED")).toBe(true);

@@ -1,4 +1,7 @@
-import type { TemplateComponent, TemplateRef } from "../../../shared/templates";
+import { and, eq } from "drizzle-orm";
+import type { TemplateRef } from "../../../shared/templates";
+import type { Db } from "../../db/client";
+import { outbox, whatsappTemplates } from "../../db/schema";
 import type { SendOutcome } from "../outcome";
 import type { WhatsAppProvider } from "./provider";
 import { renderTemplate } from "./template";
@@ -11,15 +14,16 @@ import { renderTemplate } from "./template";
 export class OutboxWhatsApp implements WhatsAppProvider {
   readonly name = "outbox";
   readonly sender = null;
-  constructor(private readonly db: D1Database) {}
+  constructor(private readonly db: Db) {}
 
   async sendTemplate(to: string, template: TemplateRef): Promise<SendOutcome> {
     const row = await this.db
-      .prepare("SELECT components FROM whatsapp_templates WHERE name = ? AND language = ?")
-      .bind(template.name, template.language)
-      .first<{ components: string }>();
+      .select({ components: whatsappTemplates.components })
+      .from(whatsappTemplates)
+      .where(and(eq(whatsappTemplates.name, template.name), eq(whatsappTemplates.language, template.language)))
+      .get();
     if (!row) return { ok: false, retryable: false, errorCode: "132001", errorMessage: `Template ${template.name} (${template.language}) does not exist` };
-    return this.store(to, renderTemplate(JSON.parse(row.components) as TemplateComponent[]));
+    return this.store(to, renderTemplate(row.components));
   }
 
   sendText(to: string, body: string): Promise<SendOutcome> {
@@ -32,7 +36,7 @@ export class OutboxWhatsApp implements WhatsAppProvider {
 
   private async store(to: string, body: string): Promise<SendOutcome> {
     const providerId = `wamid.OB${crypto.randomUUID().replace(/-/g, "")}`;
-    await this.db.prepare("INSERT INTO outbox (channel, \"to\", body, provider_id) VALUES ('whatsapp', ?, ?, ?)").bind(to, body, providerId).run();
+    await this.db.insert(outbox).values({ channel: "whatsapp", to, body, providerId });
     console.log(JSON.stringify({ level: "info", msg: "outbox.whatsapp", to, body, providerId }));
     return { ok: true, providerId };
   }

@@ -1,5 +1,6 @@
 import type { TemplateRef, WhatsAppTemplate } from "../../../shared/templates";
 import { isProduction } from "../../config";
+import { dbFor } from "../../db/client";
 import type { SendOutcome } from "../outcome";
 import { CloudApiWhatsApp } from "./cloud-api";
 import { OutboxWhatsApp } from "./outbox";
@@ -25,7 +26,7 @@ const factories: Record<string, Factory> = {
   outbox: (env) => {
     // Belt and braces behind src/worker/config.ts: the outbox keeps codes where admins can read them.
     if (isProduction(env)) throw new Error("The outbox provider is not available in production");
-    return new OutboxWhatsApp(env.DB);
+    return new OutboxWhatsApp(dbFor(env.DB));
   },
   "cloud-api": (env) => new CloudApiWhatsApp(env),
 };

@@ -2,11 +2,11 @@ import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { Badge } from "../../../components/ui/Badge";
+import { confirmedAction } from "../../../components/ui/confirmed-action";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { StatusView } from "../../../components/ui/StatusView";
-import { toast } from "../../../components/ui/Toast";
 import "../../../i18n/admin";
 import { type CampaignView as Campaign, type LedgerRow, MESSAGE_STATUSES, type MessageStatus } from "../../../../shared/campaigns";
 import { formatUsPhone } from "../../../../shared/phone";
@@ -67,33 +67,29 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
   const { mutate } = useCampaign(String(campaign.id));
 
   async function cancel() {
-    if (!window.confirm(t("campaigns.cancelConfirm"))) return;
     setCancelling(true);
-    try {
-      const res = await unwrap(api.admin.campaigns[":id"].cancel.$post({ param: { id: String(campaign.id) } }));
-      await mutate({ campaign: res.campaign }, { revalidate: false });
-      toast.success(t("campaigns.cancelled"));
-    } catch (err) {
-      toast.error(serverMessage(err) ?? t("errors.generic"));
-    } finally {
-      setCancelling(false);
-    }
+    const cancelled = await confirmedAction({
+      confirm: t("campaigns.cancelConfirm"),
+      loading: t("campaigns.cancel"),
+      run: () => unwrap(api.admin.campaigns[":id"].cancel.$post({ param: { id: String(campaign.id) } })),
+      success: () => t("campaigns.cancelled"),
+      failure: (err) => serverMessage(err) ?? t("errors.generic"),
+    });
+    setCancelling(false);
+    if (cancelled) await mutate({ campaign: cancelled.campaign }, { revalidate: false });
   }
 
   async function retryFailed() {
-    if (!window.confirm(t("campaigns.retryConfirm", { n: campaign.counts.failed }))) return;
     setRetrying(true);
-    const loading = toast.loading(t("send.sending"));
-    try {
-      const res = await unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } }));
-      toast.success(t("campaigns.retried", { n: res.campaign.total }));
-      navigate(`/admin/campaigns/${res.campaign.id}`);
-    } catch (err) {
-      toast.error(serverMessage(err) ?? t("errors.generic"));
-    } finally {
-      toast.dismiss(loading);
-      setRetrying(false);
-    }
+    const retried = await confirmedAction({
+      confirm: t("campaigns.retryConfirm", { n: campaign.counts.failed }),
+      loading: t("send.sending"),
+      run: () => unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } })),
+      success: (res) => t("campaigns.retried", { n: res.campaign.total }),
+      failure: (err) => serverMessage(err) ?? t("errors.generic"),
+    });
+    setRetrying(false);
+    if (retried) void navigate(`/admin/campaigns/${retried.campaign.id}`);
   }
 
   return (

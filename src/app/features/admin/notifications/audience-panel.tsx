@@ -1,12 +1,15 @@
-import { type FormEvent, type ReactNode, useId, useState } from "react";
+import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
 import { smsBodyFor } from "../../../../shared/marketing";
+import type { WhatsAppTemplate } from "../../../../shared/templates";
+import { z } from "../../../../shared/zod";
+import { useValueForm } from "../../../lib/forms";
 import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
-import { findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, messageProblems, reviewRules } from "../MessageFields";
+import { checkMessage, findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, reviewRules } from "../MessageFields";
+import { confirmAndSend } from "../send";
 import { useAdminUser } from "../use-admin-user";
-import { confirmAndSend } from "./send";
 
 type Options<Form extends MessageValue, Filters, DateField extends string> = {
   source: "drivers" | "invitations";
@@ -35,29 +38,28 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
   const { t } = useTranslation("admin");
   const navigate = useNavigate();
   const { billingDetails } = useAdminUser();
-  const [form, setForm] = useState<Form>(initialForm);
-  const [errors, setErrors] = useState<FieldErrors<DateField>>({});
   const [review, setReview] = useState<{ audience: Filters; key: string; form: Form } | null>(null);
+  // The rules read the templates on offer, which load once the form says WhatsApp.
+  const offered = useRef<WhatsAppTemplate[] | undefined>(undefined);
+  const formSchema = z.custom<Form>().superRefine((value, ctx) => {
+    // The audience is checked by the server's own schema; its issues on dates mean "out of order".
+    const parsed = schema.safeParse(audience(value));
+    const dates = new Set((parsed.error?.issues ?? []).map((issue) => String(issue.path[0])).filter((field) => dateFields.includes(field as DateField)));
+    for (const field of dates) ctx.addIssue({ code: "custom", path: [field], message: "admin:errors.dateOrder" });
+    checkMessage(value, limited(value), offered.current, ctx);
+  });
+  const valueForm = useValueForm(formSchema, initialForm);
+  const form = valueForm.values;
   const templates = useTemplates(billingDetails && form.channel === "whatsapp");
+  offered.current = templates.data?.Items;
+  const errors = Object.fromEntries(
+    [...dateFields, "message", "template", "purpose", "scheduledAt"]
+      .map((field) => [field, valueForm.errorText(field)])
+      .filter(([, text]) => text !== undefined),
+  ) as FieldErrors<DateField>;
 
-  const update = (patch: Partial<Form>) => setForm((f) => ({ ...f, ...patch }));
-
-  function startReview(e: FormEvent) {
-    e.preventDefault();
-    const query = audience(form);
-    const next: FieldErrors<DateField> = {};
-    const parsed = schema.safeParse(query);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as DateField;
-        if (dateFields.includes(field)) (next as Record<DateField, string | undefined>)[field] ??= t("errors.dateOrder");
-      }
-    }
-    Object.assign(next, messageProblems(form, findTemplate(templates.data?.Items, form.templateId), limited(form), t));
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    setReview({ audience: query, key: newIdempotencyKey(), form });
-  }
+  const update = valueForm.update;
+  const startReview = valueForm.onSubmit((value) => setReview({ audience: audience(value), key: newIdempotencyKey(), form: value }));
 
   async function send(excludedPhones: string[], recipients: number) {
     if (!review) return;
@@ -77,8 +79,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
       navigate,
     );
     if (created) {
-      setForm(initialForm);
-      setErrors({});
+      valueForm.reset(initialForm);
       setReview(null);
     }
   }

@@ -1,23 +1,26 @@
-import { useDeferredValue, useId, useMemo, useState } from "react";
+import { useDeferredValue, useId, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
+import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
-import { toast } from "../../../components/ui/Toast";
 import "../../../i18n/admin";
 import { pageCount, pageOffset } from "../../../../shared/paging";
 import { formatUsPhone } from "../../../../shared/phone";
-import { newIdempotencyKey, serverMessage, useSettings, useTemplates } from "../api";
+import type { WhatsAppTemplate } from "../../../../shared/templates";
+import { useValueForm } from "../../../lib/forms";
+import { newIdempotencyKey, useSettings, useTemplates } from "../api";
 import { readToolsHandoff } from "../handoff";
-import { emptyMessage, findTemplate, type MessageErrors, MessageFields, type MessageValue, messageFields, messageProblems } from "../MessageFields";
+import { checkMessage, emptyMessage, findTemplate, MessageFields, type MessageValue, messageFields } from "../MessageFields";
+import { confirmAndSend } from "../send";
 import { useAdminUser } from "../use-admin-user";
-import { createListCampaign } from "./api";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
 import "./tools.css";
 
 const SHOWN_INVALID = 50;
-const initialContent: MessageValue = emptyMessage();
+type ToolsForm = MessageValue & { text: string; limit: boolean };
+const initialForm: ToolsForm = { ...emptyMessage(), text: "", limit: true };
 
 /** /admin/tools: send an SMS or a WhatsApp template to a typed or pasted list of numbers. */
 export default function ToolsPage() {
@@ -28,20 +31,26 @@ export default function ToolsPage() {
   const settings = useSettings();
   // "Message these" on the leads page arrives with its numbers filled in.
   const handoff = readToolsHandoff(useLocation().state);
-  const [text, setText] = useState(() => handoff?.phones.join("\n") ?? "");
-  const deferredText = useDeferredValue(text);
-  const list = useMemo(() => parsePhoneList(deferredText), [deferredText]);
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
   const { page, pageSize, restart, pager } = usePaging();
-  const [content, setContent] = useState<MessageValue>(initialContent);
-  const { channel } = content;
-  const [limit, setLimit] = useState(true);
-  const [errors, setErrors] = useState<{ phones?: string } & MessageErrors>({});
-  const [sending, setSending] = useState(false);
   // One key per prepared send: a retry after a lost answer, or a double click, sends once.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
+  // The rules read the templates on offer, which load once the form says WhatsApp.
+  const offered = useRef<WhatsAppTemplate[] | undefined>(undefined);
+  const schema = z.custom<ToolsForm>().superRefine((form, ctx) => {
+    const valid = parsePhoneList(form.text).valid;
+    if (valid.length > MAX_LIST_SIZE) ctx.addIssue({ code: "custom", path: ["phones"], message: "admin:tools.tooMany" });
+    else if (!valid.some((p) => !excluded.has(p))) ctx.addIssue({ code: "custom", path: ["phones"], message: "admin:tools.noneSelected" });
+    checkMessage(form, form.limit, offered.current, ctx);
+  });
+  const form = useValueForm(schema, { ...initialForm, text: handoff?.phones.join("\n") ?? "" });
+  const { text, channel, limit } = form.values;
+  // A long paste is parsed off the typing path.
+  const deferredText = useDeferredValue(text);
+  const list = useMemo(() => parsePhoneList(deferredText), [deferredText]);
   const templates = useTemplates(billingDetails && channel === "whatsapp");
-  const template = findTemplate(templates.data?.Items, content.templateId);
+  offered.current = templates.data?.Items;
+  const template = findTemplate(templates.data?.Items, form.values.templateId);
 
   const selected = list.valid.filter((p) => !excluded.has(p));
   const pages = pageCount(list.valid.length, pageSize);
@@ -49,12 +58,10 @@ export default function ToolsPage() {
   const pageRows = list.valid.slice(pageOffset(current, pageSize), pageOffset(current, pageSize) + pageSize);
   const tooMany = list.valid.length > MAX_LIST_SIZE;
 
-  const changed =
-    <T,>(set: (v: T) => void) =>
-    (v: T) => {
-      set(v);
-      setIdempotencyKey(newIdempotencyKey());
-    };
+  const change = (patch: Partial<ToolsForm>) => {
+    form.update(patch);
+    setIdempotencyKey(newIdempotencyKey());
+  };
 
   const toggle = (phones: string[], on: boolean) => {
     setExcluded((prev) => {
@@ -88,53 +95,26 @@ export default function ToolsPage() {
     { key: "phone", header: t("columns.phone"), className: "nowrap", cell: (p) => formatUsPhone(p) },
   ];
 
-  async function send() {
-    const next: typeof errors = {};
-    if (selected.length === 0) next.phones = t("tools.noneSelected");
-    if (tooMany) next.phones = t("tools.tooMany", { max: MAX_LIST_SIZE });
-    Object.assign(next, messageProblems(content, template, limit, t));
-    setErrors(next);
-    if (Object.keys(next).length > 0) return;
-    if (!window.confirm(t("send.confirm", { n: selected.length }))) return;
-
-    setSending(true);
-    const loading = toast.loading(t("send.sending"));
-    try {
-      const created = await createListCampaign({
+  const send = form.onSubmit(async () => {
+    const created = await confirmAndSend(
+      {
         idempotencyKey,
         source: "list",
-        ...messageFields(content, template),
+        ...messageFields(form.values, template),
         phones: selected,
         ...(isOwner && !limit ? { liftLimit: true } : {}),
-      });
-      toast.success(
-        <>
-          {created.message || t("send.sent", { n: selected.length })}{" "}
-          <a
-            href={`/admin/campaigns/${created.campaign.id}`}
-            onClick={(e) => {
-              // The toaster sits outside the router: navigate with this screen's function.
-              e.preventDefault();
-              void navigate(`/admin/campaigns/${created.campaign.id}`);
-            }}
-          >
-            {t("send.viewProgress")}
-          </a>
-        </>,
-      );
-      setText("");
-      setContent(initialContent);
+      },
+      selected.length,
+      t,
+      navigate,
+    );
+    if (created) {
+      form.reset(initialForm);
       setExcluded(new Set());
       restart();
-      setLimit(true);
       setIdempotencyKey(newIdempotencyKey());
-    } catch (err) {
-      toast.error(serverMessage(err) ?? t("errors.generic"));
-    } finally {
-      toast.dismiss(loading);
-      setSending(false);
     }
-  }
+  });
 
   return (
     <section className="tools">
@@ -157,7 +137,7 @@ export default function ToolsPage() {
               value={text}
               placeholder={"(305) 555-0100\n+1 407 555 0101"}
               aria-describedby={`${ids}-phones-hint ${ids}-phones-summary`}
-              onChange={(e) => changed(setText)(e.target.value)}
+              onChange={(e) => change({ text: e.target.value })}
             />
             <small id={`${ids}-phones-hint`} className="muted">
               {t("tools.phonesHint")}
@@ -170,11 +150,9 @@ export default function ToolsPage() {
             <div className="alert" role="alert">
               <p>{t("tools.invalid", { n: list.invalid.length })}</p>
               <ul className="invalid-list">
-                {/* The same bad line may appear twice; its position in the pasted list tells them apart. */}
-                {list.invalid.slice(0, SHOWN_INVALID).map((bad, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: the list is fixed once shown, and duplicates are expected
-                  <li key={`${i}-${bad}`}>
-                    <code>{bad}</code>
+                {keyedByValue(list.invalid.slice(0, SHOWN_INVALID)).map(({ key, value }) => (
+                  <li key={key}>
+                    <code>{value}</code>
                   </li>
                 ))}
               </ul>
@@ -213,32 +191,47 @@ export default function ToolsPage() {
               />
             </>
           )}
-          {errors.phones && <p className="field-error">{errors.phones}</p>}
+          {form.errorText("phones") && <p className="field-error">{form.errorText("phones", { max: MAX_LIST_SIZE })}</p>}
         </section>
 
         <section className="card" aria-labelledby={`${ids}-message`}>
           <h2 id={`${ids}-message`}>{t("tools.messageTitle")}</h2>
           <MessageFields
-            value={content}
-            onChange={(patch) => changed(setContent)((c: MessageValue) => ({ ...c, ...patch }))}
+            value={form.values}
+            onChange={change}
             limit={limit}
             billingDetails={billingDetails}
-            errors={errors}
+            errors={{
+              message: form.errorText("message"),
+              template: form.errorText("template"),
+              purpose: form.errorText("purpose"),
+              scheduledAt: form.errorText("scheduledAt"),
+            }}
             limitControl={{
               checked: limit,
               disabled: !isOwner,
-              onChange: changed(setLimit),
+              onChange: (checked) => change({ limit: checked }),
               label: t("sms.limit"),
               hint: t("sms.limitHint", { name: settings.data?.ownerName ?? t("drivers.theOwner") }),
             }}
           />
           <div className="actions">
-            <button type="button" className="button" disabled={sending || selected.length === 0 || tooMany} onClick={() => void send()}>
-              {sending ? t("send.sending") : t("tools.send", { n: selected.length })}
+            <button type="button" className="button" disabled={form.submitting || selected.length === 0 || tooMany} onClick={() => void send()}>
+              {form.submitting ? t("send.sending") : t("tools.send", { n: selected.length })}
             </button>
           </div>
         </section>
       </div>
     </section>
   );
+}
+
+/** React keys for a list that may repeat a value: the value and its occurrence (a repeated bad line shows each time). */
+function keyedByValue(values: string[]): { key: string; value: string }[] {
+  const seen = new Map<string, number>();
+  return values.map((value) => {
+    const n = (seen.get(value) ?? 0) + 1;
+    seen.set(value, n);
+    return { key: `${value}#${n}`, value };
+  });
 }

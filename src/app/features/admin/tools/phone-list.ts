@@ -43,8 +43,9 @@ export function parsePhoneList(text: string): PhoneList {
     const matches = chunk.match(PHONE_LIKE) ?? [];
     const rest = matches.reduce((s, m) => s.replace(m, ""), chunk).trim();
     const phones = matches.map((m) => normalizeUsPhone(m.trim()));
-    if (matches.length > 1 && rest === "" && phones.every(Boolean)) for (const p of phones) add(p!);
-    else invalid.push(chunk);
+    if (matches.length > 1 && rest === "" && phones.every(Boolean)) {
+      for (const phone of phones) add(phone!);
+    } else invalid.push(chunk);
   }
   return { valid, invalid, duplicates };
 }

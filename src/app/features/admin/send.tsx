@@ -1,12 +1,11 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
-import { toast } from "../../../components/ui/Toast";
-import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "../api";
+import { confirmedAction } from "../../components/ui/confirmed-action";
+import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "./api";
 
 /**
- * Spec §2/§7/§8: confirm, a loading toast that is always dismissed, then the server's message (or
- * ours) with a link to the campaign's progress, or the server's error (or ours).
- * Resolves to the created campaign, or null when cancelled or failed.
+ * Confirm, a loading toast, then the server's message (or ours) with a link to the campaign's
+ * progress, or the server's error (or ours). Resolves to the created campaign, or null.
  */
 export async function confirmAndSend(
   body: CampaignRequest,
@@ -14,22 +13,17 @@ export async function confirmAndSend(
   t: TFunction<"admin">,
   navigate: NavigateFunction,
 ): Promise<CreatedCampaign | null> {
-  if (!window.confirm(t("send.confirm", { n: recipients }))) return null;
-  const loading = toast.loading(t("send.sending"));
-  try {
-    const created = await createCampaign(body);
-    toast.success(
+  return confirmedAction({
+    confirm: t("send.confirm", { n: recipients }),
+    loading: t("send.sending"),
+    run: () => createCampaign(body),
+    success: (created) => (
       <>
         {created.message || t("send.sent", { n: recipients })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
-      </>,
-    );
-    return created;
-  } catch (err) {
-    toast.error(serverMessage(err) ?? t("errors.generic"));
-    return null;
-  } finally {
-    toast.dismiss(loading);
-  }
+      </>
+    ),
+    failure: (err) => serverMessage(err) ?? t("errors.generic"),
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { isRouteErrorResponse, Link, useRouteError } from "react-router";
-import { isChunkLoadError } from "../../lib/lazy-page";
+import { isChunkLoadError } from "../lib/lazy-page";
 
 /**
  * Error pages. They render inside the frame (top bar and footer stay) because the router puts

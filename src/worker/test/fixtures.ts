@@ -1,17 +1,22 @@
 /**
- * Test-only helpers for the identity tests: each test seeds its own users with random phones and
- * calls the real Worker, so tests share nothing and can run in any order.
+ * The Worker tests' one fixture module: each test seeds its own rows (random phones, unique tags,
+ * invite codes, regions and referral codes) and calls the real Worker, so tests share nothing,
+ * never depend on order, and a count filtered by a test's own region or referral is exact whatever
+ * else the database holds. Area-specific data builders (plans, checkouts) sit beside it and build
+ * on it (billing-fixtures.ts).
  */
 import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { vi } from "vitest";
+import { hashPassword } from "../auth/password";
+import { randomBelow, randomInviteCode } from "../auth/random";
+import { startRefreshFamily } from "../auth/refresh-tokens";
+import { sealSecret } from "../auth/secret-box";
+import { signIdToken } from "../auth/tokens";
+import { generateTotpSecret, totpCode } from "../auth/totp";
 import { createDb } from "../db/client";
-import { outbox, users } from "../db/schema";
-import { hashPassword } from "./password";
-import { randomBelow, randomInviteCode } from "./random";
-import { sealSecret } from "./secret-box";
-import { generateTotpSecret, totpCode } from "./totp";
+import { invitations, outbox, users } from "../db/schema";
 
 export const db = createDb(env.DB);
 
@@ -31,6 +36,7 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
   );
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests read answers loosely and pin their shape with expect().
 export async function json<T = Record<string, any>>(res: Response): Promise<T> {
   return (await res.json()) as T;
 }
@@ -137,4 +143,115 @@ export async function signInAdmin(admin: { app: string; phone: string; password:
   const body = await json(res);
   if (!body.tokens) throw new Error(`TOTP answer failed: ${res.status} ${JSON.stringify(body)}`);
   return body.tokens as Tokens;
+}
+
+/** A message the fake provider accepted (test/fake-provider/server.ts AcceptedMessage). */
+export type FakeAccepted = {
+  id: string;
+  channel: string;
+  to: string;
+  from: string;
+  body: string;
+  at: number;
+  statusCallback?: string;
+  reference?: string;
+  unanswered?: boolean;
+};
+
+export const uniqueTag = (prefix: string) => `${prefix}-${crypto.randomUUID().slice(0, 8)}`;
+
+/** The columns the messaging tests set, plus `billingDetails` for an administrator's role. */
+export type DriverOptions = Omit<SeedOptions, "password" | "totpSecret" | "roleProperties"> & { billingDetails?: boolean };
+
+/** A driver (or an administrator) without a password: no PBKDF2 work for tests that never sign in with one. */
+export async function createUser(options: DriverOptions = {}): Promise<{ id: number; phone: string; name: string }> {
+  const { billingDetails, ...columns } = options;
+  const phone = columns.phone ?? uniquePhone();
+  const row = await seedUser({
+    password: null,
+    name: `Driver ${phone.slice(-4)}`,
+    ...columns,
+    phone,
+    roleProperties: columns.isAdmin ? { billingDetails: billingDetails ?? false } : null,
+  });
+  return { id: row.id, phone: row.phone, name: row.name };
+}
+
+/** An ID token for a fresh session of the user (a real refresh family, as a sign-in makes), without the password round trip. */
+export async function tokenFor(
+  user: { id: number; phone: string; app?: "flex" | "spark"; isAdmin?: boolean; phoneVerified?: boolean },
+  opts: { isAdmin?: boolean; app?: "flex" | "spark" } = {},
+): Promise<string> {
+  const isAdmin = opts.isAdmin ?? user.isAdmin ?? false;
+  const { family } = await startRefreshFamily(db, user.id, { passedTotp: isAdmin });
+  return signIdToken(env, {
+    sub: String(user.id),
+    sid: family,
+    phone_number: user.phone,
+    phone_number_verified: user.phoneVerified ?? true,
+    app: opts.app ?? user.app ?? "flex",
+    is_admin: isAdmin,
+  });
+}
+
+/** A signed-in administrator of a kind: the owner (billingDetails), a support admin (none), a billing admin, or a plain driver. */
+export async function signInAs(kind: "owner" | "support" | "billing" | "driver") {
+  const user = await createUser(
+    kind === "driver"
+      ? {}
+      : {
+          isAdmin: true,
+          roleName: kind === "owner" ? "owner" : kind === "billing" ? "finance" : "support",
+          billingDetails: kind !== "support",
+          name: `${kind} admin`,
+        },
+  );
+  return { user, token: await tokenFor(user, { isAdmin: kind !== "driver" }) };
+}
+
+/** A request to the real Worker as `fetch` takes it, with an ID token and a JSON body when given. */
+export function api(path: string, init: RequestInit & { token?: string; json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("Authorization", `Bearer ${init.token}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return exports.default.fetch(new Request(`https://bp.test${path}`, { ...init, headers, body }));
+}
+
+/** An invitation of `phone` (by a fresh inviter unless one is given). */
+export async function invite(phone: string, opts: { invitedAt?: number; freeWeek?: boolean; app?: "flex" | "spark"; inviterId?: number } = {}) {
+  const inviter = opts.inviterId ?? (await createUser()).id;
+  await db
+    .insert(invitations)
+    .values({ inviterId: inviter, app: opts.app ?? "flex", phone, invitedAt: opts.invitedAt ?? Date.now(), freeWeek: opts.freeWeek ?? false });
+  return inviter;
+}
+/** A private corner of the fake provider: its own configuration, rate bucket and records. */
+export function fakeTenant(name = uniqueTag("t")) {
+  const base = `${env.FAKE_PROVIDER_URL}/t/${name}`;
+  const control = (path: string, init?: RequestInit) => fetch(`${base}/__control/${path}`, init).then((r) => r.json());
+  return {
+    base,
+    configure: (config: Record<string, unknown>) => control("config", { method: "POST", body: JSON.stringify(config) }),
+    messages: () => control("messages") as Promise<{ messages: FakeAccepted[] }>,
+    stats: () =>
+      control("stats") as Promise<{
+        accepted: number;
+        distinct: number;
+        duplicates: number;
+        rejected: Record<string, number>;
+      }>,
+    /** The Worker's env pointed at this tenant with the real Twilio and Cloud API adapters. */
+    env: (overrides: Partial<Env> = {}): Env => ({
+      ...env,
+      SMS_PROVIDER: "twilio",
+      WHATSAPP_PROVIDER: "cloud-api",
+      TWILIO_API_BASE: base,
+      WHATSAPP_API_BASE: `${base}/v21.0`,
+      ...overrides,
+    }),
+  };
 }

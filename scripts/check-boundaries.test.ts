@@ -1,0 +1,84 @@
+import { describe, expect, it } from "vitest";
+import { checkFile, importsOf } from "./check-boundaries";
+
+const rules = (path: string, source: string) => checkFile({ path, source }).map((v) => v.rule);
+
+describe("importsOf", () => {
+  it("finds static, multi-line, type-only, side-effect, re-export and dynamic imports, and skips comments", () => {
+    const source = [
+      'import { a } from "./a";',
+      "import {",
+      "  b,",
+      "  type C,",
+      '} from "../b";',
+      'import type { AppType } from "../../worker/app";',
+      'import "./styles.css";',
+      'export { d } from "./d";',
+      'export * from "./e";',
+      'const f = () => import("./f");',
+      '// import { g } from "./g";',
+      '/* import { h } from "./h"; */',
+    ].join("\n");
+    expect(importsOf(source)).toEqual([
+      { specifier: "./a", typeOnly: false, line: 1 },
+      { specifier: "../b", typeOnly: false, line: 2 },
+      { specifier: "../../worker/app", typeOnly: true, line: 6 },
+      { specifier: "./styles.css", typeOnly: false, line: 7 },
+      { specifier: "./d", typeOnly: false, line: 8 },
+      { specifier: "./e", typeOnly: false, line: 9 },
+      { specifier: "./f", typeOnly: false, line: 10 },
+    ]);
+  });
+});
+
+describe("checkFile", () => {
+  it("refuses raw D1 statements in the Worker, but not in its tests", () => {
+    const raw = 'await env.DB.prepare("SELECT 1").first();';
+    expect(rules("src/worker/messaging/sweep.ts", raw)).toEqual([
+      "the Worker queries D1 only through drizzle (src/worker/db/client.ts), never with raw statements",
+    ]);
+    expect(rules("src/worker/messaging/sweep.ts", "await db.select().from(campaigns);")).toEqual([]);
+    expect(rules("src/worker/messaging/sweep.test.ts", raw)).toEqual([]);
+    expect(rules("src/worker/test/fixtures.ts", raw)).toEqual([]);
+  });
+
+  it("keeps features apart, sub-folders of one feature included", () => {
+    expect(rules("src/app/features/auth/LoginPage.tsx", 'import { x } from "../profile/api";')).toEqual(["features never import each other (auth → profile)"]);
+    expect(rules("src/app/features/admin/tools/ToolsPage.tsx", 'import { x } from "../../auth/api";')).toEqual([
+      "features never import each other (admin → auth)",
+    ]);
+    expect(rules("src/app/features/admin/tools/ToolsPage.tsx", 'import { x } from "../api";')).toEqual([]);
+    expect(rules("src/app/router.tsx", 'const p = () => import("./features/admin/tools/ToolsPage");')).toEqual([]);
+  });
+
+  it("lets the SPA take only the AppType from the Worker, as a type", () => {
+    expect(rules("src/app/lib/api-client.ts", 'import type { AppType } from "../../worker/app";')).toEqual([]);
+    expect(rules("src/app/lib/api-client.ts", 'import { app } from "../../worker/app";')).toHaveLength(1);
+    expect(rules("src/app/features/auth/api.ts", 'import type { User } from "../../../worker/auth/sign-in-flow";')).toHaveLength(1);
+    expect(rules("src/worker/routes/user.ts", 'import { x } from "../../app/lib/session";')).toEqual(["the Worker never imports the SPA"]);
+  });
+
+  it("keeps src/shared pure", () => {
+    expect(rules("src/shared/phone.ts", 'import { z } from "zod";\nimport { a } from "./paging";')).toEqual([]);
+    expect(rules("src/shared/phone.ts", 'import { db } from "../worker/db/client";')).toEqual(["src/shared imports only src/shared"]);
+    expect(rules("src/shared/phone.ts", 'import { Hono } from "hono";')).toHaveLength(1);
+    expect(rules("src/shared/phone.ts", 'import { env } from "cloudflare:workers";')).toHaveLength(1);
+    expect(rules("src/shared/phone.test.ts", 'import { it } from "vitest";')).toEqual([]);
+    expect(rules("src/shared/phone.ts", 'import { it } from "vitest";')).toHaveLength(1);
+  });
+
+  it("keeps lib and components apart, and both out of the features", () => {
+    expect(rules("src/app/lib/session.tsx", 'import { Splash } from "../components/ui/Splash";')).toEqual(["src/app/lib never imports src/app/components"]);
+    expect(rules("src/app/components/ui/Pager.tsx", 'import { api } from "../../lib/api-client";')).toEqual(["src/app/components never imports src/app/lib"]);
+    expect(rules("src/app/lib/session.tsx", 'import { x } from "../features/admin/api";')).toEqual(["src/app/lib never imports a feature"]);
+    expect(rules("src/app/components/ui/Pager.tsx", 'import { x } from "../../../shared/paging";')).toEqual([]);
+  });
+
+  it("lets only the typed client fetch the API", () => {
+    expect(rules("src/app/layouts/SiteFooter.tsx", 'const res = await fetch("/api/status/health");')).toEqual([
+      "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)",
+    ]);
+    expect(rules("src/app/lib/api-client.ts", "return await fetch(input, { ...init, headers });")).toEqual([]);
+    expect(rules("src/app/features/auth/ChatWidget.tsx", "script.src = identity.scriptUrl;")).toEqual([]);
+  });
+});

@@ -1,0 +1,125 @@
+/**
+ * Import boundaries (docs/conventions.md, "Boundaries"), checked over every source file under src/:
+ *
+ * - a feature (src/app/features/<name>) never imports another feature;
+ * - the SPA never imports the Worker, except `import type` of src/worker/app (the typed client's AppType);
+ * - the Worker never imports the SPA;
+ * - src/shared imports only src/shared and the pure packages in SHARED_PACKAGES;
+ * - src/app/lib and src/app/components never import each other, nor any feature;
+ * - the SPA calls the API only through the typed client (no `fetch("/api…")` outside src/app/lib/api-client.ts);
+ * - the Worker speaks one database dialect, drizzle: no raw D1 statements (`.prepare(…)`, `DB.exec(…)`) outside
+ *   its tests (docs/decisions/, "One database dialect").
+ *
+ * `node scripts/check-boundaries.ts` prints each violation and exits non-zero when there is one.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, posix, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Packages src/shared may use: pure code that runs the same in the Worker and the browser. */
+export const SHARED_PACKAGES = ["zod", "@date-fns/tz"];
+/** What src/shared tests may use besides. */
+const SHARED_TEST_PACKAGES = ["vitest"];
+
+export type SourceFile = { path: string; source: string };
+export type ImportRef = { specifier: string; typeOnly: boolean; line: number };
+export type Violation = { file: string; line: number; specifier: string; rule: string };
+
+/** Comments out, line numbers kept: a commented-out import is not an import. */
+function stripComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, (block) => block.replace(/[^\n]/g, " ")).replace(/^\s*\/\/.*$/gm, "");
+}
+
+const lineAt = (source: string, index: number) => source.slice(0, index).split("\n").length;
+
+/** Every module a file imports or re-exports, statically or with import(). */
+export function importsOf(source: string): ImportRef[] {
+  const code = stripComments(source);
+  const refs: ImportRef[] = [];
+  const staticImport = /\b(import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?["']([^"']+)["']/g;
+  for (const m of code.matchAll(staticImport)) refs.push({ specifier: m[3]!, typeOnly: Boolean(m[2]), line: lineAt(code, m.index) });
+  for (const m of code.matchAll(/\bimport\(\s*["']([^"']+)["']\s*\)/g)) refs.push({ specifier: m[1]!, typeOnly: false, line: lineAt(code, m.index) });
+  return refs;
+}
+
+/** The repository path an import points at, or null for a package. */
+function target(file: string, specifier: string): string | null {
+  if (!specifier.startsWith(".")) return null;
+  return posix.normalize(posix.join(posix.dirname(file), specifier));
+}
+
+const packageName = (specifier: string) => (specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]!);
+const featureOf = (path: string) => /^src\/app\/features\/([^/]+)\//.exec(`${path}/`)?.[1] ?? null;
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+const isTest = (path: string) => /\.test\.tsx?$/.test(path);
+
+export function checkFile(file: SourceFile): Violation[] {
+  const violations: Violation[] = [];
+  const fail = (ref: ImportRef, rule: string) => violations.push({ file: file.path, line: ref.line, specifier: ref.specifier, rule });
+  for (const ref of importsOf(file.source)) {
+    const to = target(file.path, ref.specifier);
+    if (under(file.path, "src/shared")) {
+      if (to === null) {
+        const allowed = isTest(file.path) ? [...SHARED_PACKAGES, ...SHARED_TEST_PACKAGES] : SHARED_PACKAGES;
+        if (!allowed.includes(packageName(ref.specifier))) fail(ref, `src/shared imports only pure packages (${SHARED_PACKAGES.join(", ")})`);
+      } else if (!under(to, "src/shared")) fail(ref, "src/shared imports only src/shared");
+      continue;
+    }
+    if (to === null) continue;
+    if (under(file.path, "src/worker") && under(to, "src/app")) fail(ref, "the Worker never imports the SPA");
+    if (!under(file.path, "src/app")) continue;
+    if (under(to, "src/worker")) {
+      const appType = (to === "src/worker/app" || to === "src/worker/app.ts") && ref.typeOnly;
+      if (!appType) fail(ref, "the SPA imports nothing from the Worker but `import type { AppType }` from src/worker/app");
+    }
+    const from = featureOf(file.path);
+    const into = featureOf(to);
+    if (from && into && from !== into) fail(ref, `features never import each other (${from} → ${into})`);
+    const layer = under(file.path, "src/app/lib") ? "lib" : under(file.path, "src/app/components") ? "components" : null;
+    if (layer === "lib" && under(to, "src/app/components")) fail(ref, "src/app/lib never imports src/app/components");
+    if (layer === "components" && under(to, "src/app/lib")) fail(ref, "src/app/components never imports src/app/lib");
+    if (layer && into) fail(ref, `src/app/${layer} never imports a feature`);
+  }
+  if (under(file.path, "src/app") && !isTest(file.path) && file.path !== "src/app/lib/api-client.ts") {
+    for (const m of stripComments(file.source).matchAll(/\bfetch\(\s*["'`]\/api\//g)) {
+      violations.push({
+        file: file.path,
+        line: lineAt(file.source, m.index),
+        specifier: "fetch(/api/…)",
+        rule: "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)",
+      });
+    }
+  }
+  if (under(file.path, "src/worker") && !isTest(file.path) && !under(file.path, "src/worker/test")) {
+    for (const m of stripComments(file.source).matchAll(/(\.prepare|\bDB\.exec)\(/g)) {
+      violations.push({
+        file: file.path,
+        line: lineAt(file.source, m.index),
+        specifier: `${m[1]}(…)`,
+        rule: "the Worker queries D1 only through drizzle (src/worker/db/client.ts), never with raw statements",
+      });
+    }
+  }
+  return violations;
+}
+
+function sourceFiles(root: string, dir: string): SourceFile[] {
+  return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = posix.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(root, path);
+    if (!/\.(ts|tsx)$/.test(entry.name) || entry.name.endsWith(".d.ts")) return [];
+    return [{ path, source: readFileSync(join(root, path), "utf8") }];
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+  const files = sourceFiles(root, "src");
+  const violations = files.flatMap(checkFile);
+  for (const v of violations) console.error(`${v.file.split(sep).join("/")}:${v.line}: "${v.specifier}": ${v.rule}`);
+  if (violations.length > 0) {
+    console.error(`\n${violations.length} import boundary violation${violations.length === 1 ? "" : "s"} (docs/conventions.md, "Boundaries").`);
+    process.exit(1);
+  }
+  console.log(`Import boundaries: ${files.length} files, no violations (${relative(process.cwd(), root) || "."}).`);
+}

@@ -1,0 +1,63 @@
+import { env } from "cloudflare:test";
+import { exports } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { app } from "./app";
+import { openApiPath } from "./openapi";
+
+type Document = {
+  openapi: string;
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        security?: unknown;
+        summary: string;
+        parameters?: { name: string; in: string; required: boolean }[];
+        requestBody?: { content: { "application/json": { schema: Record<string, unknown> } } };
+      }
+    >
+  >;
+};
+
+async function document(): Promise<Document> {
+  const res = await exports.default.fetch(new Request("https://bp.test/api/openapi.json"));
+  expect(res.status).toBe(200);
+  return (await res.json()) as Document;
+}
+
+describe("GET /api/openapi.json", () => {
+  it("lists every route the app serves, generated from the routes themselves", async () => {
+    const doc = await document();
+    expect(doc.openapi).toBe("3.1.0");
+    const served = new Set(app.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method.toLowerCase()} ${openApiPath(r.path)}`));
+    const listed = new Set(Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)));
+    expect(listed).toEqual(served);
+    expect(openApiPath("/api/payments/:id{[0-9]+}")).toBe("/api/payments/{id}");
+    expect(openApiPath("/api/local-stripe/checkout/:id{cs_local_[0-9a-f]{24}}/pay")).toBe("/api/local-stripe/checkout/{id}/pay");
+  });
+
+  it("describes bodies, query strings and path parameters from the zod schemas, and who may call", async () => {
+    const { paths } = await document();
+    const register = paths["/api/auth/register"]!.post!;
+    const body = register.requestBody!.content["application/json"].schema as { properties: Record<string, unknown>; required: string[] };
+    expect(Object.keys(body.properties)).toEqual(expect.arrayContaining(["phoneNumber", "password", "name", "app", "email", "referralCode", "language"]));
+    expect(body.required).toEqual(expect.arrayContaining(["phoneNumber", "password", "name", "app"]));
+    expect(register.security).toBeUndefined();
+
+    const audience = paths["/api/admin/audience"]!.get!;
+    expect(audience.summary).toBe("Administrators only");
+    expect(audience.security).toEqual([{ idToken: [] }]);
+    expect(audience.parameters?.map((p) => p.name)).toEqual(expect.arrayContaining(["app", "page", "pageSize", "search", "sort", "dir", "region"]));
+
+    const messages = paths["/api/admin/campaigns/{id}/messages"]!.get!;
+    expect(messages.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "id", in: "path", required: true })]));
+    expect(paths["/api/flex/v1/user"]!.get!.summary).toBe("Signed in");
+  });
+
+  it("is not served in production", async () => {
+    const res = await app.request("/api/openapi.json", {}, { ...env, ENVIRONMENT: "production" });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
+  });
+});

@@ -151,7 +151,16 @@ describe("the outbox in production", () => {
     const routes = (a: typeof app) => new Set(a.routes.filter((r) => r.method !== "ALL").map((r) => `${r.method} ${r.path}`));
     expect(routes(app)).toContain("GET /api/admin/outbox");
     expect(routes(productionApp)).not.toContain("GET /api/admin/outbox");
-    expect(routes(productionApp).size).toBe(routes(app).size - 1);
+    // The development routes are the outbox and the generated API reference; nothing else differs.
+    expect(routes(app)).toContain("GET /api/openapi.json");
+    expect(routes(productionApp)).not.toContain("GET /api/openapi.json");
+    expect(routes(productionApp).size).toBe(routes(app).size - 2);
+  });
+
+  it("serves no API reference in production", async () => {
+    const res = await fetchWith(production(), "/api/openapi.json");
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: "not_found" } });
   });
 
   it("answers 404 to an administrator in production, and pages the outbox elsewhere", async () => {

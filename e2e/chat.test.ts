@@ -5,6 +5,7 @@
  * The widget is the stand-in of e2e/fake-chat-widget.ts, which e2e/run.ts builds the app against.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { DEMO } from "../scripts/seed.ts";
@@ -30,7 +31,11 @@ test("the assets' policy lists exactly the chat widget's origin", async () => {
       return [name, sources];
     }),
   );
-  assert.deepEqual(directives["script-src"], ["'self'", chatOrigin]);
+  // Besides the widget, scripts are our own files and the page's inline boot script, allowed by its hash.
+  const html = await (await fetch(`${baseUrl}/login`)).text();
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!).filter((code) => code.trim() !== "");
+  const hashes = inline.map((code) => `'sha256-${createHash("sha256").update(code).digest("base64")}'`);
+  assert.deepEqual(directives["script-src"], ["'self'", ...hashes, chatOrigin]);
   assert.deepEqual(directives["connect-src"], ["'self'", chatOrigin]);
   assert.deepEqual(directives["frame-src"], [chatOrigin]);
   assert.doesNotMatch(csp, /\*|\s(https?|wss?):(\s|;|$)/, "no wildcard and no whole scheme");

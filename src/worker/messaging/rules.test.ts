@@ -27,7 +27,10 @@ let areaSeq = Math.floor(Math.random() * 9000);
 /** A fresh number in a given area code (the fixtures' numbers pick their area codes at random). */
 function phoneIn(areaCode: string): string {
   areaSeq += 1;
-  return `+1${areaCode}${200 + (areaSeq % 700)}${String(areaSeq).padStart(4, "0").slice(-4)}`;
+  const exchange = 200 + (areaSeq % 700);
+  // An N11 exchange (211, 311 … 911) is a service code no text can reach: the API refuses it.
+  if (exchange % 100 === 11) return phoneIn(areaCode);
+  return `+1${areaCode}${exchange}${String(areaSeq).padStart(4, "0").slice(-4)}`;
 }
 
 const consent = (phone: string) =>

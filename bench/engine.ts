@@ -82,7 +82,13 @@ async function makeDrivers(count: number): Promise<BenchDriver[]> {
     `INSERT OR IGNORE INTO stations (app, id, name, region, time_zone, updated_at) VALUES ${DEFAULT_STATIONS.flex.map((s) => `('flex', ${q(s.serviceAreaId)}, ${q(s.name)}, ${q(s.region)}, ${q(s.timeZone)}, ${now})`).join(", ")};`,
   );
   const drivers: BenchDriver[] = [];
-  const whole = JSON.stringify(Object.fromEntries(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [d, [{ start: "00:00", end: "00:00" }]])));
+  // Whole day and noon to noon: a block belongs to the day it starts on, so this takes a block of up
+  // to 12 hours whatever the hour the bench runs at, past midnight included.
+  const anyTime = [
+    { start: "00:00", end: "00:00" },
+    { start: "12:00", end: "12:00" },
+  ];
+  const whole = JSON.stringify(Object.fromEntries(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((d) => [d, anyTime])));
   for (let i = 0; i < count; i++) {
     const userId = USER_BASE + i;
     const email = `bench-${i}@example.com`;

@@ -124,7 +124,11 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await path(page, "/flex/dashboard");
 
   // Two offers appear at the station: one to take, one under the minimum.
-  const startsAt = Math.ceil((Date.now() + 26 * HOUR) / HOUR) * HOUR;
+  // A morning in Chicago a day or two ahead: both blocks (07:00–10:00, 12:00–14:00 at the latest) end
+  // before midnight there, so each is judged by its pay alone whatever the hour the test runs at.
+  let startsAt = Math.ceil((Date.now() + 26 * HOUR) / HOUR) * HOUR;
+  const chicagoHour = (t: number) => Number(new Intl.DateTimeFormat("en-US", { timeZone: "America/Chicago", hour: "numeric", hourCycle: "h23" }).format(t));
+  while (chicagoHour(startsAt) < 6 || chicagoHour(startsAt) > 7) startsAt += HOUR;
   const res = await fetch(`${platformUrl}/__control/offers`, {
     method: "POST",
     body: JSON.stringify({

@@ -250,7 +250,9 @@ describe("when it runs and when it stops", () => {
   });
 
   it("says until when it searches, read in the station's zone", async () => {
-    const d = await connectedDriver({ zones: ["America/Denver"] });
+    const wholeDay = [{ start: "00:00", end: "00:00" }];
+    const schedule = { mon: wholeDay, tue: wholeDay, wed: wholeDay, thu: wholeDay, fri: wholeDay, sat: wholeDay, sun: wholeDay };
+    const d = await connectedDriver({ zones: ["America/Denver"], filters: { schedule } });
     const status = await start(d.user.id);
     expect(status.state).toBe("searching");
     if (status.state !== "searching") return;

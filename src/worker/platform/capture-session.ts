@@ -70,6 +70,7 @@ const REFRESH_MARGIN_MS = 5 * 60_000;
 const MIN_GAP_SHARE = 0.85;
 const JITTER_SHARE = 0.05;
 const MAX_BACKOFF_MS = 5 * 60_000;
+const RETRY_AFTER_MARGIN_MS = 500;
 /** A decided offer is remembered this long past its expiry (it cannot be shown again after that). */
 const FORGET_AFTER_MS = 10 * 60_000;
 
@@ -511,7 +512,10 @@ export class CaptureSession extends DurableObject<Env> {
     }
     const level = Math.min(this.backoff.level + 1, 10);
     const exponential = this.interval * 2 ** (level - 1);
-    const wait = Math.min(MAX_BACKOFF_MS, e.kind === "rate_limited" ? Math.max(e.retryAfterMs ?? 0, exponential) : exponential);
+    // Retry-After counts from when the platform answered; the margin covers the time its answer took to
+    // reach us, so the next poll never lands a moment early and is refused again.
+    const asked = e.retryAfterMs === undefined ? 0 : e.retryAfterMs + RETRY_AFTER_MARGIN_MS;
+    const wait = Math.min(MAX_BACKOFF_MS, e.kind === "rate_limited" ? Math.max(asked, exponential) : exponential);
     this.backoff = { level, until: Date.now() + wait };
     this.ctx.storage.kv.put("backoff", this.backoff);
     this.log.warn("capture.backoff", { kind: e.kind, waitMs: wait, message: e.message });

@@ -26,6 +26,11 @@ export type TestDriverOptions = {
   connect?: boolean;
 };
 
+const anyTime = () => [
+  { start: "00:00", end: "00:00" },
+  { start: "12:00", end: "12:00" },
+];
+
 export const defaultWorld = () => worldAt(env.FAKE_PLATFORM_URL);
 
 export async function connectedDriver(options: TestDriverOptions = {}) {
@@ -71,14 +76,17 @@ export async function connectedDriver(options: TestDriverOptions = {}) {
     arrivalBufferMinutes: 0,
     minDurationMinutes: 0,
     maxDurationMinutes: 0,
+    // Every day, two windows: 00:00–00:00 and 12:00–12:00 (noon to noon). A block belongs to the day it
+    // starts on, so one whole-day window refuses a block that runs past midnight; with the second one
+    // any block of up to 12 hours is taken whatever the time of day the test runs at.
     schedule: {
-      mon: [{ start: "00:00", end: "00:00" }],
-      tue: [{ start: "00:00", end: "00:00" }],
-      wed: [{ start: "00:00", end: "00:00" }],
-      thu: [{ start: "00:00", end: "00:00" }],
-      fri: [{ start: "00:00", end: "00:00" }],
-      sat: [{ start: "00:00", end: "00:00" }],
-      sun: [{ start: "00:00", end: "00:00" }],
+      mon: anyTime(),
+      tue: anyTime(),
+      wed: anyTime(),
+      thu: anyTime(),
+      fri: anyTime(),
+      sat: anyTime(),
+      sun: anyTime(),
     },
     dailyCapMinutes: 0,
     ...options.filters,

@@ -291,7 +291,10 @@ describe("the calendar", () => {
       stations: [{ id: d.stations[0], timeZone: "America/Los_Angeles" }],
       blocks: [{ startsAt, payCents: 9000 }],
     });
-    expect(body.schedule.mon).toEqual([{ start: "00:00", end: "00:00" }]);
+    expect(body.schedule.mon).toEqual([
+      { start: "00:00", end: "00:00" },
+      { start: "12:00", end: "12:00" },
+    ]);
     expect((await json(await call("/api/driver/calendar?week=2031-05-22", { token: idToken }))).blocks).toEqual([]);
     expect((await call("/api/driver/calendar?week=someday", { token: idToken })).status).toBe(400);
   });

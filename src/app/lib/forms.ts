@@ -52,6 +52,17 @@ export function apiErrorKey(error: unknown, fallbackKey: string): string {
   return fallbackKey;
 }
 
+/**
+ * A failed call as the console's form message (`form.setFormError(...refusalMessage(err, key))`):
+ * a refusal (4xx but 429) in the server's own words, which say what to fix ("already refunded");
+ * anything else as `apiErrorKey` says.
+ */
+export function refusalMessage(error: unknown, fallbackKey: string): [key: string, options?: Record<string, unknown>] {
+  if (error instanceof ApiClientError && error.status >= 400 && error.status < 500 && error.status !== 429)
+    return ["forms:refused", { message: error.message }];
+  return [apiErrorKey(error, fallbackKey)];
+}
+
 /** A text field that must be filled in: blank says "required" before the rule itself speaks (the value is passed on as typed). */
 export function required<T extends ZodType<unknown, string>>(schema: T) {
   return z

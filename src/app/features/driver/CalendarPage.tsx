@@ -9,6 +9,7 @@ import { confirmedAction } from "../../components/ui/confirmed-action";
 import { useConfirm } from "../../components/ui/Dialog";
 import { FormMessage } from "../../components/ui/FormField";
 import { Icon } from "../../components/ui/Icon";
+import { ReadView } from "../../components/ui/ReadView";
 import { StatusView } from "../../components/ui/StatusView";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
@@ -56,17 +57,12 @@ export default function CalendarPage() {
           {t("calendar.thisWeek")}
         </button>
       </nav>
-      {calendar.error && !data ? (
-        <StatusView
-          kind="error"
-          message={calendar.error instanceof ApiClientError && calendar.error.status < 500 ? calendar.error.message : t("common:errors.couldntLoadCalendar")}
-          onRetry={() => void calendar.mutate()}
-        />
-      ) : !data ? (
-        <StatusView kind="loading" />
-      ) : (
-        <Week data={data} own={!phoneNumber} onChanged={() => void calendar.mutate()} />
-      )}
+      <ReadView
+        read={calendar}
+        error={calendar.error instanceof ApiClientError && calendar.error.status < 500 ? calendar.error.message : t("common:errors.couldntLoadCalendar")}
+      >
+        {(week) => <Week data={week} own={!phoneNumber} onChanged={() => void calendar.mutate()} />}
+      </ReadView>
     </section>
   );
 }

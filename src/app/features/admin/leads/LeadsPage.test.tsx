@@ -73,7 +73,10 @@ describe("leads page", () => {
   it("keeps the dialog open with the server's reason when it refuses, and clears an emptied note", async () => {
     const user = userEvent.setup();
     const api = mockApi([
-      { path: "/api/admin/leads", reply: () => ({ body: { total: 1, page: 1, pageSize: 20, rows: [lead({ notes: "Old note", ownerId: 5, ownerName: "Sam" })] } }) },
+      {
+        path: "/api/admin/leads",
+        reply: () => ({ body: { total: 1, page: 1, pageSize: 20, rows: [lead({ notes: "Old note", ownerId: 5, ownerName: "Sam" })] } }),
+      },
       { path: "/api/admin/users", reply: () => ({ body: { total: 1, page: 1, pageSize: 100, rows: [{ id: 5, name: "Sam Support" }] } }) },
       { method: "PATCH", path: "/api/admin/leads/1", reply: () => ({ status: 404, body: { error: { code: "not_found", message: "This lead is gone" } } }) },
     ]);

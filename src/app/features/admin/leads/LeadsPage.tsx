@@ -6,14 +6,14 @@ import { localTimeZone } from "../../../../shared/audience";
 import { formatUsPhone } from "../../../../shared/phone";
 import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
-import { Dialog } from "../../../components/ui/Dialog";
-import { FormMessage, SelectField } from "../../../components/ui/FormField";
+import { SelectField } from "../../../components/ui/FormField";
 import { Pager } from "../../../components/ui/Pager";
 import { ReadView } from "../../../components/ui/ReadView";
 import { LISTS_NS } from "../../../i18n/admin-lists";
 import { asQuery } from "../../../lib/api-client";
 import { refusalMessage, useSchemaForm } from "../../../lib/forms";
 import { useSession } from "../../../lib/session";
+import { FormDialog } from "../FormDialog";
 import { formatCount, formatDateTime } from "../format";
 import type { ToolsHandoff } from "../handoff";
 import { DateFilter, FilterBar, SelectFilter, TextFilter, usePagerWords } from "../ListFilters";
@@ -199,7 +199,7 @@ function LeadDialog({ lead, admins, onClose, onSaved }: { lead: LeadRow; admins:
   const form = useSchemaForm(leadFormSchema, { status: lead.status, ownerId: lead.ownerId === null ? "" : String(lead.ownerId), notes: lead.notes ?? "" });
   const owners =
     admins.some((a) => a.id === lead.ownerId) || lead.ownerId === null ? admins : [...admins, { id: lead.ownerId, name: lead.ownerName ?? `#${lead.ownerId}` }];
-  const notes = form.field("notes");
+  const { error: notesError, ...notes } = form.field("notes");
   const save = form.onSubmit(async (change) => {
     try {
       await updateLead(lead.id, change);
@@ -209,50 +209,45 @@ function LeadDialog({ lead, admins, onClose, onSaved }: { lead: LeadRow; admins:
     }
   });
   return (
-    <Dialog open title={t("leads.editOne", { name: lead.name ?? formatUsPhone(lead.phone) })} onClose={onClose}>
-      <form noValidate onSubmit={save}>
-        {lead.message && <blockquote className="lead-message">{lead.message}</blockquote>}
-        <SelectField {...form.field("status")} label={t("leads.status")}>
-          {LEAD_STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {t(`leads.statuses.${s}`)}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField {...form.field("ownerId")} label={t("leads.owner")}>
-          <option value="">{t("leads.nobody")}</option>
-          {owners.map((a) => (
-            <option key={a.id} value={String(a.id)}>
-              {a.id === me?.id ? t("leads.meNamed", { name: a.name }) : a.name}
-            </option>
-          ))}
-        </SelectField>
-        <div className="form-field">
-          <label htmlFor={notesId}>{t("leads.notes")}</label>
-          <textarea
-            id={notesId}
-            rows={4}
-            maxLength={2000}
-            {...notes}
-            aria-invalid={notes.error ? true : undefined}
-            aria-describedby={notes.error ? `${notesId}-error` : undefined}
-          />
-          {notes.error && (
-            <p id={`${notesId}-error`} className="field-error">
-              {notes.error}
-            </p>
-          )}
-        </div>
-        <FormMessage>{form.formError}</FormMessage>
-        <div className="actions">
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            {t("cancel")}
-          </button>
-          <button type="submit" className="button" disabled={form.submitting}>
-            {t("save")}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t("leads.editOne", { name: lead.name ?? formatUsPhone(lead.phone) })}
+      onClose={onClose}
+      onSubmit={save}
+      form={form}
+      submitLabel={t("save")}
+    >
+      {lead.message && <blockquote className="lead-message">{lead.message}</blockquote>}
+      <SelectField {...form.field("status")} label={t("leads.status")}>
+        {LEAD_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {t(`leads.statuses.${s}`)}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField {...form.field("ownerId")} label={t("leads.owner")}>
+        <option value="">{t("leads.nobody")}</option>
+        {owners.map((a) => (
+          <option key={a.id} value={String(a.id)}>
+            {a.id === me?.id ? t("leads.meNamed", { name: a.name }) : a.name}
+          </option>
+        ))}
+      </SelectField>
+      <div className="form-field">
+        <label htmlFor={notesId}>{t("leads.notes")}</label>
+        <textarea
+          id={notesId}
+          rows={4}
+          maxLength={2000}
+          {...notes}
+          aria-invalid={notesError ? true : undefined}
+          aria-describedby={notesError ? `${notesId}-error` : undefined}
+        />
+        {notesError && (
+          <p id={`${notesId}-error`} className="field-error">
+            {notesError}
+          </p>
+        )}
+      </div>
+    </FormDialog>
   );
 }

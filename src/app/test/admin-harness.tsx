@@ -1,13 +1,10 @@
 /** Test harness of the admin screens: a stubbed API, a signed-in admin, a router and a fresh SWR cache. */
-import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { SWRConfig } from "swr";
 import { vi } from "vitest";
-import { Toaster } from "../components/ui/Toast";
 import "../i18n";
 import "../i18n/admin";
-import { StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+import { signedOutSession, type User } from "../lib/session";
+import { renderRoutes } from "./render";
 
 export type Call = { method: string; url: URL; body: unknown; headers: Headers };
 type Reply = { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
@@ -48,27 +45,17 @@ export const owner = { name: "Olivia Owner", isAdmin: true, role: { name: "owner
 export const support = { name: "Sam Support", isAdmin: true, role: { name: "support", properties: { billingDetails: false } } };
 export const supportWithBilling = { name: "Bea Billing", isAdmin: true, role: { name: "support", properties: { billingDetails: true } } };
 
-/** Renders a screen at `path` inside a router, a signed-in session and a fresh SWR cache. */
+/** Renders a screen at `path` (matched as `route`) signed in as `user`, with the toasts. */
 export function renderScreen(
   element: ReactNode,
   { user = owner as Partial<User>, path = "/admin/notifications", route = undefined as string | undefined } = {},
 ) {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       { path: route ?? path, element },
       { path: "/admin/campaigns/:id", element: <p>campaign page</p> },
       { path: "*", element: <p>elsewhere</p> },
     ],
-    { initialEntries: [path] },
+    { path, session: { ...signedOutSession, user: { ...user } as User }, toaster: true },
   );
-  const session = { ...signedOutSession, user: { ...user } as User };
-  render(
-    <StaticSessionProvider value={session}>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-        <RouterProvider router={router} />
-      </SWRConfig>
-      <Toaster />
-    </StaticSessionProvider>,
-  );
-  return router;
 }

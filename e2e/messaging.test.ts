@@ -80,7 +80,7 @@ test("the owner filters Flex drivers, deselects two, sends an SMS and sees it co
     void dialog.accept();
   });
   await panel.getByRole("button", { name: "Send" }).click();
-  await page.getByText(`Message sent successfully to ${n - 2} users.`).waitFor();
+  await page.getByText(`Message queued for ${n - 2} users.`).waitFor();
   assert.equal(confirmText, `Are you sure you want to send this message to ${n - 2} users?`);
   // The form is back, empty.
   await panel.getByRole("button", { name: "Review" }).waitFor();

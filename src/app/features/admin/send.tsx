@@ -4,8 +4,10 @@ import { confirmedAction } from "../../components/ui/confirmed-action";
 import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "./api";
 
 /**
- * Confirm, a loading toast, then the server's message (or ours) with a link to the campaign's
- * progress, or the server's error (or ours). Resolves to the created campaign, or null.
+ * Confirm, a loading toast that is always dismissed, then "queued for N" in the admin's language
+ * (the messages go out from the queue; the campaign page shows them sent) with a link to the
+ * campaign's progress, or the server's error (or ours).
+ * Resolves to the created campaign, or null when cancelled or failed.
  */
 export async function confirmAndSend(
   body: CampaignRequest,
@@ -19,7 +21,7 @@ export async function confirmAndSend(
     run: () => createCampaign(body),
     success: (created) => (
       <>
-        {created.message || t("send.sent", { n: recipients })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
+        {t("send.queued", { count: created.campaign.total })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
       </>
     ),
     failure: (err) => serverMessage(err) ?? t("errors.generic"),

@@ -422,7 +422,7 @@ describe("review and send", () => {
     expect(await screen.findByText("Sending message...", { selector: ".toast-message" })).toBeInTheDocument();
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     await act(async () => answer());
-    expect(await screen.findByText("Message sent successfully to 57 users.")).toBeInTheDocument();
+    expect(await screen.findByText("Message queued for 57 users.")).toBeInTheDocument();
     expect(screen.queryByText("Sending message...", { selector: ".toast-message" })).not.toBeInTheDocument();
     expect(screen.getByRole("link", { name: "See its progress" })).toHaveAttribute("href", "/admin/campaigns/42");
     // Back to an empty form.
@@ -432,15 +432,16 @@ describe("review and send", () => {
     expect(screen.getByLabelText("Flex users")).toBeChecked();
   });
 
-  it("says 'Message sent successfully to N users.' when the server gives no message", async () => {
+  it("says 'Message queued for N users.' in the admin's language, whatever the server's message", async () => {
     const user = userEvent.setup();
-    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 } } }))]);
+    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 }, message: "Message sent successfully to 57 users." } }))]);
     stubConfirm(true);
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(await screen.findByText(`Message sent successfully to ${TOTAL} users.`)).toBeInTheDocument();
+    expect(await screen.findByText("Message queued for 57 users.")).toBeInTheDocument();
+    expect(screen.queryByText("Message sent successfully to 57 users.")).not.toBeInTheDocument();
   });
 
   it("shows the server's error message, keeps the review, and dismisses the loading toast", async () => {

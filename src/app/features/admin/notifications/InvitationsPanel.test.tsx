@@ -147,7 +147,7 @@ describe("panel 2, unpaid invitations", () => {
     expect(screen.getByText("This message will be sent to 24 invited users")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Send" }));
     expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 24 users?");
-    expect(await screen.findByText("Message sent successfully to 24 users.")).toBeInTheDocument();
+    expect(await screen.findByText("Message queued for 24 users.")).toBeInTheDocument();
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
       source: "invitations",
       channel: "sms",

@@ -85,7 +85,7 @@ describe("tools: send to a phone list", () => {
     await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Send (2)" }));
     expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 2 users?");
-    expect(await screen.findByText("Message sent successfully to 2 users.")).toBeInTheDocument();
+    expect(await screen.findByText("Message queued for 2 users.")).toBeInTheDocument();
     const body = api.to("/api/admin/campaigns", "POST")[0]!.body;
     expect(body).toMatchObject({ source: "list", channel: "sms", message: "Hi €", phones: ["+13055551000", "+13055551007"] });
     expect(phones()).toHaveValue("");

@@ -74,14 +74,12 @@ test("the owner filters Flex drivers, deselects two, sends an SMS and sees it co
   }
   await panel.getByText(`This message will be sent to ${n - 2} Flex users`).waitFor();
 
-  let confirmText = "";
-  page.once("dialog", (dialog) => {
-    confirmText = dialog.message();
-    void dialog.accept();
-  });
   await panel.getByRole("button", { name: "Send" }).click();
+  // The confirm is the app's own dialog: what goes out, to whom, and the exact count.
+  const confirm = page.getByRole("dialog", { name: `Send this message to ${n - 2} people?` });
+  await confirm.getByText(`${n - 2} drivers matching the filters, less those deselected`).waitFor();
+  await confirm.getByRole("button", { name: `Send to ${n - 2} people` }).click();
   await page.getByText(`Message queued for ${n - 2} users.`).waitFor();
-  assert.equal(confirmText, `Are you sure you want to send this message to ${n - 2} users?`);
   // The form is back, empty.
   await panel.getByRole("button", { name: "Review" }).waitFor();
   assert.equal(await panel.getByRole("textbox", { name: "Message" }).inputValue(), "");

@@ -1,31 +1,81 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
-import { confirmedAction } from "../../components/ui/confirmed-action";
+import type { ConfirmOptions } from "../../components/ui/Dialog";
+import { toast } from "../../components/ui/Toast";
 import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "./api";
+import "./send.css";
+
+/** useConfirm's ask function (components/ui/Dialog). */
+export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
+
+/** What the confirm dialog sums up before a send. */
+export type SendSummary = {
+  channel: "sms" | "whatsapp";
+  /** The SMS text as it will go out, or null for a template. */
+  message: string | null;
+  /** The WhatsApp template's name and language, or null for a text. */
+  template: string | null;
+  /** Who: the panel's audience ("drivers", "invitations") or a typed list. */
+  audience: "drivers" | "invitations" | "list";
+  recipients: number;
+};
+
+/** The confirm dialog's question: channel, message or template, audience and the exact count. */
+export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): ConfirmOptions {
+  return {
+    title: t("send.confirmTitle", { count: summary.recipients }),
+    message: (
+      <dl className="send-summary">
+        <dt>{t("send.summary.channel")}</dt>
+        <dd>{summary.channel === "whatsapp" ? "WhatsApp" : "SMS"}</dd>
+        {summary.template !== null ? (
+          <>
+            <dt>{t("send.summary.template")}</dt>
+            <dd>{summary.template}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{t("send.summary.message")}</dt>
+            <dd className="send-summary-message">{summary.message}</dd>
+          </>
+        )}
+        <dt>{t("send.summary.audience")}</dt>
+        <dd>{t(`send.summary.audiences.${summary.audience}`, { count: summary.recipients })}</dd>
+      </dl>
+    ),
+    confirmLabel: t("send.confirmButton", { count: summary.recipients }),
+  };
+}
 
 /**
- * Confirm, a loading toast that is always dismissed, then "queued for N" in the admin's language
- * (the messages go out from the queue; the campaign page shows them sent) with a link to the
- * campaign's progress, or the server's error (or ours).
+ * Confirm in the app's dialog, a loading toast that is always dismissed, then "queued for N" in
+ * the admin's language (the messages go out from the queue; the campaign page shows them sent)
+ * with a link to the campaign's progress, or the server's error (or ours).
  * Resolves to the created campaign, or null when cancelled or failed.
  */
 export async function confirmAndSend(
   body: CampaignRequest,
-  recipients: number,
+  summary: SendSummary,
   t: TFunction<"admin">,
   navigate: NavigateFunction,
+  confirm: Confirm,
 ): Promise<CreatedCampaign | null> {
-  return confirmedAction({
-    confirm: t("send.confirm", { n: recipients }),
-    loading: t("send.sending"),
-    run: () => createCampaign(body),
-    success: (created) => (
+  if (!(await confirm(sendConfirmation(summary, t)))) return null;
+  const loading = toast.loading(t("send.sending"));
+  try {
+    const created = await createCampaign(body);
+    toast.success(
       <>
         {t("send.queued", { count: created.campaign.total })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
-      </>
-    ),
-    failure: (err) => serverMessage(err) ?? t("errors.generic"),
-  });
+      </>,
+    );
+    return created;
+  } catch (err) {
+    toast.error(serverMessage(err) ?? t("errors.generic"));
+    return null;
+  } finally {
+    toast.dismiss(loading);
+  }
 }
 
 /**

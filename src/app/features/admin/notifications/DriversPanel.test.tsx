@@ -286,7 +286,8 @@ describe("review and send", () => {
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551005" }));
     expect(screen.getByText(`This message will be sent to ${TOTAL - 2} Flex users`)).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(confirm).toHaveBeenCalledWith(`Are you sure you want to send this message to ${TOTAL - 2} users?`);
+    expect(confirm.mock.calls[0]![0]).toContain(`Send this message to ${TOTAL - 2} people?`);
+    expect(confirm.mock.calls[0]![0]).toContain(`${TOTAL - 2} drivers matching the filters, less those deselected`);
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     const body = api.to("/api/admin/campaigns", "POST")[0]!.body as Record<string, unknown>;
     expect(body).toMatchObject({ source: "drivers", channel: "sms", message: "Hello drivers", excludedPhones: ["+13055551003", "+13055551005"] });

@@ -73,7 +73,7 @@ export function DriversPanel() {
   const { isOwner } = useAdminUser();
   const triLabels = useTriLabels();
   const multiLabels = useMultiSelectLabels();
-  const { form, update, errors, billingDetails, review, reviewProps, startReview } = useAudienceSend({
+  const { form, update, errors, billingDetails, review, reviewProps, startReview, confirmDialog } = useAudienceSend({
     source: "drivers",
     initialForm,
     audience: driverAudience,
@@ -135,6 +135,7 @@ export function DriversPanel() {
           loadError={t("errors.generic")}
           nothingToReview={t("review.nothingDrivers")}
         />
+        {confirmDialog}
       </AudiencePanel>
     );
   }

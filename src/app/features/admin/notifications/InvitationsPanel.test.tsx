@@ -146,7 +146,8 @@ describe("panel 2, unpaid invitations", () => {
     await user.click(await screen.findByRole("checkbox", { name: "Select +17865552002" }));
     expect(screen.getByText("This message will be sent to 24 invited users")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 24 users?");
+    expect(confirm.mock.calls[0]![0]).toContain("Send this message to 24 people?");
+    expect(confirm.mock.calls[0]![0]).toContain("24 invited people matching the filters, less those deselected");
     expect(await screen.findByText("Message queued for 24 users.")).toBeInTheDocument();
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
       source: "invitations",

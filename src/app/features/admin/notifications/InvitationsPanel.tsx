@@ -49,7 +49,7 @@ export function InvitationsPanel() {
   const { t } = useTranslation("admin");
   const ids = useId();
   const triLabels = useTriLabels();
-  const { form, update, errors, billingDetails, review, reviewProps, startReview } = useAudienceSend({
+  const { form, update, errors, billingDetails, review, reviewProps, startReview, confirmDialog } = useAudienceSend({
     source: "invitations",
     initialForm,
     audience: invitationAudience,
@@ -77,6 +77,7 @@ export function InvitationsPanel() {
           loadError={t("errors.fetchData")}
           nothingToReview={t("review.nothingInvitations")}
         />
+        {confirmDialog}
       </AudiencePanel>
     );
   }

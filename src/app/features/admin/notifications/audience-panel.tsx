@@ -5,6 +5,7 @@ import type { ZodType } from "zod";
 import { smsBodyFor } from "../../../../shared/marketing";
 import type { WhatsAppTemplate } from "../../../../shared/templates";
 import { z } from "../../../../shared/zod";
+import { useConfirm } from "../../../components/ui/Dialog";
 import { useValueForm } from "../../../lib/forms";
 import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
 import { checkMessage, findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, reviewRules } from "../MessageFields";
@@ -39,6 +40,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
   const navigate = useNavigate();
   const { billingDetails } = useAdminUser();
   const [review, setReview] = useState<{ audience: Filters; key: string; form: Form } | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
   // The rules read the templates on offer, which load once the form says WhatsApp.
   const offered = useRef<WhatsAppTemplate[] | undefined>(undefined);
   const formSchema = z.custom<Form>().superRefine((value, ctx) => {
@@ -74,9 +76,16 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
         excludedPhones,
         ...extra?.(f),
       },
-      recipients,
+      {
+        channel: f.channel,
+        message: f.channel === "whatsapp" ? null : f.purpose === "marketing" ? smsBodyFor(f.message, "marketing", f.language).body : f.message,
+        template: f.channel === "whatsapp" ? (template ? `${template.name} (${template.language})` : null) : null,
+        audience: source,
+        recipients,
+      },
       t,
       navigate,
+      confirm,
     );
     if (created) {
       valueForm.reset(initialForm);
@@ -99,7 +108,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
     onSend: send,
   };
 
-  return { form, update, errors, billingDetails, review: review?.form ?? null, reviewProps, startReview };
+  return { form, update, errors, billingDetails, review: review?.form ?? null, reviewProps, startReview, confirmDialog };
 }
 
 /** A panel's card: its title, then the form or the review. */

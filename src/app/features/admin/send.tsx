@@ -17,10 +17,15 @@ export type SendSummary = {
   template: string | null;
   /** Who: the panel's audience ("drivers", "invitations") or a typed list. */
   audience: "drivers" | "invitations" | "list";
+  /** The panel's filters that narrow the audience, in words (none for a typed list). */
+  filters?: FilterLine[];
   recipients: number;
 };
 
-/** The confirm dialog's question: channel, message or template, audience and the exact count. */
+/** One filter as the confirm dialog shows it: its label and its value in words. */
+export type FilterLine = { label: string; value: string };
+
+/** The confirm dialog's question: channel, message or template, filters, audience and the exact count. */
 export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): ConfirmOptions {
   return {
     title: t("send.confirmTitle", { count: summary.recipients }),
@@ -39,6 +44,24 @@ export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): C
             <dd className="send-summary-message">{summary.message}</dd>
           </>
         )}
+        {summary.filters && (
+          <>
+            <dt>{t("send.summary.filters")}</dt>
+            <dd>
+              {summary.filters.length === 0 ? (
+                t("send.summary.noFilters")
+              ) : (
+                <ul className="send-summary-filters">
+                  {summary.filters.map((f) => (
+                    <li key={f.label}>
+                      {f.label}: {f.value}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </>
+        )}
         <dt>{t("send.summary.audience")}</dt>
         <dd>{t(`send.summary.audiences.${summary.audience}`, { count: summary.recipients })}</dd>
       </dl>
@@ -49,8 +72,8 @@ export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): C
 
 /**
  * Confirm in the app's dialog, a loading toast that is always dismissed, then "queued for N" in
- * the admin's language (the messages go out from the queue; the campaign page shows them sent)
- * with a link to the campaign's progress, or the server's error (or ours).
+ * the admin's language (the messages go out from the queue) and on to the campaign's page, where
+ * each message shows as sent or failed when it is; or the server's error (or ours), staying put.
  * Resolves to the created campaign, or null when cancelled or failed.
  */
 export async function confirmAndSend(
@@ -64,11 +87,8 @@ export async function confirmAndSend(
   const loading = toast.loading(t("send.sending"));
   try {
     const created = await createCampaign(body);
-    toast.success(
-      <>
-        {t("send.queued", { count: created.campaign.total })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
-      </>,
-    );
+    toast.success(t("send.queued", { count: created.campaign.total }));
+    void navigate(`/admin/campaigns/${created.campaign.id}`);
     return created;
   } catch (err) {
     toast.error(serverMessage(err) ?? t("errors.generic"));
@@ -76,24 +96,4 @@ export async function confirmAndSend(
   } finally {
     toast.dismiss(loading);
   }
-}
-
-/**
- * The toaster lives outside the router (main.tsx mounts it), so the link navigates with the
- * screen's navigate function rather than being a router <Link>.
- */
-export function CampaignLink({ id, navigate, label }: { id: number; navigate: NavigateFunction; label: string }) {
-  const href = `/admin/campaigns/${id}`;
-  return (
-    <a
-      href={href}
-      onClick={(e) => {
-        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-        e.preventDefault();
-        void navigate(href);
-      }}
-    >
-      {label}
-    </a>
-  );
 }

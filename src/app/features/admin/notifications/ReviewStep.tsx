@@ -175,6 +175,9 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
             value={searchInput}
             onChange={(e) => setSearchInput(e.target.value)}
           />
+          <p className="muted review-results" aria-live="polite">
+            {t("review.results", { count: rows.data?.total ?? 0 })}
+          </p>
           {(rows.error || count.error) && (
             <p className="alert" role="alert">
               {loadError}

@@ -9,7 +9,7 @@ import { useConfirm } from "../../../components/ui/Dialog";
 import { useValueForm } from "../../../lib/forms";
 import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
 import { checkMessage, findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, reviewRules } from "../MessageFields";
-import { confirmAndSend } from "../send";
+import { confirmAndSend, type FilterLine } from "../send";
 import { useAdminUser } from "../use-admin-user";
 
 type Options<Form extends MessageValue, Filters, DateField extends string> = {
@@ -24,6 +24,8 @@ type Options<Form extends MessageValue, Filters, DateField extends string> = {
   limited: (form: Form) => boolean;
   /** Extra fields of the campaign (lifting the limit). */
   extra?: (form: Form) => Partial<CampaignRequest>;
+  /** The filters the form sets, in words, for the confirm dialog (those left at "all" are left out). */
+  describe: (form: Form) => FilterLine[];
 };
 
 export type FieldErrors<DateField extends string> = Partial<Record<DateField, string>> & MessageErrors;
@@ -35,7 +37,7 @@ export type FieldErrors<DateField extends string> = Partial<Record<DateField, st
 export function useAudienceSend<Form extends MessageValue, Filters extends Record<string, unknown>, DateField extends string>(
   options: Options<Form, Filters, DateField>,
 ) {
-  const { source, initialForm, audience, schema, dateFields, limited, extra } = options;
+  const { source, initialForm, audience, schema, dateFields, limited, extra, describe } = options;
   const { t } = useTranslation("admin");
   const navigate = useNavigate();
   const { billingDetails } = useAdminUser();
@@ -81,6 +83,7 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
         message: f.channel === "whatsapp" ? null : f.purpose === "marketing" ? smsBodyFor(f.message, "marketing", f.language).body : f.message,
         template: f.channel === "whatsapp" ? (template ? `${template.name} (${template.language})` : null) : null,
         audience: source,
+        filters: describe(f),
         recipients,
       },
       t,
@@ -109,6 +112,11 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
   };
 
   return { form, update, errors, billingDetails, review: review?.form ?? null, reviewProps, startReview, confirmDialog };
+}
+
+/** The confirm dialog's filter lines from [label, value in words] pairs; an empty value (a filter left at "all") is left out. */
+export function filterLines(pairs: [label: string, value: string][]): FilterLine[] {
+  return pairs.filter(([, value]) => value !== "").map(([label, value]) => ({ label, value }));
 }
 
 /** A panel's card: its title, then the form or the review. */

@@ -202,7 +202,7 @@ export default function ToolsPage() {
                   rowsPerPage: t("paging.rowsPerPage"),
                   previous: t("paging.previous"),
                   next: t("paging.next"),
-                  page: (n) => t("paging.page", { page: n }),
+                  page: (n, pages) => t("paging.page", { page: n, pages }),
                 }}
               />
             </>

@@ -159,6 +159,9 @@ describe("panel 1 filters", () => {
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("The start date is after the end date.")).toBeInTheDocument();
     expect(api.to("/api/admin/audience")).toHaveLength(0);
+    // Putting the range in order clears the error at once, before any new Review.
+    fireEvent.change(screen.getByLabelText("Creation date: end"), { target: { value: "2026-03-01" } });
+    await waitFor(() => expect(screen.queryByText("The start date is after the end date.")).not.toBeInTheDocument());
   });
 
   it("asks for a message before reviewing", async () => {
@@ -168,6 +171,23 @@ describe("panel 1 filters", () => {
     await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("Write the message first.")).toBeInTheDocument();
+    await user.type(messageBox(), "H");
+    await waitFor(() => expect(screen.queryByText("Write the message first.")).not.toBeInTheDocument());
+  });
+
+  it("offers WhatsApp disabled, saying why, to an admin without billingDetails", async () => {
+    mockApi([...baseRoutes]);
+    renderScreen(<DriversPanel />, { user: support });
+    const whatsapp = screen.getByRole("radio", { name: "WhatsApp" });
+    expect(whatsapp).toBeDisabled();
+    expect(whatsapp).toHaveAccessibleDescription("WhatsApp templates need the billing details permission.");
+  });
+
+  it("offers WhatsApp to an admin with billingDetails", async () => {
+    mockApi([...baseRoutes]);
+    renderScreen(<DriversPanel />, { user: owner });
+    expect(screen.getByRole("radio", { name: "WhatsApp" })).toBeEnabled();
+    expect(screen.queryByText("WhatsApp templates need the billing details permission.")).not.toBeInTheDocument();
   });
 });
 

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
@@ -122,8 +122,16 @@ export function filterLines(pairs: [label: string, value: string][]): FilterLine
 /** A panel's card: its title, then the form or the review. */
 export function AudiencePanel({ title, reviewing, children }: { title: string; reviewing: boolean; children: ReactNode }) {
   const id = useId();
+  const ref = useRef<HTMLElement>(null);
+  const wasReviewing = useRef(reviewing);
+  useEffect(() => {
+    // The review replaces a long form: its top (panel 2's sits below panel 1) is brought into view,
+    // or the admin is left looking at the middle of a table.
+    if (reviewing && !wasReviewing.current) ref.current?.scrollIntoView?.({ block: "start" });
+    wasReviewing.current = reviewing;
+  }, [reviewing]);
   return (
-    <section className={reviewing ? "card panel panel-reviewing" : "card panel"} aria-labelledby={`${id}-title`}>
+    <section ref={ref} className={reviewing ? "card panel panel-reviewing" : "card panel"} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
       {children}
     </section>

@@ -91,7 +91,7 @@ export async function confirmAndSend(
     void navigate(`/admin/campaigns/${created.campaign.id}`);
     return created;
   } catch (err) {
-    toast.error(serverMessage(err) ?? t("errors.generic"));
+    toast.error(serverMessage(err, t) ?? t("errors.generic"));
     return null;
   } finally {
     toast.dismiss(loading);

@@ -264,7 +264,8 @@ function RulesSummary({ summary, loading, failed, scheduledAt }: { summary?: Rev
     <div className="rules-summary" aria-live="polite">
       {summary.refusal && (
         <p className="alert" role="alert">
-          {summary.refusal}
+          {/* The server words it in English; the one refusal it makes is said in the admin's language. */}
+          {summary.excluded.whatsapp_marketing_us > 0 ? t("serverErrors.reasons.whatsapp_marketing_us") : summary.refusal}
         </p>
       )}
       <ul>

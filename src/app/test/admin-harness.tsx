@@ -34,10 +34,28 @@ export function mockApi(routes: Route[]) {
   };
 }
 
-/** happy-dom has no window.confirm: install one that answers `answer`. */
+let answering: MutationObserver | undefined;
+
+/**
+ * Answers every confirm with `answer`, as a person would: window.confirm (happy-dom has none), and
+ * the app's confirm dialog (useConfirm), whose Cancel or confirm button is clicked once it opens.
+ * Records each question: window.confirm's text, or the dialog's whole text.
+ */
 export function stubConfirm(answer: boolean) {
   const confirm = vi.fn((_message?: string) => answer);
   Object.defineProperty(window, "confirm", { value: confirm, configurable: true, writable: true });
+  answering?.disconnect();
+  answering = new MutationObserver(() => {
+    for (const dialog of document.querySelectorAll("dialog")) {
+      if (!dialog.open) delete (dialog as HTMLElement).dataset.answered;
+      const buttons = dialog.querySelectorAll<HTMLButtonElement>(".dialog-actions button");
+      if (!dialog.open || (dialog as HTMLElement).dataset.answered || buttons.length !== 2) continue;
+      (dialog as HTMLElement).dataset.answered = "yes";
+      confirm(dialog.textContent ?? "");
+      buttons[answer ? 1 : 0]!.click();
+    }
+  });
+  answering.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["open"] });
   return confirm;
 }
 

@@ -8,7 +8,7 @@ import {
   daysBetween,
   type PeriodFigures,
 } from "../../shared/admin-dashboard";
-import { calendarDay, dayEnd, dayStart } from "../../shared/audience";
+import { calendarDay, dayBounds, dayEnd, dayStart } from "../../shared/audience";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { campaignMessages, dashboardCache, offers, payments, users } from "../db/schema";
@@ -212,7 +212,7 @@ function seriesQuery(db: Db, bounds: [number, number][]) {
 export async function dashboardSeries(db: Db, q: DashboardQuery, now = Date.now()): Promise<DashboardSeries> {
   const { today, from, to } = resolveRange(q, now);
   const days = daysBetween(from, to);
-  const bounds = days.map((d) => [dayStart(d, q.timeZone), dayEnd(d, q.timeZone)] as [number, number]);
+  const bounds = dayBounds(days, q.timeZone);
   const pastCount = days.filter((d) => d < today).length;
   const pastBounds = bounds.slice(0, pastCount);
   const liveBounds = bounds.slice(pastCount);

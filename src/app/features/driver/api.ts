@@ -76,11 +76,6 @@ export function useOffers(query: { page: number; pageSize: number; status?: Offe
   );
 }
 
-/** An administrator switches a driver's system for support; the reason is audited. */
-export function setSystemFor(driverId: number, on: boolean, reason: string) {
-  return unwrap(actingFor.engine.$post({ param: driverParam(driverId), json: { on, reason } }));
-}
-
 /** A week's calendar: the caller's own, or (administrators) another driver's by phone number. */
 export function useCalendar(week: string, phoneNumber?: string): SWRResponse<CalendarView, Error> {
   return useSWR(

@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { type ComponentType, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { formatUsPhone } from "../../../../shared/phone";
@@ -6,19 +6,31 @@ import { PageHead } from "../../../components/ui/PageHead";
 import { USERS_NS } from "../../../i18n/admin-users";
 import { ApiClientError } from "../../../lib/api-client";
 import { usePageTitle } from "../../../lib/page-title";
-import { platformReason, setSystemFor } from "../../driver/api";
-import { DriverDashboard } from "../../driver/DashboardPage";
-import { useUser } from "./api";
+import { setSystemFor, useUser } from "./api";
 import { ReasonDialog } from "./ReasonDialog";
-import "../../driver/driver.css";
 import "../lists.css";
 import "./users.css";
+
+/** The driver's dashboard (features/driver, DriverDashboard), handed in by the route table: features never import each other. */
+export type DriverDashboardView = ComponentType<{
+  app: "flex" | "spark";
+  driverId: number;
+  readOnly: boolean;
+  calendarHref: string;
+  onSwitch: (on: boolean) => Promise<void>;
+}>;
+
+/** Why the engine refused to start ("expired", "setup"…), when the server said. */
+function refusal(err: unknown): string | null {
+  const reason = err instanceof ApiClientError ? (err.details as { reason?: unknown } | undefined)?.reason : null;
+  return typeof reason === "string" ? reason : null;
+}
 
 /**
  * /admin/users/:id/dashboard: the driver's dashboard as the driver sees it, for support ("acting
  * for", docs/admin.md). Read-only but for the system switch, which asks why and is audited.
  */
-export default function UserDashboardPage() {
+export default function UserDashboardPage({ Dashboard }: { Dashboard: DriverDashboardView }) {
   const { t } = useTranslation(USERS_NS);
   const id = useParams().id ?? "";
   const user = useUser(id);
@@ -77,7 +89,7 @@ export default function UserDashboardPage() {
         <p>{t("actingFor.bannerHelp")}</p>
         <Link to={`/admin/users/${u.id}`}>{t("actingFor.backToUser")}</Link>
       </div>
-      <DriverDashboard
+      <Dashboard
         app={u.app}
         driverId={u.id}
         readOnly
@@ -101,7 +113,7 @@ export default function UserDashboardPage() {
             await setSystemFor(u.id, asking === true, reason);
           } catch (err) {
             // Why the system cannot start, in the driver's dashboard's own words.
-            const why = platformReason(err);
+            const why = refusal(err);
             throw new Error(why ? t(`driver:dashboard.stopped.${why}`) : err instanceof Error && err.message ? err.message : t("error"));
           }
           close();

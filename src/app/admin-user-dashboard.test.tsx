@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { UserDetail } from "../../../../shared/admin-users";
-import { setLanguage } from "../../../i18n";
-import { mockApi, renderScreen, support } from "../../../test/admin-harness";
-import UserDashboardPage from "./UserDashboardPage";
+import type { UserDetail } from "../shared/admin-users";
+import UserDashboardPage from "./features/admin/users/UserDashboardPage";
+import { DriverDashboard } from "./features/driver/DashboardPage";
+import { setLanguage } from "./i18n";
+import { mockApi, renderScreen, support } from "./test/admin-harness";
 
 const driver = {
   id: 7,
@@ -69,10 +70,11 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+// The page as the route table puts it together (routes.tsx): the admin's frame around the driver's dashboard.
 describe("a driver's dashboard, acting for them", () => {
   it("shows their dashboard under the acting-for banner, read-only, with the way back", async () => {
     const api = stub();
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     const banner = await screen.findByRole("note", { name: "Acting for Diego Driver (+1 (305) 555-0102)" });
     expect(within(banner).getByRole("link", { name: "Back to their page" })).toHaveAttribute("href", "/admin/users/7");
     expect(screen.getByRole("heading", { level: 1, name: "Diego Driver's dashboard" })).toBeInTheDocument();
@@ -91,7 +93,7 @@ describe("a driver's dashboard, acting for them", () => {
   it("turns the system on after a confirm that asks why, from the keyboard", async () => {
     const user = userEvent.setup();
     const api = stub();
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     const toggle = await screen.findByRole("switch", { name: /Search for blocks/ });
     toggle.focus();
     await user.keyboard("{Enter}");
@@ -109,7 +111,7 @@ describe("a driver's dashboard, acting for them", () => {
   it("cancelling changes nothing; a refusal is worded and keeps the dialog open", async () => {
     const user = userEvent.setup();
     const api = stub({ refuse: true });
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     await user.click(await screen.findByRole("switch", { name: /Search for blocks/ }));
     let dialog = await screen.findByRole("dialog");
     await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
@@ -126,26 +128,26 @@ describe("a driver's dashboard, acting for them", () => {
 
   it("says when the driver has no offers yet", async () => {
     stub({ offers: [] });
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     expect(await screen.findByText(/No offers yet/)).toBeInTheDocument();
   });
 
   it("an administrator's account has no dashboard", async () => {
     stub({ user: { ...driver, isAdmin: true } });
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     expect(await screen.findByRole("heading", { name: "Only drivers have a dashboard" })).toBeInTheDocument();
   });
 
   it("says when there is no such user", async () => {
     mockApi([{ path: "/api/admin/users/7", reply: () => ({ status: 404, body: { error: { code: "not_found", message: "No such user" } } }) }]);
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     expect(await screen.findByRole("heading", { name: "User not found" })).toBeInTheDocument();
   });
 
   it("speaks Spanish", async () => {
     await setLanguage("es");
     stub();
-    renderScreen(<UserDashboardPage />, { path: at, route, user: support });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     const banner = await screen.findByRole("note", { name: "Actuando por Diego Driver (+1 (305) 555-0102)" });
     expect(within(banner).getByRole("link", { name: "Volver a su página" })).toBeInTheDocument();
     expect(screen.getByRole("switch", { name: /Buscar bloques/ })).toBeInTheDocument();

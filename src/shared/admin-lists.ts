@@ -20,22 +20,22 @@ const days = {
   to: isoDay.optional(),
   timeZone: z.string().max(64, { abort: true }).refine(isTimeZone, "Unknown time zone").default("UTC"),
 };
-const inOrder = (q: { from?: string; to?: string }) => !q.from || !q.to || q.from <= q.to;
-const orderMessage = { message: "The start date is after the end date", path: ["to"] };
+// Typed loosely so it reads any list's parsed query (its own filters are generic in datedList).
+const inOrder = (q: { from?: unknown; to?: unknown }) => typeof q.from !== "string" || typeof q.to !== "string" || q.from <= q.to;
 
-export const invitationListSchema = z
-  .object({
-    app: z.enum(["all", "flex", "spark"]).default("all"),
-    /** Only the invitations one driver sent (their user page). */
-    inviter: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    registered: triState,
-    paid: triState,
-    freeWeek: triState,
-    search: z.string().max(100).optional(),
-    ...days,
-    ...paging,
-  })
-  .refine(inOrder, orderMessage);
+/** A list's query: its own filters, then a range of days (in order) in the admin's zone, and paging. */
+const datedList = <Filters extends z.ZodRawShape>(filters: Filters) =>
+  z.object({ ...filters, ...days, ...paging }).refine(inOrder, { message: "The start date is after the end date", path: ["to"] });
+
+export const invitationListSchema = datedList({
+  app: z.enum(["all", "flex", "spark"]).default("all"),
+  /** Only the invitations one driver sent (their user page). */
+  inviter: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  registered: triState,
+  paid: triState,
+  freeWeek: triState,
+  search: z.string().max(100).optional(),
+});
 export type InvitationListQuery = z.infer<typeof invitationListSchema>;
 
 export type InvitationListRow = {
@@ -58,17 +58,13 @@ export type LeadStage = (typeof LEAD_STAGES)[number];
 export const LEAD_STATUSES = ["new", "contacted", "converted", "lost"] as const;
 export type LeadStatus = (typeof LEAD_STATUSES)[number];
 
-export const leadListSchema = z
-  .object({
-    stage: z.enum(["all", ...LEAD_STAGES]).default("all"),
-    status: z.enum(["all", ...LEAD_STATUSES]).default("all"),
-    /** "me" (the caller), "none" (unassigned) or an administrator's id. */
-    owner: z.union([z.enum(["all", "me", "none"]), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]).default("all"),
-    search: z.string().max(100).optional(),
-    ...days,
-    ...paging,
-  })
-  .refine(inOrder, orderMessage);
+export const leadListSchema = datedList({
+  stage: z.enum(["all", ...LEAD_STAGES]).default("all"),
+  status: z.enum(["all", ...LEAD_STATUSES]).default("all"),
+  /** "me" (the caller), "none" (unassigned) or an administrator's id. */
+  owner: z.union([z.enum(["all", "me", "none"]), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]).default("all"),
+  search: z.string().max(100).optional(),
+});
 export type LeadListQuery = z.infer<typeof leadListSchema>;
 
 export type LeadRow = {
@@ -99,21 +95,17 @@ export const leadPatchSchema = z
   .refine((p) => Object.keys(p).length > 0, "Nothing to change");
 export type LeadPatch = z.infer<typeof leadPatchSchema>;
 
-export const auditListSchema = z
-  .object({
-    actor: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
-    action: z
-      .string()
-      .max(60)
-      .regex(/^[a-z_.]+$/, "Letters, dots and underscores")
-      .optional(),
-    target: z
-      .string()
-      .max(60)
-      .regex(/^[a-z_]+:\d+$/, "Like user:42")
-      .optional(),
-    ...days,
-    ...paging,
-  })
-  .refine(inOrder, orderMessage);
+export const auditListSchema = datedList({
+  actor: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+  action: z
+    .string()
+    .max(60)
+    .regex(/^[a-z_.]+$/, "Letters, dots and underscores")
+    .optional(),
+  target: z
+    .string()
+    .max(60)
+    .regex(/^[a-z_]+:\d+$/, "Like user:42")
+    .optional(),
+});
 export type AuditListQuery = z.infer<typeof auditListSchema>;

@@ -24,6 +24,7 @@
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { json, listen, readBody, readJson, tenantPath } from "../http.ts";
 
 export type App = "flex" | "spark";
 /**
@@ -191,29 +192,6 @@ const newWorld = (config: Partial<FakeConfig> = {}): World => ({
 
 const token = (prefix: string) => `${prefix}${randomBytes(18).toString("base64url")}`;
 const seconds = (ms: number) => Math.floor(ms / 1000);
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown> | null> {
-  try {
-    const parsed = JSON.parse((await readBody(req)) || "{}") as unknown;
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}, onSent?: () => void) {
-  res.writeHead(status, { "Content-Type": "application/json", ...headers });
-  res.end(JSON.stringify(body), onSent);
-}
 
 const platformError = (code: string, message: string) => ({ code, message });
 
@@ -711,15 +689,8 @@ export async function startFakePlatform({
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    let path = url.pathname;
-    let name = "default";
-    const prefixed = /^\/t\/([\w-]+)(\/.*)$/.exec(path);
-    if (prefixed) {
-      name = prefixed[1]!;
-      path = prefixed[2]!;
-    }
+    const { tenant: name, path, prefix } = tenantPath(url.pathname);
     const w = worldOf(name);
-    const prefix = prefixed ? `/t/${name}` : "";
     if (path.startsWith("/__control/")) return control(w, name, path, req, res, url);
     if (path === "/approve") return approvalPage(w, req, res, prefix);
     const app = /^\/(flex|spark)(\/.*)$/.exec(path);
@@ -735,9 +706,7 @@ export async function startFakePlatform({
   // The engine bench keeps a thousand drivers' connections alive at once.
   server.maxConnections = 20_000;
   server.keepAliveTimeout = 30_000;
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
+  const listening = await listen(server, port, host, held);
 
   // Generated offers appear on their own only when asked to (the demo); tests inject theirs.
   const ticker = setInterval(() => {
@@ -747,15 +716,11 @@ export async function startFakePlatform({
   ticker.unref();
 
   return {
-    url: `http://${host}:${actualPort}`,
-    port: actualPort,
-    close: () =>
-      new Promise<void>((resolve) => {
-        clearInterval(ticker);
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    ...listening,
+    close: () => {
+      clearInterval(ticker);
+      return listening.close();
+    },
   };
 }
 

@@ -18,6 +18,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { json, listen, readBody, tenantPath } from "../http.ts";
 
 export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" } | { kind: "accept-timeout" };
 
@@ -121,20 +122,6 @@ const newTenant = (): Tenant => ({
 });
 
 const id = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "application/json", ...headers });
-  res.end(JSON.stringify(body));
-}
 
 /** Twilio's signature over a callback: the URL, then the sorted parameters' names and values. */
 export function twilioSignature(authToken: string, url: string, params: URLSearchParams): string {
@@ -429,15 +416,9 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    let path = url.pathname;
-    let tenantName = "default";
-    const prefixed = /^\/t\/([\w-]+)(\/.*)$/.exec(path);
-    if (prefixed) {
-      tenantName = prefixed[1]!;
-      path = prefixed[2]!;
-    }
+    const { tenant: tenantName, path, prefix } = tenantPath(url.pathname);
     const t = tenantOf(tenantName);
-    const origin = `http://${req.headers.host}${prefixed ? `/t/${tenantName}` : ""}`;
+    const origin = `http://${req.headers.host}${prefix}`;
 
     if (path === "/__control/config" && req.method === "POST") {
       Object.assign(t.config, JSON.parse((await readBody(req)) || "{}") as Partial<FakeConfig>);
@@ -465,19 +446,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       if (!res.headersSent) json(res, 500, { error: String(err) });
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
-  return {
-    url: `http://${host}:${actualPort}`,
-    port: actualPort,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listen(server, port, host, held);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

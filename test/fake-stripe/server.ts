@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { json, listen, readBody } from "../http.ts";
 
 type Params = Record<string, unknown>;
 type StripeObject = { id: string; object: string } & Params;
@@ -54,20 +55,14 @@ export function decodeStripeForm(body: string): Params {
   return root;
 }
 
+/** Every Stripe answer carries a Request-Id. */
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "Content-Type": "application/json", "Request-Id": newId("req"), ...headers });
-  res.end(JSON.stringify(body));
+  json(res, status, body, { "Request-Id": newId("req"), ...headers });
 }
 
 const stripeError = (type: string, message: string, code?: string, param?: string) => ({
   error: { type, message, ...(code ? { code } : {}), ...(param ? { param } : {}) },
 });
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 export async function startFakeStripe({ port = 0, host = "127.0.0.1" }: { port?: number; host?: string } = {}): Promise<FakeStripe> {
   const tenants = new Map<string, Tenant>();
@@ -311,19 +306,9 @@ export async function startFakeStripe({ port = 0, host = "127.0.0.1" }: { port?:
       if (!res.headersSent) send(res, 500, stripeError("api_error", String(err)));
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
-  const address = server.address();
-  const actualPort = typeof address === "object" && address ? address.port : port;
-  origin = `http://${host}:${actualPort}`;
-  return {
-    url: origin,
-    port: actualPort,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listen(server, port, host);
+  origin = listening.url;
+  return listening;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -64,6 +64,8 @@ export type HttpPlatformOptions = {
   rateLimitRetries?: number;
   maxRetryWaitMs?: number;
   now?: () => number;
+  /** How a wait is waited (tests record it instead of sleeping). */
+  sleep?: (ms: number) => Promise<void>;
 };
 
 type Call = { method: "GET" | "POST"; path: string; body?: unknown; accessToken?: string };
@@ -74,12 +76,14 @@ export class HttpPlatform implements DeliveryPlatform {
   private readonly retries: number;
   private readonly maxWait: number;
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: HttpPlatformOptions) {
     this.base = options.baseUrl.replace(/\/+$/, "");
     this.retries = options.rateLimitRetries ?? 2;
     this.maxWait = options.maxRetryWaitMs ?? 3000;
     this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
   /** One call; answers the response for any status but 429 and 5xx, which become errors (after retries for 429). */
@@ -100,7 +104,7 @@ export class HttpPlatform implements DeliveryPlatform {
         // Back off as asked; without a Retry-After, exponentially from one second.
         const waitMs = (retryAfterSeconds(res.headers.get("Retry-After"), this.now()) ?? 2 ** attempt) * 1000;
         if (attempt >= this.retries || waitMs > this.maxWait) throw new PlatformError("rate_limited", "The platform asked to slow down", waitMs, 429);
-        await new Promise((r) => setTimeout(r, waitMs));
+        await this.sleep(waitMs);
         continue;
       }
       if (res.status >= 500) {

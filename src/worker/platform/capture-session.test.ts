@@ -188,6 +188,22 @@ describe("failures, restarts and the platform's limits", () => {
     expect((await d.world.stats()).doubleAccepts).toBe(0);
   });
 
+  it("takes nothing that overlaps an accept whose answer was lost until that accept is settled", async () => {
+    const d = await connectedDriver({ faults: [{ kind: "lost", on: "accept" }] });
+    const base = soon(3);
+    const [rich, cheap] = await d.world.offers([
+      { serviceAreaId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 9000 },
+      { serviceAreaId: d.stations[0]!, startsAt: base + HOUR, endsAt: base + 3 * HOUR, payCents: 4000 },
+    ]);
+    // The rich one's accept is lost (the platform gives us the block, the answer never comes); the
+    // next poll lists only the cheap one, which must wait for the schedule to say the rich one is ours.
+    await start(d.user.id);
+    const rows = await waitForRecords(d.user.id, 2, 8000);
+    expect(rows.find((r) => r.platformOfferId === rich)).toMatchObject({ status: "won" });
+    expect(rows.find((r) => r.platformOfferId === cheap)).toMatchObject({ status: "disliked", reasons: ["overlap"] });
+    expect(await d.world.stats()).toMatchObject({ overlaps: 0, doubleAccepts: 0 });
+  });
+
   it("an accept that failed before the platform took it is tried again while the offer is open", async () => {
     const d = await connectedDriver({ faults: [{ kind: "5xx", on: "accept" }] });
     const [id] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 6000 }]);

@@ -57,8 +57,11 @@ export type EngineStatus =
   | { state: "paused"; stations: number; opensAt: number | null; timeZone: string }
   | { state: "stopped"; reason: StopReason };
 
-/** A decided offer, or one whose accept's outcome is not known yet ("pending"; the offer is kept to record it). */
-type Seen = { status: "won" | "disliked" | "gone" | "pending"; forgetAt: number; offer?: PlatformOffer };
+/**
+ * A decided offer, or one not decided yet ("pending"; the offer is kept to record it). `asked`: an
+ * accept went out and its answer never came, so the platform may have given us the block.
+ */
+type Seen = { status: "won" | "disliked" | "gone" | "pending"; forgetAt: number; offer?: PlatformOffer; asked?: boolean };
 
 /** Profile (user row, filters, stations, won blocks) is re-read this often while searching, and whenever told. */
 const PROFILE_TTL_MS = 60_000;
@@ -348,6 +351,10 @@ export class CaptureSession extends DurableObject<Env> {
     // Accepts go out in rounds: every take that overlaps nothing won and nothing else in the round
     // is asked for at once (so a second good offer in the same answer does not wait for the first's
     // reply); one that overlaps a better one waits to see whether that one was won.
+    // An accept whose answer never came may have won its block: until that is known (below, from the
+    // platform's schedule, or by asking again while it is listed), nothing overlapping it is asked for.
+    const inDoubt = [...this.seen.values()].filter((s) => s.status === "pending" && s.asked && s.offer).map((s) => s.offer!);
+    const deferred: PlatformOffer[] = [];
     let stalled: PlatformError | null = null;
     let remaining = takes;
     while (remaining.length > 0 && !stalled) {
@@ -355,6 +362,7 @@ export class CaptureSession extends DurableObject<Env> {
       const later: PlatformOffer[] = [];
       for (const offer of remaining) {
         if (commitments.some((c) => overlaps(c, offer))) records.push(this.decide(profile, offer, "disliked", now, { reasons: ["overlap"] }));
+        else if (inDoubt.some((p) => p.id !== offer.id && overlaps(p, offer))) deferred.push(offer);
         else if (round.some((r) => overlaps(r, offer))) later.push(offer);
         else if (this.overCap(profile, [...commitments, ...round], offer)) {
           // Over the cap only if the round's blocks are all won: wait for them, unless there are none.
@@ -363,7 +371,7 @@ export class CaptureSession extends DurableObject<Env> {
         } else round.push(offer);
       }
       // Written before asking: after a crash here the outcome is read from the platform's schedule, never guessed.
-      for (const offer of round) this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer });
+      for (const offer of round) this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer, asked: true });
       const outcomes = await Promise.allSettled(round.map((offer) => platform.accept(token, offer.id)));
       outcomes.forEach((outcome, i) => {
         const offer = round[i]!;
@@ -381,8 +389,11 @@ export class CaptureSession extends DurableObject<Env> {
       });
       remaining = later;
     }
-    // The platform failed an accept: the rest wait for the next poll, remembered so none goes unrecorded.
-    for (const offer of remaining) this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer });
+    // The platform failed an accept, or an accept in doubt overlaps: these wait for the next poll,
+    // remembered so none goes unrecorded (an offer asked for before stays in doubt).
+    for (const offer of [...remaining, ...deferred]) {
+      this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer, asked: this.seen.get(offer.id)?.asked === true });
+    }
 
     for (const { offer, reasons } of disliked) records.push(this.decide(profile, offer, "disliked", now, { reasons }));
 

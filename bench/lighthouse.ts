@@ -72,13 +72,15 @@ async function dashboardDriverTokens(): Promise<unknown> {
   throw new Error("no seeded driver reaches the dashboard; has the seed changed?");
 }
 
-/** Signs a driver in inside this Chrome profile, so Lighthouse loads the dashboard as them. */
-async function signInDriver() {
-  const tokens = await dashboardDriverTokens();
+/** Sets (or, with null, removes) the stored session in this Chrome profile, for the next page Lighthouse loads. */
+async function storeSession(tokens: unknown) {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   const page = await browser.newPage();
   await page.goto(`${worker.url}/api/status/health`);
-  await page.evaluate((stored) => localStorage.setItem("bp.session", JSON.stringify(stored)), tokens);
+  await page.evaluate(
+    (stored) => (stored === null ? localStorage.removeItem("bp.session") : localStorage.setItem("bp.session", JSON.stringify(stored))),
+    tokens,
+  );
   await page.close();
   await browser.disconnect();
 }
@@ -97,7 +99,9 @@ const runs: Row[][] = PAGES.map(() => []);
 try {
   for (let run = 0; run < RUNS; run++) {
     for (const [index, page] of PAGES.entries()) {
-      if (page.driver) await signInDriver();
+      // The public pages are measured signed out: after a dashboard run the profile still holds
+      // the driver's session (Lighthouse's storage reset leaves it), and they would render as theirs.
+      await storeSession(page.driver ? await dashboardDriverTokens() : null);
       const result = await lighthouse(
         `${worker.url}${page.path}`,
         { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], disableStorageReset: Boolean(page.driver) },

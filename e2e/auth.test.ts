@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { DEMO } from "../scripts/seed.ts";
-import { baseUrl, launch, newPage } from "./browser.ts";
+import { baseUrl, launch, newPage, newPhone } from "./browser.ts";
 import { freshTotp, signInOwner, type Tokens } from "./owner.ts";
 
 type OutboxPage = { total: number; rows: { to: string; body: string; createdAt: number }[] };
@@ -40,13 +40,6 @@ async function codeSentTo(phone: string, since: number): Promise<string> {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no code reached ${phone}`);
-}
-
-/** A fresh US number per run (area 786, exchange 2xx–9xx), so reruns never collide. */
-function newPhone(): { e164: string; typed: string } {
-  const exchange = 200 + Math.floor(Math.random() * 800);
-  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, "0");
-  return { e164: `+1786${exchange}${line}`, typed: `(786) ${exchange}-${line}` };
 }
 
 function watchErrors(page: Page): string[] {

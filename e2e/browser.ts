@@ -24,3 +24,14 @@ export async function newPage(browser: Browser, viewport = { width: 1280, height
   const context = await browser.newContext({ viewport, baseURL: baseUrl });
   return context.newPage();
 }
+
+/**
+ * A fresh US number per run (area 786), so reruns never collide. The exchange is 2xx–9xx but never
+ * an N11 service code (211, 311 … 911), which the phone check rightly refuses.
+ */
+export function newPhone(): { e164: string; typed: string } {
+  let exchange = 200 + Math.floor(Math.random() * 800);
+  while (exchange % 100 === 11) exchange = 200 + Math.floor(Math.random() * 800);
+  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, "0");
+  return { e164: `+1786${exchange}${line}`, typed: `(786) ${exchange}-${line}` };
+}

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { baseUrl, launch, newPage } from "./browser.ts";
+import { baseUrl, launch, newPage, newPhone } from "./browser.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
 const platformUrl = process.env.E2E_PLATFORM_URL ?? "http://127.0.0.1:8789";
@@ -83,11 +83,9 @@ const path = (page: Page, pathname: string) => page.waitForURL((url) => url.path
 test("a new driver connects, sets filters, turns the system on and sees a won block, a disliked offer and the calendar", async () => {
   const page = await newPage(browser);
   const errors = watchErrors(page);
-  const exchange = 200 + Math.floor(Math.random() * 800);
-  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, "0");
-  const phone = { e164: `+1786${exchange}${line}`, typed: `(786) ${exchange}-${line}` };
+  const phone = newPhone();
   const password = "Driv3r!e2e";
-  const platformEmail = `flo+code.${exchange}${line}@example.com`;
+  const platformEmail = `flo+code.${phone.e164.slice(2)}@example.com`;
 
   // Register and confirm the phone.
   await page.goto("/register");

@@ -74,19 +74,16 @@ test("the owner filters Flex drivers, deselects two, sends an SMS and sees it co
   }
   await panel.getByText(`This message will be sent to ${n - 2} Flex users`).waitFor();
 
-  let confirmText = "";
-  page.once("dialog", (dialog) => {
-    confirmText = dialog.message();
-    void dialog.accept();
-  });
   await panel.getByRole("button", { name: "Send" }).click();
-  await page.getByText(`Message sent successfully to ${n - 2} users.`).waitFor();
-  assert.equal(confirmText, `Are you sure you want to send this message to ${n - 2} users?`);
-  // The form is back, empty.
-  await panel.getByRole("button", { name: "Review" }).waitFor();
-  assert.equal(await panel.getByRole("textbox", { name: "Message" }).inputValue(), "");
-
-  await page.getByRole("link", { name: "See its progress" }).click();
+  // The confirm is the app's own dialog: what goes out, to whom, and the exact count.
+  const confirm = page.getByRole("dialog", { name: `Send this message to ${n - 2} people?` });
+  await confirm.getByText(`${n - 2} drivers matching the filters, less those deselected`).waitFor();
+  // … and the filters that chose them.
+  await confirm.getByText("Amazon regions: Miami").waitFor();
+  await confirm.getByText("Good standing: Yes").waitFor();
+  await confirm.getByRole("button", { name: `Send to ${n - 2} people` }).click();
+  await page.getByText(`Message queued for ${n - 2} users.`).waitFor();
+  // On to the campaign's page.
   await page.waitForURL(/\/admin\/campaigns\/\d+$/);
   await page.getByRole("heading", { name: /Campaign #\d+/ }).waitFor();
   await page.locator(".campaign-summary .badge", { hasText: "Done" }).waitFor({ timeout: 60_000 });
@@ -126,4 +123,46 @@ test("the campaigns list shows the send with its progress, and Tools lists bad n
   await page.getByRole("textbox", { name: "Phone numbers" }).fill("(305) 555-0100\n3055550100\n555-0100");
   await page.getByText("Valid numbers: 1 · duplicates removed: 1").waitFor();
   await page.getByRole("alert").getByText("555-0100").waitFor();
+});
+
+test("in Spanish, the review finds García by 'garcia' and a driver by the number as the table shows it, pages as 'Página N de M', and the confirm can be cancelled", async () => {
+  const page = await newPage(browser);
+  await page.goto("/");
+  await page.evaluate(
+    (value) => {
+      localStorage.setItem("bp.session", value);
+      localStorage.setItem("language", "es");
+    },
+    JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }),
+  );
+  await page.goto("/admin/notifications");
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+
+  const panel = page.getByRole("region", { name: "Enviar SMS (todos los usuarios)" });
+  await panel.getByRole("textbox", { name: "Mensaje" }).fill("Hola");
+  await panel.getByRole("radio", { name: "Aviso de servicio" }).check();
+  await panel.getByRole("button", { name: "Revisar" }).click();
+  await panel.getByText(/^Página 1 de \d+$/).waitFor();
+
+  const search = panel.getByRole("searchbox", { name: "Buscar usuario..." });
+  const rows = panel.getByRole("table").locator("tbody tr");
+  await search.fill("garcia");
+  await panel.getByText(/^\d+ resultados?$/).waitFor();
+  await rows
+    .first()
+    .getByText(/García/)
+    .waitFor();
+  assert.equal(await rows.filter({ hasNotText: /garc[ií]a/i }).count(), 0, "every row found by 'garcia' holds García");
+
+  await search.fill("+1 (305) 555-0102");
+  await panel.getByText("1 resultado", { exact: true }).waitFor();
+  await rows.filter({ hasText: "Diego Driver" }).waitFor();
+
+  await panel.getByRole("button", { name: "Enviar", exact: true }).click();
+  const confirm = page.getByRole("dialog", { name: /^¿Enviar este mensaje a \d+ personas\?$/ });
+  await confirm.getByText("App: Flex").waitFor();
+  await confirm.getByRole("button", { name: "Cancelar" }).click();
+  await confirm.waitFor({ state: "hidden" });
+  assert.deepEqual(errors, []);
 });

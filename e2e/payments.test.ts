@@ -9,7 +9,7 @@ import { after, before, test } from "node:test";
 import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { DEMO } from "../scripts/seed.ts";
-import { baseUrl, launch, newPage } from "./browser.ts";
+import { baseUrl, launch, newPage, newPhone } from "./browser.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
 type OutboxPage = { rows: { to: string; body: string; createdAt: number }[] };
@@ -37,12 +37,6 @@ async function textTo(phone: string, since: number, pattern: RegExp): Promise<st
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no text matching ${pattern} reached ${phone}`);
-}
-
-function newPhone(): { e164: string; typed: string } {
-  const exchange = 200 + Math.floor(Math.random() * 800);
-  const line = String(Math.floor(Math.random() * 10_000)).padStart(4, "0");
-  return { e164: `+1786${exchange}${line}`, typed: `(786) ${exchange}-${line}` };
 }
 
 function watchErrors(page: Page): string[] {

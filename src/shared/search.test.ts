@@ -23,15 +23,22 @@ describe("parseReviewSearch (docs/product.md, validation)", () => {
     expect(parseReviewSearch("013055550100")).toEqual({ kind: "phone", phone: "+13055550100" });
   });
 
-  it("treats other digit strings as text", () => {
-    for (const input of ["305555010", "23055550100", "113055550100", "0013055550100", "12345", "30555501001"]) {
-      expect(parseReviewSearch(input), input).toEqual({ kind: "text", text: input });
+  it("reads the number as the tables show it, in E.164, dashed or dotted", () => {
+    for (const input of ["+1 (305) 555-1050", "(305) 555-1050", "+13055551050", "305-555-1050", "305.555.1050", "1-305-555-1050", " 305 555 1050 "]) {
+      expect(parseReviewSearch(input), input).toEqual({ kind: "phone", phone: "+13055551050" });
     }
   });
 
-  it("treats formatted numbers as text: only bare digits are a phone", () => {
-    expect(parseReviewSearch("(305) 555-0100")).toEqual({ kind: "text", text: "(305) 555-0100" });
-    expect(parseReviewSearch("+13055550100")).toEqual({ kind: "text", text: "+13055550100" });
+  it("reads 4 to 9 digits, however written, as the end of a number and as text", () => {
+    expect(parseReviewSearch("1050")).toEqual({ kind: "text", text: "1050", phoneEnd: "1050" });
+    expect(parseReviewSearch("555-1050")).toEqual({ kind: "text", text: "555-1050", phoneEnd: "5551050" });
+    expect(parseReviewSearch("305555010")).toEqual({ kind: "text", text: "305555010", phoneEnd: "305555010" });
+  });
+
+  it("treats other digit strings as text only", () => {
+    for (const input of ["123", "23055550100", "113055550100", "0013055550100", "30555501001", "+3055551050", "+1234"]) {
+      expect(parseReviewSearch(input), input).toEqual({ kind: "text", text: input });
+    }
   });
 
   it("lower-cases text, accents included", () => {
@@ -41,5 +48,6 @@ describe("parseReviewSearch (docs/product.md, validation)", () => {
 
   it("does not take non-ASCII digits for a phone number", () => {
     expect(parseReviewSearch("٣٠٥٥٥٥٠١٠٠")).toEqual({ kind: "text", text: "٣٠٥٥٥٥٠١٠٠" });
+    expect(parseReviewSearch("٣٠٥٥")).toEqual({ kind: "text", text: "٣٠٥٥" });
   });
 });

@@ -6,6 +6,7 @@ import i18n from "./index";
 describe("admin strings", () => {
   it("are registered with i18next in both languages once an admin page loads", () => {
     expect(i18n.getFixedT("es", ADMIN_NS)("send.sending")).toBe("Enviando mensaje...");
-    expect(i18n.getFixedT("en", ADMIN_NS)("send.confirm", { n: 3 })).toBe("Are you sure you want to send this message to 3 users?");
+    expect(i18n.getFixedT("en", ADMIN_NS)("send.confirmTitle", { count: 3 })).toBe("Send this message to 3 people?");
+    expect(i18n.getFixedT("es", ADMIN_NS)("send.confirmTitle", { count: 1 })).toBe("¿Enviar este mensaje a 1 persona?");
   });
 });

@@ -52,6 +52,17 @@ export function apiErrorKey(error: unknown, fallbackKey: string): string {
   return fallbackKey;
 }
 
+/**
+ * A failed call as the console's form message (`form.setFormError(...refusalMessage(err, key))`):
+ * a refusal (4xx but 429) in the server's own words, which say what to fix ("already refunded");
+ * anything else as `apiErrorKey` says.
+ */
+export function refusalMessage(error: unknown, fallbackKey: string): [key: string, options?: Record<string, unknown>] {
+  if (error instanceof ApiClientError && error.status >= 400 && error.status < 500 && error.status !== 429)
+    return ["forms:refused", { message: error.message }];
+  return [apiErrorKey(error, fallbackKey)];
+}
+
 /** A text field that must be filled in: blank says "required" before the rule itself speaks (the value is passed on as typed). */
 export function required<T extends ZodType<unknown, string>>(schema: T) {
   return z
@@ -83,8 +94,8 @@ export type SchemaForm<Input extends FieldValues, Output extends FieldValues> = 
   /** The props of a TextField/PasswordField/SelectField: its registration and its error in words. */
   field: (name: FieldPath<Input>) => UseFormRegisterReturn<FieldPath<Input>> & { error: string | null };
   submitting: boolean;
-  /** Validates, then runs the handler with the parsed data; the form is `submitting` meanwhile. */
-  onSubmit: (handler: SubmitHandler<Output>) => (event?: BaseSyntheticEvent) => Promise<void>;
+  /** Validates, then runs the handler with the parsed data; the form is `submitting` meanwhile. `onInvalid` runs when validation stops it. */
+  onSubmit: (handler: SubmitHandler<Output>, onInvalid?: () => void) => (event?: BaseSyntheticEvent) => Promise<void>;
   /** The form-level message: what the server said, set by the screen, or "input required fields". */
   formError: string | null;
   setFormError: (key: string | null, options?: Record<string, unknown>) => void;
@@ -113,13 +124,16 @@ export function useSchemaForm<Input extends FieldValues, Output extends FieldVal
     ...form,
     field: (name: FieldPath<Input>) => ({ ...form.register(name), error: fieldErrorText(t, form.getFieldState(name, form.formState).error) }),
     submitting: isSubmitting,
-    onSubmit: (handler: SubmitHandler<Output>) =>
+    onSubmit: (handler: SubmitHandler<Output>, onInvalid?: () => void) =>
       form.handleSubmit(
         async (data) => {
           setServerError(null);
           await handler(data);
         },
-        () => setServerError(null),
+        () => {
+          setServerError(null);
+          onInvalid?.();
+        },
       ),
     formError: serverError ? t(serverError.key, serverError.options ?? {}) : missing ? t("forms:inputRequiredFields") : null,
     setFormError: (key: string | null, options?: Record<string, unknown>) => setServerError(key ? { key, options } : null),

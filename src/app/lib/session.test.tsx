@@ -13,8 +13,8 @@ function b64url(value: unknown) {
   return btoa(JSON.stringify(value)).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
 }
 /** An ID token as the SPA sees it: only the claims matter here (the server verifies signatures). */
-function idToken(expiresInMs: number, sub = "7") {
-  const exp = Math.floor((Date.now() + expiresInMs) / 1000);
+function idToken(expiresInMs: number, sub = "7", from = Date.now()) {
+  const exp = Math.floor((from + expiresInMs) / 1000);
   return `${b64url({ alg: "ES256", typ: "id+jwt" })}.${b64url({ sub, exp, phone_number: "+13055550123", phone_number_verified: true, app: "flex", is_admin: false })}.sig`;
 }
 
@@ -219,12 +219,13 @@ describe("token refresh", () => {
   });
 
   it("computes the delay from exp: 10 minutes before, never negative", () => {
-    const now = Date.now();
+    // A fixed instant on a whole second: the token's exp (in seconds) is exact, whatever the clock says.
+    const now = Date.UTC(2031, 0, 6, 12);
     expect(REFRESH_LEAD_MS).toBe(10 * MINUTE);
-    expect(refreshDelay(idToken(60 * MINUTE), now)).toBeGreaterThan(49 * MINUTE);
-    expect(refreshDelay(idToken(60 * MINUTE), now)).toBeLessThanOrEqual(50 * MINUTE);
-    expect(refreshDelay(idToken(3 * MINUTE), now)).toBe(0);
-    expect(refreshDelay(idToken(-3 * MINUTE), now)).toBe(0);
+    expect(refreshDelay(idToken(60 * MINUTE, "7", now), now)).toBe(50 * MINUTE);
+    expect(refreshDelay(idToken(10 * MINUTE + 1000, "7", now), now)).toBe(1000);
+    expect(refreshDelay(idToken(3 * MINUTE, "7", now), now)).toBe(0);
+    expect(refreshDelay(idToken(-3 * MINUTE, "7", now), now)).toBe(0);
   });
 
   it("logs a failed refresh and goes on: the call is still made and the session kept", async () => {

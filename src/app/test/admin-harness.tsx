@@ -1,13 +1,10 @@
 /** Test harness of the admin screens: a stubbed API, a signed-in admin, a router and a fresh SWR cache. */
-import { render } from "@testing-library/react";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { SWRConfig } from "swr";
 import { vi } from "vitest";
-import { Toaster } from "../components/ui/Toast";
 import "../i18n";
 import "../i18n/admin";
-import { StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+import { signedOutSession, type User } from "../lib/session";
+import { renderRoutes } from "./render";
 
 export type Call = { method: string; url: URL; body: unknown; headers: Headers };
 type Reply = { status?: number; body?: unknown } | Promise<{ status?: number; body?: unknown }>;
@@ -37,10 +34,28 @@ export function mockApi(routes: Route[]) {
   };
 }
 
-/** happy-dom has no window.confirm: install one that answers `answer`. */
+let answering: MutationObserver | undefined;
+
+/**
+ * Answers every confirm with `answer`, as a person would: window.confirm (happy-dom has none), and
+ * the app's confirm dialog (useConfirm), whose Cancel or confirm button is clicked once it opens.
+ * Records each question: window.confirm's text, or the dialog's whole text.
+ */
 export function stubConfirm(answer: boolean) {
   const confirm = vi.fn((_message?: string) => answer);
   Object.defineProperty(window, "confirm", { value: confirm, configurable: true, writable: true });
+  answering?.disconnect();
+  answering = new MutationObserver(() => {
+    for (const dialog of document.querySelectorAll("dialog")) {
+      if (!dialog.open) delete (dialog as HTMLElement).dataset.answered;
+      const buttons = dialog.querySelectorAll<HTMLButtonElement>(".dialog-actions button");
+      if (!dialog.open || (dialog as HTMLElement).dataset.answered || buttons.length !== 2) continue;
+      (dialog as HTMLElement).dataset.answered = "yes";
+      confirm(dialog.textContent ?? "");
+      buttons[answer ? 1 : 0]!.click();
+    }
+  });
+  answering.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["open"] });
   return confirm;
 }
 
@@ -48,27 +63,17 @@ export const owner = { name: "Olivia Owner", isAdmin: true, role: { name: "owner
 export const support = { name: "Sam Support", isAdmin: true, role: { name: "support", properties: { billingDetails: false } } };
 export const supportWithBilling = { name: "Bea Billing", isAdmin: true, role: { name: "support", properties: { billingDetails: true } } };
 
-/** Renders a screen at `path` inside a router, a signed-in session and a fresh SWR cache. */
+/** Renders a screen at `path` (matched as `route`) signed in as `user`, with the toasts. */
 export function renderScreen(
   element: ReactNode,
   { user = owner as Partial<User>, path = "/admin/notifications", route = undefined as string | undefined } = {},
 ) {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       { path: route ?? path, element },
       { path: "/admin/campaigns/:id", element: <p>campaign page</p> },
       { path: "*", element: <p>elsewhere</p> },
     ],
-    { initialEntries: [path] },
+    { path, session: { ...signedOutSession, user: { ...user } as User }, toaster: true },
   );
-  const session = { ...signedOutSession, user: { ...user } as User };
-  render(
-    <StaticSessionProvider value={session}>
-      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-        <RouterProvider router={router} />
-      </SWRConfig>
-      <Toaster />
-    </StaticSessionProvider>,
-  );
-  return router;
 }

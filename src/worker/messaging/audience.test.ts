@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DriverRow, InvitationRow } from "../../shared/audience";
 import { api, createUser, invite, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
-import { ACCENTED_CAPITALS, foldSearchText } from "./audience";
+import { foldSearchText, SEARCH_FOLDS } from "./audience";
 
 type Page<T> = { total: number; page: number; pageSize: number; rows: T[] };
 
@@ -180,11 +180,43 @@ describe("GET /api/admin/audience — search (docs/product.md, validation)", () 
         search,
       ).toEqual([target.id]);
     }
-    // Nine digits are text, and match no name, region or referral.
-    expect((await audience({ region, search: ten.slice(1) }, token)).body.total).toBe(0);
+    // Nine digits that are not a number's end match nothing.
+    expect((await audience({ region, search: ten.slice(0, 9) }, token)).body.total).toBe(0);
   });
 
-  it("matches name, region or referral as text, ignoring case, accented capitals included", async () => {
+  it("finds a number as the table shows it, in E.164, dashed, and by its last 4 or more digits", async () => {
+    const { token } = await signInAs("owner");
+    // No digits in the region or the names, so only the numbers and "Code NNNN" hold digits.
+    const region = uniqueTag("Fmt").replace(/[0-9]/g, (d) => "ghijklmnop"[Number(d)]!);
+    const phone = uniquePhone();
+    const target = await createUser({ humanRegion: region, phone, name: "Target" });
+    const other = await createUser({ humanRegion: region, name: `Code ${phone.slice(-4)}` });
+    const [area, exchange, line] = [phone.slice(2, 5), phone.slice(5, 8), phone.slice(8)];
+    const ids = async (search: string) => (await audience({ region, search }, token)).body.rows.map((x) => x.id).sort();
+    for (const search of [`+1 (${area}) ${exchange}-${line}`, phone, `${area}-${exchange}-${line}`, `${exchange}-${line}`, phone.slice(-7), phone.slice(-9)]) {
+      expect(await ids(search), search).toEqual([target.id]);
+    }
+    // The last 4 digits: the number that ends with them, and the name that holds them.
+    expect(await ids(line)).toEqual([target.id, other.id].sort());
+    // Three digits are too few to be a number's end: text only.
+    expect(await ids(line.slice(-3))).toEqual([other.id]);
+  });
+
+  it("ignores accents and case both ways: garcia finds García, GARCÍA finds Garcia", async () => {
+    const { token } = await signInAs("owner");
+    const region = uniqueTag("Acc");
+    const garcia = await createUser({ humanRegion: region, name: "María García" });
+    const plain = await createUser({ humanRegion: region, name: "Ines Garcia" });
+    const nunez = await createUser({ humanRegion: region, name: "Ñúñez", referralCode: "PEÑA" });
+    const ids = async (search: string) => (await audience({ region, search }, token)).body.rows.map((x) => x.id).sort();
+    expect(await ids("garcia")).toEqual([garcia.id, plain.id].sort());
+    expect(await ids("GARCÍA")).toEqual([garcia.id, plain.id].sort());
+    expect(await ids("maria garcia")).toEqual([garcia.id]);
+    expect(await ids("nunez")).toEqual([nunez.id]);
+    expect(await ids("pena")).toEqual([nunez.id]);
+  });
+
+  it("matches name, region or referral as text, ignoring case and accents", async () => {
     const { token } = await signInAs("owner");
     const region = uniqueTag("Txt");
     const jose = await createUser({ humanRegion: region, name: "JOSÉ ÑÚÑEZ" });
@@ -320,17 +352,22 @@ describe("GET /api/admin/regions", () => {
 
 describe("users.search_key", () => {
   it("is kept by the database on insert and update, folded exactly like the search term", async () => {
-    const name = `ÁRBOL Ñandú ${ACCENTED_CAPITALS} Zoë ДМИТРИЙ`;
+    const accented = Object.values(SEARCH_FOLDS).join("");
+    const name = `ÁRBOL Ñandú ${accented} Zoë ДМИТРИЙ`;
     const u = await createUser({ name, humanRegion: "Los Ángeles", referralCode: "MIAMI10" });
     const key = async () => (await env.DB.prepare("SELECT search_key FROM users WHERE id = ?").bind(u.id).first<{ search_key: string }>())!.search_key;
     expect(await key()).toBe([name, "Los Ángeles", "MIAMI10"].map(foldSearchText).join("\u001f"));
-    expect(await key()).toContain(ACCENTED_CAPITALS.toLowerCase());
+    expect(await key()).toContain(
+      `arbol nandu ${Object.entries(SEARCH_FOLDS)
+        .map(([base, chars]) => base.repeat(chars.length))
+        .join("")} zoe ДМИТРИЙ`,
+    );
     await env.DB.prepare("UPDATE users SET name = 'Renamed', human_region = NULL, delivery_area = 'Área 51', referral_code = NULL WHERE id = ?")
       .bind(u.id)
       .run();
-    expect(await key()).toBe("renamed\u001fárea 51\u001f");
+    expect(await key()).toBe("renamed\u001farea 51\u001f");
     // Other columns do not touch it.
     await env.DB.prepare("UPDATE users SET status = 'start' WHERE id = ?").bind(u.id).run();
-    expect(await key()).toBe("renamed\u001fárea 51\u001f");
+    expect(await key()).toBe("renamed\u001farea 51\u001f");
   });
 });

@@ -44,20 +44,31 @@ type BuildOptions = {
 const triState = (expression: SQL, value: "all" | "yes" | "no"): SQL[] => (value === "all" ? [] : [sql`${expression} = ${value === "yes" ? 1 : 0}`]);
 
 /**
- * The fold users.search_key is stored in (migrations/0002_audience_search.sql): SQLite's lower()
- * folds ASCII only, so the accented capitals of the product's languages are folded explicitly;
- * any other character is kept as it is. The term is folded the same way, so both sides agree.
+ * The fold users.search_key is stored in (migrations/0013_lane12b_search_fold.sql): case and the
+ * accents of the product's languages are dropped, so `garcia` finds `García` and `nandu` finds
+ * `Ñandú`. SQLite's lower() folds ASCII only and it has no accent folding, so the triggers spell
+ * out this table; any other character is kept as it is. The term is folded the same way, so both
+ * sides agree (a test compares them).
  */
-export const ACCENTED_CAPITALS = "ÁÉÍÓÚÜÑÀÈÌÒÙÂÊÎÔÛÇÃÕÄÖ";
+export const SEARCH_FOLDS: Readonly<Record<string, string>> = {
+  a: "ÁÀÂÃÄáàâãä",
+  e: "ÉÈÊËéèêë",
+  i: "ÍÌÎÏíìîï",
+  o: "ÓÒÔÕÖóòôõö",
+  u: "ÚÙÛÜúùûü",
+  n: "Ññ",
+  c: "Çç",
+};
+const FOLDED = new Map(Object.entries(SEARCH_FOLDS).flatMap(([base, accented]) => [...accented].map((ch) => [ch, base] as const)));
 export function foldSearchText(text: string): string {
   let out = "";
-  for (const ch of text) out += (ch >= "A" && ch <= "Z") || ACCENTED_CAPITALS.includes(ch) ? ch.toLowerCase() : ch;
+  for (const ch of text) out += FOLDED.get(ch) ?? (ch >= "A" && ch <= "Z" ? ch.toLowerCase() : ch);
   return out;
 }
 
 /**
- * The review search (docs/product.md): a phone number (normalised by the shared rule) or a
- * case-insensitive match on name, region or referral, read from search_key (one indexed column
+ * The review search (docs/product.md): a phone number (normalised by the shared rule), the end of
+ * one, or a match ignoring case and accents on name, region or referral, read from search_key (one indexed column
  * instead of three folded on every row). Control characters are dropped so a term cannot reach
  * across fields.
  */
@@ -66,7 +77,10 @@ function searchCondition(search: string | undefined, columns: { phone: SQL; sear
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [sql`${columns.phone} = ${parsed.phone}`];
   const term = foldSearchText((search ?? "").trim().replace(/\p{Cc}/gu, ""));
-  return term ? [sql`instr(${columns.searchKey}, ${term}) > 0`] : [];
+  if (!term) return [];
+  const text = sql`instr(${columns.searchKey}, ${term}) > 0`;
+  // 4 to 9 digits: the end of a number (phones are stored E.164), or a name or code holding them.
+  return parsed.phoneEnd ? [sql`(substr(${columns.phone}, ${-parsed.phoneEnd.length}) = ${parsed.phoneEnd} OR ${text})`] : [text];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -144,7 +144,8 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
     await createUser({ humanRegion: region });
     const res = await driversCampaign(token, region, { message: long });
     expect(res.status).toBe(422);
-    expect(res.body.error).toMatchObject({ code: "unprocessable", details: { encoding: "GSM_7BIT", messages: 2 } });
+    // details.reason names the refusal, so the SPA says it in the admin's language (docs/api.md, languages).
+    expect(res.body.error).toMatchObject({ code: "unprocessable", details: { encoding: "GSM_7BIT", messages: 2, reason: "sms_over_one_segment" } });
     const emoji = await driversCampaign(token, region, { message: "😀".repeat(36) });
     expect(emoji.status).toBe(422);
     expect(await campaignsOf(user.id)).toBe(0);
@@ -156,7 +157,7 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
     const support = await signInAs("support");
     const refused = await driversCampaign(support.token, region, { message: long, liftLimit: true });
     expect(refused.status).toBe(403);
-    expect(refused.body.error?.message).toBe("Only the owner may lift the character limit");
+    expect(refused.body.error).toMatchObject({ message: "Only the owner may lift the character limit", details: { reason: "lift_limit_owner_only" } });
     const billing = await signInAs("billing");
     expect((await driversCampaign(billing.token, region, { message: long, liftLimit: true })).status).toBe(403);
     expect(await campaignsOf(support.user.id)).toBe(0);
@@ -165,6 +166,7 @@ describe("POST /api/admin/campaigns — the one-segment limit", () => {
     expect((await driversCampaign(owner.token, region, { message: long, liftLimit: true })).status).toBe(201);
     const tooLong = await driversCampaign(owner.token, region, { message: "x".repeat(1531), liftLimit: true });
     expect(tooLong.status).toBe(422);
+    expect(tooLong.body.error).toMatchObject({ details: { messages: 11, max: 10, reason: "sms_over_max_segments" } });
   });
 });
 

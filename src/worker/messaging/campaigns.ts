@@ -165,7 +165,8 @@ async function sha256Hex(text: string): Promise<string> {
  * referral list is billing data too).
  */
 async function checkContent(db: Db, author: SessionUser, input: CampaignInput) {
-  if (input.liftLimit && author.roleName !== "owner") throw new ApiError("forbidden", "Only the owner may lift the character limit");
+  if (input.liftLimit && author.roleName !== "owner")
+    throw new ApiError("forbidden", "Only the owner may lift the character limit", { details: { reason: "lift_limit_owner_only" } });
   if (input.channel === "whatsapp" && !author.roleProperties?.billingDetails) {
     throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
   }
@@ -175,18 +176,26 @@ async function checkContent(db: Db, author: SessionUser, input: CampaignInput) {
   if (input.channel === "sms") {
     const count = countSms(input.message!);
     if (!input.liftLimit && !fitsOneSegment(input.message!)) {
-      throw new ApiError("unprocessable", `The message needs ${count.messages} SMS segments; the limit is one`, { details: count });
+      throw new ApiError("unprocessable", `The message needs ${count.messages} SMS segments; the limit is one`, {
+        details: { ...count, reason: "sms_over_one_segment" },
+      });
     }
     if (count.messages > MAX_LIFTED_SEGMENTS) {
-      throw new ApiError("unprocessable", `The message needs ${count.messages} SMS segments; at most ${MAX_LIFTED_SEGMENTS} can be sent`, { details: count });
+      throw new ApiError("unprocessable", `The message needs ${count.messages} SMS segments; at most ${MAX_LIFTED_SEGMENTS} can be sent`, {
+        details: { ...count, max: MAX_LIFTED_SEGMENTS, reason: "sms_over_max_segments" },
+      });
     }
   } else {
     const template = await findTemplate(db, input.template!);
-    if (!template) throw new ApiError("unprocessable", `There is no approved WhatsApp template ${input.template!.name} (${input.template!.language})`);
+    if (!template) {
+      throw new ApiError("unprocessable", `There is no approved WhatsApp template ${input.template!.name} (${input.template!.language})`, {
+        details: { reason: "template_not_approved", name: input.template!.name, language: input.template!.language },
+      });
+    }
     // The provider's category decides: a marketing template is a marketing message whatever the panel says.
     if (template.category === "MARKETING" && input.category !== "marketing") {
       throw new ApiError("unprocessable", `${template.name} is a marketing template: classify the campaign as marketing`, {
-        details: { field: "purpose", templateCategory: template.category },
+        details: { field: "purpose", templateCategory: template.category, reason: "marketing_template", name: template.name },
       });
     }
   }
@@ -195,9 +204,12 @@ async function checkContent(db: Db, author: SessionUser, input: CampaignInput) {
 /** A scheduled start must lie ahead, and not too far. */
 function checkSchedule(input: CampaignInput, now: number) {
   if (input.scheduledAt === null) return;
-  if (input.scheduledAt <= now) throw new ApiError("unprocessable", "The scheduled time has passed", { details: { field: "scheduledAt" } });
+  if (input.scheduledAt <= now)
+    throw new ApiError("unprocessable", "The scheduled time has passed", { details: { field: "scheduledAt", reason: "scheduled_in_past" } });
   if (input.scheduledAt > now + MAX_SCHEDULE_AHEAD_MS) {
-    throw new ApiError("unprocessable", "A campaign can be scheduled at most 30 days ahead", { details: { field: "scheduledAt" } });
+    throw new ApiError("unprocessable", "A campaign can be scheduled at most 30 days ahead", {
+      details: { field: "scheduledAt", reason: "scheduled_too_far" },
+    });
   }
 }
 
@@ -343,12 +355,15 @@ export async function createCampaign(
   checkSchedule(input, now);
   const rules = sendRulesOf(input, now);
   const { total, skipped } = await countRecipients(db, input.recipients, input.channel, input.excludedPhones, now, rules);
-  if (total === 0) throw new ApiError("unprocessable", "Nobody to send to: the audience is empty");
+  if (total === 0) throw new ApiError("unprocessable", "Nobody to send to: the audience is empty", { details: { reason: "audience_empty" } });
   if (input.category === "marketing" && input.channel === "whatsapp") {
     // Every number we hold is +1 (src/shared/phone.ts), so the combination can reach nobody: refuse it whole, saying why.
     throw new ApiError("unprocessable", WHATSAPP_MARKETING_US_REFUSAL, { details: { reason: "whatsapp_marketing_us" } });
   }
-  if (skipped === total) throw new ApiError("unprocessable", "Nobody to send to: every recipient is left out (opted out, no consent basis or frequency cap)");
+  if (skipped === total)
+    throw new ApiError("unprocessable", "Nobody to send to: every recipient is left out (opted out, no consent basis or frequency cap)", {
+      details: { reason: "all_left_out" },
+    });
 
   const audience =
     input.recipients.source === "drivers" || input.recipients.source === "invitations" ? { ...input.recipients.filters } : { ...input.recipients };
@@ -416,7 +431,8 @@ export async function createCampaign(
 }
 
 async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string): Promise<CreateResult> {
-  if (row.requestHash && row.requestHash !== requestHash) throw new ApiError("conflict", "This idempotency key was already used for a different campaign");
+  if (row.requestHash && row.requestHash !== requestHash)
+    throw new ApiError("conflict", "This idempotency key was already used for a different campaign", { details: { reason: "idempotency_conflict" } });
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
   if (row.status === "queued") await enqueueExpand(env, log, row.id);
   if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduledAt);
@@ -527,7 +543,7 @@ async function latestRetry(env: Env, log: Logger, parentId: number): Promise<Cre
     .orderBy(desc(campaigns.id))
     .limit(1)
     .get();
-  if (!row) throw new ApiError("unprocessable", "This campaign has no failed messages to retry");
+  if (!row) throw new ApiError("unprocessable", "This campaign has no failed messages to retry", { details: { reason: "nothing_to_retry" } });
   return replay(env, log, row, row.requestHash ?? "");
 }
 
@@ -605,6 +621,9 @@ export async function cancelCampaign(db: Db, actor: SessionUser, id: number): Pr
   if (cancelled) await db.insert(auditLog).values({ actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}`, at: now });
   const campaign = await getCampaign(db, id);
   if (!campaign) throw new ApiError("not_found", "No such campaign");
-  if (!cancelled) throw new ApiError("conflict", `The campaign has already started (${campaign.status}); it can no longer be cancelled`);
+  if (!cancelled)
+    throw new ApiError("conflict", `The campaign has already started (${campaign.status}); it can no longer be cancelled`, {
+      details: { reason: "already_started", status: campaign.status },
+    });
   return campaign;
 }

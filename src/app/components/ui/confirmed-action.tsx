@@ -2,8 +2,11 @@ import type { ReactNode } from "react";
 import { toast } from "./Toast";
 
 type Steps<T> = {
-  /** The question; cancelling runs nothing. */
-  confirm: string;
+  /**
+   * The question; cancelling runs nothing. Words are asked with window.confirm; a function asks
+   * its own way (a `useConfirm` dialog: `() => confirm({ title, … })`) and resolves to the answer.
+   */
+  confirm: string | (() => Promise<boolean>);
   /** What the loading toast says while the action runs (it is dismissed however the action ends). */
   loading: ReactNode;
   run: () => Promise<T>;
@@ -16,7 +19,8 @@ type Steps<T> = {
  * error as a toast. Resolves to the result, or null when cancelled or failed.
  */
 export async function confirmedAction<T>({ confirm, loading, run, success, failure }: Steps<T>): Promise<T | null> {
-  if (!window.confirm(confirm)) return null;
+  const confirmed = typeof confirm === "string" ? window.confirm(confirm) : await confirm();
+  if (!confirmed) return null;
   const pending = toast.loading(loading);
   try {
     const result = await run();

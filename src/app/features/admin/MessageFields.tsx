@@ -134,9 +134,23 @@ export function MessageFields({ value, onChange, limit, limitControl, billingDet
           {t("message.sms")}
         </label>
         <label className="check">
-          <input type="radio" name={name} value="whatsapp" checked={value.channel === "whatsapp"} onChange={() => onChange({ channel: "whatsapp" })} />
+          <input
+            type="radio"
+            name={name}
+            value="whatsapp"
+            checked={value.channel === "whatsapp"}
+            // Only admins with billingDetails may send templates (the server refuses the others too).
+            disabled={!billingDetails}
+            aria-describedby={billingDetails ? undefined : `${ids}-whatsapp-reason`}
+            onChange={() => onChange({ channel: "whatsapp" })}
+          />
           {t("message.whatsapp")}
         </label>
+        {!billingDetails && (
+          <small id={`${ids}-whatsapp-reason`} className="muted">
+            {t("message.templatesNeedBilling")}
+          </small>
+        )}
       </fieldset>
       {value.channel === "sms" ? (
         <>

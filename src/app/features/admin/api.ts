@@ -1,5 +1,7 @@
 import type { InferRequestType } from "hono/client";
+import type { TFunction } from "i18next";
 import useSWR, { type SWRConfiguration } from "swr";
+import i18n from "../../i18n";
 import { ApiClientError, api, asQuery, unwrap } from "../../lib/api-client";
 
 /** API helpers the admin screens share (notifications, tools, campaigns). */
@@ -41,11 +43,30 @@ export function createCampaign(body: CampaignRequest) {
 }
 export type CreatedCampaign = Awaited<ReturnType<typeof createCampaign>>;
 
-/** The envelope's message when the server sent one; null for network errors and bare statuses. */
-export function serverMessage(err: unknown): string | null {
+/**
+ * The server's answer in the admin's language (docs/api.md, languages): the API words its errors
+ * in English and names each refusal in `details.reason`; the screen says it in its own words,
+ * filled from the details. A refusal it has no words for is shown as the server wrote it in
+ * English, and in Spanish as its error code's general meaning. Null for network errors and bare
+ * statuses (the screen's own "An error has occurred.").
+ */
+export function serverMessage(err: unknown, t: TFunction<"admin">): string | null {
   if (!(err instanceof ApiClientError)) return null;
   if (err.code === "network_error" || err.code === "http_error") return null;
-  return err.message || null;
+  const details = err.details;
+  if (Array.isArray(details)) {
+    // A list of numbers refused one by one (the tools page and the campaign API's phone lists).
+    const phones = details.filter((issue): issue is { value: string } => typeof issue?.value === "string");
+    if (phones.length > 0 && phones.length === details.length) {
+      const shown = phones.slice(0, 5).map((issue) => issue.value);
+      return t("serverErrors.phonesInvalid", { count: phones.length, list: `${shown.join(", ")}${phones.length > 5 ? " …" : ""}` });
+    }
+  } else if (details && typeof details === "object" && "reason" in details && typeof details.reason === "string") {
+    const key = `serverErrors.reasons.${details.reason}`;
+    if (i18n.exists(key, { ns: "admin" })) return t(key as "serverErrors.reasons.audience_empty", details as Record<string, unknown>);
+  }
+  if (i18n.language === "en" && err.message) return err.message;
+  return t(`serverErrors.codes.${err.code}` as "serverErrors.codes.internal", { defaultValue: t("errors.generic") });
 }
 
 /** An idempotency key per review: a second click (or a replayed request) sends once. */

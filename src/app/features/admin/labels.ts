@@ -6,7 +6,12 @@ import type { SmsTextAreaLabels } from "../../components/ui/SmsTextArea";
 /** The shared controls take their words from the caller; these are the admin namespace's. */
 export function usePagerLabels(): PagerLabels {
   const { t } = useTranslation("admin");
-  return { rowsPerPage: t("paging.rowsPerPage"), previous: t("paging.previous"), next: t("paging.next"), page: (page) => t("paging.page", { page }) };
+  return {
+    rowsPerPage: t("paging.rowsPerPage"),
+    previous: t("paging.previous"),
+    next: t("paging.next"),
+    page: (page, pages) => t("paging.page", { page, pages }),
+  };
 }
 
 export function useMultiSelectLabels(): MultiSelectLabels {

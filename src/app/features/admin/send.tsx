@@ -1,47 +1,99 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
-import { confirmedAction } from "../../components/ui/confirmed-action";
+import type { ConfirmOptions } from "../../components/ui/Dialog";
+import { toast } from "../../components/ui/Toast";
 import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "./api";
+import "./send.css";
 
-/**
- * Confirm, a loading toast, then the server's message (or ours) with a link to the campaign's
- * progress, or the server's error (or ours). Resolves to the created campaign, or null.
- */
-export async function confirmAndSend(
-  body: CampaignRequest,
-  recipients: number,
-  t: TFunction<"admin">,
-  navigate: NavigateFunction,
-): Promise<CreatedCampaign | null> {
-  return confirmedAction({
-    confirm: t("send.confirm", { n: recipients }),
-    loading: t("send.sending"),
-    run: () => createCampaign(body),
-    success: (created) => (
-      <>
-        {created.message || t("send.sent", { n: recipients })} <CampaignLink id={created.campaign.id} navigate={navigate} label={t("send.viewProgress")} />
-      </>
+/** useConfirm's ask function (components/ui/Dialog). */
+export type Confirm = (options: ConfirmOptions) => Promise<boolean>;
+
+/** What the confirm dialog sums up before a send. */
+export type SendSummary = {
+  channel: "sms" | "whatsapp";
+  /** The SMS text as it will go out, or null for a template. */
+  message: string | null;
+  /** The WhatsApp template's name and language, or null for a text. */
+  template: string | null;
+  /** Who: the panel's audience ("drivers", "invitations") or a typed list. */
+  audience: "drivers" | "invitations" | "list";
+  /** The panel's filters that narrow the audience, in words (none for a typed list). */
+  filters?: FilterLine[];
+  recipients: number;
+};
+
+/** One filter as the confirm dialog shows it: its label and its value in words. */
+export type FilterLine = { label: string; value: string };
+
+/** The confirm dialog's question: channel, message or template, filters, audience and the exact count. */
+export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): ConfirmOptions {
+  return {
+    title: t("send.confirmTitle", { count: summary.recipients }),
+    message: (
+      <dl className="send-summary">
+        <dt>{t("send.summary.channel")}</dt>
+        <dd>{summary.channel === "whatsapp" ? "WhatsApp" : "SMS"}</dd>
+        {summary.template !== null ? (
+          <>
+            <dt>{t("send.summary.template")}</dt>
+            <dd>{summary.template}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{t("send.summary.message")}</dt>
+            <dd className="send-summary-message">{summary.message}</dd>
+          </>
+        )}
+        {summary.filters && (
+          <>
+            <dt>{t("send.summary.filters")}</dt>
+            <dd>
+              {summary.filters.length === 0 ? (
+                t("send.summary.noFilters")
+              ) : (
+                <ul className="send-summary-filters">
+                  {summary.filters.map((f) => (
+                    <li key={f.label}>
+                      {f.label}: {f.value}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+          </>
+        )}
+        <dt>{t("send.summary.audience")}</dt>
+        <dd>{t(`send.summary.audiences.${summary.audience}`, { count: summary.recipients })}</dd>
+      </dl>
     ),
-    failure: (err) => serverMessage(err) ?? t("errors.generic"),
-  });
+    confirmLabel: t("send.confirmButton", { count: summary.recipients }),
+  };
 }
 
 /**
- * The toaster lives outside the router (main.tsx mounts it), so the link navigates with the
- * screen's navigate function rather than being a router <Link>.
+ * Confirm in the app's dialog, a loading toast that is always dismissed, then "queued for N" in
+ * the admin's language (the messages go out from the queue) and on to the campaign's page, where
+ * each message shows as sent or failed when it is; or the server's error (or ours), staying put.
+ * Resolves to the created campaign, or null when cancelled or failed.
  */
-export function CampaignLink({ id, navigate, label }: { id: number; navigate: NavigateFunction; label: string }) {
-  const href = `/admin/campaigns/${id}`;
-  return (
-    <a
-      href={href}
-      onClick={(e) => {
-        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-        e.preventDefault();
-        void navigate(href);
-      }}
-    >
-      {label}
-    </a>
-  );
+export async function confirmAndSend(
+  body: CampaignRequest,
+  summary: SendSummary,
+  t: TFunction<"admin">,
+  navigate: NavigateFunction,
+  confirm: Confirm,
+): Promise<CreatedCampaign | null> {
+  if (!(await confirm(sendConfirmation(summary, t)))) return null;
+  const loading = toast.loading(t("send.sending"));
+  try {
+    const created = await createCampaign(body);
+    toast.success(t("send.queued", { count: created.campaign.total }));
+    void navigate(`/admin/campaigns/${created.campaign.id}`);
+    return created;
+  } catch (err) {
+    toast.error(serverMessage(err, t) ?? t("errors.generic"));
+    return null;
+  } finally {
+    toast.dismiss(loading);
+  }
 }

@@ -1,76 +1,29 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
-import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
+import type { SessionValue } from "../../lib/session";
+import { aDriver, renderRoutes, signedIn, stubApi } from "../../test/render";
 import InvitePage from "./InvitePage";
 import PaymentPage from "./PaymentPage";
 
 const DAY = 86_400_000;
 const NOW = new Date(2026, 5, 10, 12).getTime();
 
-const dana: User = {
-  id: 7,
-  name: "Dana Driver",
-  phoneNumber: "+13055550123",
-  flexEmail: "dana@example.com",
-  goodStanding: true,
-  expirationDateTimestamp: NOW + 3 * DAY,
-  expirationDate: null,
-  createDateTimestamp: 0,
-  humanRegion: "Miami",
-  driverOptions: { deliveryArea: null },
-  proxyInstalled: true,
-  setupComplete: true,
-  isAdmin: false,
-  referral: null,
-  status: "start",
-  stripeExpressId: null,
-  role: null,
-  app: "flex",
-  language: "en",
-  phoneNumberVerified: true,
-  mfaMethod: "none",
-  inviteCode: "ABCD2345",
-};
+const dana = aDriver({ flexEmail: "dana@example.com", expirationDateTimestamp: NOW + 3 * DAY, inviteCode: "ABCD2345" });
 
 const noPayments = { body: { total: 0, page: 1, pageSize: 20, rows: [], totals: { grossCents: 0, refundedCents: 0, netCents: 0, daysSold: 0 } } };
 const plans = { Items: [{ id: 1, app: "flex", name: "1 week", days: 7, priceCents: 3999 }], currency: "usd" };
 
-type Reply = { status?: number; body?: unknown };
-function stubApi(answers: Record<string, Reply[]>) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const path = url.split("?")[0]!;
-      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
-      const queue = answers[path] ?? [{ status: 404, body: { error: { code: "not_found", message: "no" } } }];
-      const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
-      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
-}
-
 function renderAt(path: string, session: Partial<SessionValue> = {}) {
-  const value: SessionValue = { ...signedOutSession, session: { idToken: "i", refreshToken: "r" }, user: dana, reloadUser: vi.fn(async () => {}), ...session };
-  const router = createMemoryRouter(
+  const value = signedIn(dana, { reloadUser: vi.fn(async () => {}), ...session });
+  const router = renderRoutes(
     [
       { path: "/payment", Component: PaymentPage },
       { path: "/flex/invite", Component: InvitePage },
       { path: "/flex/invite/:phoneNumber", Component: InvitePage },
     ],
-    { initialEntries: [path] },
-  );
-  render(
-    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-      <StaticSessionProvider value={value}>
-        <RouterProvider router={router} />
-      </StaticSessionProvider>
-    </SWRConfig>,
+    { path, session: value },
   );
   return { router, value };
 }

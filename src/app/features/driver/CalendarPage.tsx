@@ -1,19 +1,24 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { Controller, type FieldError, get } from "react-hook-form";
 import { useTranslation } from "react-i18next";
-import { useParams, useSearchParams } from "react-router";
+import { Link, useParams, useSearchParams } from "react-router";
 import type { DriverFilters } from "../../../shared/driver-filters";
 import type { Weekday } from "../../../shared/offer-filter";
 import { WEEKDAYS } from "../../../shared/zoned-time";
+import { confirmedAction } from "../../components/ui/confirmed-action";
 import { useConfirm } from "../../components/ui/Dialog";
 import { FormMessage } from "../../components/ui/FormField";
 import { Icon } from "../../components/ui/Icon";
+import { ReadView } from "../../components/ui/ReadView";
 import { StatusView } from "../../components/ui/StatusView";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, fieldErrorText, useSchemaForm } from "../../lib/forms";
 import { usePageTitle } from "../../lib/page-title";
 import { type CalendarView, driverApi, useCalendar, useFilters } from "./api";
+import { windowsFormSchema } from "./filters-form";
 import { addDays, blockSpan, clock, localDate, localeOf, mondayOf, money, today } from "./format";
-import { fullWeek, ScheduleEditor, type WeekSchedule } from "./ScheduleEditor";
+import { fullWeek, ScheduleEditor, scheduleErrorTexts, type WeekSchedule } from "./ScheduleEditor";
 import "./driver.css";
 import "../../i18n/driver";
 
@@ -52,17 +57,12 @@ export default function CalendarPage() {
           {t("calendar.thisWeek")}
         </button>
       </nav>
-      {calendar.error && !data ? (
-        <StatusView
-          kind="error"
-          message={calendar.error instanceof ApiClientError && calendar.error.status < 500 ? calendar.error.message : t("common:errors.couldntLoadCalendar")}
-          onRetry={() => void calendar.mutate()}
-        />
-      ) : !data ? (
-        <StatusView kind="loading" />
-      ) : (
-        <Week data={data} own={!phoneNumber} onChanged={() => void calendar.mutate()} />
-      )}
+      <ReadView
+        read={calendar}
+        error={calendar.error instanceof ApiClientError && calendar.error.status < 500 ? calendar.error.message : t("common:errors.couldntLoadCalendar")}
+      >
+        {(week) => <Week data={week} own={!phoneNumber} onChanged={() => void calendar.mutate()} />}
+      </ReadView>
     </section>
   );
 }
@@ -70,45 +70,29 @@ export default function CalendarPage() {
 function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onChanged: () => void }) {
   const { t, i18n } = useTranslation("driver");
   const lang = i18n.language;
-  const [editing, setEditing] = useState<WeekSchedule | null>(null);
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const [editing, setEditing] = useState(false);
   const [confirm, confirmDialog] = useConfirm();
   const filters = useFilters();
   const schedule = fullWeek(data.schedule as Partial<Record<Weekday, { start: string; end: string }[]>>);
   const now = Date.now();
 
-  const saveWindows = async () => {
-    const saved = filters.data?.filters as DriverFilters | null | undefined;
-    if (!editing || !saved) return;
-    const next = Object.fromEntries(WEEKDAYS.filter((d) => editing[d].length > 0).map((d) => [d, editing[d]]));
-    try {
-      await driverApi.saveFilters({ ...saved, schedule: next });
-      setEditing(null);
-      setSaveError(null);
-      toast.success(t("settings.saved"));
-      onChanged();
-      void filters.mutate();
-    } catch (err) {
-      setSaveError(err instanceof ApiClientError && err.status === 400 ? t("errors.windows_required") : t("common:errors.couldntConfigureSchedule"));
-    }
-  };
-
-  const forfeit = async (block: CalendarView["blocks"][number]) => {
-    const ok = await confirm({
-      title: t("calendar.forfeitTitle"),
-      message: t("calendar.forfeitMessage", { station: block.stationName, when: blockSpan(block.startsAt, block.endsAt, block.timeZone, lang) }),
-      confirmLabel: t("calendar.forfeitConfirm"),
-      tone: "danger",
+  const forfeit = (block: CalendarView["blocks"][number]) =>
+    confirmedAction({
+      confirm: () =>
+        confirm({
+          title: t("calendar.forfeitTitle"),
+          message: t("calendar.forfeitMessage", { station: block.stationName, when: blockSpan(block.startsAt, block.endsAt, block.timeZone, lang) }),
+          confirmLabel: t("calendar.forfeitConfirm"),
+          tone: "danger",
+        }),
+      loading: t("calendar.forfeiting"),
+      run: () => driverApi.forfeit(block.id),
+      success: () => {
+        onChanged();
+        return t("calendar.forfeitDone");
+      },
+      failure: (err) => (err instanceof ApiClientError ? err.message : t("common:errors.generic")),
     });
-    if (!ok) return;
-    try {
-      await driverApi.forfeit(block.id);
-      toast.success(t("calendar.forfeitDone"));
-      onChanged();
-    } catch (err) {
-      toast.error(err instanceof ApiClientError ? err.message : t("common:errors.generic"));
-    }
-  };
 
   return (
     <>
@@ -164,27 +148,93 @@ function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onCh
       {own && (
         <div className="card calendar-edit">
           {editing ? (
-            <>
-              <h2>{t("settings.schedule")}</h2>
-              <p className="muted">{t("settings.scheduleLead")}</p>
-              <ScheduleEditor value={editing} onChange={setEditing} />
-              <FormMessage>{saveError}</FormMessage>
-              <div className="actions">
-                <button type="button" className="button" onClick={() => void saveWindows()} disabled={!filters.data?.filters}>
-                  {t("calendar.doneEditing")}
-                </button>
-                <button type="button" className="button button-secondary" onClick={() => setEditing(null)}>
-                  {t("common:cancel")}
-                </button>
-              </div>
-            </>
+            <WindowsForm
+              schedule={schedule}
+              filters={filters}
+              onCancel={() => setEditing(false)}
+              onSaved={() => {
+                setEditing(false);
+                onChanged();
+                void filters.mutate();
+              }}
+            />
           ) : (
-            <button type="button" className="button button-secondary" onClick={() => setEditing(schedule)}>
+            <button type="button" className="button button-secondary" onClick={() => setEditing(true)}>
               <Icon name="calendar" /> {t("calendar.editWindows")}
             </button>
           )}
         </div>
       )}
     </>
+  );
+}
+
+/** The week's windows, edited in place: the saved filters with a new schedule, checked as the settings form checks them. */
+function WindowsForm({
+  schedule,
+  filters,
+  onCancel,
+  onSaved,
+}: {
+  schedule: WeekSchedule;
+  filters: ReturnType<typeof useFilters>;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation("driver");
+  const saved = filters.data?.filters as DriverFilters | null | undefined;
+  const schema = useMemo(() => (saved ? windowsFormSchema(saved) : null), [saved]);
+  if (schema) return <WindowsFormFields schema={schema} schedule={schedule} onCancel={onCancel} onSaved={onSaved} />;
+  if (filters.error) return <StatusView kind="error" message={t("common:errors.couldntConfigureSchedule")} onRetry={() => void filters.mutate()} compact />;
+  if (saved === undefined) return <StatusView kind="loading" compact />;
+  // Windows belong to a filter set: with none saved yet, the settings page makes one.
+  return <StatusView kind="empty" title={t("errors.stations_required")} action={<Link to="/flex/settings">{t("common:titles.flexSettings")}</Link>} compact />;
+}
+
+function WindowsFormFields({
+  schema,
+  schedule,
+  onCancel,
+  onSaved,
+}: {
+  schema: ReturnType<typeof windowsFormSchema>;
+  schedule: WeekSchedule;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const { t } = useTranslation("driver");
+  const form = useSchemaForm(schema, { schedule });
+  const errorAt = (path: string): string | null => {
+    const error = get(form.formState.errors, path) as FieldError | undefined;
+    return error?.message ? fieldErrorText(t, error) : null;
+  };
+  const save = form.onSubmit(async (filters) => {
+    try {
+      await driverApi.saveFilters(filters);
+      toast.success(t("settings.saved"));
+      onSaved();
+    } catch (err) {
+      form.setFormError(apiErrorKey(err, "common:errors.couldntConfigureSchedule"));
+    }
+  });
+  return (
+    <form onSubmit={save} noValidate>
+      <h2>{t("settings.schedule")}</h2>
+      <p className="muted">{t("settings.scheduleLead")}</p>
+      <Controller
+        control={form.control}
+        name="schedule"
+        render={({ field }) => <ScheduleEditor value={field.value} onChange={field.onChange} errors={scheduleErrorTexts(errorAt)} />}
+      />
+      <FormMessage>{form.formError ?? errorAt("schedule")}</FormMessage>
+      <div className="actions">
+        <button type="submit" className="button" disabled={form.submitting}>
+          {t("calendar.doneEditing")}
+        </button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          {t("common:cancel")}
+        </button>
+      </div>
+    </form>
   );
 }

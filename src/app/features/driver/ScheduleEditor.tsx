@@ -1,4 +1,5 @@
 import { useTranslation } from "react-i18next";
+import { MAX_WINDOWS_PER_DAY } from "../../../shared/driver-filters";
 import type { Weekday } from "../../../shared/offer-filter";
 import { WEEKDAYS } from "../../../shared/zoned-time";
 import { Icon } from "../../components/ui/Icon";
@@ -9,6 +10,20 @@ export type WeekSchedule = Record<Weekday, Window[]>;
 
 export function fullWeek(schedule: Partial<Record<Weekday, Window[]>> | undefined): WeekSchedule {
   return Object.fromEntries(WEEKDAYS.map((d) => [d, schedule?.[d] ?? []])) as WeekSchedule;
+}
+
+/** The editor's `errors` from a form's: `errorAt(path)` is the message in words at "schedule.<day>" or "schedule.<day>.<i>". */
+export function scheduleErrorTexts(errorAt: (path: string) => string | null): Record<string, string> {
+  const texts: Record<string, string> = {};
+  for (const day of WEEKDAYS) {
+    const dayError = errorAt(`schedule.${day}`);
+    if (dayError) texts[day] = dayError;
+    for (let i = 0; i < MAX_WINDOWS_PER_DAY; i++) {
+      const windowError = errorAt(`schedule.${day}.${i}`);
+      if (windowError) texts[`${day}.${i}`] = windowError;
+    }
+  }
+  return texts;
 }
 
 /**
@@ -101,7 +116,7 @@ export function ScheduleEditor({
               );
             })}
             {errors[day] && <p className="field-error">{errors[day]}</p>}
-            {value[day].length < 6 && (
+            {value[day].length < MAX_WINDOWS_PER_DAY && (
               <button type="button" className="link-button" onClick={() => set(day, [...value[day], { start: "08:00", end: "16:00" }])}>
                 <Icon name="plus" /> {t("settings.addWindow")}
               </button>

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { Controller, type FieldErrors, type Resolver, useForm } from "react-hook-form";
+import { Controller, type FieldError, get } from "react-hook-form";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { DriverFilters } from "../../../shared/driver-filters";
@@ -7,38 +7,14 @@ import { FormMessage, TextField } from "../../components/ui/FormField";
 import { StatusView } from "../../components/ui/StatusView";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
+import { apiErrorKey, fieldErrorText, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, type Station, useFilters, useStations } from "./api";
-import { type FiltersFormValues, type FormErrors, fromFormValues, toFormValues } from "./filters-form";
-import { ScheduleEditor } from "./ScheduleEditor";
+import { filtersFormSchema, toFormValues } from "./filters-form";
+import { ScheduleEditor, scheduleErrorTexts } from "./ScheduleEditor";
 import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
-
-/** The shared schema as react-hook-form's resolver: flat error keys become its nested errors. */
-const filtersResolver: Resolver<FiltersFormValues, unknown, DriverFilters> = (values) => {
-  const result = fromFormValues(values);
-  if (result.errors === null) return { values: result.filters, errors: {} };
-  const errors: Record<string, unknown> = {};
-  for (const [path, message] of Object.entries(result.errors)) {
-    const parts = path.split(".");
-    let node = errors;
-    for (const part of parts.slice(0, -1)) {
-      node[part] ??= {};
-      node = node[part] as Record<string, unknown>;
-    }
-    node[parts[parts.length - 1]!] = { type: "validate", message };
-  }
-  return { values: {}, errors: errors as FieldErrors<FiltersFormValues> };
-};
-
-/** The translated message at a dotted path of the form's errors, if any. */
-function errorAt(errors: FieldErrors<FiltersFormValues>, path: string, t: (k: string) => string): string | null {
-  const found = path.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], errors) as
-    | { message?: string }
-    | undefined;
-  return found?.message ? t(found.message) : null;
-}
 
 /**
  * /flex/settings: stations (or Spark delivery areas) from the platform grouped by region, each
@@ -76,11 +52,15 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
   const app = user?.app ?? "flex";
   const platform = t(`platform.${app}`);
   const initial = useMemo(() => toFormValues(stations, saved), [stations, saved]);
-  const form = useForm<FiltersFormValues, unknown, DriverFilters>({ defaultValues: initial, resolver: filtersResolver });
-  const { register, control, handleSubmit, formState, setError, watch } = form;
-  const errors = formState.errors as FieldErrors<FiltersFormValues> & { form?: { message?: string } };
-  const err = (path: string) => errorAt(errors, path, t);
-  const chosen = watch("stations");
+  const form = useSchemaForm(filtersFormSchema, initial);
+  const { register, control } = form;
+  /** The message at a dotted path in words; a list's own message (no stations chosen) is its root. */
+  const err = (path: string): string | null => {
+    const found = get(form.formState.errors, path) as (FieldError & { root?: FieldError }) | undefined;
+    const error = found?.root ?? found;
+    return error?.message ? fieldErrorText(t, error) : null;
+  };
+  const chosen = form.watch("stations");
 
   const regions = useMemo(() => {
     const byRegion = new Map<string, number[]>();
@@ -88,7 +68,7 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
     return [...byRegion.entries()];
   }, [stations]);
 
-  const save = handleSubmit(
+  const save = form.onSubmit(
     async (filters) => {
       try {
         await driverApi.saveFilters(filters);
@@ -97,26 +77,12 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
         void navigate("/flex/dashboard");
       } catch (e) {
         const details = e instanceof ApiClientError && Array.isArray(e.details) ? (e.details as { path?: string; message?: string }[]) : [];
-        const unknown = details.find((d) => d.message === "unknown_station");
-        if (unknown) setError("stations", { message: "driver:errors.unknown_station" });
-        else
-          setError("root", {
-            message: e instanceof ApiClientError && e.code === "network_error" ? "auth:errors.network" : "common:errors.couldntConfigureSchedule",
-          });
+        if (details.some((d) => d.message === "unknown_station")) form.setFieldError("stations", "driver:errors.unknown_station");
+        else form.setFormError(apiErrorKey(e, "common:errors.couldntConfigureSchedule"));
       }
     },
     () => requestAnimationFrame(() => document.querySelector<HTMLElement>('.driver-settings [aria-invalid="true"]')?.focus()),
   );
-
-  const scheduleErrors: FormErrors = {};
-  for (const day of ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]) {
-    const dayError = err(`schedule.${day}`);
-    if (dayError) scheduleErrors[day] = dayError;
-    for (let i = 0; i < 6; i++) {
-      const e = err(`schedule.${day}.${i}`);
-      if (e) scheduleErrors[`${day}.${i}`] = e;
-    }
-  }
 
   return (
     <section className="driver-page driver-settings">
@@ -187,7 +153,7 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
           <Controller
             control={control}
             name="schedule"
-            render={({ field }) => <ScheduleEditor value={field.value} onChange={field.onChange} errors={scheduleErrors} />}
+            render={({ field }) => <ScheduleEditor value={field.value} onChange={field.onChange} errors={scheduleErrorTexts(err)} />}
           />
           {err("schedule") && (
             <p className="field-error" role="alert">
@@ -196,10 +162,10 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
           )}
         </fieldset>
 
-        <FormMessage>{errors.root?.message ? t(errors.root.message) : errors.form?.message ? t(errors.form.message) : null}</FormMessage>
+        <FormMessage>{form.formError ?? err("form")}</FormMessage>
         <div className="actions">
-          <button type="submit" className="button" disabled={formState.isSubmitting}>
-            {formState.isSubmitting ? t("settings.saving") : t("settings.save")}
+          <button type="submit" className="button" disabled={form.submitting}>
+            {form.submitting ? t("settings.saving") : t("settings.save")}
           </button>
         </div>
       </form>

@@ -341,6 +341,45 @@ describe("calendar", () => {
     await userEvent.click(within(wednesday).getByRole("button", { name: "Forfeit" }));
     await userEvent.click(await screen.findByRole("button", { name: "Forfeit block" }));
     await waitFor(() => expect(api.to("/api/driver/offers/9/forfeit", "POST")).toHaveLength(1));
+    expect(await screen.findByText("Block forfeited")).toBeInTheDocument();
+    await waitFor(() => expect(api.to("/api/driver/calendar").length).toBeGreaterThan(1));
+  });
+
+  it("edits the week's windows as the settings form checks them, keeping the rest of the filters", async () => {
+    const saved = {
+      stations: [{ id: "DLA7", minPayCents: 7000 }],
+      minPayCents: 5000,
+      minHourlyCents: 2000,
+      arrivalBufferMinutes: 30,
+      minDurationMinutes: 0,
+      maxDurationMinutes: 0,
+      schedule: calendar.schedule,
+      dailyCapMinutes: 0,
+    };
+    const api = mockApi([
+      { path: "/api/driver/calendar", reply: () => ({ body: calendar }) },
+      { path: "/api/driver/filters", reply: () => ({ body: { filters: saved } }) },
+      { method: "PUT", path: "/api/driver/filters", reply: (call) => ({ body: { filters: call.body, setupComplete: true } }) },
+    ]);
+    renderScreen(<CalendarPage />, { user: driver, path: `/flex/calendar?week=${week}`, route: "/flex/calendar" });
+    await userEvent.click(await screen.findByRole("button", { name: "Edit windows" }));
+    await userEvent.click(await screen.findByRole("button", { name: "Remove window 20:00–02:00" }));
+    await userEvent.click(screen.getByRole("button", { name: "Save windows" }));
+    expect(await screen.findByText("Add at least one schedule window")).toBeInTheDocument();
+    expect(api.to("/api/driver/filters", "PUT")).toHaveLength(0);
+
+    const friday = screen.getByRole("group", { name: "Friday" });
+    await userEvent.click(within(friday).getByRole("button", { name: "Add a window" }));
+    await userEvent.clear(screen.getByLabelText("Friday To"));
+    await userEvent.click(screen.getByRole("button", { name: "Save windows" }));
+    expect(await screen.findByText("Use a time like 08:30")).toBeInTheDocument();
+    expect(api.to("/api/driver/filters", "PUT")).toHaveLength(0);
+
+    await userEvent.type(screen.getByLabelText("Friday To"), "12:00");
+    await userEvent.click(screen.getByRole("button", { name: "Save windows" }));
+    await waitFor(() => expect(api.to("/api/driver/filters", "PUT")).toHaveLength(1));
+    expect(api.to("/api/driver/filters", "PUT")[0]!.body).toEqual({ ...saved, schedule: { fri: [{ start: "08:00", end: "12:00" }] } });
+    expect(await screen.findByRole("button", { name: "Edit windows" })).toBeInTheDocument();
   });
 
   it("another driver's calendar is read-only, and a refusal is said", async () => {

@@ -5,6 +5,7 @@
  */
 import { type DriverFilters, defaultDriverFilters, driverFiltersSchema } from "../../../shared/driver-filters";
 import type { Weekday } from "../../../shared/offer-filter";
+import { z } from "../../../shared/zod";
 import { WEEKDAYS } from "../../../shared/zoned-time";
 import { dollarsText, hoursText, parseDollars, parseHours } from "./format";
 import { fullWeek, type WeekSchedule } from "./ScheduleEditor";
@@ -68,6 +69,18 @@ const KNOWN_CODES = new Set([
 ]);
 const codeKey = (message: string) => key(KNOWN_CODES.has(message) ? message : "invalid");
 
+/** The days that have windows, as the filters keep them. */
+function savedSchedule(schedule: WeekSchedule): Partial<Record<Weekday, { start: string; end: string }[]>> {
+  return Object.fromEntries(WEEKDAYS.filter((d) => schedule[d].length > 0).map((d) => [d, schedule[d]]));
+}
+
+/** The form field a schedule issue belongs to: a window, a day, or the whole week. */
+function scheduleField([a, b]: string[]): string {
+  if (a !== undefined && b !== undefined) return `schedule.${a}.${b}`;
+  if (a !== undefined) return `schedule.${a}`;
+  return "schedule";
+}
+
 /** The filters the form says, or the errors that stop it. */
 export function fromFormValues(values: FiltersFormValues): { filters: DriverFilters; errors: null } | { filters: null; errors: FormErrors } {
   const errors: FormErrors = {};
@@ -95,23 +108,48 @@ export function fromFormValues(values: FiltersFormValues): { filters: DriverFilt
     minDurationMinutes: minutes(values.minHours, "minHours", parseHours),
     maxDurationMinutes: minutes(values.maxHours, "maxHours", parseHours),
     dailyCapMinutes: minutes(values.dailyCap, "dailyCap", parseHours),
-    schedule: Object.fromEntries(WEEKDAYS.filter((d) => values.schedule[d].length > 0).map((d) => [d, values.schedule[d]])) as Partial<
-      Record<Weekday, { start: string; end: string }[]>
-    >,
+    schedule: savedSchedule(values.schedule),
   };
   const parsed = driverFiltersSchema.safeParse(candidate);
   if (parsed.success && Object.keys(errors).length === 0) return { filters: parsed.data, errors: null };
   for (const issue of parsed.success ? [] : parsed.error.issues) {
-    const [head, a, b, c] = issue.path.map(String);
+    const [head, a, b] = issue.path.map(String);
     let field: string;
     if (head === "stations" && a !== undefined && b !== undefined)
       field = `stations.${chosen[Number(a)]?.index ?? 0}.${b === "minPayCents" ? "minPay" : "minHourly"}`;
     else if (head === "stations") field = "stations";
-    else if (head === "schedule" && a !== undefined && b !== undefined) field = `schedule.${a}.${b}`;
-    else if (head === "schedule" && a !== undefined && c === undefined) field = `schedule.${a}`;
-    else if (head === "schedule") field = "schedule";
+    else if (head === "schedule") field = scheduleField(issue.path.slice(1).map(String));
     else field = FIELD_OF[head ?? ""] ?? "form";
     errors[field] ??= codeKey(issue.message);
   }
   return { filters: null, errors };
+}
+
+/** Each of the form's errors as a zod issue at its field, so react-hook-form's zod resolver puts it there. */
+function reportErrors(errors: FormErrors, ctx: z.core.$RefinementCtx) {
+  for (const [field, message] of Object.entries(errors)) ctx.addIssue({ code: "custom", path: field.split("."), message });
+}
+
+/** The settings form's schema (for `useSchemaForm`): its values in, the filters the server takes out. */
+export const filtersFormSchema = z.custom<FiltersFormValues>().transform((values, ctx) => {
+  const result = fromFormValues(values);
+  if (result.errors === null) return result.filters;
+  reportErrors(result.errors, ctx);
+  return z.NEVER;
+});
+
+/** The calendar's windows form: the saved filters with a new week of windows, checked as the settings form checks them. */
+export function windowsFormSchema(saved: DriverFilters) {
+  return z.object({ schedule: z.custom<WeekSchedule>() }).transform(({ schedule }, ctx) => {
+    const parsed = driverFiltersSchema.safeParse({ ...saved, schedule: savedSchedule(schedule) });
+    if (parsed.success) return parsed.data;
+    const errors: FormErrors = {};
+    // Only the windows are editable here: anything else wrong with the saved set is said on the week.
+    for (const issue of parsed.error.issues) {
+      const [head, ...rest] = issue.path.map(String);
+      errors[head === "schedule" ? scheduleField(rest) : "schedule"] ??= codeKey(issue.message);
+    }
+    reportErrors(errors, ctx);
+    return z.NEVER;
+  });
 }

@@ -1,36 +1,14 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
+import { renderRoutes, stubApi } from "../../test/render";
 import LocalCheckoutPage, { formatExpiry, groupCardNumber } from "./LocalCheckoutPage";
 
 const NOW = new Date(2026, 5, 10, 12).getTime();
 
-type Reply = { status?: number; body?: unknown };
-function stubApi(answers: Record<string, Reply[]>) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const path = url.split("?")[0]!;
-      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
-      const queue = answers[path] ?? [{ status: 404, body: { error: { code: "not_found", message: "no" } } }];
-      const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
-      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
-}
-
 function renderAt(path: string) {
-  const router = createMemoryRouter([{ path: "/local-stripe/checkout/:id", Component: LocalCheckoutPage }], { initialEntries: [path] });
-  render(
-    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-      <RouterProvider router={router} />
-    </SWRConfig>,
-  );
+  renderRoutes([{ path: "/local-stripe/checkout/:id", Component: LocalCheckoutPage }], { path });
 }
 
 let assign: ReturnType<typeof vi.fn>;

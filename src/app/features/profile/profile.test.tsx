@@ -1,74 +1,32 @@
-import { render, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n, { setLanguage } from "../../i18n";
-import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
+import type { SessionValue } from "../../lib/session";
+import { aDriver, renderRoutes, signedIn, stubApi } from "../../test/render";
 import ProfileEditPage from "./ProfileEditPage";
 import ProfilePage from "./ProfilePage";
 import ProfilePasswordPage from "./ProfilePasswordPage";
 
-const dana: User = {
-  id: 7,
-  name: "Dana Driver",
-  phoneNumber: "+13055550123",
+const dana = aDriver({
   flexEmail: "dana@example.com",
-  goodStanding: true,
   expirationDateTimestamp: 1_800_000_000_000,
   expirationDate: "15/01/27",
-  createDateTimestamp: 0,
-  humanRegion: "Miami",
-  driverOptions: { deliveryArea: null },
   proxyInstalled: false,
   setupComplete: false,
-  isAdmin: false,
   referral: "MIAMI10",
   status: "stop",
-  stripeExpressId: null,
-  role: null,
-  app: "flex",
-  language: "en",
-  phoneNumberVerified: true,
-  mfaMethod: "none",
-  inviteCode: "K7Q2M9XW",
-};
-
-type Reply = { status?: number; body?: unknown };
-function stubApi(answers: Record<string, Reply[]>) {
-  const calls: { method: string; path: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (path: string, init: RequestInit = {}) => {
-      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
-      const queue = answers[path] ?? [{ status: 404, body: {} }];
-      const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
-      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
-}
+});
 
 function renderAt(path: string, session: Partial<SessionValue> = {}) {
-  const value: SessionValue = {
-    ...signedOutSession,
-    session: { idToken: "i", refreshToken: "r" },
-    user: dana,
-    setUser: vi.fn(),
-    signOut: vi.fn(async () => {}),
-    ...session,
-  };
-  const router = createMemoryRouter(
+  const value = signedIn(dana, { setUser: vi.fn(), signOut: vi.fn(async () => {}), ...session });
+  const router = renderRoutes(
     [
       { path: "/profile", Component: ProfilePage },
       { path: "/profile/edit", Component: ProfileEditPage },
       { path: "/profile/password", Component: ProfilePasswordPage },
     ],
-    { initialEntries: [path] },
-  );
-  render(
-    <StaticSessionProvider value={value}>
-      <RouterProvider router={router} />
-    </StaticSessionProvider>,
+    { path, session: value },
   );
   return { router, value };
 }

@@ -6,54 +6,20 @@ import type { IdClaims } from "../../../shared/auth";
 import { setLanguage } from "../../i18n";
 import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
 import { patchRoutesOnNavigation, routes } from "../../router";
+import { aDriver, renderRoutes, signedIn } from "../../test/render";
 import { forgetResends } from "./Guard";
 
 // The real route table under a fixed session: where does each kind of person end up?
 
 const claims: IdClaims = { sub: "7", sid: "s7", phone_number: "+13055550123", phone_number_verified: true, app: "flex", is_admin: false, exp: 4_000_000_000 };
-const driver: User = {
-  id: 7,
-  name: "Dana Driver",
-  phoneNumber: "+13055550123",
-  flexEmail: null,
-  goodStanding: true,
-  expirationDateTimestamp: null,
-  expirationDate: null,
-  createDateTimestamp: 0,
-  humanRegion: "Miami",
-  driverOptions: { deliveryArea: null },
-  proxyInstalled: true,
-  setupComplete: true,
-  isAdmin: false,
-  referral: null,
-  status: "start",
-  stripeExpressId: null,
-  role: null,
-  app: "flex",
-  language: "en",
-  phoneNumberVerified: true,
-  mfaMethod: "none",
-  inviteCode: "K7Q2M9XW",
-};
+const driver = aDriver();
 
 function session(user: Partial<User> | null, over: Partial<SessionValue> = {}, claimsOver: Partial<IdClaims> = {}): SessionValue {
-  return {
-    ...signedOutSession,
-    claims: { ...claims, ...claimsOver },
-    session: { idToken: "id", refreshToken: "refresh" },
-    user: user === null ? null : { ...driver, ...user },
-    ...over,
-  };
+  return { ...signedIn(driver), claims: { ...claims, ...claimsOver }, user: user === null ? null : { ...driver, ...user }, ...over };
 }
 
 function renderAt(path: string, value: SessionValue) {
-  const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
-  render(
-    <StaticSessionProvider value={value}>
-      <RouterProvider router={router} />
-    </StaticSessionProvider>,
-  );
-  return router;
+  return renderRoutes(routes, { path, session: value, patchRoutesOnNavigation });
 }
 
 async function landsOn(router: ReturnType<typeof renderAt>, pathname: string, search = "") {
@@ -179,10 +145,10 @@ describe("guards", () => {
   });
 
   it("does not resume a page whose session ended there (signing out from /profile)", async () => {
-    const signedIn = session({});
+    const signedInSession = session({});
     const router = createMemoryRouter(routes, { initialEntries: ["/profile"], patchRoutesOnNavigation });
     const { rerender } = render(
-      <StaticSessionProvider value={signedIn}>
+      <StaticSessionProvider value={signedInSession}>
         <RouterProvider router={router} />
       </StaticSessionProvider>,
     );

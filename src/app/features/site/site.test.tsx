@@ -1,12 +1,11 @@
-import { act, render, screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ReactNode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
-import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { CONTACT_FORM_CONSENT } from "../../../shared/consent-texts";
 import { setLanguage } from "../../i18n";
 import { type Call, mockApi } from "../../test/admin-harness";
+import { renderRoutes } from "../../test/render";
 import ContactPage from "./ContactPage";
 import FaqsPage from "./FaqsPage";
 import { PrivacyPage, TermsPage } from "./LegalPage";
@@ -14,12 +13,7 @@ import { PrivacyPage, TermsPage } from "./LegalPage";
 const site = { path: "/api/status/site", reply: () => ({ body: { supportEmail: "help@example.test" } }) };
 
 function renderPage(element: ReactNode) {
-  const router = createMemoryRouter([{ path: "/", element }], { initialEntries: ["/"] });
-  render(
-    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
-      <RouterProvider router={router} />
-    </SWRConfig>,
-  );
+  renderRoutes([{ path: "/", element }], { path: "/" });
 }
 
 beforeEach(async () => {

@@ -81,6 +81,7 @@ function stub() {
         ]),
     },
     { method: "POST", path: "/api/admin/billing/resellers/9/approve", reply: () => ({ body: { reseller: {} } }) },
+    { method: "POST", path: "/api/admin/billing/resellers/9/reject", reply: () => ({ body: { reseller: {} } }) },
     {
       path: "/api/admin/billing/commissions",
       reply: () => page([], { totals: { amountCents: 0, transferredCents: 0, reversedCents: 0, reversalDueCents: 0 } }),
@@ -129,6 +130,44 @@ describe("billing page", () => {
     await user.type(within(dialog).getByLabelText("Commission (%)"), "10");
     await user.click(within(dialog).getByRole("button", { name: "Approve" }));
     await waitFor(() => expect(api.to("/api/admin/billing/resellers/9/approve", "POST")[0]?.body).toEqual({ referralCode: "RITA10", commissionPercent: 10 }));
+  });
+
+  it("checks each form before calling: a refund over what is left, a price under 50 cents, a bad referral code", async () => {
+    const user = userEvent.setup();
+    const api = stub();
+    renderScreen(<BillingPage />, { path: "/admin/billing" });
+    await user.click(await screen.findByRole("button", { name: "Refund payment 12" }));
+    const refundDialog = await screen.findByRole("dialog", { name: "Refund Diego Driver" });
+    const amount = within(refundDialog).getByLabelText(/Amount to refund/);
+    await user.clear(amount);
+    await user.type(amount, "40");
+    await user.click(within(refundDialog).getByRole("button", { name: "Refund $40.00" }));
+    expect(await within(refundDialog).findByText("More than 0 and at most $39.99.")).toBeInTheDocument();
+    await user.click(within(refundDialog).getByRole("button", { name: "Cancel" }));
+
+    const price = await screen.findByLabelText("Price of 1 week");
+    await user.clear(price);
+    await user.type(price, "0.10");
+    await user.click(within(screen.getByRole("region", { name: "Plans" })).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(price).toHaveAttribute("aria-invalid", "true"));
+
+    await user.click(await screen.findByRole("button", { name: "Approve" }));
+    const approveDialog = await screen.findByRole("dialog", { name: "Approve Rita Reseller as a reseller" });
+    await user.type(within(approveDialog).getByLabelText("Referral code"), "R!");
+    await user.click(within(approveDialog).getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(within(approveDialog).getByLabelText("Referral code")).toHaveAttribute("aria-invalid", "true"));
+    expect(api.calls.filter((c) => c.method !== "GET")).toHaveLength(0);
+  });
+
+  it("rejects an application after the confirm dialog, with the outcome as a toast", async () => {
+    const user = userEvent.setup();
+    const api = stub();
+    renderScreen(<BillingPage />, { path: "/admin/billing" });
+    await user.click(await screen.findByRole("button", { name: "Reject" }));
+    const confirm = await screen.findByRole("dialog", { name: "Reject Rita Reseller's application?" });
+    await user.click(within(confirm).getByRole("button", { name: "Reject" }));
+    expect(await screen.findByText("Rita Reseller's application was rejected")).toBeInTheDocument();
+    expect(api.to("/api/admin/billing/resellers/9/reject", "POST")).toHaveLength(1);
   });
 
   it("shows plans read-only to a billing admin who is not the owner", async () => {

@@ -1,15 +1,19 @@
-import { lazy, Suspense, useId, useState } from "react";
+import { lazy, Suspense, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { dayMinus } from "../../../../shared/admin-dashboard";
 import { calendarDay, dayEnd, dayStart, localTimeZone } from "../../../../shared/audience";
 import { formatUsPhone } from "../../../../shared/phone";
+import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
-import { Dialog } from "../../../components/ui/Dialog";
+import { TextField } from "../../../components/ui/FormField";
 import { Pager } from "../../../components/ui/Pager";
+import { ReadView } from "../../../components/ui/ReadView";
 import { StatusView } from "../../../components/ui/StatusView";
 import { BILLING_NS } from "../../../i18n/admin-billing";
 import { asQuery } from "../../../lib/api-client";
+import { refusalMessage, useSchemaForm } from "../../../lib/forms";
+import { FormDialog } from "../FormDialog";
 import { formatDateTime, formatMoney, saveText } from "../format";
 import { DateFilter, FilterBar, SelectFilter, TextFilter, usePagerWords } from "../ListFilters";
 import { useListParams } from "../use-list-params";
@@ -95,70 +99,68 @@ export function PaymentsSection() {
           {t("badRange")}
         </p>
       )}
-      {payments.error && !payments.data ? (
-        <StatusView kind="error" message={t("error")} onRetry={() => void payments.mutate()} />
-      ) : !payments.data ? (
-        <StatusView kind="loading" />
-      ) : (
-        <>
-          <dl className="facts billing-totals">
-            <div>
-              <dt>{t("payments.count")}</dt>
-              <dd>{payments.data.total}</dd>
+      <ReadView read={payments} error={t("error")}>
+        {(data) => (
+          <>
+            <dl className="facts billing-totals">
+              <div>
+                <dt>{t("payments.count")}</dt>
+                <dd>{data.total}</dd>
+              </div>
+              <div>
+                <dt>{t("payments.gross")}</dt>
+                <dd>{money(data.totals.grossCents)}</dd>
+              </div>
+              <div>
+                <dt>{t("payments.refundedTotal")}</dt>
+                <dd>{money(data.totals.refundedCents)}</dd>
+              </div>
+              <div>
+                <dt>{t("payments.net")}</dt>
+                <dd>{money(data.totals.netCents)}</dd>
+              </div>
+              <div>
+                <dt>{t("payments.daysSold")}</dt>
+                <dd>{data.totals.daysSold}</dd>
+              </div>
+            </dl>
+            <div className="results-bar">
+              <span />
+              <button
+                type="button"
+                className="button button-secondary"
+                disabled={exporting === "busy"}
+                onClick={async () => {
+                  setExporting("busy");
+                  try {
+                    saveText(await exportPayments(asQuery(filters)), "payments.csv");
+                    setExporting("idle");
+                  } catch (err) {
+                    console.error("The payments export failed", err);
+                    setExporting("failed");
+                  }
+                }}
+              >
+                {exporting === "busy" ? t("exportBusy") : t("export")}
+              </button>
             </div>
-            <div>
-              <dt>{t("payments.gross")}</dt>
-              <dd>{money(payments.data.totals.grossCents)}</dd>
-            </div>
-            <div>
-              <dt>{t("payments.refundedTotal")}</dt>
-              <dd>{money(payments.data.totals.refundedCents)}</dd>
-            </div>
-            <div>
-              <dt>{t("payments.net")}</dt>
-              <dd>{money(payments.data.totals.netCents)}</dd>
-            </div>
-            <div>
-              <dt>{t("payments.daysSold")}</dt>
-              <dd>{payments.data.totals.daysSold}</dd>
-            </div>
-          </dl>
-          <div className="results-bar">
-            <span />
-            <button
-              type="button"
-              className="button button-secondary"
-              disabled={exporting === "busy"}
-              onClick={async () => {
-                setExporting("busy");
-                try {
-                  saveText(await exportPayments(asQuery(filters)), "payments.csv");
-                  setExporting("idle");
-                } catch (err) {
-                  console.error("The payments export failed", err);
-                  setExporting("failed");
-                }
-              }}
-            >
-              {exporting === "busy" ? t("exportBusy") : t("export")}
-            </button>
-          </div>
-          {exporting === "failed" && (
-            <p className="alert" role="alert">
-              {t("exportFailed")}
-            </p>
-          )}
-          <DataTable
-            caption={t("payments.title")}
-            columns={columns}
-            rows={payments.data.rows}
-            rowKey={(p) => p.id}
-            busy={payments.isValidating}
-            empty={t("payments.empty")}
-          />
-          <Pager {...list.pager} total={payments.data.total} labels={pagerWords} />
-        </>
-      )}
+            {exporting === "failed" && (
+              <p className="alert" role="alert">
+                {t("exportFailed")}
+              </p>
+            )}
+            <DataTable
+              caption={t("payments.title")}
+              columns={columns}
+              rows={data.rows}
+              rowKey={(p) => p.id}
+              busy={payments.isValidating}
+              empty={t("payments.empty")}
+            />
+            <Pager {...list.pager} total={data.total} labels={pagerWords} />
+          </>
+        )}
+      </ReadView>
       {revenue.data && (
         <Suspense fallback={<StatusView kind="loading" compact />}>
           <RevenueChart days={revenue.data.days} revenueCents={revenue.data.revenueCents} payments={revenue.data.payments} />
@@ -178,62 +180,61 @@ export function PaymentsSection() {
   );
 }
 
+/** Dollars as typed ("12", "12.5", "12.50") to whole cents; anything else is not an amount. */
+const dollarsSchema = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d{1,2})?$/)
+  .transform((dollars) => Math.round(Number(dollars) * 100));
+
+/** At most what is left to refund; all of it is sent as no amount (the server refunds the rest). */
+const refundFormSchema = (leftCents: number) =>
+  z.object({ amountCents: dollarsSchema.pipe(z.number().int().min(1).max(leftCents)) }).transform(({ amountCents }) => ({
+    amountCents: amountCents === leftCents ? undefined : amountCents,
+  }));
+
 function RefundDialog({ payment, onClose, onDone }: { payment: Payment; onClose: () => void; onDone: () => void }) {
   const { t, i18n } = useTranslation(BILLING_NS);
-  const id = useId();
   const left = payment.amountCents - payment.refundedCents;
-  const [dollars, setDollars] = useState((left / 100).toFixed(2));
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const cents = Math.round(Number(dollars) * 100);
-  const problem = !Number.isFinite(cents) || cents <= 0 || cents > left ? t("refundDialog.amountHint", { max: formatMoney(left, i18n.language) }) : null;
+  const form = useSchemaForm(
+    useMemo(() => refundFormSchema(left), [left]),
+    { amountCents: (left / 100).toFixed(2) },
+  );
+  const typed = dollarsSchema.safeParse(form.watch("amountCents"));
+  const cents = typed.success ? typed.data : 0;
+  const { error, ...amount } = form.field("amountCents");
+  const save = form.onSubmit(async ({ amountCents }) => {
+    try {
+      await refund(payment.id, amountCents);
+      onDone();
+    } catch (err) {
+      form.setFormError(...refusalMessage(err, "common:errors.generic"));
+    }
+  });
   return (
-    <Dialog open title={t("refundDialog.title", { name: payment.userName })} onClose={onClose}>
-      <form
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (problem) return setState({ busy: false, error: problem });
-          setState({ busy: true, error: null });
-          try {
-            await refund(payment.id, cents === left ? undefined : cents);
-            onDone();
-          } catch (err) {
-            setState({ busy: false, error: err instanceof Error ? err.message : t("error") });
-          }
-        }}
-      >
-        <p>
-          {t("refundDialog.explain", { paid: formatMoney(payment.amountCents, i18n.language), left: formatMoney(left, i18n.language), days: payment.days })}
-        </p>
-        <div className="field">
-          <label htmlFor={id}>{t("refundDialog.amount")}</label>
-          <input
-            id={id}
-            type="number"
-            inputMode="decimal"
-            min={0.01}
-            step={0.01}
-            max={left / 100}
-            value={dollars}
-            onChange={(e) => setDollars(e.target.value)}
-          />
-        </div>
-        {state.error && (
-          <p className="field-error" role="alert">
-            {state.error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="button" className="button button-secondary" onClick={onClose} data-autofocus>
-            {t("cancel")}
-          </button>
-          <button type="submit" className="button button-danger" disabled={state.busy}>
-            {cents === left
-              ? t("refundDialog.full", { amount: formatMoney(left, i18n.language) })
-              : t("refundDialog.partial", { amount: formatMoney(Number.isFinite(cents) ? cents : 0, i18n.language) })}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog
+      title={t("refundDialog.title", { name: payment.userName })}
+      onClose={onClose}
+      onSubmit={save}
+      form={form}
+      danger
+      submitLabel={
+        cents === left
+          ? t("refundDialog.full", { amount: formatMoney(left, i18n.language) })
+          : t("refundDialog.partial", { amount: formatMoney(cents, i18n.language) })
+      }
+    >
+      <p>{t("refundDialog.explain", { paid: formatMoney(payment.amountCents, i18n.language), left: formatMoney(left, i18n.language), days: payment.days })}</p>
+      <TextField
+        {...amount}
+        label={t("refundDialog.amount")}
+        type="number"
+        inputMode="decimal"
+        min={0.01}
+        step={0.01}
+        max={left / 100}
+        error={error && t("refundDialog.amountHint", { max: formatMoney(left, i18n.language) })}
+      />
+    </FormDialog>
   );
 }

@@ -1,11 +1,17 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { resellerApprovalSchema } from "../../../../shared/billing";
+import { z } from "../../../../shared/zod";
+import { confirmedAction } from "../../../components/ui/confirmed-action";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
-import { Dialog, useConfirm } from "../../../components/ui/Dialog";
+import { useConfirm } from "../../../components/ui/Dialog";
+import { TextField } from "../../../components/ui/FormField";
 import { Pager, usePaging } from "../../../components/ui/Pager";
-import { StatusView } from "../../../components/ui/StatusView";
+import { ReadView } from "../../../components/ui/ReadView";
 import { BILLING_NS } from "../../../i18n/admin-billing";
+import { optionalText, refusalMessage, useSchemaForm } from "../../../lib/forms";
+import { FormDialog } from "../FormDialog";
 import { formatDateTime, formatMoney } from "../format";
 import { usePagerWords } from "../ListFilters";
 import { approveReseller, type CommissionStatus, type ResellerStatus, rejectReseller, revokeReseller, useCommissions, useResellers } from "./api";
@@ -21,26 +27,26 @@ export function ResellersSection() {
   const resellers = useResellers({ page: paging.page, pageSize: paging.pageSize }, status);
   const [approving, setApproving] = useState<Reseller | null>(null);
   const [confirm, confirmDialog] = useConfirm();
-  const [error, setError] = useState<string | null>(null);
   const pagerWords = usePagerWords();
   const statusId = useId();
 
-  const end = async (r: Reseller, how: "reject" | "revoke") => {
-    const ok = await confirm({
-      title: t(`resellers.${how}Title`, { name: r.name }),
-      message: t(`resellers.${how}Message`),
-      confirmLabel: t(`resellers.${how}`),
-      tone: "danger",
+  const end = (r: Reseller, how: "reject" | "revoke") =>
+    confirmedAction({
+      confirm: () =>
+        confirm({
+          title: t(`resellers.${how}Title`, { name: r.name }),
+          message: t(`resellers.${how}Message`),
+          confirmLabel: t(`resellers.${how}`),
+          tone: "danger",
+        }),
+      loading: t(`resellers.${how}Busy`, { name: r.name }),
+      run: () => (how === "reject" ? rejectReseller(r.userId) : revokeReseller(r.userId)),
+      success: () => {
+        void resellers.mutate();
+        return t(`resellers.${how}Done`, { name: r.name });
+      },
+      failure: (err) => (err instanceof Error ? err.message : t("common:errors.generic")),
     });
-    if (!ok) return;
-    try {
-      await (how === "reject" ? rejectReseller(r.userId) : revokeReseller(r.userId));
-      setError(null);
-      await resellers.mutate();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : t("error"));
-    }
-  };
 
   const columns: Column<Reseller>[] = [
     { key: "name", header: t("resellers.name"), cell: (r) => <Link to={`/admin/users/${r.userId}`}>{r.name}</Link> },
@@ -89,28 +95,21 @@ export function ResellersSection() {
           ))}
         </select>
       </div>
-      {error && (
-        <p className="alert" role="alert">
-          {error}
-        </p>
-      )}
-      {resellers.error && !resellers.data ? (
-        <StatusView kind="error" message={t("error")} onRetry={() => void resellers.mutate()} />
-      ) : !resellers.data ? (
-        <StatusView kind="loading" compact />
-      ) : (
-        <>
-          <DataTable
-            caption={t("resellers.title")}
-            columns={columns}
-            rows={resellers.data.rows}
-            rowKey={(r) => r.userId}
-            busy={resellers.isValidating}
-            empty={t("resellers.empty")}
-          />
-          {resellers.data.total > paging.pageSize && <Pager {...paging.pager} total={resellers.data.total} labels={pagerWords} />}
-        </>
-      )}
+      <ReadView read={resellers} error={t("error")} compact>
+        {(data) => (
+          <>
+            <DataTable
+              caption={t("resellers.title")}
+              columns={columns}
+              rows={data.rows}
+              rowKey={(r) => r.userId}
+              busy={resellers.isValidating}
+              empty={t("resellers.empty")}
+            />
+            {data.total > paging.pageSize && <Pager {...paging.pager} total={data.total} labels={pagerWords} />}
+          </>
+        )}
+      </ReadView>
       {approving && (
         <ApproveDialog
           reseller={approving}
@@ -127,54 +126,29 @@ export function ResellersSection() {
   );
 }
 
+/** The approval form: an optional code (one is made up when left empty) and an optional commission. */
+const approveFormSchema = z.object({
+  referralCode: optionalText(resellerApprovalSchema.shape.referralCode.unwrap()),
+  commissionPercent: optionalText(z.string().transform(Number).pipe(resellerApprovalSchema.shape.commissionPercent.unwrap())),
+});
+
 function ApproveDialog({ reseller, onClose, onDone }: { reseller: Reseller; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation(BILLING_NS);
-  const ids = { code: useId(), percent: useId() };
-  const [code, setCode] = useState(reseller.referralCode ?? "");
-  const [percent, setPercent] = useState(String(reseller.commissionPercent || ""));
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const form = useSchemaForm(approveFormSchema, { referralCode: reseller.referralCode ?? "", commissionPercent: String(reseller.commissionPercent || "") });
+  const save = form.onSubmit(async (approval) => {
+    try {
+      await approveReseller(reseller.userId, approval);
+      onDone();
+    } catch (err) {
+      form.setFormError(...refusalMessage(err, "common:errors.generic"));
+    }
+  });
   return (
-    <Dialog open title={t("resellers.approveTitle", { name: reseller.name })} onClose={onClose}>
-      <form
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setState({ busy: true, error: null });
-          try {
-            await approveReseller(reseller.userId, { referralCode: code.trim() || undefined, commissionPercent: percent === "" ? undefined : Number(percent) });
-            onDone();
-          } catch (err) {
-            setState({ busy: false, error: err instanceof Error ? err.message : t("error") });
-          }
-        }}
-      >
-        {reseller.message && <blockquote className="lead-message">{reseller.message}</blockquote>}
-        <div className="field">
-          <label htmlFor={ids.code}>{t("resellers.code")}</label>
-          <input id={ids.code} value={code} maxLength={20} onChange={(e) => setCode(e.target.value)} aria-describedby={`${ids.code}-hint`} />
-          <p id={`${ids.code}-hint`} className="form-hint">
-            {t("resellers.codeHint")}
-          </p>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.percent}>{t("resellers.commission")}</label>
-          <input id={ids.percent} type="number" min={0} max={100} step={0.5} value={percent} onChange={(e) => setPercent(e.target.value)} />
-        </div>
-        {state.error && (
-          <p className="field-error" role="alert">
-            {state.error}
-          </p>
-        )}
-        <div className="actions">
-          <button type="button" className="button button-secondary" onClick={onClose} data-autofocus>
-            {t("cancel")}
-          </button>
-          <button type="submit" className="button" disabled={state.busy}>
-            {t("resellers.approve")}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title={t("resellers.approveTitle", { name: reseller.name })} onClose={onClose} onSubmit={save} form={form} submitLabel={t("resellers.approve")}>
+      {reseller.message && <blockquote className="lead-message">{reseller.message}</blockquote>}
+      <TextField {...form.field("referralCode")} label={t("resellers.code")} hint={t("resellers.codeHint")} maxLength={20} />
+      <TextField {...form.field("commissionPercent")} label={t("resellers.commission")} type="number" inputMode="decimal" min={0} max={100} step={0.5} />
+    </FormDialog>
   );
 }
 
@@ -208,37 +182,35 @@ function CommissionsTable({ money }: { money: (cents: number) => string }) {
           ))}
         </select>
       </div>
-      {commissions.error && !commissions.data ? (
-        <StatusView kind="error" message={t("error")} onRetry={() => void commissions.mutate()} />
-      ) : !commissions.data ? (
-        <StatusView kind="loading" compact />
-      ) : (
-        <>
-          <dl className="facts billing-totals">
-            <div>
-              <dt>{t("commissions.total")}</dt>
-              <dd>{money(commissions.data.totals.amountCents)}</dd>
-            </div>
-            <div>
-              <dt>{t("commissions.paidOut")}</dt>
-              <dd>{money(commissions.data.totals.transferredCents)}</dd>
-            </div>
-            <div>
-              <dt>{t("commissions.reversed")}</dt>
-              <dd>{money(commissions.data.totals.reversedCents)}</dd>
-            </div>
-          </dl>
-          <DataTable
-            caption={t("commissions.title")}
-            columns={columns}
-            rows={commissions.data.rows}
-            rowKey={(c) => c.id}
-            busy={commissions.isValidating}
-            empty={t("commissions.empty")}
-          />
-          {commissions.data.total > paging.pageSize && <Pager {...paging.pager} total={commissions.data.total} labels={pagerWords} />}
-        </>
-      )}
+      <ReadView read={commissions} error={t("error")} compact>
+        {(data) => (
+          <>
+            <dl className="facts billing-totals">
+              <div>
+                <dt>{t("commissions.total")}</dt>
+                <dd>{money(data.totals.amountCents)}</dd>
+              </div>
+              <div>
+                <dt>{t("commissions.paidOut")}</dt>
+                <dd>{money(data.totals.transferredCents)}</dd>
+              </div>
+              <div>
+                <dt>{t("commissions.reversed")}</dt>
+                <dd>{money(data.totals.reversedCents)}</dd>
+              </div>
+            </dl>
+            <DataTable
+              caption={t("commissions.title")}
+              columns={columns}
+              rows={data.rows}
+              rowKey={(c) => c.id}
+              busy={commissions.isValidating}
+              empty={t("commissions.empty")}
+            />
+            {data.total > paging.pageSize && <Pager {...paging.pager} total={data.total} labels={pagerWords} />}
+          </>
+        )}
+      </ReadView>
     </>
   );
 }

@@ -73,7 +73,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
       loading: t("campaigns.cancel"),
       run: () => unwrap(api.admin.campaigns[":id"].cancel.$post({ param: { id: String(campaign.id) } })),
       success: () => t("campaigns.cancelled"),
-      failure: (err) => serverMessage(err) ?? t("errors.generic"),
+      failure: (err) => serverMessage(err, t) ?? t("errors.generic"),
     });
     setCancelling(false);
     if (cancelled) await mutate({ campaign: cancelled.campaign }, { revalidate: false });
@@ -86,7 +86,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
       loading: t("send.sending"),
       run: () => unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } })),
       success: (res) => t("campaigns.retried", { n: res.campaign.total }),
-      failure: (err) => serverMessage(err) ?? t("errors.generic"),
+      failure: (err) => serverMessage(err, t) ?? t("errors.generic"),
     });
     setRetrying(false);
     if (retried) void navigate(`/admin/campaigns/${retried.campaign.id}`);
@@ -192,7 +192,7 @@ function CsvExport({ campaignId }: { campaignId: number }) {
       const blob = new Blob([csv], { type: "text/csv;charset=utf-8" });
       setState({ url: URL.createObjectURL(blob) });
     } catch (err) {
-      setState({ error: serverMessage(err) ?? t("errors.generic") });
+      setState({ error: serverMessage(err, t) ?? t("errors.generic") });
     }
   }
 

@@ -70,6 +70,26 @@ describe("leads page", () => {
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
+  it("keeps the dialog open with the server's reason when it refuses, and clears an emptied note", async () => {
+    const user = userEvent.setup();
+    const api = mockApi([
+      {
+        path: "/api/admin/leads",
+        reply: () => ({ body: { total: 1, page: 1, pageSize: 20, rows: [lead({ notes: "Old note", ownerId: 5, ownerName: "Sam" })] } }),
+      },
+      { path: "/api/admin/users", reply: () => ({ body: { total: 1, page: 1, pageSize: 100, rows: [{ id: 5, name: "Sam Support" }] } }) },
+      { method: "PATCH", path: "/api/admin/leads/1", reply: () => ({ status: 404, body: { error: { code: "not_found", message: "This lead is gone" } } }) },
+    ]);
+    renderScreen(<LeadsPage />, { path: "/admin/leads" });
+    await user.click(await screen.findByRole("button", { name: "Follow up Form Person" }));
+    const dialog = await screen.findByRole("dialog", { name: "Follow up Form Person" });
+    await user.clear(within(dialog).getByLabelText("Notes"));
+    await user.selectOptions(within(dialog).getByLabelText("Owner"), "");
+    await user.click(within(dialog).getByRole("button", { name: "Save" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("This lead is gone");
+    expect(api.to("/api/admin/leads/1", "PATCH")[0]?.body).toEqual({ status: "new", ownerId: null, notes: null });
+  });
+
   it("hands the selected leads' numbers to the tools page", async () => {
     const user = userEvent.setup();
     stub();

@@ -1,16 +1,19 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
-import { LEAD_STAGES, LEAD_STATUSES, type LeadRow, type LeadStatus } from "../../../../shared/admin-lists";
+import { LEAD_STAGES, LEAD_STATUSES, type LeadRow, leadPatchSchema } from "../../../../shared/admin-lists";
 import { localTimeZone } from "../../../../shared/audience";
 import { formatUsPhone } from "../../../../shared/phone";
+import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
-import { Dialog } from "../../../components/ui/Dialog";
+import { SelectField } from "../../../components/ui/FormField";
 import { Pager } from "../../../components/ui/Pager";
-import { StatusView } from "../../../components/ui/StatusView";
+import { ReadView } from "../../../components/ui/ReadView";
 import { LISTS_NS } from "../../../i18n/admin-lists";
 import { asQuery } from "../../../lib/api-client";
+import { refusalMessage, useSchemaForm } from "../../../lib/forms";
 import { useSession } from "../../../lib/session";
+import { FormDialog } from "../FormDialog";
 import { formatCount, formatDateTime } from "../format";
 import type { ToolsHandoff } from "../handoff";
 import { DateFilter, FilterBar, SelectFilter, TextFilter, usePagerWords } from "../ListFilters";
@@ -150,19 +153,17 @@ export default function LeadsPage() {
           </button>
         )}
       </div>
-      {leads.error && !leads.data ? (
-        <StatusView kind="error" message={t("error")} onRetry={() => void leads.mutate()} />
-      ) : !leads.data ? (
-        <StatusView kind="loading" />
-      ) : (
-        <>
-          <p role="status" aria-live="polite">
-            {t("leads.count", { count: leads.data.total, n: formatCount(leads.data.total, i18n.language) })}
-          </p>
-          <DataTable caption={t("leads.title")} columns={columns} rows={rows} rowKey={(l) => l.id} busy={leads.isValidating} empty={t("leads.empty")} />
-          <Pager {...list.pager} total={leads.data.total} labels={pagerWords} />
-        </>
-      )}
+      <ReadView read={leads} error={t("error")}>
+        {(data) => (
+          <>
+            <p role="status" aria-live="polite">
+              {t("leads.count", { count: data.total, n: formatCount(data.total, i18n.language) })}
+            </p>
+            <DataTable caption={t("leads.title")} columns={columns} rows={rows} rowKey={(l) => l.id} busy={leads.isValidating} empty={t("leads.empty")} />
+            <Pager {...list.pager} total={data.total} labels={pagerWords} />
+          </>
+        )}
+      </ReadView>
       {editing && (
         <LeadDialog
           lead={editing}
@@ -178,71 +179,75 @@ export default function LeadsPage() {
   );
 }
 
+/** The follow-up form: its selects and text in, the change the server takes out (an empty owner or note clears it). */
+const leadFormSchema = z.object({
+  status: leadPatchSchema.shape.status.unwrap(),
+  ownerId: z
+    .string()
+    .transform((id) => (id === "" ? null : Number(id)))
+    .pipe(leadPatchSchema.shape.ownerId.unwrap()),
+  notes: z
+    .string()
+    .transform((notes) => (notes.trim() === "" ? null : notes))
+    .pipe(leadPatchSchema.shape.notes.unwrap()),
+});
+
 function LeadDialog({ lead, admins, onClose, onSaved }: { lead: LeadRow; admins: { id: number; name: string }[]; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation(LISTS_NS);
   const me = useSession().user;
-  const ids = { status: useId(), owner: useId(), notes: useId() };
-  const [status, setStatus] = useState<LeadStatus>(lead.status);
-  const [ownerId, setOwnerId] = useState(lead.ownerId === null ? "" : String(lead.ownerId));
-  const [notes, setNotes] = useState(lead.notes ?? "");
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
+  const notesId = useId();
+  const form = useSchemaForm(leadFormSchema, { status: lead.status, ownerId: lead.ownerId === null ? "" : String(lead.ownerId), notes: lead.notes ?? "" });
   const owners =
     admins.some((a) => a.id === lead.ownerId) || lead.ownerId === null ? admins : [...admins, { id: lead.ownerId, name: lead.ownerName ?? `#${lead.ownerId}` }];
+  const { error: notesError, ...notes } = form.field("notes");
+  const save = form.onSubmit(async (change) => {
+    try {
+      await updateLead(lead.id, change);
+      onSaved();
+    } catch (err) {
+      form.setFormError(...refusalMessage(err, "common:errors.generic"));
+    }
+  });
   return (
-    <Dialog open title={t("leads.editOne", { name: lead.name ?? formatUsPhone(lead.phone) })} onClose={onClose}>
-      <form
-        noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setState({ busy: true, error: null });
-          try {
-            await updateLead(lead.id, { status, ownerId: ownerId === "" ? null : Number(ownerId), notes: notes.trim() === "" ? null : notes.trim() });
-            onSaved();
-          } catch (err) {
-            setState({ busy: false, error: err instanceof Error ? err.message : t("error") });
-          }
-        }}
-      >
-        {lead.message && <blockquote className="lead-message">{lead.message}</blockquote>}
-        <div className="field">
-          <label htmlFor={ids.status}>{t("leads.status")}</label>
-          <select id={ids.status} value={status} onChange={(e) => setStatus(e.target.value as LeadStatus)}>
-            {LEAD_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {t(`leads.statuses.${s}`)}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.owner}>{t("leads.owner")}</label>
-          <select id={ids.owner} value={ownerId} onChange={(e) => setOwnerId(e.target.value)}>
-            <option value="">{t("leads.nobody")}</option>
-            {owners.map((a) => (
-              <option key={a.id} value={String(a.id)}>
-                {a.id === me?.id ? t("leads.meNamed", { name: a.name }) : a.name}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.notes}>{t("leads.notes")}</label>
-          <textarea id={ids.notes} rows={4} maxLength={2000} value={notes} onChange={(e) => setNotes(e.target.value)} />
-        </div>
-        {state.error && (
-          <p className="field-error" role="alert">
-            {state.error}
+    <FormDialog
+      title={t("leads.editOne", { name: lead.name ?? formatUsPhone(lead.phone) })}
+      onClose={onClose}
+      onSubmit={save}
+      form={form}
+      submitLabel={t("save")}
+    >
+      {lead.message && <blockquote className="lead-message">{lead.message}</blockquote>}
+      <SelectField {...form.field("status")} label={t("leads.status")}>
+        {LEAD_STATUSES.map((s) => (
+          <option key={s} value={s}>
+            {t(`leads.statuses.${s}`)}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField {...form.field("ownerId")} label={t("leads.owner")}>
+        <option value="">{t("leads.nobody")}</option>
+        {owners.map((a) => (
+          <option key={a.id} value={String(a.id)}>
+            {a.id === me?.id ? t("leads.meNamed", { name: a.name }) : a.name}
+          </option>
+        ))}
+      </SelectField>
+      <div className="form-field">
+        <label htmlFor={notesId}>{t("leads.notes")}</label>
+        <textarea
+          id={notesId}
+          rows={4}
+          maxLength={2000}
+          {...notes}
+          aria-invalid={notesError ? true : undefined}
+          aria-describedby={notesError ? `${notesId}-error` : undefined}
+        />
+        {notesError && (
+          <p id={`${notesId}-error`} className="field-error">
+            {notesError}
           </p>
         )}
-        <div className="actions">
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            {t("cancel")}
-          </button>
-          <button type="submit" className="button" disabled={state.busy}>
-            {t("save")}
-          </button>
-        </div>
-      </form>
-    </Dialog>
+      </div>
+    </FormDialog>
   );
 }

@@ -159,6 +159,9 @@ describe("panel 1 filters", () => {
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("The start date is after the end date.")).toBeInTheDocument();
     expect(api.to("/api/admin/audience")).toHaveLength(0);
+    // Putting the range in order clears the error at once, before any new Review.
+    fireEvent.change(screen.getByLabelText("Creation date: end"), { target: { value: "2026-03-01" } });
+    await waitFor(() => expect(screen.queryByText("The start date is after the end date.")).not.toBeInTheDocument());
   });
 
   it("asks for a message before reviewing", async () => {
@@ -168,6 +171,23 @@ describe("panel 1 filters", () => {
     await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Review" }));
     expect(screen.getByText("Write the message first.")).toBeInTheDocument();
+    await user.type(messageBox(), "H");
+    await waitFor(() => expect(screen.queryByText("Write the message first.")).not.toBeInTheDocument());
+  });
+
+  it("offers WhatsApp disabled, saying why, to an admin without billingDetails", async () => {
+    mockApi([...baseRoutes]);
+    renderScreen(<DriversPanel />, { user: support });
+    const whatsapp = screen.getByRole("radio", { name: "WhatsApp" });
+    expect(whatsapp).toBeDisabled();
+    expect(whatsapp).toHaveAccessibleDescription("WhatsApp templates need the billing details permission.");
+  });
+
+  it("offers WhatsApp to an admin with billingDetails", async () => {
+    mockApi([...baseRoutes]);
+    renderScreen(<DriversPanel />, { user: owner });
+    expect(screen.getByRole("radio", { name: "WhatsApp" })).toBeEnabled();
+    expect(screen.queryByText("WhatsApp templates need the billing details permission.")).not.toBeInTheDocument();
   });
 });
 
@@ -286,7 +306,11 @@ describe("review and send", () => {
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551005" }));
     expect(screen.getByText(`This message will be sent to ${TOTAL - 2} Flex users`)).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(confirm).toHaveBeenCalledWith(`Are you sure you want to send this message to ${TOTAL - 2} users?`);
+    expect(confirm.mock.calls[0]![0]).toContain(`Send this message to ${TOTAL - 2} people?`);
+    expect(confirm.mock.calls[0]![0]).toContain(`${TOTAL - 2} drivers matching the filters, less those deselected`);
+    // The filters, only those that narrow the audience.
+    expect(confirm.mock.calls[0]![0]).toContain("FiltersApp: Flex");
+    expect(confirm.mock.calls[0]![0]).not.toContain("Good standing");
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     const body = api.to("/api/admin/campaigns", "POST")[0]!.body as Record<string, unknown>;
     expect(body).toMatchObject({ source: "drivers", channel: "sms", message: "Hello drivers", excludedPhones: ["+13055551003", "+13055551005"] });
@@ -300,14 +324,15 @@ describe("review and send", () => {
     const api = mockApi([...baseRoutes]);
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
-    expect(await screen.findByText("Page 1")).toBeInTheDocument();
+    expect(await screen.findByText("Page 1 of 3")).toBeInTheDocument();
+    expect(screen.getByText(`${TOTAL} results`)).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Previous" })).toBeDisabled();
     await user.click(screen.getByRole("button", { name: "Next" }));
-    expect(await screen.findByText("Page 2")).toBeInTheDocument();
+    expect(await screen.findByText("Page 2 of 3")).toBeInTheDocument();
     expect(await screen.findByRole("checkbox", { name: "Select +13055551021" })).toBeInTheDocument();
     await user.click(screen.getByRole("checkbox", { name: "Select +13055551021" }));
     await user.selectOptions(screen.getByLabelText("Rows per page"), "60");
-    expect(await screen.findByText("Page 1")).toBeInTheDocument();
+    expect(await screen.findByText("Page 1 of 1")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Next" })).toBeDisabled();
     expect(screen.getByText(`This message will be sent to ${TOTAL - 1} Flex users`)).toBeInTheDocument();
     const pages = api.to("/api/admin/audience").map((c) => `${c.url.searchParams.get("page")}/${c.url.searchParams.get("pageSize")}`);
@@ -324,6 +349,8 @@ describe("review and send", () => {
     await waitFor(() => expect(api.to("/api/admin/audience").some((c) => c.url.searchParams.get("search") === "Driver 5")).toBe(true));
     await waitFor(() => expect(screen.queryByRole("checkbox", { name: "Select +13055551001" })).not.toBeInTheDocument());
     expect(screen.getByRole("checkbox", { name: "Select +13055551005" })).toBeInTheDocument();
+    // Driver 5 and Driver 50 … 57: the count is the search's, N stays the whole audience's.
+    expect(screen.getByText("9 results")).toBeInTheDocument();
     expect(screen.getByText(`This message will be sent to ${TOTAL} Flex users`)).toBeInTheDocument();
   });
 
@@ -401,7 +428,7 @@ describe("review and send", () => {
     expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
   });
 
-  it("shows the loading toast while sending, always dismisses it, shows the server's message and resets the form", async () => {
+  it("shows the loading toast while sending, always dismisses it, says queued and goes to the campaign's page", async () => {
     const user = userEvent.setup();
     let answer!: () => void;
     const api = mockApi([
@@ -413,34 +440,33 @@ describe("review and send", () => {
           }),
       ),
     ]);
-    stubConfirm(true);
-    renderScreen(<DriversPanel />);
+    const confirm = stubConfirm(true);
+    const router = renderScreen(<DriversPanel />);
     fireEvent.change(screen.getByLabelText("Creation date: start"), { target: { value: "2026-01-01" } });
     await writeAndReview(user);
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
     expect(await screen.findByText("Sending message...", { selector: ".toast-message" })).toBeInTheDocument();
+    expect(confirm.mock.calls[0]![0]).toContain("Creation date: start: Jan 1, 2026");
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     await act(async () => answer());
-    expect(await screen.findByText("Message sent successfully to 57 users.")).toBeInTheDocument();
+    expect(await screen.findByText("Message queued for 57 users.")).toBeInTheDocument();
     expect(screen.queryByText("Sending message...", { selector: ".toast-message" })).not.toBeInTheDocument();
-    expect(screen.getByRole("link", { name: "See its progress" })).toHaveAttribute("href", "/admin/campaigns/42");
-    // Back to an empty form.
-    expect(screen.getByRole("button", { name: "Review" })).toBeInTheDocument();
-    expect(messageBox()).toHaveValue("");
-    expect(screen.getByLabelText("Creation date: start")).toHaveValue("");
-    expect(screen.getByLabelText("Flex users")).toBeChecked();
+    // On to the campaign's page, where the messages show as sent when they are.
+    expect(await screen.findByText("campaign page")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/admin/campaigns/42");
   });
 
-  it("says 'Message sent successfully to N users.' when the server gives no message", async () => {
+  it("says 'Message queued for N users.' in the admin's language, whatever the server's message", async () => {
     const user = userEvent.setup();
-    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 } } }))]);
+    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 }, message: "Message sent successfully to 57 users." } }))]);
     stubConfirm(true);
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(await screen.findByText(`Message sent successfully to ${TOTAL} users.`)).toBeInTheDocument();
+    expect(await screen.findByText("Message queued for 57 users.")).toBeInTheDocument();
+    expect(screen.queryByText("Message sent successfully to 57 users.")).not.toBeInTheDocument();
   });
 
   it("shows the server's error message, keeps the review, and dismisses the loading toast", async () => {
@@ -477,18 +503,20 @@ describe("review and send", () => {
       ),
     ]);
     stubConfirm(true);
-    renderScreen(<DriversPanel />);
+    const router = renderScreen(<DriversPanel />);
     await writeAndReview(user);
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
     await screen.findByText("Internal error");
     fail = false;
     await user.click(screen.getByRole("button", { name: "Send" }));
-    await screen.findByRole("button", { name: "Review" });
+    await screen.findByText("campaign page");
+    // Back for another send: a new review, a new key.
+    await act(() => router.navigate("/admin/notifications"));
     await writeAndReview(user);
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
-    await screen.findByRole("button", { name: "Review" });
+    await waitFor(() => expect(router.state.location.pathname).toBe("/admin/campaigns/1"));
     const keys = api.to("/api/admin/campaigns", "POST").map((c) => (c.body as { idempotencyKey: string }).idempotencyKey);
     expect(keys).toHaveLength(3);
     expect(keys[0]).toBe(keys[1]);
@@ -584,6 +612,17 @@ describe("Spanish", () => {
     expect(screen.getByRole("heading", { name: "Enviar SMS (todos los usuarios)" })).toBeInTheDocument();
     expect(await screen.findByText("solo Olivia Owner puede desmarcar esto")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Revisar" })).toBeInTheDocument();
+  });
+
+  it("writes a chosen day out in Spanish under the date picker", async () => {
+    await setLanguage("es");
+    mockApi([...baseRoutes]);
+    renderScreen(<DriversPanel />, { user: support });
+    const start = screen.getByLabelText("Fecha de creación: desde");
+    expect(start).toHaveAttribute("lang", "es");
+    fireEvent.change(start, { target: { value: "2026-01-09" } });
+    expect(screen.getByText("9 ene 2026")).toBeInTheDocument();
+    expect(start).toHaveAccessibleDescription("9 ene 2026");
   });
 });
 

@@ -12,8 +12,8 @@ import { useMultiSelectLabels, useTriLabels } from "../labels";
 import { emptyMessage, MessageFields, type MessageValue } from "../MessageFields";
 import { useAdminUser } from "../use-admin-user";
 import { type DriverFilters, driverAudienceList, useReferrals, useRegions } from "./api";
-import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
-import { DateField } from "./DateField";
+import { AudienceForm, AudiencePanel, filterLines, useAudienceSend } from "./audience-panel";
+import { DateField, formatDay } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
 
 export type DriverForm = MessageValue & {
@@ -68,12 +68,13 @@ export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().ge
 
 /** Panel 1, "Send SMS (all users)": filters and message, then the review, then send. */
 export function DriversPanel() {
-  const { t } = useTranslation("admin");
+  const { t, i18n } = useTranslation("admin");
   const ids = useId();
   const { isOwner } = useAdminUser();
+  const triWord = (v: TriState) => (v === "all" ? "" : t(`tri.${v}`));
   const triLabels = useTriLabels();
   const multiLabels = useMultiSelectLabels();
-  const { form, update, errors, billingDetails, review, reviewProps, startReview } = useAudienceSend({
+  const { form, update, errors, billingDetails, review, reviewProps, startReview, confirmDialog } = useAudienceSend({
     source: "drivers",
     initialForm,
     audience: driverAudience,
@@ -81,6 +82,19 @@ export function DriversPanel() {
     dateFields: DATE_FIELDS,
     limited: (f) => f.limit,
     extra: (f) => (isOwner && !f.limit ? { liftLimit: true } : {}),
+    describe: (f) =>
+      filterLines([
+        [t("drivers.app"), t(`apps.${f.app}`)],
+        [t("drivers.creationStart"), formatDay(f.startDate, i18n.language)],
+        [t("drivers.creationEnd"), formatDay(f.endDate, i18n.language)],
+        [t("drivers.expirationStart"), formatDay(f.startExpirationDate, i18n.language)],
+        [t("drivers.expirationEnd"), formatDay(f.endExpirationDate, i18n.language)],
+        [t("drivers.referral"), f.referral.join(", ")],
+        [t("drivers.region"), f.app === "flex" ? f.region.join(", ") : ""],
+        [t("filters.goodStanding"), triWord(f.goodStanding)],
+        [t("filters.proxyInstalled"), triWord(f.accountConnected)],
+        [t("filters.setupComplete"), triWord(f.setupComplete)],
+      ]),
   });
 
   const settings = useSettings();
@@ -135,6 +149,7 @@ export function DriversPanel() {
           loadError={t("errors.generic")}
           nothingToReview={t("review.nothingDrivers")}
         />
+        {confirmDialog}
       </AudiencePanel>
     );
   }

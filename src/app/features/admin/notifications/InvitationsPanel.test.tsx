@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { InvitationRow } from "../../../../shared/audience";
 import { toast } from "../../../components/ui/Toast";
 import { setLanguage } from "../../../i18n";
@@ -132,8 +132,10 @@ describe("panel 2, unpaid invitations", () => {
     expect(screen.getByRole("button", { name: "Send" })).toBeDisabled();
   });
 
-  it("sends with source 'invitations', the deselected phones excluded, then resets", async () => {
+  it("brings its review into view, sends with source 'invitations', the deselected phones excluded, then goes to the campaign", async () => {
     const user = userEvent.setup();
+    const scrolled = vi.spyOn(HTMLElement.prototype, "scrollIntoView").mockImplementation(() => {});
+    onTestFinished(() => scrolled.mockRestore());
     const api = mockApi([
       ...routes,
       { method: "POST", path: "/api/admin/campaigns", reply: () => ({ status: 201, body: { campaign: { id: 9, total: 24 } } }) },
@@ -142,19 +144,25 @@ describe("panel 2, unpaid invitations", () => {
     renderScreen(<InvitationsPanel />);
     await user.type(messageBox(), "Hi");
     await user.click(screen.getByRole("radio", { name: "Service notice" }));
+    expect(scrolled).not.toHaveBeenCalled();
     await user.click(screen.getByRole("button", { name: "Review" }));
+    // The review's panel, not merely some element, is scrolled to.
+    await waitFor(() => expect(scrolled).toHaveBeenCalledTimes(1));
+    expect(scrolled.mock.contexts[0]).toBe(screen.getByRole("region", { name: "Send SMS to unpaid invitations" }));
     await user.click(await screen.findByRole("checkbox", { name: "Select +17865552002" }));
     expect(screen.getByText("This message will be sent to 24 invited users")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 24 users?");
-    expect(await screen.findByText("Message sent successfully to 24 users.")).toBeInTheDocument();
+    expect(confirm.mock.calls[0]![0]).toContain("Send this message to 24 people?");
+    expect(confirm.mock.calls[0]![0]).toContain("24 invited people matching the filters, less those deselected");
+    expect(confirm.mock.calls[0]![0]).toContain("FiltersNone: everyone in this list");
+    expect(await screen.findByText("Message queued for 24 users.")).toBeInTheDocument();
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
       source: "invitations",
       channel: "sms",
       message: "Hi",
       excludedPhones: ["+17865552002"],
     });
-    expect(messageBox()).toHaveValue("");
+    expect(await screen.findByText("campaign page")).toBeInTheDocument();
   });
 
   it("checks the date order like the server does", async () => {

@@ -8,8 +8,8 @@ import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSe
 import { useTriLabels } from "../labels";
 import { emptyMessage, MessageFields, type MessageValue } from "../MessageFields";
 import { type InvitationFilters, invitationAudienceList } from "./api";
-import { AudienceForm, AudiencePanel, useAudienceSend } from "./audience-panel";
-import { DateField } from "./DateField";
+import { AudienceForm, AudiencePanel, filterLines, useAudienceSend } from "./audience-panel";
+import { DateField, formatDay } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
 
 export type InvitationForm = MessageValue & {
@@ -46,16 +46,25 @@ export function invitationAudience(form: InvitationForm, tzOffsetMinutes = new D
 
 /** Panel 2, "Send SMS to unpaid invitations": the SMS is always limited to one segment. */
 export function InvitationsPanel() {
-  const { t } = useTranslation("admin");
+  const { t, i18n } = useTranslation("admin");
   const ids = useId();
   const triLabels = useTriLabels();
-  const { form, update, errors, billingDetails, review, reviewProps, startReview } = useAudienceSend({
+  const triWord = (v: TriState) => (v === "all" ? "" : t(`tri.${v}`));
+  const { form, update, errors, billingDetails, review, reviewProps, startReview, confirmDialog } = useAudienceSend({
     source: "invitations",
     initialForm,
     audience: invitationAudience,
     schema: invitationAudienceSchema,
     dateFields: DATE_FIELDS,
     limited: () => true,
+    describe: (f) =>
+      filterLines([
+        [t("invitations.start"), formatDay(f.startDate, i18n.language)],
+        [t("invitations.end"), formatDay(f.endDate, i18n.language)],
+        [t("filters.registered"), triWord(f.registered)],
+        [t("filters.proxyInstalled"), triWord(f.accountConnected)],
+        [t("filters.setupComplete"), triWord(f.setupComplete)],
+      ]),
   });
 
   if (review && reviewProps) {
@@ -77,6 +86,7 @@ export function InvitationsPanel() {
           loadError={t("errors.fetchData")}
           nothingToReview={t("review.nothingInvitations")}
         />
+        {confirmDialog}
       </AudiencePanel>
     );
   }

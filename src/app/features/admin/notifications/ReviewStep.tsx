@@ -175,6 +175,9 @@ export function ReviewStep<Filters, Row extends { phone: string }>(props: Props<
             value={searchInput}
             onChange={(e) => setSearchInput(e.target.value)}
           />
+          <p className="muted review-results" aria-live="polite">
+            {t("review.results", { count: rows.data?.total ?? 0 })}
+          </p>
           {(rows.error || count.error) && (
             <p className="alert" role="alert">
               {loadError}
@@ -261,7 +264,8 @@ function RulesSummary({ summary, loading, failed, scheduledAt }: { summary?: Rev
     <div className="rules-summary" aria-live="polite">
       {summary.refusal && (
         <p className="alert" role="alert">
-          {summary.refusal}
+          {/* The server words it in English; the one refusal it makes is said in the admin's language. */}
+          {summary.excluded.whatsapp_marketing_us > 0 ? t("serverErrors.reasons.whatsapp_marketing_us") : summary.refusal}
         </p>
       )}
       <ul>

@@ -1,14 +1,15 @@
-import { type FormEvent, type ReactNode, useId, useRef, useState } from "react";
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import type { ZodType } from "zod";
 import { smsBodyFor } from "../../../../shared/marketing";
 import type { WhatsAppTemplate } from "../../../../shared/templates";
 import { z } from "../../../../shared/zod";
+import { useConfirm } from "../../../components/ui/Dialog";
 import { useValueForm } from "../../../lib/forms";
 import { type CampaignRequest, newIdempotencyKey, useTemplates } from "../api";
 import { checkMessage, findTemplate, type MessageErrors, MessagePreview, type MessageValue, messageFields, reviewRules } from "../MessageFields";
-import { confirmAndSend } from "../send";
+import { confirmAndSend, type FilterLine } from "../send";
 import { useAdminUser } from "../use-admin-user";
 
 type Options<Form extends MessageValue, Filters, DateField extends string> = {
@@ -23,6 +24,8 @@ type Options<Form extends MessageValue, Filters, DateField extends string> = {
   limited: (form: Form) => boolean;
   /** Extra fields of the campaign (lifting the limit). */
   extra?: (form: Form) => Partial<CampaignRequest>;
+  /** The filters the form sets, in words, for the confirm dialog (those left at "all" are left out). */
+  describe: (form: Form) => FilterLine[];
 };
 
 export type FieldErrors<DateField extends string> = Partial<Record<DateField, string>> & MessageErrors;
@@ -34,11 +37,12 @@ export type FieldErrors<DateField extends string> = Partial<Record<DateField, st
 export function useAudienceSend<Form extends MessageValue, Filters extends Record<string, unknown>, DateField extends string>(
   options: Options<Form, Filters, DateField>,
 ) {
-  const { source, initialForm, audience, schema, dateFields, limited, extra } = options;
+  const { source, initialForm, audience, schema, dateFields, limited, extra, describe } = options;
   const { t } = useTranslation("admin");
   const navigate = useNavigate();
   const { billingDetails } = useAdminUser();
   const [review, setReview] = useState<{ audience: Filters; key: string; form: Form } | null>(null);
+  const [confirm, confirmDialog] = useConfirm();
   // The rules read the templates on offer, which load once the form says WhatsApp.
   const offered = useRef<WhatsAppTemplate[] | undefined>(undefined);
   const formSchema = z.custom<Form>().superRefine((value, ctx) => {
@@ -74,9 +78,17 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
         excludedPhones,
         ...extra?.(f),
       },
-      recipients,
+      {
+        channel: f.channel,
+        message: f.channel === "whatsapp" ? null : f.purpose === "marketing" ? smsBodyFor(f.message, "marketing", f.language).body : f.message,
+        template: f.channel === "whatsapp" ? (template ? `${template.name} (${template.language})` : null) : null,
+        audience: source,
+        filters: describe(f),
+        recipients,
+      },
       t,
       navigate,
+      confirm,
     );
     if (created) {
       valueForm.reset(initialForm);
@@ -99,14 +111,27 @@ export function useAudienceSend<Form extends MessageValue, Filters extends Recor
     onSend: send,
   };
 
-  return { form, update, errors, billingDetails, review: review?.form ?? null, reviewProps, startReview };
+  return { form, update, errors, billingDetails, review: review?.form ?? null, reviewProps, startReview, confirmDialog };
+}
+
+/** The confirm dialog's filter lines from [label, value in words] pairs; an empty value (a filter left at "all") is left out. */
+export function filterLines(pairs: [label: string, value: string][]): FilterLine[] {
+  return pairs.filter(([, value]) => value !== "").map(([label, value]) => ({ label, value }));
 }
 
 /** A panel's card: its title, then the form or the review. */
 export function AudiencePanel({ title, reviewing, children }: { title: string; reviewing: boolean; children: ReactNode }) {
   const id = useId();
+  const ref = useRef<HTMLElement>(null);
+  const wasReviewing = useRef(reviewing);
+  useEffect(() => {
+    // The review replaces a long form: its top (panel 2's sits below panel 1) is brought into view,
+    // or the admin is left looking at the middle of a table.
+    if (reviewing && !wasReviewing.current) ref.current?.scrollIntoView?.({ block: "start" });
+    wasReviewing.current = reviewing;
+  }, [reviewing]);
   return (
-    <section className={reviewing ? "card panel panel-reviewing" : "card panel"} aria-labelledby={`${id}-title`}>
+    <section ref={ref} className={reviewing ? "card panel panel-reviewing" : "card panel"} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>{title}</h2>
       {children}
     </section>

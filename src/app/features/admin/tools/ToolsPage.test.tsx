@@ -66,9 +66,9 @@ describe("tools: send to a phone list", () => {
     const list = Array.from({ length: 25 }, (_, i) => `305555${String(1000 + i)}`).join("\n");
     fireEvent.change(phones(), { target: { value: list } });
     expect(await screen.findByText("25 of 25 selected")).toBeInTheDocument();
-    expect(screen.getByText("Page 1")).toBeInTheDocument();
+    expect(screen.getByText("Page 1 of 2")).toBeInTheDocument();
     await user.click(screen.getByRole("button", { name: "Next" }));
-    expect(screen.getByText("Page 2")).toBeInTheDocument();
+    expect(screen.getByText("Page 2 of 2")).toBeInTheDocument();
     expect(screen.getAllByRole("row")).toHaveLength(1 + 5);
     await user.selectOptions(screen.getByLabelText("Rows per page"), "40");
     expect(screen.getAllByRole("row")).toHaveLength(1 + 25);
@@ -84,11 +84,14 @@ describe("tools: send to a phone list", () => {
     expect(screen.getByText("155 characters remaining · 1 SMS · GSM-7 with extended characters")).toBeInTheDocument();
     await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Send (2)" }));
-    expect(confirm).toHaveBeenCalledWith("Are you sure you want to send this message to 2 users?");
-    expect(await screen.findByText("Message sent successfully to 2 users.")).toBeInTheDocument();
+    expect(confirm).toHaveBeenCalledTimes(1);
+    const asked = confirm.mock.calls[0]![0]!;
+    for (const part of ["Send this message to 2 people?", "ChannelSMS", "MessageHi €", "To2 numbers selected from the list", "Send to 2 people"])
+      expect(asked).toContain(part);
+    expect(await screen.findByText("Message queued for 2 users.")).toBeInTheDocument();
     const body = api.to("/api/admin/campaigns", "POST")[0]!.body;
     expect(body).toMatchObject({ source: "list", channel: "sms", message: "Hi €", phones: ["+13055551000", "+13055551007"] });
-    expect(phones()).toHaveValue("");
+    expect(await screen.findByText("campaign page")).toBeInTheDocument();
   });
 
   it("does not send when the confirm is cancelled", async () => {
@@ -106,7 +109,7 @@ describe("tools: send to a phone list", () => {
   it("sends a template by name and language; the owner may lift the SMS limit", async () => {
     const user = userEvent.setup();
     const api = mockApi(routes);
-    stubConfirm(true);
+    const confirm = stubConfirm(true);
     renderScreen(<ToolsPage />, { path: "/admin/tools", user: owner });
     expect(await screen.findByText("only Olivia Owner can uncheck this")).toBeInTheDocument();
     expect(screen.getByRole("checkbox", { name: "Limit characters" })).toBeEnabled();
@@ -117,6 +120,11 @@ describe("tools: send to a phone list", () => {
     await user.click(screen.getByRole("radio", { name: "Service notice" }));
     await user.click(screen.getByRole("button", { name: "Send (1)" }));
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
+    // One recipient: the dialog says so in the singular, and names the template instead of a text.
+    const asked = confirm.mock.calls[0]![0]!;
+    for (const part of ["Send this message to 1 person?", "ChannelWhatsApp", "Template", "To1 number selected from the list", "Send to 1 person"])
+      expect(asked).toContain(part);
+    expect(asked).not.toContain("Message");
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
       channel: "whatsapp",
       template: { name: "friend_invite", language: "es_MX" },

@@ -3,9 +3,11 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
 import { z } from "../../../../shared/zod";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
+import { useConfirm } from "../../../components/ui/Dialog";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import "../../../i18n/admin";
+import { smsBodyFor } from "../../../../shared/marketing";
 import { pageCount, pageOffset } from "../../../../shared/paging";
 import { formatUsPhone } from "../../../../shared/phone";
 import type { WhatsAppTemplate } from "../../../../shared/templates";
@@ -25,6 +27,7 @@ const initialForm: ToolsForm = { ...emptyMessage(), text: "", limit: true };
 /** /admin/tools: send an SMS or a WhatsApp template to a typed or pasted list of numbers. */
 export default function ToolsPage() {
   const { t } = useTranslation("admin");
+  const [confirm, confirmDialog] = useConfirm();
   const ids = useId();
   const navigate = useNavigate();
   const { isOwner, billingDetails } = useAdminUser();
@@ -104,9 +107,21 @@ export default function ToolsPage() {
         phones: selected,
         ...(isOwner && !limit ? { liftLimit: true } : {}),
       },
-      selected.length,
+      {
+        channel,
+        message:
+          channel === "whatsapp"
+            ? null
+            : form.values.purpose === "marketing"
+              ? smsBodyFor(form.values.message, "marketing", form.values.language).body
+              : form.values.message,
+        template: channel === "whatsapp" && template ? `${template.name} (${template.language})` : null,
+        audience: "list",
+        recipients: selected.length,
+      },
       t,
       navigate,
+      confirm,
     );
     if (created) {
       form.reset(initialForm);
@@ -118,6 +133,7 @@ export default function ToolsPage() {
 
   return (
     <section className="tools">
+      {confirmDialog}
       <PageHead back={{ to: "/admin", label: t("actions.goBack") }} title={t("tools.title")}>
         <Link to="/admin/campaigns">{t("campaigns.link")}</Link>
       </PageHead>
@@ -186,7 +202,7 @@ export default function ToolsPage() {
                   rowsPerPage: t("paging.rowsPerPage"),
                   previous: t("paging.previous"),
                   next: t("paging.next"),
-                  page: (n) => t("paging.page", { page: n }),
+                  page: (n, pages) => t("paging.page", { page: n, pages }),
                 }}
               />
             </>

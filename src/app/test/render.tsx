@@ -1,0 +1,92 @@
+/**
+ * The app tests' harness: a driver, a signed-in session, an API stubbed path by path, and a screen
+ * rendered inside a router, a session and a fresh SWR cache (src/app/test/admin-harness.tsx adds
+ * the console's signed-in admins and a route-matching API stub on top).
+ */
+import { render } from "@testing-library/react";
+import { createMemoryRouter, type PatchRoutesOnNavigationFunction, type RouteObject, RouterProvider } from "react-router";
+import { SWRConfig } from "swr";
+import { vi } from "vitest";
+import { Toaster } from "../components/ui/Toast";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+
+/** A driver in good standing with setup done; tests change what they are about. */
+export function aDriver(over: Partial<User> = {}): User {
+  return {
+    id: 7,
+    name: "Dana Driver",
+    phoneNumber: "+13055550123",
+    flexEmail: null,
+    goodStanding: true,
+    expirationDateTimestamp: null,
+    expirationDate: null,
+    createDateTimestamp: 0,
+    humanRegion: "Miami",
+    driverOptions: { deliveryArea: null },
+    proxyInstalled: true,
+    setupComplete: true,
+    isAdmin: false,
+    referral: null,
+    status: "start",
+    stripeExpressId: null,
+    role: null,
+    app: "flex",
+    language: "en",
+    phoneNumberVerified: true,
+    mfaMethod: "none",
+    inviteCode: "K7Q2M9XW",
+    ...over,
+  };
+}
+
+/** `user` signed in (tokens present); `over` replaces the session's functions or state. */
+export function signedIn(user: User, over: Partial<SessionValue> = {}): SessionValue {
+  return { ...signedOutSession, session: { idToken: "i", refreshToken: "r" }, user, ...over };
+}
+
+type Reply = { status?: number; body?: unknown };
+export type ApiCall = { method: string; path: string; body: unknown };
+
+/**
+ * Stubs fetch: each path (without its query) answers from its queue, the last answer repeating;
+ * an unknown path answers 404. Every call is kept, in order.
+ */
+export function stubApi(answers: Record<string, Reply[]>): ApiCall[] {
+  const calls: ApiCall[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const path = url.split("?")[0]!;
+      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
+      const queue = answers[path] ?? [{ status: 404, body: { error: { code: "not_found", message: "Not found" } } }];
+      const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
+      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
+    }),
+  );
+  return calls;
+}
+
+type RenderOptions = {
+  /** Where the router starts. */
+  path: string;
+  /** Signed out when absent. */
+  session?: SessionValue;
+  /** Render the toasts too (screens whose outcome is a toast). */
+  toaster?: boolean;
+  /** Lazy route tables (the real router) patch routes on navigation. */
+  patchRoutesOnNavigation?: PatchRoutesOnNavigationFunction;
+};
+
+/** Renders `routes` at `path` inside a router, a session and a fresh SWR cache; returns the router. */
+export function renderRoutes(routes: RouteObject[], { path, session = signedOutSession, toaster, patchRoutesOnNavigation }: RenderOptions) {
+  const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
+  render(
+    <StaticSessionProvider value={session}>
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+        <RouterProvider router={router} />
+      </SWRConfig>
+      {toaster && <Toaster />}
+    </StaticSessionProvider>,
+  );
+  return router;
+}

@@ -1,7 +1,8 @@
 /**
  * The admin console as a new owner meets it: signing in lands on the dashboard with its guided
  * tour; the users table leads to a driver; their service time is extended by 3 days with a
- * reason; the audit log shows who did it. And a deep link opened signed out survives the sign-in.
+ * reason; their dashboard opens as they see it, under the "acting for" banner; the audit log
+ * shows who extended it. And a deep link opened signed out survives the sign-in.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -87,6 +88,16 @@ test("the owner signs in, follows the tour, opens a driver from the users table,
   };
   assert.equal((parse(await current()) - parse(before)) / 86_400_000, 3, `${before} → ${await current()}`);
   await section.getByRole("cell", { name: reason }).waitFor();
+
+  // Their dashboard, as they see it, under the "acting for" banner; the banner leads back.
+  await page.getByRole("link", { name: "Their dashboard" }).click();
+  await onPath(page, `${userPath}/dashboard`);
+  const banner = page.getByRole("note", { name: new RegExp(`^Acting for ${DEMO.driver.name}`) });
+  await banner.waitFor();
+  await page.getByRole("switch", { name: /Search for blocks/ }).waitFor();
+  await titled(page, `${DEMO.driver.name}'s dashboard · Blockpilot`);
+  await banner.getByRole("link", { name: "Back to their page" }).click();
+  await onPath(page, userPath);
 
   // The audit log has the entry, by the owner, about this driver.
   await page.getByRole("navigation", { name: "Admin pages" }).getByRole("link", { name: "Audit log" }).click();

@@ -12,13 +12,6 @@ import { lazyPage } from "./lib/lazy-page";
  * landing route. Add pages here; every page is lazy and has a `handle.title`.
  */
 
-const comingSoon = lazyPage(() => import("./features/pages/ComingSoonPage"));
-
-/** A route whose page is not built yet: its title comes from the handle. */
-function soon(path: string | undefined, title: string, index = false): RouteObject {
-  return index ? { index: true, lazy: comingSoon, handle: { title } } : { path, lazy: comingSoon, handle: { title } };
-}
-
 /**
  * A pathless layout route that applies the post-sign-in routing of its level to its children
  * (features/routing). The guard's code loads with the first page that needs it.
@@ -57,7 +50,16 @@ export const pageRoutes: RouteObject[] = [
       { index: true, lazy: lazyPage(() => import("./features/admin/dashboard/DashboardPage")), handle: { title: "titles.admin" } },
       { path: "users", lazy: lazyPage(() => import("./features/admin/users/UsersPage")), handle: { title: "titles.adminUsers" } },
       { path: "users/:id", lazy: lazyPage(() => import("./features/admin/users/UserPage")), handle: { title: "titles.adminUser" } },
-      soon("users/:id/dashboard", "titles.adminUserDashboard"),
+      {
+        path: "users/:id/dashboard",
+        // The driver's own dashboard inside the admin's "acting for" page: features never import each other, so they meet here.
+        lazy: lazyPage(() =>
+          Promise.all([import("./features/admin/users/UserDashboardPage"), import("./features/driver/DashboardPage")]).then(([page, driver]) => ({
+            default: () => <page.default Dashboard={driver.DriverDashboard} />,
+          })),
+        ),
+        handle: { title: "titles.adminUserDashboard" },
+      },
       { path: "tools", lazy: lazyPage(() => import("./features/admin/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
       { path: "billing", lazy: lazyPage(() => import("./features/admin/billing/BillingPage")), handle: { title: "titles.adminBilling" } },
       { path: "invitations", lazy: lazyPage(() => import("./features/admin/invitations/InvitationsPage")), handle: { title: "titles.adminInvitations" } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dayEnd, dayStart, driverAudienceSchema, invitationAudienceSchema } from "./audience";
+import { dayBounds, dayEnd, dayStart, driverAudienceSchema, invitationAudienceSchema } from "./audience";
 
 const issuesOf = (result: { success: boolean; error?: { issues: { path: PropertyKey[] }[] } }) => result.error?.issues.map((i) => i.path.join("."));
 
@@ -185,5 +185,34 @@ describe("dayStart / dayEnd", () => {
       expect(issuesOf(driverAudienceSchema.safeParse({ timeZone: "Mars/Olympus_Mons" }))).toEqual(["timeZone"]);
       expect(issuesOf(invitationAudienceSchema.safeParse({ timeZone: "x".repeat(65) }))).toEqual(["timeZone"]);
     });
+  });
+});
+
+describe("dayBounds", () => {
+  const daysFrom = (first: string, n: number) => {
+    const days = [first];
+    while (days.length < n) days.push(new Date(Date.parse(`${days.at(-1)}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10));
+    return days;
+  };
+
+  // Zones whose changes fall at midnight (Havana, Santiago, Asunción), by 30 minutes (Lord Howe), or skip a whole day (Apia, 2011).
+  it.each(["America/New_York", "America/Havana", "America/Santiago", "America/Asuncion", "Australia/Lord_Howe", "Asia/Kolkata", "UTC"])(
+    "gives what dayStart and dayEnd give, day by day over two years, in %s",
+    (zone) => {
+      const days = daysFrom("2025-01-01", 730);
+      expect(dayBounds(days, zone)).toEqual(days.map((d) => [dayStart(d, zone), dayEnd(d, zone)]));
+    },
+  );
+
+  it("handles a skipped day, days that are not consecutive, fixed offsets and no days", () => {
+    const apia = daysFrom("2011-12-25", 14);
+    expect(dayBounds(apia, "Pacific/Apia")).toEqual(apia.map((d) => [dayStart(d, "Pacific/Apia"), dayEnd(d, "Pacific/Apia")]));
+    const gaps = ["2026-03-01", "2026-03-08", "2026-03-09", "2026-11-01"];
+    expect(dayBounds(gaps, "America/Chicago")).toEqual(gaps.map((d) => [dayStart(d, "America/Chicago"), dayEnd(d, "America/Chicago")]));
+    expect(dayBounds(["2026-01-15", "2026-01-16"], 300)).toEqual([
+      [Date.UTC(2026, 0, 15, 5), Date.UTC(2026, 0, 16, 5) - 1],
+      [Date.UTC(2026, 0, 16, 5), Date.UTC(2026, 0, 17, 5) - 1],
+    ]);
+    expect(dayBounds([], "America/New_York")).toEqual([]);
   });
 });

@@ -137,6 +137,10 @@ const ROUTES: Row[] = [
   route("PUT", "/api/admin/users/:id/opt-outs", adminOnly(400)),
   route("GET", "/api/admin/users/:id/messages", adminOnly(404)),
   route("GET", "/api/admin/users/:id/audit", adminOnly(404)),
+  // A driver's dashboard, "acting for" them: every administrator may view it and switch the system.
+  route("GET", "/api/admin/users/:id/dashboard/engine", adminOnly(404)),
+  route("GET", "/api/admin/users/:id/dashboard/offers", adminOnly(404)),
+  route("POST", "/api/admin/users/:id/dashboard/engine", adminOnly(400)),
   route("GET", "/api/admin/dashboard", adminOnly(200)),
   route("GET", "/api/admin/dashboard/series", adminOnly(200)),
   route("GET", "/api/admin/invitations", adminOnly(200)),

@@ -28,6 +28,12 @@ export type JobContext = {
   deadLettered: boolean;
   /** Keeps work running after the message is settled (a provider call that outlives its batch); absent outside a real invocation. */
   waitUntil?: (promise: Promise<unknown>) => void;
+  /**
+   * Every job of the delivery this one came in (the same array for all of them), so a handler can
+   * do per batch what would otherwise cost one round trip per message (set-based reads, one pacer
+   * call for the batch's slots). Absent when a job is handled on its own.
+   */
+  batch?: readonly Job[];
 };
 export type JobHandlers = { [K in JobKind]?: (job: Extract<Job, { kind: K }>, ctx: JobContext) => Promise<void> };
 
@@ -51,9 +57,10 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env, h
   const deadLettered = batch.queue === DEAD_LETTER_QUEUE;
   const log = createLogger({ queue: batch.queue });
   const waitUntil = ctx ? (promise: Promise<unknown>) => ctx.waitUntil(promise) : undefined;
+  const parsed = batch.messages.map((message) => ({ message, parsed: jobSchema.safeParse(message.body) }));
+  const jobs = parsed.flatMap((p) => (p.parsed.success ? [p.parsed.data] : []));
   await Promise.all(
-    batch.messages.map(async (message) => {
-      const parsed = jobSchema.safeParse(message.body);
+    parsed.map(async ({ message, parsed }) => {
       if (!parsed.success) {
         log.warn("queue.malformed", { id: message.id, issues: parsed.error.issues.map((i) => i.message) });
         message.ack();
@@ -67,7 +74,7 @@ export async function handleQueueBatch(batch: MessageBatch<unknown>, env: Env, h
         return;
       }
       try {
-        await handler(job, { env, log: log.child({ kind: job.kind }), attempts: message.attempts, deadLettered, waitUntil });
+        await handler(job, { env, log: log.child({ kind: job.kind }), attempts: message.attempts, deadLettered, waitUntil, batch: jobs });
         message.ack();
       } catch (err) {
         const delaySeconds = err instanceof RetryLater && err.delaySeconds !== undefined ? err.delaySeconds : backoffSeconds(message.attempts);

@@ -31,7 +31,8 @@ import "../i18n/forms";
  *     <button disabled={form.submitting}>...</button>
  */
 
-const TRANSLATION_KEY = /^\w+:[\w.]+$/;
+// A namespace may have a hyphen ("admin-users:reason.required").
+const TRANSLATION_KEY = /^[\w-]+:[\w.]+$/;
 
 /** A field's message in words: a validation code, or a translation key a screen set from a server answer. */
 export function fieldErrorText(t: TFunction, error: Pick<FieldError, "message" | "type"> | undefined): string | null {

@@ -5,10 +5,10 @@
  * Everything sits in March 2031, where no other test writes; the live counts (system on,
  * disconnected) are compared before and after seeding.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { dashboardQuerySchema } from "../../shared/admin-dashboard";
-import { campaignMessages, campaigns, offers, payments } from "../db/schema";
+import { campaignMessages, campaigns, offers, payments, users } from "../db/schema";
 import { call, db, json, seedAdmin, seedUser, signInAdmin } from "../test/fixtures";
 import { dashboardFigures, dashboardSeries, PAST_DAYS_TTL_MS, pruneDashboardCache } from "./dashboard";
 
@@ -122,6 +122,33 @@ describe("dashboard figures", () => {
     // Confirmed and not connected: A (service left) and D (expired); B and F have not confirmed their phone.
     expect(f.disconnected - before.disconnected).toBe(2);
     expect(f.disconnectedWithService - before.disconnectedWithService).toBe(1);
+  });
+
+  it("keeps the tallies behind those counts right through every change to an account", async () => {
+    const counted = async () => {
+      const [row] = await db
+        .select({
+          drivers: sql<number>`count(*)`,
+          active: sql<number>`coalesce(sum(${users.status} = 'start'), 0)`,
+          disconnected: sql<number>`coalesce(sum(${users.accountConnected} = 0 AND ${users.phoneVerified} = 1), 0)`,
+        })
+        .from(users)
+        .where(eq(users.isAdmin, false));
+      return row;
+    };
+    const figures = async () => {
+      const f = await dashboardFigures(db, query({ timeZone: NY }), NOW);
+      return { drivers: f.drivers, active: f.active, disconnected: f.disconnected };
+    };
+    expect(await figures()).toEqual(await counted());
+    const driver = await seedUser({ password: null, phoneVerified: true, accountConnected: false });
+    await db.update(users).set({ status: "start", accountConnected: true }).where(eq(users.id, driver.id));
+    await db.update(users).set({ name: "Renamed" }).where(eq(users.id, driver.id));
+    const promoted = await seedUser({ password: null, phoneVerified: false });
+    await db.update(users).set({ isAdmin: true, app: "spark" }).where(eq(users.id, promoted.id));
+    expect(await figures()).toEqual(await counted());
+    await db.delete(users).where(eq(users.id, driver.id));
+    expect(await figures()).toEqual(await counted());
   });
 
   it("counts a driver once per span through the payer chain, whatever order their payments settle in", async () => {

@@ -8,10 +8,10 @@ import {
   daysBetween,
   type PeriodFigures,
 } from "../../shared/admin-dashboard";
-import { calendarDay, dayEnd, dayStart } from "../../shared/audience";
+import { calendarDay, dayBounds, dayEnd, dayStart } from "../../shared/audience";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
-import { campaignMessages, dashboardCache, offers, payments, users } from "../db/schema";
+import { campaignMessages, dashboardCache, offers, payments, users, userTallies } from "../db/schema";
 
 /**
  * The admin dashboard's figures and charts (docs/admin.md), every number counted in D1. Days are
@@ -144,16 +144,23 @@ export async function dashboardFigures(db: Db, q: DashboardQuery, now = Date.now
   // Usually the live part is today itself: its counts are today's, with the payers counted from the range's start.
   const liveIsToday = live !== null && live.start === todaySpan.start && live.end === todaySpan.end;
   const pastKey = past && `figures:${past.start}:${past.end}`;
-  const [drivers, active, disconnected, ...rest] = await db.batch([
-    db.select({ n: count() }).from(users).where(isDriver),
+  // The live counts read the tallies (a few rows kept by triggers), not every account; only "still
+  // has service" depends on the time, an index range of the disconnected ones.
+  const [tallies, withService, ...rest] = await db.batch([
+    db
+      .select(
+        namedFields({
+          drivers: sql<number>`coalesce(sum(${userTallies.n}), 0)`,
+          active: sql<number>`coalesce(sum(CASE WHEN ${userTallies.status} = 'start' THEN ${userTallies.n} END), 0)`,
+          disconnected: sql<number>`coalesce(sum(CASE WHEN ${userTallies.accountConnected} = 0 AND ${userTallies.phoneVerified} = 1 THEN ${userTallies.n} END), 0)`,
+        }),
+      )
+      .from(userTallies)
+      .where(eq(userTallies.isAdmin, false)),
     db
       .select({ n: count() })
       .from(users)
-      .where(and(isDriver, eq(users.status, "start"))),
-    db
-      .select(namedFields({ n: count(), withService: sql<number>`coalesce(sum(${users.expirationAt} > ${now}), 0)` }))
-      .from(users)
-      .where(and(eq(users.isAdmin, false), eq(users.accountConnected, false), eq(users.phoneVerified, true))),
+      .where(and(eq(users.isAdmin, false), eq(users.accountConnected, false), eq(users.phoneVerified, true), gt(users.expirationAt, now))),
     ...periodStatements(db, todaySpan, [todaySpan.start, rangeSpan.start]),
     cacheLookup(db, pastKey ?? "", now),
   ]);
@@ -178,10 +185,10 @@ export async function dashboardFigures(db: Db, q: DashboardQuery, now = Date.now
     today,
     from,
     to,
-    drivers: drivers[0]?.n ?? 0,
-    active: active[0]?.n ?? 0,
-    disconnected: disconnected[0]?.n ?? 0,
-    disconnectedWithService: disconnected[0]?.withService ?? 0,
+    drivers: tallies[0]?.drivers ?? 0,
+    active: tallies[0]?.active ?? 0,
+    disconnected: tallies[0]?.disconnected ?? 0,
+    disconnectedWithService: withService[0]?.n ?? 0,
     todayFigures: toPeriod(todayResults, 0),
     rangeFigures: add(pastFigures, liveFigures),
   };
@@ -212,7 +219,7 @@ function seriesQuery(db: Db, bounds: [number, number][]) {
 export async function dashboardSeries(db: Db, q: DashboardQuery, now = Date.now()): Promise<DashboardSeries> {
   const { today, from, to } = resolveRange(q, now);
   const days = daysBetween(from, to);
-  const bounds = days.map((d) => [dayStart(d, q.timeZone), dayEnd(d, q.timeZone)] as [number, number]);
+  const bounds = dayBounds(days, q.timeZone);
   const pastCount = days.filter((d) => d < today).length;
   const pastBounds = bounds.slice(0, pastCount);
   const liveBounds = bounds.slice(pastCount);

@@ -2,10 +2,12 @@
  * The users page and the user page's API, through the real Worker. Each test scopes its rows with a
  * region name of its own, so the counts are exact whatever else the database holds.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { userListSchema } from "../../shared/admin-users";
 import { auditLog, campaignMessages, campaigns, optOuts, resellers, users } from "../db/schema";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../test/fixtures";
+import { userPage, userWhere } from "./users";
 
 const DAY = 86_400_000;
 let owner: Awaited<ReturnType<typeof seedAdmin>>;
@@ -286,5 +288,28 @@ describe("the user page", () => {
     await call(`/api/admin/users/${driver.id}`, { method: "PATCH", body: { name: "Audited" }, token: ownerToken });
     const audit = await json(await call(`/api/admin/users/${driver.id}/audit`, { token: supportToken }));
     expect(audit.rows[0]).toMatchObject({ action: "admin.user_updated", actorId: owner.id, actorName: owner.name, target: `user:${driver.id}` });
+  });
+});
+
+describe("the users page's total from the tallies", () => {
+  it("is the count of the accounts the filters keep, whichever of app, role, system and connection they set", async () => {
+    const driver = await seedUser({ password: null, app: "spark", phoneVerified: true });
+    await db.update(users).set({ status: "start", accountConnected: true }).where(eq(users.id, driver.id));
+    await seedAdmin({ app: "spark" });
+    const now = Date.now();
+    const shapes = [
+      {},
+      { app: "spark" },
+      { app: "spark", role: "all" },
+      { app: "spark", role: "admins" },
+      { app: "spark", system: "on" },
+      { app: "flex", system: "off", accountConnected: "no" },
+      { app: "spark", role: "all", accountConnected: "yes", system: "on" },
+    ];
+    for (const shape of shapes) {
+      const q = userListSchema.parse(shape);
+      const [counted] = await db.select({ n: count() }).from(users).where(userWhere(q, now));
+      expect((await userPage(db, q, now)).total, JSON.stringify(shape)).toBe(counted!.n);
+    }
   });
 });

@@ -5,7 +5,7 @@ import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import type { CsvValue } from "../csv";
 import { type Db, jsonList } from "../db/client";
-import { resellers, users } from "../db/schema";
+import { resellers, users, userTallies } from "../db/schema";
 import { foldSearchText } from "../messaging/audience";
 
 /**
@@ -115,11 +115,36 @@ function toRow(r: Selected): UserListRow {
   };
 }
 
+/**
+ * The total of a list filtered only by what the tallies keep (app, role, system, account
+ * connected), from those few rows rather than a count over every account; null otherwise.
+ */
+function talliedTotal(db: Db, f: UserFilters) {
+  const narrowed =
+    f.role === "owner" ||
+    Boolean(f.search?.trim()) ||
+    f.region.length > 0 ||
+    f.referral.length > 0 ||
+    f.goodStanding !== "all" ||
+    f.setupComplete !== "all" ||
+    f.reseller !== "all" ||
+    Boolean(f.createdFrom || f.createdTo || f.expiresFrom || f.expiresTo);
+  if (narrowed) return null;
+  const conditions: SQL[] = [eq(userTallies.app, f.app)];
+  if (f.role !== "all") conditions.push(eq(userTallies.isAdmin, f.role === "admins"));
+  if (f.system !== "all") conditions.push(eq(userTallies.status, f.system === "on" ? "start" : "stop"));
+  if (f.accountConnected !== "all") conditions.push(eq(userTallies.accountConnected, f.accountConnected === "yes"));
+  return db
+    .select({ n: sql<number>`coalesce(sum(${userTallies.n}), 0)` })
+    .from(userTallies)
+    .where(and(...conditions));
+}
+
 /** One page of users and the total, in one round trip. */
 export async function userPage(db: Db, q: UserListQuery, now = Date.now()): Promise<Page<UserListRow>> {
   const where = userWhere(q, now);
   const [total, rows] = await db.batch([
-    db.select({ n: count() }).from(users).where(where),
+    talliedTotal(db, q) ?? db.select({ n: count() }).from(users).where(where),
     db
       .select(rowColumns(now))
       .from(users)

@@ -751,3 +751,22 @@ export const consentEvents = sqliteTable(
     uniqueIndex("consent_events_message").on(t.messageId, t.channel),
   ],
 );
+
+/**
+ * How many accounts there are of each kind (docs/admin.md, dashboard): the figures' "drivers",
+ * "system on" and "disconnected" are sums of these few rows instead of counts over every account.
+ * Kept by triggers on users (migrations/*_lane12_user_tallies_triggers.sql), so every writer keeps
+ * them right.
+ */
+export const userTallies = sqliteTable(
+  "user_tallies",
+  {
+    app: text("app", { enum: APPS }).notNull(),
+    isAdmin: integer("is_admin", { mode: "boolean" }).notNull(),
+    status: text("status", { enum: ["start", "stop"] }).notNull(),
+    accountConnected: integer("account_connected", { mode: "boolean" }).notNull(),
+    phoneVerified: integer("phone_verified", { mode: "boolean" }).notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.app, t.isAdmin, t.status, t.accountConnected, t.phoneVerified] })],
+);

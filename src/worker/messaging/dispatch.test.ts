@@ -7,7 +7,7 @@ import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from ".
 import { createUser, fakeTenant, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
-import { callbackWaitMs, LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
+import { callbackWaitMs, HOLD_SLEEP_MS, LEASE_MS, record, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
 import { recordDeliveryStatus } from "./opt-outs";
 import { BURST_SECONDS, pacerFor, type SendPacer } from "./pacer";
@@ -262,7 +262,7 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     expect(r2.delays.m0).toBe(backoffSeconds(2));
     const r3 = await deliver(s, jobs, { attempts: 3 });
     // No answer: it may have gone out, so the row stays claimed until its callback could have come.
-    expect(r3.delays.m0).toBe(callbackWaitMs(s.workerEnv) / 1000 + 1);
+    expect(r3.delays.m0).toBe(callbackWaitMs(s.workerEnv) / 1000);
     expect((await rows(id))[0]).toMatchObject({ status: "sending", error_code: "timeout" });
     await expireHold(id);
     await deliver(s, jobs, { attempts: 4 });
@@ -376,6 +376,23 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
     expect((await s.stats()).accepted).toBe(0);
     await expireHold(id);
     await deliver(s, jobs, { attempts: 2 });
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 2 });
+    expect((await s.stats()).accepted).toBe(1);
+  });
+
+  it("waits out the last moment of a callback wait in place instead of going round the queue again", async () => {
+    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    await s.configure({ script: [{ kind: "timeout" }] });
+    const id = await expanded(s, [uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    await deliver(s, jobs, { attempts: 1 });
+    // Back (as the queue's whole-second delays bring it) a moment before the wait ends.
+    await env.DB.prepare("UPDATE campaign_messages SET held_until = ? WHERE campaign_id = ?")
+      .bind(Date.now() + HOLD_SLEEP_MS / 2, id)
+      .run();
+    const back = await deliver(s, jobs, { attempts: 2 });
+    expect(back.acked).toEqual(["m0"]);
+    expect(back.tookMs).toBeGreaterThanOrEqual(HOLD_SLEEP_MS / 2 - 50);
     expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 2 });
     expect((await s.stats()).accepted).toBe(1);
   });

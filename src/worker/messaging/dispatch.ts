@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
@@ -39,6 +39,8 @@ export const STALE_SLOT_MS = 250;
  * send slot behind it while the runtime waits for the batch.
  */
 export const DETACH_AFTER_MS = 1_000;
+/** A row whose callback wait ends within this is waited for in place rather than sent round the queue again. */
+export const HOLD_SLEEP_MS = 1_500;
 const EXPAND_PAGE = 1_000;
 /** A pending marketing message expanded longer ago than this is held to the consent and cap rules again before it goes. */
 const RECHECK_AFTER_MS = 10 * 60_000;
@@ -208,8 +210,11 @@ async function expansionDied(db: Db, campaignId: number, attempts: number) {
   console.error(JSON.stringify({ level: "error", msg: "campaign.expand_dead_lettered", campaignId, attempts }));
 }
 
-/** A campaign is done when none of its rows is waiting or being sent. Cheap: an index range on (campaign, status). */
-function finishStatement(db: Db, campaignId: number) {
+/**
+ * A campaign is done when none of its rows is waiting or being sent. Cheap: an index range on
+ * (campaign, status). The campaign may be named by a subquery (a status callback knows only its row).
+ */
+export function finishStatement(db: Db, campaignId: number | SQL) {
   const m = campaignMessages;
   return db
     .update(campaigns)
@@ -232,13 +237,13 @@ export async function finishIfDone(db: Db, campaignId: number): Promise<void> {
 
 const recipient = alias(users, "recipient");
 
-/** A message with its campaign's content and whether its number opted out of the channel since. */
-const loadMessage = (db: Db, id: number) => {
+/** Messages with their campaign's content and whether their number opted out of the channel since: one query for a whole batch. */
+const loadMessages = async (db: Db, ids: readonly number[]) => {
   const m = campaignMessages;
   const optedOut = sql<boolean>`(EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.phone} = ${m.phone} AND ${optOuts.channel} = ${campaigns.channel})
     OR coalesce((SELECT CASE ${campaigns.channel} WHEN 'sms' THEN ${recipient.smsOptOut} ELSE ${recipient.whatsappOptOut} END
       FROM ${users} ${recipient} WHERE ${recipient.id} = ${m.userId}), 0) = 1)`.mapWith(Boolean);
-  return db
+  const found = await db
     .select({
       id: m.id,
       campaignId: m.campaignId,
@@ -256,10 +261,71 @@ const loadMessage = (db: Db, id: number) => {
     })
     .from(m)
     .innerJoin(campaigns, eq(campaigns.id, m.campaignId))
-    .where(eq(m.id, id))
-    .get();
+    .where(inArray(m.id, jsonList(ids)));
+  return new Map(found.map((r) => [r.id, r]));
 };
-type MessageRecord = NonNullable<Awaited<ReturnType<typeof loadMessage>>>;
+type MessageRecord = Awaited<ReturnType<typeof loadMessages>> extends Map<number, infer R> ? R : never;
+
+/** The rows of one queue batch, loaded once for all its dispatch jobs (they start together). */
+const batchRows = new WeakMap<readonly Job[], Promise<Map<number, MessageRecord>>>();
+
+/**
+ * A dispatch job's row. The jobs of a batch all start at once and each used to read its own row:
+ * a hundred reads queued in D1 ahead of the batch's first send. One set-based read serves them all.
+ */
+function messageOf(db: Db, ctx: JobContext, id: number): Promise<MessageRecord | undefined> {
+  const jobs = ctx.batch;
+  if (!jobs) return loadMessages(db, [id]).then((rows) => rows.get(id));
+  let rows = batchRows.get(jobs);
+  if (!rows) {
+    const ids = [...new Set(jobs.flatMap((j) => (j.kind === "dispatch" ? [j.messageId] : [])))];
+    rows = loadMessages(db, ids.length > 0 ? ids : [id]);
+    batchRows.set(jobs, rows);
+  }
+  return rows.then((found) => found.get(id));
+}
+
+/**
+ * Send slots asked for by the jobs of one batch in the same turn go to the sender's pacer as one
+ * call (SendPacer.reserveMany), in the order they were asked for: one round trip instead of one
+ * per message, so the first send of a batch does not wait behind a hundred pacer calls.
+ */
+type SlotAsk = { resolve: (at: number) => void; reject: (err: unknown) => void };
+const slotAsks = new WeakMap<readonly Job[], Map<string, SlotAsk[]>>();
+
+function reserveSlot(env: Env, ctx: JobContext, sender: string): Promise<number> {
+  const jobs = ctx.batch;
+  if (!jobs) return pacerFor(env, sender).reserve(sendRate(env));
+  let bySender = slotAsks.get(jobs);
+  if (!bySender) {
+    bySender = new Map();
+    slotAsks.set(jobs, bySender);
+  }
+  const waiting = bySender;
+  return new Promise<number>((resolve, reject) => {
+    const asks = waiting.get(sender);
+    if (asks) {
+      asks.push({ resolve, reject });
+      return;
+    }
+    waiting.set(sender, [{ resolve, reject }]);
+    // Asks made before this timer fires join the same call.
+    setTimeout(() => {
+      const all = waiting.get(sender) ?? [];
+      waiting.delete(sender);
+      pacerFor(env, sender)
+        .reserveMany(sendRate(env), all.length)
+        .then(
+          (slots) => {
+            for (const [i, ask] of all.entries()) ask.resolve(slots[i]!);
+          },
+          (err: unknown) => {
+            for (const ask of all) ask.reject(err);
+          },
+        );
+    }, 0);
+  });
+}
 
 /**
  * What a send carries to name its ledger row in the provider's status callbacks: `m` in Twilio's
@@ -350,15 +416,23 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   const { env } = ctx;
   const db = dbFor(env.DB);
   if (ctx.deadLettered) return messageDied(db, job.messageId);
-  const m = await loadMessage(db, job.messageId);
+  const m = await messageOf(db, ctx, job.messageId);
   // Gone (campaign deleted) or already settled: a redelivered job does nothing.
   if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   if (m.status === "sending") {
     // Someone holds it (if they died, their claim runs out and this job, retried, takes over), or
     // its last send got no answer and it waits for that send's status callback.
     const left = (m.heldUntil ?? m.updatedAt + LEASE_MS) - Date.now();
-    const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
-    if (left > 0) throw new RetryLater(`message ${m.id} ${why}`, Math.ceil(left / 1000) + 1);
+    if (m.heldUntil !== null && left > 0 && left <= HOLD_SLEEP_MS) {
+      // Back a moment before its wait ends (the queue's delays are whole seconds): going round the
+      // queue again would cost more than the rest of the wait. The claim below still refuses the
+      // row if its callback settled it meanwhile.
+      await sleep(left);
+    } else if (left > 0) {
+      const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
+      // A held row comes back as its wait ends (whatever is left then is slept out, above).
+      throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.ceil(left / 1000) : Math.ceil(left / 1000) + 1);
+    }
   }
   if (m.optedOut) {
     await db
@@ -390,7 +464,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   let slotAt = Date.now();
   if (sender) {
     const reserved = job.slotAt;
-    slotAt = reserved !== undefined && reserved >= Date.now() - STALE_SLOT_MS ? reserved : await pacerFor(env, sender).reserve(sendRate(env));
+    slotAt = reserved !== undefined && reserved >= Date.now() - STALE_SLOT_MS ? reserved : await reserveSlot(env, ctx, sender);
     const wait = slotAt - Date.now();
     if (wait > SLOT_HORIZON_MS) {
       // Holding an invocation for minutes helps nobody: come back just before the slot, keeping it.
@@ -464,7 +538,8 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     outcome = await attempt;
   }
   if (!outcome.ok && outcome.retryable) {
-    const delay = isAmbiguous(outcome) ? Math.ceil(callbackWaitMs(env) / 1000) + 1 : (outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+    // An ambiguous send comes back as its callback wait ends (record() started the wait just now).
+    const delay = isAmbiguous(outcome) ? Math.ceil(callbackWaitMs(env) / 1000) : (outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
     throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, delay);
   }
 }

@@ -11,6 +11,11 @@ import { campaignMessages, deliveryReceipts } from "../db/schema";
  * transaction, so the receipt is either applied here or kept, never lost between the two.
  */
 export async function recordDeliveryStatus(db: Db, providerId: string, status: "delivered" | "failed", errorCode: string | null, errorMessage: string | null) {
+  await db.batch(deliveryStatusStatements(db, providerId, status, errorCode, errorMessage));
+}
+
+/** recordDeliveryStatus's two statements, for a caller that runs them in its own transaction. */
+export function deliveryStatusStatements(db: Db, providerId: string, status: "delivered" | "failed", errorCode: string | null, errorMessage: string | null) {
   const now = Date.now();
   const sentRow = and(eq(campaignMessages.providerId, providerId), eq(campaignMessages.status, "sent"));
   const apply =
@@ -37,5 +42,5 @@ export async function recordDeliveryStatus(db: Db, providerId: string, status: "
       set: { status: excluded(r.status), errorCode: excluded(r.errorCode), errorMessage: excluded(r.errorMessage) },
       setWhere: sql`${r.status} <> 'failed'`,
     });
-  await db.batch([apply, keep]);
+  return [apply, keep] as const;
 }

@@ -72,6 +72,25 @@ describe("SendPacer (Durable Object)", () => {
   });
 });
 
+describe("SendPacer.reserveMany (one call for a batch's slots)", () => {
+  it("hands out the same slots as as many single calls in a row, and refuses a count outside 1–100", async () => {
+    const rate = 40;
+    const many = pacerFor(env, `test:${crypto.randomUUID()}`);
+    const slots = await many.reserveMany(rate, 30);
+    expect(slots).toHaveLength(30);
+    // From a fresh pacer: the burst at once, then exactly 1/R apart, as nextSlot schedules them.
+    const burst = Math.floor(rate * BURST_SECONDS);
+    expect(new Set(slots.slice(0, burst)).size).toBe(1);
+    for (let i = burst; i < 30; i++) expect(slots[i]).toBe(slots[0]! + (i - burst + 1) * 25);
+    // The next caller continues after the last slot handed out.
+    expect(await many.reserve(rate)).toBeGreaterThanOrEqual(slots[29]! + 25);
+    await runInDurableObject(many, async (instance: SendPacer) => {
+      expect(() => instance.reserveMany(rate, 0)).toThrow(/slot count/);
+      expect(() => instance.reserveMany(rate, 101)).toThrow(/slot count/);
+    });
+  });
+});
+
 describe("sendRate", () => {
   it("reads SEND_RATE_PER_SECOND and refuses anything but a positive number", () => {
     expect(sendRate({ SEND_RATE_PER_SECOND: "10" })).toBe(10);

@@ -13,6 +13,8 @@ import { DurableObject } from "cloudflare:workers";
  * throughput lost for good.
  */
 export const BURST_SECONDS = 0.25;
+/** A queue batch holds at most 100 messages; no caller needs more slots at once. */
+export const MAX_SLOTS_PER_CALL = 100;
 
 export function sendRate(env: Pick<Env, "SEND_RATE_PER_SECOND">): number {
   const rate = Number(env.SEND_RATE_PER_SECOND);
@@ -46,11 +48,25 @@ export class SendPacer extends DurableObject<Env> {
    * The caller passes the rate (its SEND_RATE_PER_SECOND) so the setting is read in one place.
    */
   reserve(ratePerSecond: number): number {
+    return this.reserveMany(ratePerSecond, 1)[0]!;
+  }
+
+  /**
+   * `count` consecutive slots in one call, as the jobs of one queue batch ask for them together
+   * (src/worker/messaging/dispatch.ts): the same slots as `count` calls in a row, one round trip.
+   */
+  reserveMany(ratePerSecond: number, count: number): number[] {
     if (!Number.isFinite(ratePerSecond) || ratePerSecond <= 0) throw new Error(`Invalid send rate ${ratePerSecond}`);
-    const { at, nextFree } = nextSlot(this.nextFree, Date.now(), ratePerSecond);
-    this.nextFree = nextFree;
-    this.ctx.storage.kv.put("nextFree", nextFree);
-    return at;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_SLOTS_PER_CALL) throw new Error(`Invalid slot count ${count}`);
+    const now = Date.now();
+    const slots: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const { at, nextFree } = nextSlot(this.nextFree, now, ratePerSecond);
+      this.nextFree = nextFree;
+      slots.push(at);
+    }
+    this.ctx.storage.kv.put("nextFree", this.nextFree);
+    return slots;
   }
 }
 

@@ -1,8 +1,8 @@
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { dbFor } from "../db/client";
 import { campaignMessages } from "../db/schema";
-import { finishIfDone } from "./dispatch";
-import { recordDeliveryStatus } from "./opt-outs";
+import { finishStatement } from "./dispatch";
+import { deliveryStatusStatements, recordDeliveryStatus } from "./opt-outs";
 
 /** What a provider's status callback says about one message. */
 export type CallbackStatus = "accepted" | "delivered" | "failed";
@@ -27,35 +27,32 @@ export function messageIdOfReference(reference: string | null | undefined): numb
  * answer lost to a time-out, or the consumer not done writing it): the row gets the provider's id
  * and the status, and is never sent again. Then the delivered/failed outcome moves a 'sent' row as
  * any receipt does, or waits for its send to be recorded (opt-outs.ts recordDeliveryStatus).
+ *
+ * One transaction, one round trip per callback (one arrives for every message sent): the receipt's
+ * statements come after the settling update and find nothing to do when it settled the row (no
+ * 'sent' row carries the id, and a row does, so nothing is kept); the campaign closes if that was
+ * its last row.
  */
 export async function applyStatusCallback(env: Pick<Env, "DB">, callback: StatusCallback): Promise<void> {
-  if (callback.messageId !== null) {
-    const now = Date.now();
-    const settled = await dbFor(env.DB)
-      .update(campaignMessages)
-      .set({
-        status: callback.status === "accepted" ? "sent" : callback.status,
-        providerId: callback.providerId,
-        errorCode: callback.status === "failed" ? callback.errorCode : null,
-        errorMessage: callback.status === "failed" ? callback.errorMessage : null,
-        heldUntil: null,
-        updatedAt: now,
-      })
-      .where(
-        and(
-          eq(campaignMessages.id, callback.messageId),
-          eq(campaignMessages.status, "sending"),
-          or(isNull(campaignMessages.providerId), eq(campaignMessages.providerId, callback.providerId)),
-        ),
-      )
-      .returning({ campaignId: campaignMessages.campaignId })
-      .get();
-    if (settled) {
-      await finishIfDone(dbFor(env.DB), settled.campaignId);
-      return;
-    }
+  const db = dbFor(env.DB);
+  const receipt =
+    callback.status === "accepted" ? [] : deliveryStatusStatements(db, callback.providerId, callback.status, callback.errorCode, callback.errorMessage);
+  if (callback.messageId === null) {
+    if (callback.status !== "accepted") await recordDeliveryStatus(db, callback.providerId, callback.status, callback.errorCode, callback.errorMessage);
+    return;
   }
-  if (callback.status !== "accepted") {
-    await recordDeliveryStatus(dbFor(env.DB), callback.providerId, callback.status, callback.errorCode, callback.errorMessage);
-  }
+  const m = campaignMessages;
+  const settle = db
+    .update(m)
+    .set({
+      status: callback.status === "accepted" ? "sent" : callback.status,
+      providerId: callback.providerId,
+      errorCode: callback.status === "failed" ? callback.errorCode : null,
+      errorMessage: callback.status === "failed" ? callback.errorMessage : null,
+      heldUntil: null,
+      updatedAt: Date.now(),
+    })
+    .where(and(eq(m.id, callback.messageId), eq(m.status, "sending"), or(isNull(m.providerId), eq(m.providerId, callback.providerId))));
+  const finish = finishStatement(db, sql`(SELECT ${m.campaignId} FROM ${m} WHERE ${m.id} = ${callback.messageId})`);
+  await db.batch([settle, ...receipt, finish]);
 }

@@ -28,7 +28,7 @@ import {
   type PlatformTokens,
   type ScheduledBlock,
 } from "./platform";
-import { SEARCH_LEAD_MS, searchPlan } from "./search-plan";
+import { SEARCH_LEAD_MS, type SearchPlan, searchPlan } from "./search-plan";
 
 /**
  * The capture engine of one driver (docs/engine.md): a Durable Object whose alarm loop, while the
@@ -105,6 +105,13 @@ export class CaptureSession extends DurableObject<Env> {
   /** Blocks this object won since its profile was last read (kept until they end). */
   private recentWins: { offerId: string; blockId: string | null; startsAt: number; endsAt: number }[] = [];
   private prunedAt = 0;
+  /**
+   * The search plan last worked out, for the profile it was read from: a plan holds until its
+   * `until` (searching) or until the lead before `opensAt` (paused), so it is worked out again only
+   * then or when the profile is read again. Working it out reads the clocks of ten days in each
+   * station's zone, which cost more than the rest of a poll.
+   */
+  private plan: { for: DriverProfile; plan: SearchPlan } | null = null;
   private readonly db: Db;
   private readonly interval: number;
   private log: Logger;
@@ -189,7 +196,7 @@ export class CaptureSession extends DurableObject<Env> {
       return { state: "stopped", reason: blocked ?? "setup" };
     }
     const zones = [...profile.stations.values()].map((s) => s.timeZone);
-    const plan = searchPlan(profile.filters.schedule, zones, now);
+    const plan = this.planFor(profile, now);
     const stationCount = profile.filters.stations.length;
     const timeZone = zones[0] ?? "UTC";
     if (!plan.searching) return { state: "paused", stations: stationCount, opensAt: plan.opensAt, timeZone };
@@ -263,8 +270,7 @@ export class CaptureSession extends DurableObject<Env> {
       return;
     }
     await this.flushUnrecorded();
-    const zones = [...profile.stations.values()].map((s) => s.timeZone);
-    const plan = searchPlan(profile.filters!.schedule, zones, now);
+    const plan = this.planFor(profile, now);
     if (!plan.searching) {
       // Wake when the next window is about to open, or at the expiry, whichever is first; a day at most.
       const wake = Math.min(plan.opensAt === null ? now + 86_400_000 : plan.opensAt - SEARCH_LEAD_MS, profile.user.expirationAt ?? Number.POSITIVE_INFINITY);
@@ -288,7 +294,11 @@ export class CaptureSession extends DurableObject<Env> {
 
     // Read before asking for offers, so no extra platform call sits between an offer and its accept.
     const commitments = await this.commitments(profile, platform, token, now);
-    // The platform counts when its offers call arrives: the gap to the next one is measured from here.
+    // The platform counts when its offers call arrives, which is some time after it is sent and
+    // before its answer comes back. The gap to the next call is measured from the answer: measured
+    // from the sending, a call held up on its way (a busy runtime or network) would arrive closer
+    // to the next one than the platform allows. The sending is kept too, so a restart while the
+    // call is out cannot send the next one early.
     this.lastPollAt = Date.now();
     this.ctx.storage.kv.put("lastPollAt", this.lastPollAt);
     let list: PlatformOffer[];
@@ -298,11 +308,17 @@ export class CaptureSession extends DurableObject<Env> {
         profile.filters!.stations.map((s) => s.id),
       );
     } catch (err) {
+      this.lastPollAt = Date.now();
+      this.ctx.storage.kv.put("lastPollAt", this.lastPollAt);
       await this.failed(err, profile);
       return;
     }
-    this.backoff = { level: 0, until: 0 };
-    this.ctx.storage.kv.put("backoff", this.backoff);
+    this.lastPollAt = Date.now();
+    this.ctx.storage.kv.put("lastPollAt", this.lastPollAt);
+    if (this.backoff.level !== 0 || this.backoff.until !== 0) {
+      this.backoff = { level: 0, until: 0 };
+      this.ctx.storage.kv.put("backoff", this.backoff);
+    }
 
     const records: OfferRecord[] = [];
     const won: OfferRecord[] = [];
@@ -621,6 +637,16 @@ export class CaptureSession extends DurableObject<Env> {
     this.profile = await loadDriverProfile(this.db, this.userId!, now);
     this.profileAt = now;
     return this.profile;
+  }
+
+  /** Whether to search now (see `plan`). */
+  private planFor(profile: DriverProfile, now: number): SearchPlan {
+    const cached = this.plan?.for === profile ? this.plan.plan : null;
+    if (cached && (cached.searching ? now < cached.until : cached.opensAt !== null && now < cached.opensAt - SEARCH_LEAD_MS)) return cached;
+    const zones = [...profile.stations.values()].map((s) => s.timeZone);
+    const plan = searchPlan(profile.filters?.schedule ?? {}, zones, now);
+    this.plan = { for: profile, plan };
+    return plan;
   }
 
   /** The soonest a poll may run: never closer than the minimum gap to the last one. */

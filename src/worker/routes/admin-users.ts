@@ -4,9 +4,20 @@ import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { maskPhone } from "../../shared/phone";
-import { changeRole, resetTotp, setOptOuts, signOutEverywhere, updateProfile, userAudit, userDetail, userMessages, userSessions } from "../admin/user-detail";
+import {
+  changeRole,
+  findUser,
+  resetTotp,
+  setOptOuts,
+  signOutEverywhere,
+  updateProfile,
+  userAudit,
+  userDetail,
+  userMessages,
+  userSessions,
+} from "../admin/user-detail";
 import { USER_CSV_HEADER, userCsvChunks, userPage } from "../admin/users";
-import { recordAudit } from "../auth/audit";
+import { recordAudit, userTarget } from "../auth/audit";
 import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
 import { hashPassword } from "../auth/password";
@@ -14,15 +25,19 @@ import { randomTemporaryPassword } from "../auth/random";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { csvHeaders, csvStream } from "../csv";
+import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
+import { engineView, offersPage, offersQuerySchema, switchEngine } from "./driver-dashboard";
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
 const reasonBody = z.object({ reason: z.string().trim().min(3, "Say why (at least 3 characters)").max(500) }).strict();
+
+const systemSwitchBody = z.object({ on: z.boolean(), reason: reasonBody.shape.reason }).strict();
 
 const createUserSchema = z.object({
   phoneNumber: phoneSchema,
@@ -139,4 +154,32 @@ export const adminUserRoutes = new Hono<AppEnv>()
   )
   .get("/:id/audit", validate("param", idParam), validate("query", pagingSchema), async (c) =>
     c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
-  );
+  )
+  // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
+  // as the driver's own routes (driver-dashboard.ts), read-only but for the system switch.
+  .get("/:id/dashboard/engine", validate("param", idParam), async (c) => c.json(await engineView(c.env, await findDriver(c.var.db, c.req.valid("param").id))))
+  .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) => {
+    const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    return c.json(await offersPage(c.var.db, driver.id, c.req.valid("query")));
+  })
+  // Any administrator may switch a driver's system for support: it changes no money or access and
+  // the driver can switch it back; the reason and the outcome are audited.
+  .post("/:id/dashboard/engine", validate("param", idParam), validate("json", systemSwitchBody), async (c) => {
+    const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    const { on, reason } = c.req.valid("json");
+    const engine = await switchEngine(c.env, driver.id, on);
+    await recordAudit(c.var.db, {
+      actorId: c.var.user.id,
+      action: "admin.system_changed",
+      target: userTarget(driver.id),
+      details: { on, reason, before: driver.status, state: engine.state },
+    });
+    return c.json({ engine });
+  });
+
+/** The account behind a driver's dashboard: a driver (administrators have no engine). */
+async function findDriver(db: Db, id: number) {
+  const driver = await findUser(db, id);
+  if (driver.isAdmin) throw new ApiError("not_found", "No such driver");
+  return driver;
+}

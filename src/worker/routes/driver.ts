@@ -5,7 +5,6 @@ import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/au
 import { driverFiltersSchema } from "../../shared/driver-filters";
 import { requireUser, requireVerified, type SessionUser } from "../auth/middleware";
 import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
-import { isInGoodStanding } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import { driverFilters, offers, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
@@ -13,7 +12,7 @@ import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
 import { answerConnectionCode, cancelConnection, checkConnectionApproval, startConnection, unwrap } from "../platform/connection";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
+import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "./driver-dashboard";
 
 /** Attempt ids are 18 random bytes in base64url (platform/connection.ts). */
 const attemptParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{24}$/, "Unknown sign-in") });
@@ -26,8 +25,6 @@ const weekQuery = z.object({
     .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "Not a date"),
 });
 
-/** "I've arrived" is offered from this long before a block starts until it ends. */
-const CHECK_IN_OPENS_MS = 60 * 60_000;
 /** Calendar blocks: a driver works a handful a day, so a week stays far below this. */
 const CALENDAR_LIMIT = 200;
 
@@ -40,13 +37,6 @@ function weekRange(date: string): { from: number; to: number; monday: string } {
   const day = new Date(`${date}T00:00:00Z`);
   const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
   return { from: monday.getTime(), to: monday.getTime() + 7 * 86_400_000, monday: monday.toISOString().slice(0, 10) };
-}
-
-async function readFilters(db: Db, userId: number) {
-  const row = await db.select().from(driverFilters).where(eq(driverFilters.userId, userId)).get();
-  if (!row) return null;
-  const { userId: _user, updatedAt: _updated, ...filters } = row;
-  return filters;
 }
 
 /** A driver's calendar for a week: their windows, their stations, and the blocks they won. */
@@ -191,73 +181,13 @@ export const driverRoutes = new Hono<AppEnv>()
   })
 
   // ---- The engine ----
-  .get("/engine", async (c) => {
-    const user = c.var.user;
-    const now = Date.now();
-    const engine = await captureSessionOf(c.env, user.id).status(user.id);
-    return c.json({ engine, service: { expiresAt: user.expirationAt, goodStanding: isInGoodStanding(user, now) }, now });
-  })
-  .post("/engine", validate("json", z.object({ on: z.boolean() })), async (c) => {
-    const user = c.var.user;
-    const session = captureSessionOf(c.env, user.id);
-    if (!c.req.valid("json").on) return c.json({ engine: await session.stop(user.id) });
-    const engine = await session.start(user.id);
-    if (engine.state === "stopped") {
-      const messages = {
-        expired: "Your service has expired: renew it to turn the system on",
-        disconnected: "Connect your account first",
-        setup: "Set your filters first",
-        driver: "The system could not start",
-      } as const;
-      throw new ApiError("conflict", messages[engine.reason], { details: { reason: engine.reason } });
-    }
-    return c.json({ engine });
-  })
+  .get("/engine", async (c) => c.json(await engineView(c.env, c.var.user)))
+  .post("/engine", validate("json", z.object({ on: z.boolean() })), async (c) =>
+    c.json({ engine: await switchEngine(c.env, c.var.user.id, c.req.valid("json").on) }),
+  )
 
   // ---- Offers and blocks ----
-  .get("/offers", validate("query", pagingSchema.extend({ status: z.enum(["won", "disliked", "gone"]).optional() })), async (c) => {
-    const { page, pageSize, status } = c.req.valid("query");
-    const db = c.var.db;
-    const userId = c.var.user.id;
-    const where = status ? and(eq(offers.userId, userId), eq(offers.status, status)) : eq(offers.userId, userId);
-    const [counts, rows, filters] = await Promise.all([
-      db.select({ status: offers.status, n: count() }).from(offers).where(eq(offers.userId, userId)).groupBy(offers.status),
-      db
-        .select()
-        .from(offers)
-        .where(where)
-        .orderBy(desc(offers.seenAt), desc(offers.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      readFilters(db, userId),
-    ]);
-    const byStatus = { won: 0, disliked: 0, gone: 0 };
-    for (const r of counts) byStatus[r.status] = r.n;
-    const now = Date.now();
-    return c.json({
-      total: status ? byStatus[status] : byStatus.won + byStatus.disliked + byStatus.gone,
-      page,
-      pageSize,
-      counts: byStatus,
-      filters,
-      rows: rows.map((r) => ({
-        id: r.id,
-        status: r.status,
-        stationId: r.stationId,
-        stationName: r.stationName,
-        timeZone: r.timeZone,
-        startsAt: r.startsAt,
-        endsAt: r.endsAt,
-        payCents: r.payCents,
-        reasons: r.reasons ?? [],
-        seenAt: r.seenAt,
-        forfeitedAt: r.forfeitedAt,
-        arrivedAt: r.arrivedAt,
-        canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
-        canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,
-      })),
-    });
-  })
+  .get("/offers", validate("query", offersQuerySchema), async (c) => c.json(await offersPage(c.var.db, c.var.user.id, c.req.valid("query"))))
   .post("/offers/:id/arrive", validate("param", offerParam), async (c) => {
     const user = c.var.user;
     const block = await c.var.db

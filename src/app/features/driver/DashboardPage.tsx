@@ -46,18 +46,45 @@ function serviceWords(expiresAt: number | null, now: number, t: TFunction<"drive
  * "I've arrived" on a won block near its start.
  */
 export default function DashboardPage() {
-  const { t, i18n } = useTranslation("driver");
+  const { t } = useTranslation("driver");
   const { user } = useSession();
-  const app = user?.app ?? "flex";
-  const engine = useEngine();
+  const switchSystem = async (on: boolean) => {
+    try {
+      await driverApi.setSystem(on);
+    } catch (err) {
+      toast.error(err instanceof ApiClientError ? err.message : t("common:errors.generic"));
+    }
+  };
+  return (
+    <section className="driver-page driver-dashboard">
+      <h1>{t("common:titles.flexDashboard")}</h1>
+      <DriverDashboard app={user?.app ?? "flex"} onSwitch={switchSystem} calendarHref="/flex/calendar" />
+      <Summaries />
+    </section>
+  );
+}
+
+type DriverDashboardProps = {
+  app: "flex" | "spark";
+  /** Whose dashboard: the signed-in driver's, or (an administrator "acting for" them) this driver's. */
+  driverId?: number;
+  /** What the switch does; the dashboard reads the engine again once it settles. */
+  onSwitch: (on: boolean) => Promise<void>;
+  calendarHref: string;
+  /** What only the driver does (edit filters, renew, "I've arrived") is left out. */
+  readOnly?: boolean;
+};
+
+/** The system and service cards and the live offers: the driver's dashboard, theirs or seen by an administrator. */
+export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnly = false }: DriverDashboardProps) {
+  const { t, i18n } = useTranslation("driver");
+  const engine = useEngine(driverId);
   const [switching, setSwitching] = useState(false);
 
   const toggle = async (on: boolean) => {
     setSwitching(true);
     try {
-      await driverApi.setSystem(on);
-    } catch (err) {
-      toast.error(err instanceof ApiClientError ? err.message : t("common:errors.generic"));
+      await onSwitch(on);
     } finally {
       await engine.mutate();
       setSwitching(false);
@@ -67,8 +94,7 @@ export default function DashboardPage() {
   const on = engine.data ? engine.data.engine.state !== "stopped" : false;
 
   return (
-    <section className="driver-page driver-dashboard">
-      <h1>{t("common:titles.flexDashboard")}</h1>
+    <>
       <div className="dashboard-cards">
         <div className="card dashboard-system">
           <h2>{t("dashboard.system")}</h2>
@@ -100,37 +126,40 @@ export default function DashboardPage() {
                 <p className="muted">{t("dashboard.slowed", { time: clock(engine.data.engine.slowedUntil, engine.data.engine.timeZone, i18n.language) })}</p>
               )}
               <div className="actions">
-                <Link to="/flex/settings">{t("dashboard.editFilters")}</Link>
-                <Link to="/flex/calendar">{t("dashboard.calendar")}</Link>
+                {!readOnly && <Link to="/flex/settings">{t("dashboard.editFilters")}</Link>}
+                <Link to={calendarHref}>{t("dashboard.calendar")}</Link>
               </div>
             </>
           )}
         </div>
         <div className="card dashboard-service">
           <h2>{t("dashboard.service")}</h2>
-          {engine.data ? (
+          {engine.error ? (
+            <StatusView kind="error" compact onRetry={() => void engine.mutate()} />
+          ) : engine.data ? (
             <p>
               <strong>{serviceWords(engine.data.service.expiresAt, engine.data.now, t, i18n.language)}</strong>
             </p>
           ) : (
             <StatusView kind="loading" compact />
           )}
-          <Link className="button button-secondary button-small" to="/payment">
-            {t("dashboard.renew")}
-          </Link>
+          {!readOnly && (
+            <Link className="button button-secondary button-small" to="/payment">
+              {t("dashboard.renew")}
+            </Link>
+          )}
         </div>
       </div>
-      <Offers systemOn={on} />
-      <Summaries />
-    </section>
+      <Offers systemOn={on} driverId={driverId} readOnly={readOnly} />
+    </>
   );
 }
 
-function Offers({ systemOn }: { systemOn: boolean }) {
+function Offers({ systemOn, driverId, readOnly }: { systemOn: boolean; driverId: number | undefined; readOnly: boolean }) {
   const { t, i18n } = useTranslation("driver");
   const [status, setStatus] = useState<OfferStatus | undefined>(undefined);
   const { page, pageSize, restart, pager } = usePaging();
-  const offers = useOffers({ page, pageSize, ...(status ? { status } : {}) });
+  const offers = useOffers({ page, pageSize, ...(status ? { status } : {}) }, driverId);
   const lang = i18n.language;
 
   const arrive = async (row: OfferRow) => {
@@ -203,7 +232,12 @@ function Offers({ systemOn }: { systemOn: boolean }) {
                     <td>{money(row.payCents, lang)}</td>
                     <td>{money(Math.round((row.payCents * 3_600_000) / Math.max(1, row.endsAt - row.startsAt)), lang)}</td>
                     <td>
-                      <RowDetail row={row} filters={data.filters as DriverFilters | null} systemOn={systemOn} onArrive={() => void arrive(row)} />
+                      <RowDetail
+                        row={row}
+                        filters={data.filters as DriverFilters | null}
+                        systemOn={systemOn}
+                        onArrive={readOnly ? null : () => void arrive(row)}
+                      />
                     </td>
                   </tr>
                 ))}
@@ -226,7 +260,18 @@ function Offers({ systemOn }: { systemOn: boolean }) {
   );
 }
 
-function RowDetail({ row, filters, systemOn, onArrive }: { row: OfferRow; filters: DriverFilters | null; systemOn: boolean; onArrive: () => void }) {
+function RowDetail({
+  row,
+  filters,
+  systemOn,
+  onArrive,
+}: {
+  row: OfferRow;
+  filters: DriverFilters | null;
+  systemOn: boolean;
+  /** Null when read-only: an administrator sees that the block is open for "I've arrived", not the button. */
+  onArrive: (() => void) | null;
+}) {
   const { t, i18n } = useTranslation("driver");
   if (row.status === "disliked") {
     const words = whyWords(row, row.reasons, filters, t, i18n.language);
@@ -241,7 +286,8 @@ function RowDetail({ row, filters, systemOn, onArrive }: { row: OfferRow; filter
   if (row.status === "gone") return <span className="muted">{t("dashboard.goneWhy")}</span>;
   if (row.forfeitedAt) return <span className="muted">{t("dashboard.forfeited")}</span>;
   if (row.arrivedAt) return <span>{t("dashboard.arrivedAt", { time: clock(row.arrivedAt, row.timeZone, i18n.language) })}</span>;
-  if (row.canCheckIn) {
+  if (row.canCheckIn && !onArrive) return <span className="muted">{t("dashboard.checkInOpen")}</span>;
+  if (row.canCheckIn && onArrive) {
     return (
       <button type="button" className="button button-small" onClick={onArrive} aria-describedby={systemOn ? undefined : `arrive-hint-${row.id}`}>
         {t("dashboard.arrived")}

@@ -47,16 +47,33 @@ export function useFilters(): SWRResponse<FiltersView, Error> {
   return useSWR(["driver/filters"], () => unwrap(driver.filters.$get()), { ...noRetryOn4xx, revalidateOnFocus: false });
 }
 
-export function useEngine(): SWRResponse<EngineView, Error> {
-  return useSWR(["driver/engine"], () => unwrap(driver.engine.$get()), { ...noRetryOn4xx, refreshInterval: LIVE_REFRESH_MS });
+/**
+ * A driver's dashboard as an administrator sees it ("acting for", /admin/users/:id/dashboard): the
+ * same answers as the driver's own routes, read through the admin's.
+ */
+const actingFor = api.admin.users[":id"].dashboard;
+const driverParam = (driverId: number) => ({ id: String(driverId) });
+
+/** The engine's state: the signed-in driver's, or (administrators) the driver `driverId`'s. */
+export function useEngine(driverId?: number): SWRResponse<EngineView, Error> {
+  return useSWR(
+    ["driver/engine", driverId ?? null],
+    () => (driverId === undefined ? unwrap(driver.engine.$get()) : unwrap(actingFor.engine.$get({ param: driverParam(driverId) }))),
+    { ...noRetryOn4xx, refreshInterval: LIVE_REFRESH_MS },
+  );
 }
 
-export function useOffers(query: { page: number; pageSize: number; status?: OfferStatus }): SWRResponse<OffersPage, Error> {
-  return useSWR(["driver/offers", query], () => unwrap(driver.offers.$get({ query: asQuery(query) })), {
-    ...noRetryOn4xx,
-    keepPreviousData: true,
-    refreshInterval: LIVE_REFRESH_MS,
-  });
+export function useOffers(query: { page: number; pageSize: number; status?: OfferStatus }, driverId?: number): SWRResponse<OffersPage, Error> {
+  const q = asQuery(query);
+  return useSWR(
+    ["driver/offers", query, driverId ?? null],
+    () => (driverId === undefined ? unwrap(driver.offers.$get({ query: q })) : unwrap(actingFor.offers.$get({ param: driverParam(driverId), query: q }))),
+    {
+      ...noRetryOn4xx,
+      keepPreviousData: true,
+      refreshInterval: LIVE_REFRESH_MS,
+    },
+  );
 }
 
 /** A week's calendar: the caller's own, or (administrators) another driver's by phone number. */

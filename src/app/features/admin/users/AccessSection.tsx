@@ -1,9 +1,11 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import type { SessionRow, UserDetail } from "../../../../shared/admin-users";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { USERS_NS } from "../../../i18n/admin-users";
+import { fieldErrorText, useSchemaForm } from "../../../lib/forms";
 import { useSession } from "../../../lib/session";
 import { formatDateTime } from "../format";
 import { userApi, useUserSessions } from "./api";
@@ -105,32 +107,37 @@ export function AccessSection({ user, onChanged }: { user: UserDetail; onChanged
   );
 }
 
+/** The role as the server takes it (shared/admin-users.ts, userRoleSchema): a name for an administrator, nothing else for a driver. */
+const roleForm = z
+  .object({ isAdmin: z.boolean(), roleName: z.string().trim().max(40, "tooLong"), billingDetails: z.boolean() })
+  .refine((r) => !r.isAdmin || r.roleName !== "", { path: ["roleName"], message: "required" });
+
 function RoleForm({ user, self, onSaved }: { user: UserDetail; self: boolean; onSaved: (user: UserDetail) => void }) {
   const { t } = useTranslation(USERS_NS);
   const ids = { admin: useId(), name: useId(), billing: useId() };
-  const [isAdmin, setIsAdmin] = useState(user.isAdmin);
-  const [roleName, setRoleName] = useState(user.roleName ?? "support");
-  const [billing, setBilling] = useState(user.roleBillingDetails);
-  const [state, setState] = useState<{ busy: boolean; message: string | null; failed: boolean }>({ busy: false, message: null, failed: false });
+  const form = useSchemaForm(roleForm, { isAdmin: user.isAdmin, roleName: user.roleName ?? "support", billingDetails: user.roleBillingDetails });
+  const [state, setState] = useState<{ message: string | null; failed: boolean }>({ message: null, failed: false });
+  const [isAdmin, roleName, billing] = form.watch(["isAdmin", "roleName", "billingDetails"]);
   const changed = isAdmin !== user.isAdmin || (isAdmin && (roleName !== (user.roleName ?? "") || billing !== user.roleBillingDetails));
+  const nameError = fieldErrorText(t, form.formState.errors.roleName);
 
   return (
     <form
       className="role-form"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        setState({ busy: true, message: null, failed: false });
+      noValidate
+      onSubmit={form.onSubmit(async (role) => {
+        setState({ message: null, failed: false });
         try {
           const { user: saved } = await userApi.setRole(
             user.id,
-            isAdmin ? { isAdmin, roleName: roleName.trim(), billingDetails: billing } : { isAdmin: false },
+            role.isAdmin ? { isAdmin: true, roleName: role.roleName, billingDetails: role.billingDetails } : { isAdmin: false },
           );
           onSaved(saved);
-          setState({ busy: false, message: t("role.saved"), failed: false });
+          setState({ message: t("role.saved"), failed: false });
         } catch (err) {
-          setState({ busy: false, message: err instanceof Error ? err.message : t("error"), failed: true });
+          setState({ message: err instanceof Error ? err.message : t("error"), failed: true });
         }
-      }}
+      })}
     >
       <h3>{t("role.title")}</h3>
       {self ? (
@@ -138,24 +145,35 @@ function RoleForm({ user, self, onSaved }: { user: UserDetail; self: boolean; on
       ) : (
         <>
           <div className="checkbox-field">
-            <input id={ids.admin} type="checkbox" checked={isAdmin} onChange={(e) => setIsAdmin(e.target.checked)} />
+            <input id={ids.admin} type="checkbox" {...form.register("isAdmin")} />
             <label htmlFor={ids.admin}>{t("role.isAdmin")}</label>
           </div>
           {isAdmin && (
             <>
               <div className="field">
                 <label htmlFor={ids.name}>{t("role.name")}</label>
-                <input id={ids.name} value={roleName} maxLength={40} onChange={(e) => setRoleName(e.target.value)} />
+                <input
+                  id={ids.name}
+                  maxLength={40}
+                  aria-invalid={nameError ? true : undefined}
+                  aria-describedby={nameError ? `${ids.name}-error` : undefined}
+                  {...form.register("roleName")}
+                />
+                {nameError && (
+                  <p id={`${ids.name}-error`} className="field-error">
+                    {nameError}
+                  </p>
+                )}
               </div>
               <div className="checkbox-field">
-                <input id={ids.billing} type="checkbox" checked={billing} onChange={(e) => setBilling(e.target.checked)} />
+                <input id={ids.billing} type="checkbox" {...form.register("billingDetails")} />
                 <label htmlFor={ids.billing}>{t("role.billingDetails")}</label>
               </div>
             </>
           )}
           {isAdmin && !user.isAdmin && <p className="muted">{t("role.promoteNote")}</p>}
           <div className="actions">
-            <button type="submit" className="button" disabled={!changed || state.busy || (isAdmin && roleName.trim() === "")}>
+            <button type="submit" className="button" disabled={!changed || form.submitting || (isAdmin && roleName.trim() === "")}>
               {t("role.save")}
             </button>
             <span role="status" aria-live="polite" className={state.failed ? "field-error" : "muted"}>

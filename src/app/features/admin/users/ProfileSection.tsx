@@ -1,22 +1,21 @@
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, useState } from "react";
-import { useForm } from "react-hook-form";
+import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { z } from "zod";
 import type { UserDetail } from "../../../../shared/admin-users";
 import { USERS_NS } from "../../../i18n/admin-users";
+import { fieldErrorText, useSchemaForm } from "../../../lib/forms";
 import { userApi } from "./api";
 
 // Messages are translation keys, so the form re-words them when the language changes.
 const profileForm = z.object({
-  name: z.string().trim().min(1, "validation.required").max(100, "validation.tooLong"),
+  name: z.string().trim().min(1, "admin-users:validation.required").max(100, "admin-users:validation.tooLong"),
   email: z
     .string()
     .trim()
-    .max(254, "validation.tooLong")
-    .refine((v) => v === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "validation.email"),
+    .max(254, "admin-users:validation.tooLong")
+    .refine((v) => v === "" || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v), "admin-users:validation.email"),
   language: z.enum(["en", "es"]),
-  region: z.string().trim().max(100, "validation.tooLong"),
+  region: z.string().trim().max(100, "admin-users:validation.tooLong"),
 });
 type ProfileForm = z.infer<typeof profileForm>;
 
@@ -25,26 +24,28 @@ export function ProfileSection({ user, onSaved }: { user: UserDetail; onSaved: (
   const { t } = useTranslation(USERS_NS);
   const ids = { name: useId(), email: useId(), language: useId(), region: useId() };
   const [result, setResult] = useState<"saved" | "failed" | null>(null);
-  const { register, handleSubmit, formState, reset } = useForm<ProfileForm>({
-    resolver: zodResolver(profileForm),
-    values: { name: user.name, email: user.email ?? "", language: user.language, region: user.region ?? "" },
-  });
+  const saved: ProfileForm = { name: user.name, email: user.email ?? "", language: user.language, region: user.region ?? "" };
+  const form = useSchemaForm(profileForm, saved);
+  const { register, formState, reset } = form;
+  // The account as now saved (after this save, or another admin's) is what the fields start from again.
+  const savedKey = JSON.stringify(saved);
+  useEffect(() => reset(JSON.parse(savedKey) as ProfileForm), [savedKey, reset]);
   const error = (field: keyof ProfileForm) => {
-    const message = formState.errors[field]?.message;
+    const message = fieldErrorText(t, formState.errors[field]);
     return message ? (
       <p id={`${ids[field]}-error`} className="field-error">
-        {t(message)}
+        {message}
       </p>
     ) : null;
   };
   const described = (field: keyof ProfileForm) => (formState.errors[field] ? { "aria-invalid": true, "aria-describedby": `${ids[field]}-error` } : {});
 
-  const submit = handleSubmit(async (values) => {
+  const submit = form.onSubmit(async (values) => {
     setResult(null);
     try {
-      const { user: saved } = await userApi.update(user.id, values);
-      onSaved(saved);
-      reset(undefined, { keepValues: true });
+      const { user: next } = await userApi.update(user.id, values);
+      reset(values);
+      onSaved(next);
       setResult("saved");
     } catch (err) {
       console.error("Saving the profile failed", err);
@@ -81,8 +82,8 @@ export function ProfileSection({ user, onSaved }: { user: UserDetail; onSaved: (
           </div>
         </div>
         <div className="actions">
-          <button type="submit" className="button" disabled={formState.isSubmitting || !formState.isDirty}>
-            {formState.isSubmitting ? t("saving") : t("save")}
+          <button type="submit" className="button" disabled={form.submitting || !formState.isDirty}>
+            {form.submitting ? t("saving") : t("save")}
           </button>
           <span role="status" aria-live="polite" className={result === "failed" ? "field-error" : "muted"}>
             {result === "saved" ? t("profile.saved") : result === "failed" ? t("error") : ""}

@@ -1,7 +1,9 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import { Dialog } from "../../../components/ui/Dialog";
 import { USERS_NS } from "../../../i18n/admin-users";
+import { fieldErrorText, useSchemaForm } from "../../../lib/forms";
 
 type Props = {
   open: boolean;
@@ -14,53 +16,51 @@ type Props = {
   onConfirm: (reason: string) => Promise<void>;
 };
 
+/** The server's rule (admin-users.ts, reasonBody): 3 to 500 characters once trimmed. */
+export const reasonField = z.string().trim().min(3, "admin-users:reason.required").max(500, "tooLong");
+const reasonForm = z.object({ reason: reasonField });
+
 /** A confirm for an action on someone's account that asks why (the reason goes in the audit log). */
 export function ReasonDialog({ open, title, description, confirmLabel, danger, onCancel, onConfirm }: Props) {
   const { t } = useTranslation(USERS_NS);
   const id = useId();
-  const [reason, setReason] = useState("");
-  const [state, setState] = useState<{ busy: boolean; error: string | null }>({ busy: false, error: null });
-  const short = reason.trim().length < 3;
+  const form = useSchemaForm(reasonForm, { reason: "" });
+  // What the action's call answered: words already (the server's, or the screen's own), not a key.
+  const [failure, setFailure] = useState<string | null>(null);
+  const error = fieldErrorText(t, form.formState.errors.reason) ?? failure;
   const close = () => {
-    setReason("");
-    setState({ busy: false, error: null });
+    form.reset();
+    setFailure(null);
     onCancel();
   };
   return (
     <Dialog open={open} title={title} onClose={close}>
       <form
         noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (short) return setState({ busy: false, error: t("reason.required") });
-          setState({ busy: true, error: null });
+        onSubmit={form.onSubmit(async (values) => {
+          setFailure(null);
           try {
-            await onConfirm(reason.trim());
-            setReason("");
-            setState({ busy: false, error: null });
+            await onConfirm(values.reason);
+            form.reset();
           } catch (err) {
-            setState({ busy: false, error: err instanceof Error && err.message ? err.message : t("error") });
+            setFailure(err instanceof Error && err.message ? err.message : t("error"));
           }
-        }}
+        })}
       >
         <p>{description}</p>
         <div className="field">
           <label htmlFor={id}>{t("reason.label")}</label>
           <textarea
             id={id}
-            value={reason}
             maxLength={500}
             rows={3}
-            aria-invalid={state.error ? true : undefined}
-            aria-describedby={state.error ? `${id}-error` : undefined}
-            onChange={(e) => {
-              setReason(e.target.value);
-              if (state.error) setState((s) => ({ ...s, error: null }));
-            }}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${id}-error` : undefined}
+            {...form.register("reason", { onChange: () => failure && setFailure(null) })}
           />
-          {state.error && (
+          {error && (
             <p id={`${id}-error`} className="field-error" role="alert">
-              {state.error}
+              {error}
             </p>
           )}
         </div>
@@ -68,7 +68,7 @@ export function ReasonDialog({ open, title, description, confirmLabel, danger, o
           <button type="button" className="button button-secondary" onClick={close}>
             {t("cancel")}
           </button>
-          <button type="submit" className={danger ? "button button-danger" : "button"} disabled={state.busy}>
+          <button type="submit" className={danger ? "button button-danger" : "button"} disabled={form.submitting}>
             {confirmLabel}
           </button>
         </div>

@@ -1,13 +1,26 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { z } from "zod";
 import type { UserDetail } from "../../../../shared/admin-users";
 import { formatDDMMYY } from "../../../../shared/dates";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { USERS_NS } from "../../../i18n/admin-users";
+import { fieldErrorText, useSchemaForm } from "../../../lib/forms";
 import { formatDateTime } from "../format";
 import { adjustServiceTime, useServiceTime } from "./api";
 import { usePagerLabels } from "./labels";
+
+/** Whole days, not zero, at most a year either way (the server's rule, docs/payments.md), and why. */
+const adjustmentForm = z.object({
+  days: z
+    .string()
+    .trim()
+    .regex(/^-?\d{1,3}$/, "admin-users:serviceTime.daysHint")
+    .transform(Number)
+    .refine((n) => n !== 0 && Math.abs(n) <= 365, "admin-users:serviceTime.daysHint"),
+  reason: z.string().trim().min(3, "admin-users:reason.required").max(300, "tooLong"),
+});
 
 type Entry = NonNullable<ReturnType<typeof useServiceTime>["data"]>["rows"][number];
 
@@ -21,13 +34,10 @@ export function ServiceTimeSection({ user, onChanged }: { user: UserDetail; onCh
   const paging = usePaging();
   const ledger = useServiceTime(String(user.id), { page: paging.page, pageSize: paging.pageSize }, true);
   const labels = usePagerLabels();
-  const [days, setDays] = useState("");
-  const [reason, setReason] = useState("");
-  const [state, setState] = useState<{ busy: boolean; error: string | null; done: string | null }>({ busy: false, error: null, done: null });
-  const n = Number(days);
-  const daysProblem = days === "" || !Number.isInteger(n) || n === 0 || Math.abs(n) > 365 ? t("serviceTime.daysHint") : null;
-  const reasonProblem = reason.trim().length < 3 ? t("reason.required") : null;
-  const [tried, setTried] = useState(false);
+  const form = useSchemaForm(adjustmentForm, { days: "", reason: "" });
+  const [result, setResult] = useState<{ error: string | null; done: string | null }>({ error: null, done: null });
+  const daysInvalid = Boolean(form.formState.errors.days);
+  const reasonError = fieldErrorText(t, form.formState.errors.reason);
 
   const columns: Column<Entry>[] = [
     { key: "at", header: t("serviceTime.at"), className: "nowrap", cell: (e) => formatDateTime(e.createdAt, i18n.language) },
@@ -50,23 +60,18 @@ export function ServiceTimeSection({ user, onChanged }: { user: UserDetail; onCh
       <form
         className="service-time-form"
         noValidate
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setTried(true);
-          if (daysProblem || reasonProblem) return;
-          setState({ busy: true, error: null, done: null });
+        onSubmit={form.onSubmit(async ({ days, reason }) => {
+          setResult({ error: null, done: null });
           try {
-            await adjustServiceTime(user.id, { days: n, reason: reason.trim() });
-            setDays("");
-            setReason("");
-            setTried(false);
-            setState({ busy: false, error: null, done: t(n > 0 ? "serviceTime.extended" : "serviceTime.reduced", { count: Math.abs(n) }) });
+            await adjustServiceTime(user.id, { days, reason });
+            form.reset();
+            setResult({ error: null, done: t(days > 0 ? "serviceTime.extended" : "serviceTime.reduced", { count: Math.abs(days) }) });
             void ledger.mutate();
             onChanged();
           } catch (err) {
-            setState({ busy: false, error: err instanceof Error ? err.message : t("error"), done: null });
+            setResult({ error: err instanceof Error ? err.message : t("error"), done: null });
           }
-        }}
+        })}
       >
         <div className="filters-grid">
           <div className="field">
@@ -78,12 +83,11 @@ export function ServiceTimeSection({ user, onChanged }: { user: UserDetail; onCh
               step={1}
               min={-365}
               max={365}
-              value={days}
-              aria-invalid={tried && daysProblem ? true : undefined}
+              aria-invalid={daysInvalid ? true : undefined}
               aria-describedby={`${ids.days}-hint`}
-              onChange={(e) => setDays(e.target.value)}
+              {...form.register("days")}
             />
-            <p id={`${ids.days}-hint`} className={tried && daysProblem ? "field-error" : "form-hint"}>
+            <p id={`${ids.days}-hint`} className={daysInvalid ? "field-error" : "form-hint"}>
               {t("serviceTime.daysHint")}
             </p>
           </div>
@@ -91,25 +95,24 @@ export function ServiceTimeSection({ user, onChanged }: { user: UserDetail; onCh
             <label htmlFor={ids.reason}>{t("serviceTime.reasonLabel")}</label>
             <input
               id={ids.reason}
-              value={reason}
               maxLength={300}
-              aria-invalid={tried && reasonProblem ? true : undefined}
-              aria-describedby={tried && reasonProblem ? `${ids.reason}-error` : undefined}
-              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={reasonError ? true : undefined}
+              aria-describedby={reasonError ? `${ids.reason}-error` : undefined}
+              {...form.register("reason")}
             />
-            {tried && reasonProblem && (
+            {reasonError && (
               <p id={`${ids.reason}-error`} className="field-error">
-                {reasonProblem}
+                {reasonError}
               </p>
             )}
           </div>
         </div>
         <div className="actions">
-          <button type="submit" className="button" disabled={state.busy}>
+          <button type="submit" className="button" disabled={form.submitting}>
             {t("serviceTime.apply")}
           </button>
-          <span role="status" aria-live="polite" className={state.error ? "field-error" : "muted"}>
-            {state.error ?? state.done}
+          <span role="status" aria-live="polite" className={result.error ? "field-error" : "muted"}>
+            {result.error ?? result.done}
           </span>
         </div>
       </form>

@@ -221,6 +221,28 @@ describe("user page", () => {
     expect(await within(section).findByText("Extended by 3 days.")).toBeInTheDocument();
   });
 
+  it("refuses zero or more than a year of days, and the message clears once the cause is fixed", async () => {
+    const user = userEvent.setup();
+    const api = stub();
+    renderScreen(<UserPage />, { path: at, route });
+    const section = await screen.findByRole("region", { name: "Service time" });
+    const days = within(section).getByLabelText(/Days to add/);
+    await user.type(days, "0");
+    await user.type(within(section).getByLabelText(/Reason/), "Outage");
+    await user.click(within(section).getByRole("button", { name: "Change service time" }));
+    expect(days).toHaveAttribute("aria-invalid", "true");
+    await user.clear(days);
+    await user.type(days, "400");
+    expect(days).toHaveAttribute("aria-invalid", "true");
+    await user.clear(days);
+    await user.type(days, "-2");
+    expect(days).not.toHaveAttribute("aria-invalid");
+    expect(api.to("/api/admin/billing/users/7/service-time", "POST")).toHaveLength(0);
+    await user.click(within(section).getByRole("button", { name: "Change service time" }));
+    await waitFor(() => expect(api.to("/api/admin/billing/users/7/service-time", "POST")[0]?.body).toEqual({ days: -2, reason: "Outage" }));
+    expect(await within(section).findByText("Reduced by 2 days.")).toBeInTheDocument();
+  });
+
   it("lets a billing admin approve a reseller application from the user's page", async () => {
     const user = userEvent.setup();
     const api = stub(detail({ resellerState: { status: "applied", referralCode: null, commissionPercent: 0 } }));

@@ -53,6 +53,11 @@ export const userApi = {
   setOptOuts: (id: number, json: { sms: boolean; whatsapp: boolean }) => unwrap(user["opt-outs"].$put({ ...param(id), json })),
 };
 
+/** Switches a driver's system for support, "acting for" them; the reason is audited. */
+export function setSystemFor(id: number, on: boolean, reason: string) {
+  return unwrap(user.dashboard.engine.$post({ ...param(id), json: { on, reason } }));
+}
+
 const billingUser = api.admin.billing.users[":id"];
 
 /** The driver's service-time ledger (billingDetails only). */

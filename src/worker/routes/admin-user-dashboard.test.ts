@@ -1,0 +1,137 @@
+import { env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { afterEach, describe, expect, it } from "vitest";
+import { auditLog, offers, users } from "../db/schema";
+import { captureSessionOf } from "../platform/capture";
+import { connectedDriver } from "../platform/test-driver";
+import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
+
+/** /api/admin/users/:id/dashboard/*: a driver's dashboard seen by an administrator ("acting for"). */
+
+const HOUR = 3_600_000;
+const running: number[] = [];
+afterEach(async () => {
+  for (const id of running.splice(0)) await captureSessionOf(env, id).stop(id);
+});
+
+async function supportToken() {
+  const admin = await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } });
+  return { admin, token: (await signInAdmin(admin)).idToken };
+}
+
+const withoutNow = (body: Record<string, unknown>) => {
+  const { now: _now, ...rest } = body;
+  return rest;
+};
+
+async function seedOffers(userId: number, n: number, status: "won" | "disliked" | "gone" = "disliked") {
+  const base = Date.UTC(2026, 5, 1, 14);
+  const rows = Array.from({ length: n }, (_, i) => ({
+    userId,
+    app: "flex" as const,
+    platformOfferId: `admin-view-${userId}-${status}-${i}`,
+    stationId: "S1",
+    stationName: "Station One",
+    timeZone: "America/New_York",
+    status,
+    reasons: status === "disliked" ? ["pay"] : null,
+    payCents: 5000 + i,
+    startsAt: base + i * HOUR,
+    endsAt: base + (i + 2) * HOUR,
+    seenAt: base - HOUR + i,
+  }));
+  // 13 values a row: 7 rows a statement stays under D1's 100 bound parameters.
+  for (let i = 0; i < rows.length; i += 7) await db.insert(offers).values(rows.slice(i, i + 7));
+}
+
+describe("an administrator viewing a driver's dashboard", () => {
+  it("answers what the driver's own routes answer: the engine, the service, the offers page", async () => {
+    const d = await connectedDriver();
+    await seedOffers(d.user.id, 3);
+    await seedOffers(d.user.id, 1, "won");
+    const driverToken = (await signIn(d.user)).idToken;
+    const { token } = await supportToken();
+
+    const mine = await json(await call("/api/driver/engine", { token: driverToken }));
+    const seen = await json(await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token }));
+    expect(withoutNow(seen)).toEqual(withoutNow(mine));
+    expect(seen).toMatchObject({ engine: { state: "stopped" }, service: { goodStanding: true } });
+
+    for (const query of ["", "?status=disliked&pageSize=20", "?page=2&pageSize=20"]) {
+      const own = await json(await call(`/api/driver/offers${query}`, { token: driverToken }));
+      const viewed = await json(await call(`/api/admin/users/${d.user.id}/dashboard/offers${query}`, { token }));
+      expect(viewed, query).toEqual(own);
+    }
+    const page = await json(await call(`/api/admin/users/${d.user.id}/dashboard/offers?status=disliked`, { token }));
+    expect(page).toMatchObject({ total: 3, counts: { won: 1, disliked: 3, gone: 0 } });
+    expect(page.rows.map((r: { payCents: number }) => r.payCents)).toEqual([5002, 5001, 5000]);
+  });
+
+  it("pages the offers (at most the page size) and refuses a page size outside the list", async () => {
+    const d = await connectedDriver();
+    await seedOffers(d.user.id, 25);
+    const { token } = await supportToken();
+    const first = await json(await call(`/api/admin/users/${d.user.id}/dashboard/offers?pageSize=20`, { token }));
+    expect(first).toMatchObject({ total: 25, page: 1, pageSize: 20 });
+    expect(first.rows).toHaveLength(20);
+    const second = await json(await call(`/api/admin/users/${d.user.id}/dashboard/offers?pageSize=20&page=2`, { token }));
+    expect(second.rows).toHaveLength(5);
+    expect((await call(`/api/admin/users/${d.user.id}/dashboard/offers?pageSize=5000`, { token })).status).toBe(400);
+  });
+
+  it("an administrator's account or a missing one has no dashboard: 404", async () => {
+    const { admin, token } = await supportToken();
+    expect((await call(`/api/admin/users/${admin.id}/dashboard/engine`, { token })).status).toBe(404);
+    expect((await call(`/api/admin/users/${admin.id}/dashboard/offers`, { token })).status).toBe(404);
+    expect((await call("/api/admin/users/987654321/dashboard/engine", { token })).status).toBe(404);
+    expect((await call(`/api/admin/users/${admin.id}/dashboard/engine`, { token, body: { on: true, reason: "testing" } })).status).toBe(404);
+  });
+});
+
+describe("switching a driver's system for support", () => {
+  const entries = (adminId: number, userId: number) =>
+    db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, adminId), eq(auditLog.action, "admin.system_changed"), eq(auditLog.target, `user:${userId}`)));
+
+  it("a support administrator turns it on and off with a reason; each switch is audited", async () => {
+    const d = await connectedDriver();
+    running.push(d.user.id);
+    const { admin, token } = await supportToken();
+
+    const on = await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token, body: { on: true, reason: "Driver asked by phone" } });
+    expect(on.status).toBe(200);
+    expect((await json(on)).engine).toMatchObject({ state: "searching", stations: 1 });
+    expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.status).toBe("start");
+
+    const off = await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token, body: { on: false, reason: "Driver is sick today" } });
+    expect((await json(off)).engine).toEqual({ state: "stopped", reason: "driver" });
+
+    const audit = await entries(admin.id, d.user.id);
+    expect(audit.map((a) => a.details)).toEqual([
+      { on: true, reason: "Driver asked by phone", before: "stop", state: "searching" },
+      { on: false, reason: "Driver is sick today", before: "start", state: "stopped" },
+    ]);
+  });
+
+  it("needs a reason, and says why the system cannot start, writing nothing", async () => {
+    const expired = await connectedDriver({ user: { expirationAt: Date.now() - 60_000 } });
+    const { admin, token } = await supportToken();
+    const path = `/api/admin/users/${expired.user.id}/dashboard/engine`;
+    expect((await call(path, { token, body: { on: true } })).status).toBe(400);
+    expect((await call(path, { token, body: { on: true, reason: "  " } })).status).toBe(400);
+    expect((await call(path, { token, body: { on: "yes", reason: "Because" } })).status).toBe(400);
+    const refused = await call(path, { token, body: { on: true, reason: "Driver asked" } });
+    expect(refused.status).toBe(409);
+    expect(await json(refused)).toMatchObject({ error: { details: { reason: "expired" } } });
+    expect(await entries(admin.id, expired.user.id)).toEqual([]);
+  });
+
+  it("drivers cannot use it, even on themselves", async () => {
+    const d = await connectedDriver();
+    const { idToken } = await signIn(d.user);
+    expect((await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token: idToken })).status).toBe(403);
+    expect((await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token: idToken, body: { on: true, reason: "Myself" } })).status).toBe(403);
+  });
+});

@@ -1,0 +1,93 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { isInGoodStanding } from "../auth/user-item";
+import type { Db } from "../db/client";
+import { driverFilters, offers, type users } from "../db/schema";
+import { ApiError } from "../errors";
+import { captureSessionOf } from "../platform/capture";
+import { pagingSchema } from "./admin";
+
+/**
+ * The driver's dashboard as data: the engine's state with the service it depends on, the switch,
+ * and the offers page. The driver's own routes (driver.ts) and the admin's view of a driver
+ * (admin-users.ts, "acting for") answer from these, so both see the same thing.
+ */
+
+type Driver = Pick<typeof users.$inferSelect, "id" | "expirationAt" | "goodStanding" | "isAdmin">;
+
+/** "I've arrived" is offered from this long before a block starts until it ends. */
+const CHECK_IN_OPENS_MS = 60 * 60_000;
+
+export const offersQuerySchema = pagingSchema.extend({ status: z.enum(["won", "disliked", "gone"]).optional() });
+
+export async function readFilters(db: Db, userId: number) {
+  const row = await db.select().from(driverFilters).where(eq(driverFilters.userId, userId)).get();
+  if (!row) return null;
+  const { userId: _user, updatedAt: _updated, ...filters } = row;
+  return filters;
+}
+
+/** What the engine is doing, and the service time it runs on. */
+export async function engineView(env: Pick<Env, "CAPTURE_SESSION">, driver: Driver, now = Date.now()) {
+  const engine = await captureSessionOf(env, driver.id).status(driver.id);
+  return { engine, service: { expiresAt: driver.expirationAt, goodStanding: isInGoodStanding(driver, now) }, now };
+}
+
+/** The system switch: off always works; on says why it could not start (a 409 with the reason). */
+export async function switchEngine(env: Pick<Env, "CAPTURE_SESSION">, userId: number, on: boolean) {
+  const session = captureSessionOf(env, userId);
+  if (!on) return session.stop(userId);
+  const engine = await session.start(userId);
+  if (engine.state === "stopped") {
+    const messages = {
+      expired: "Your service has expired: renew it to turn the system on",
+      disconnected: "Connect your account first",
+      setup: "Set your filters first",
+      driver: "The system could not start",
+    } as const;
+    throw new ApiError("conflict", messages[engine.reason], { details: { reason: engine.reason } });
+  }
+  return engine;
+}
+
+/** Every offer the engine saw, newest first, a page at a time, with the counts per status and the filters that judged them. */
+export async function offersPage(db: Db, userId: number, query: z.infer<typeof offersQuerySchema>, now = Date.now()) {
+  const { page, pageSize, status } = query;
+  const where = status ? and(eq(offers.userId, userId), eq(offers.status, status)) : eq(offers.userId, userId);
+  const [counts, rows, filters] = await Promise.all([
+    db.select({ status: offers.status, n: count() }).from(offers).where(eq(offers.userId, userId)).groupBy(offers.status),
+    db
+      .select()
+      .from(offers)
+      .where(where)
+      .orderBy(desc(offers.seenAt), desc(offers.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    readFilters(db, userId),
+  ]);
+  const byStatus = { won: 0, disliked: 0, gone: 0 };
+  for (const r of counts) byStatus[r.status] = r.n;
+  return {
+    total: status ? byStatus[status] : byStatus.won + byStatus.disliked + byStatus.gone,
+    page,
+    pageSize,
+    counts: byStatus,
+    filters,
+    rows: rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      stationId: r.stationId,
+      stationName: r.stationName,
+      timeZone: r.timeZone,
+      startsAt: r.startsAt,
+      endsAt: r.endsAt,
+      payCents: r.payCents,
+      reasons: r.reasons ?? [],
+      seenAt: r.seenAt,
+      forfeitedAt: r.forfeitedAt,
+      arrivedAt: r.arrivedAt,
+      canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
+      canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,
+    })),
+  };
+}

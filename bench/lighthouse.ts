@@ -10,17 +10,20 @@
  *   --skip-build   reuse the last private build copy (or the one --build-dir names)
  *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
  *   --port N       where the Worker listens (default 8796)
+ *   --runs N       N runs of each page, alternating pages (default 1); the table shows the median
+ *                  of each column (timing scores swing between runs on a busy machine)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import puppeteer from "puppeteer-core";
 import { DEMO } from "../scripts/seed.ts";
-import { benchOptions, freshState, prepareBuild, startWorker } from "./harness.ts";
+import { benchOptions, freshState, numberArg, prepareBuild, startWorker } from "./harness.ts";
 
 const options = benchOptions(8796);
 const SHORT = options.short;
 const PORT = options.port;
+const RUNS = Math.max(1, numberArg("runs", 1));
 const STATE = `.wrangler/bench-lighthouse-state${SHORT ? "-short" : ""}`;
 const GOAL = 95;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
@@ -69,13 +72,15 @@ async function dashboardDriverTokens(): Promise<unknown> {
   throw new Error("no seeded driver reaches the dashboard; has the seed changed?");
 }
 
-/** Signs a driver in inside this Chrome profile, so Lighthouse loads the dashboard as them. */
-async function signInDriver() {
-  const tokens = await dashboardDriverTokens();
+/** Sets (or, with null, removes) the stored session in this Chrome profile, for the next page Lighthouse loads. */
+async function storeSession(tokens: unknown) {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   const page = await browser.newPage();
   await page.goto(`${worker.url}/api/status/health`);
-  await page.evaluate((stored) => localStorage.setItem("bp.session", JSON.stringify(stored)), tokens);
+  await page.evaluate(
+    (stored) => (stored === null ? localStorage.removeItem("bp.session") : localStorage.setItem("bp.session", JSON.stringify(stored))),
+    tokens,
+  );
   await page.close();
   await browser.disconnect();
 }
@@ -90,42 +95,66 @@ type Row = {
   cls: number;
   failing: string[];
 };
-const rows: Row[] = [];
+const runs: Row[][] = PAGES.map(() => []);
 try {
-  for (const page of PAGES) {
-    if (page.driver) await signInDriver();
-    const result = await lighthouse(
-      `${worker.url}${page.path}`,
-      { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], disableStorageReset: Boolean(page.driver) },
-      undefined,
-    );
-    if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
-    // The whole report, for a closer look (bench/results is not committed).
-    mkdirSync("bench/results", { recursive: true });
-    writeFileSync(`bench/results/lighthouse-${page.name.replace(/\W+/g, "-")}.json`, JSON.stringify(result.lhr));
-    const { categories, audits } = result.lhr;
-    const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Row["scores"];
-    const failing = Object.values(categories)
-      .flatMap((category) => category.auditRefs)
-      .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 0.9)
-      .map((ref) => `${ref.id} (${audits[ref.id]?.displayValue ?? audits[ref.id]?.score})`);
-    rows.push({
-      name: page.name,
-      path: new URL(result.lhr.finalDisplayedUrl).pathname,
-      scores,
-      fcpMs: Math.round(audits["first-contentful-paint"]?.numericValue ?? 0),
-      lcpMs: Math.round(audits["largest-contentful-paint"]?.numericValue ?? 0),
-      tbtMs: Math.round(audits["total-blocking-time"]?.numericValue ?? 0),
-      cls: Number((audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
-      failing: [...new Set(failing)],
-    });
+  for (let run = 0; run < RUNS; run++) {
+    for (const [index, page] of PAGES.entries()) {
+      // The public pages are measured signed out: after a dashboard run the profile still holds
+      // the driver's session (Lighthouse's storage reset leaves it), and they would render as theirs.
+      await storeSession(page.driver ? await dashboardDriverTokens() : null);
+      const result = await lighthouse(
+        `${worker.url}${page.path}`,
+        { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], disableStorageReset: Boolean(page.driver) },
+        undefined,
+      );
+      if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
+      // The whole report, for a closer look (bench/results is not committed).
+      mkdirSync("bench/results", { recursive: true });
+      writeFileSync(`bench/results/lighthouse-${page.name.replace(/\W+/g, "-")}.json`, JSON.stringify(result.lhr));
+      const { categories, audits } = result.lhr;
+      const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Row["scores"];
+      const failing = Object.values(categories)
+        .flatMap((category) => category.auditRefs)
+        .filter((ref) => ref.weight > 0 && (audits[ref.id]?.score ?? 1) < 0.9)
+        .map((ref) => `${ref.id} (${audits[ref.id]?.displayValue ?? audits[ref.id]?.score})`);
+      runs[index]!.push({
+        name: page.name,
+        path: new URL(result.lhr.finalDisplayedUrl).pathname,
+        scores,
+        fcpMs: Math.round(audits["first-contentful-paint"]?.numericValue ?? 0),
+        lcpMs: Math.round(audits["largest-contentful-paint"]?.numericValue ?? 0),
+        tbtMs: Math.round(audits["total-blocking-time"]?.numericValue ?? 0),
+        cls: Number((audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
+        failing: [...new Set(failing)],
+      });
+    }
   }
 } finally {
   await chrome.kill();
   worker.stop();
 }
 
-console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset, goal ≥ ${GOAL} in each category\n`);
+/** The median of each column over the runs (the upper middle one for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+const rows: Row[] = runs.map((pageRuns) => {
+  const first = pageRuns[0]!;
+  const of = (pick: (r: Row) => number) => median(pageRuns.map(pick));
+  return {
+    name: first.name,
+    path: first.path,
+    scores: Object.fromEntries(CATEGORIES.map((c) => [c, of((r) => r.scores[c])])) as Row["scores"],
+    fcpMs: of((r) => r.fcpMs),
+    lcpMs: of((r) => r.lcpMs),
+    tbtMs: of((r) => r.tbtMs),
+    cls: of((r) => r.cls),
+    failing: [...new Set(pageRuns.flatMap((r) => r.failing))],
+  };
+});
+
+console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset, goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`);
 console.log("| page | shown at | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |\n|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const s = r.scores;
@@ -133,6 +162,11 @@ for (const r of rows) {
     `| ${r.name} | ${r.path} | ${s.performance} | ${s.accessibility} | ${s["best-practices"]} | ${s.seo} | ${(r.fcpMs / 1000).toFixed(1)} s | ${(r.lcpMs / 1000).toFixed(1)} s | ${r.tbtMs} ms | ${r.cls} |`,
   );
 }
+if (RUNS > 1)
+  for (const pageRuns of runs)
+    console.log(
+      `\n${pageRuns[0]!.name}: performance ${pageRuns.map((r) => r.scores.performance).join(" / ")}, TBT ${pageRuns.map((r) => r.tbtMs).join(" / ")} ms`,
+    );
 for (const r of rows) if (r.failing.length) console.log(`\n${r.name}: audits under 0.9: ${r.failing.join(", ")}`);
 
 const enforced = SHORT ? CATEGORIES.filter((c) => c !== "performance") : CATEGORIES;

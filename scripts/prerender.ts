@@ -49,20 +49,16 @@ export function prerenderPages(): Plugin {
           const runner = createServerModuleRunner(server.environments.ssr!, { hmr: false });
           try {
             const { renderPage } = (await runner.import("/src/app/prerender.tsx")) as {
-              renderPage: (path: string, onRouted: () => void) => Promise<{ html: string; title: string }>;
+              renderPage: (path: string) => Promise<{ html: string; title: string; parts: string[] }>;
             };
             const sources = () =>
               [...runner.evaluatedModules.idToModuleMap.keys()].map((id) => relative(root, id.split("?")[0]!)).filter((path) => path.startsWith("src/"));
-            let routed: string[] = [];
-            const { html, title } = await renderPage(page.path, () => {
-              routed = sources();
-            });
-            // Style sheets of everything on the page; scripts only of the route's modules, which the
-            // browser needs before hydrating (the lazy parts inside hydrate when they arrive, and
-            // fetching them early would share the slow link with the style sheets).
-            const { styles } = assetsOf(manifest, sources());
-            const { scripts } = assetsOf(manifest, routed);
-            const filled = { path: page.path, html, title, styles, scripts };
+            const { html, title, parts } = await renderPage(page.path);
+            // Style sheets and scripts of everything on the page: the route's modules and the lazy
+            // parts inside it, all of which the browser loads before hydrating (lib/lazy-part.tsx;
+            // the style sheets are inline, so the scripts share the link with the entry alone).
+            const { styles, scripts } = assetsOf(manifest, sources());
+            const filled = { path: page.path, html, title, styles, scripts, parts };
             writeFileSync(
               join(outDir, page.file),
               fillTemplate(template, filled, (href) => readFileSync(join(outDir, href), "utf8")),

@@ -13,7 +13,7 @@ const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>
 /** Puts one page's markup, title and links into the built index.html. */
 export function fillTemplate(
   template: string,
-  page: { path: string; html: string; title: string; styles: string[]; scripts: string[] },
+  page: { path: string; html: string; title: string; styles: string[]; scripts: string[]; parts?: string[] },
   readAsset: (href: string) => string,
 ): string {
   if (!ROOT_MARKUP.test(template)) throw new Error('index.html has no empty <div id="root"></div> to fill');
@@ -41,7 +41,11 @@ export function fillTemplate(
         ENTRY_SCRIPT,
         () => `<link rel="modulepreload" crossorigin href="${entry[1]}" id="app-entry">\n    <script type="module" src="/boot.js"></script>`,
       )
-      .replace(/<html lang="en">/, () => `<html lang="en" data-prerendered="${escapeHtml(page.path)}">`)
+      // data-parts: the lazy parts in the markup, which main.tsx loads before hydrating (lib/lazy-part.tsx).
+      .replace(
+        /<html lang="en">/,
+        () => `<html lang="en" data-prerendered="${escapeHtml(page.path)}" data-parts="${escapeHtml((page.parts ?? []).join(" "))}">`,
+      )
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       .replace("</head>", () => `  ${links}\n  </head>`)
       // Inert until hydrated: nothing typed or clicked before the code runs can be lost.

@@ -18,7 +18,9 @@ afterEach(() => vi.unstubAllGlobals());
 // renderer leaves context values behind that the browser renderer would then read.
 describe("pre-rendered pages", () => {
   it("render the landing page whole, without the sign-in form (no typing before the code runs)", async () => {
-    const { html, title } = await renderPage("/");
+    const { html, title, parts } = await renderPage("/");
+    // The lazy parts in the HTML, which the browser loads before hydrating.
+    expect(parts).toEqual(["footer", "landing-sections", "toaster"]);
     expect(title).toBe("Better blocks, without the refresh · Blockpilot");
     expect(html).toContain("Better blocks, without the refresh</h1>");
     expect(html).toContain('id="how-it-works"');
@@ -29,6 +31,7 @@ describe("pre-rendered pages", () => {
 
   it("render the FAQ and the sign-in page with their titles", async () => {
     const faqs = await renderPage("/faqs");
+    expect(faqs.parts).toEqual(["footer", "toaster"]);
     expect(faqs.title).toBe("Frequently asked questions · Blockpilot");
     expect(faqs.html).toContain("Frequently asked questions</h1>");
     const login = await renderPage("/login");
@@ -55,10 +58,11 @@ describe("the page template", () => {
         html: '<link rel="preload" as="image" href="/logo.svg"/><main>Hi</main>',
         styles: ["/assets/page-1.css"],
         scripts: ["/assets/page-1.js"],
+        parts: ["footer", "toaster"],
       },
       (href) => css[href]!,
     );
-    expect(page).toContain('<html lang="en" data-prerendered="/faqs">');
+    expect(page).toContain('<html lang="en" data-prerendered="/faqs" data-parts="footer toaster">');
     expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
     expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');
     expect(page).not.toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');

@@ -2,27 +2,27 @@ import { prerender } from "react-dom/static";
 import { createMemoryRouter } from "react-router";
 import { AppRoot, routerReady } from "./app-root";
 import i18n from "./i18n";
+import { takeRenderedParts } from "./lib/lazy-part";
 import type { RouteHandle } from "./lib/page-title";
 import { patchRoutesOnNavigation, routes } from "./router";
 
 /**
  * Build time only (scripts/prerender.ts runs it in Node): the HTML of one public page as a
  * signed-out English visitor's browser first renders it, for the Worker's static assets to serve
- * before any JavaScript has run (docs/public-site.md, "Pre-rendered pages"). `onRouted` is called
- * once the route's lazy modules have loaded, before the lazy parts inside the page. The same tree as the
+ * before any JavaScript has run (docs/public-site.md, "Pre-rendered pages"). The same tree as the
  * browser's (app-root.tsx) on a memory router; lazy parts are waited for, so the page is whole.
  */
-export async function renderPage(path: string, onRouted?: () => void): Promise<{ html: string; title: string }> {
+export async function renderPage(path: string): Promise<{ html: string; title: string; parts: string[] }> {
   const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   await routerReady(router);
-  // The route's modules are loaded: the browser needs the same before it can hydrate.
-  onRouted?.();
   if (router.state.errors) throw new Error(`${path} rendered an error: ${JSON.stringify(router.state.errors)}`);
+  takeRenderedParts();
   const { prelude } = await prerender(<AppRoot router={router} />);
   const html = await new Response(prelude).text();
   const handle = router.state.matches.findLast((match) => (match.route.handle as RouteHandle | undefined)?.title)?.route.handle as RouteHandle | undefined;
   const appName = i18n.t("appName");
   const title = handle?.title ? `${i18n.t(handle.title)} · ${appName}` : appName;
   router.dispose();
-  return { html, title };
+  // The lazy parts in the HTML: the browser loads them before hydrating (lib/lazy-part.tsx).
+  return { html, title, parts: takeRenderedParts() };
 }

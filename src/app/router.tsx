@@ -4,6 +4,7 @@ import { Splash } from "./components/ui/Splash";
 import HomePage from "./features/home/HomePage";
 import { ErrorPage } from "./layouts/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
+import { lazyPart } from "./lib/lazy-part";
 
 /**
  * The router. Its first table holds only the frame and the landing page, the one route whose
@@ -13,7 +14,7 @@ import { RootLayout } from "./layouts/RootLayout";
  */
 
 // Toasts are raised from lazily loaded screens; their region loads in its own chunk too.
-const Toaster = lazy(() => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
+const Toaster = lazyPart("toaster", () => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
 
 // "/" is also the sign-in page: the auth feature's form, embedded, loads after the first paint.
 const LandingSignIn = lazy(() => import("./features/auth/LoginPage").then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));

@@ -1,11 +1,12 @@
-import { lazy, type MouseEvent, Suspense, useEffect, useState } from "react";
+import { type MouseEvent, Suspense, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useMatches, useNavigation } from "react-router";
+import { lazyPart } from "../lib/lazy-part";
 import { PageTitleContext, type RouteHandle } from "../lib/page-title";
 import { TopBar } from "./TopBar";
 
 // The footer sits below the fold: its code and strings load after the first paint.
-const SiteFooter = lazy(() => import("./SiteFooter"));
+const SiteFooter = lazyPart("footer", () => import("./SiteFooter"));
 
 /** Moves focus to the page's <main id="main"> without touching the URL the router owns. */
 function skipToMain(event: MouseEvent<HTMLAnchorElement>) {

@@ -7,30 +7,51 @@ import type { TFunction } from "i18next";
 const locales = { en: "en-US", es: "es-US" } as const;
 export const localeOf = (lang: string) => (lang === "es" ? locales.es : locales.en);
 
+// Formatters are kept, one per locale, zone and shape: building one costs far more than formatting
+// (a page of 20 offers built 80 per render, and the dashboard renders again at every poll). Bounded,
+// since zones are few but could be many; past the bound the oldest is dropped.
+const MAX_FORMATTERS = 256;
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+function kept<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => F): F {
+  let formatter = formatters.get(key) as F | undefined;
+  if (!formatter) {
+    formatter = build();
+    if (formatters.size >= MAX_FORMATTERS) formatters.delete(formatters.keys().next().value!);
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+const dateTime = (lang: string, options: Intl.DateTimeFormatOptions) =>
+  kept(`${localeOf(lang)} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(localeOf(lang), options));
+
 export function money(cents: number, lang: string): string {
-  return new Intl.NumberFormat(localeOf(lang), { style: "currency", currency: "USD", minimumFractionDigits: cents % 100 === 0 ? 0 : 2 }).format(cents / 100);
+  const fractionDigits = cents % 100 === 0 ? 0 : 2;
+  return kept(
+    `${localeOf(lang)} USD ${fractionDigits}`,
+    () => new Intl.NumberFormat(localeOf(lang), { style: "currency", currency: "USD", minimumFractionDigits: fractionDigits }),
+  ).format(cents / 100);
 }
 
 export function clock(epochMs: number, timeZone: string, lang: string): string {
-  return new Intl.DateTimeFormat(localeOf(lang), { timeZone, hour: "numeric", minute: "2-digit" }).format(epochMs);
+  return dateTime(lang, { timeZone, hour: "numeric", minute: "2-digit" }).format(epochMs);
 }
 
 export function dayAndTime(epochMs: number, timeZone: string, lang: string): string {
-  return new Intl.DateTimeFormat(localeOf(lang), { timeZone, weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(
-    epochMs,
-  );
+  return dateTime(lang, { timeZone, weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(epochMs);
 }
 
 /** "Wed, Jun 10, 10:00 AM – 1:00 PM EDT": a block in its station's time. */
 export function blockSpan(startsAt: number, endsAt: number, timeZone: string, lang: string): string {
-  const end = new Intl.DateTimeFormat(localeOf(lang), { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(endsAt);
+  const end = dateTime(lang, { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(endsAt);
   return `${dayAndTime(startsAt, timeZone, lang)} – ${end}`;
 }
 
 export function weekdayName(weekday: string, lang: string): string {
   // 2024-01-01 was a Monday.
   const index = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(weekday);
-  return new Intl.DateTimeFormat(localeOf(lang), { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
+  return dateTime(lang, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
 }
 
 /** Dollars as typed ("70", "70.5", "$70.50") to cents; null when it is not an amount. */
@@ -81,5 +102,5 @@ export function today(): string {
 
 /** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
 export function localDate(epochMs: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(epochMs);
+  return kept(`en-CA ${timeZone}`, () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })).format(epochMs);
 }

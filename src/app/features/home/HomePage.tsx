@@ -1,11 +1,12 @@
-import { lazy, type ReactNode, Suspense, useEffect, useRef, useSyncExternalStore } from "react";
+import { type ReactNode, Suspense, useEffect, useRef, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
+import { lazyPart } from "../../lib/lazy-part";
 import { useSession } from "../../lib/session";
 import "./landing.css";
 
 // Everything below the first screen loads after the first paint, with its own strings.
-const LandingSections = lazy(() => import("./LandingSections"));
+const LandingSections = lazyPart("landing-sections", () => import("./LandingSections"));
 
 /**
  * The landing page (/): what Blockpilot is, with sign-in beside it. This module is the first paint

@@ -70,10 +70,26 @@ function HowItWorks() {
   );
 }
 
+const sampleTimeFormats = new Map<string, Intl.DateTimeFormat>();
+/** The sample offers' clock times, one formatter per language (building one is the slow part). */
+function sampleTimeFormat(language: string): Intl.DateTimeFormat {
+  const locale = language === "es" ? "es-US" : "en-US";
+  let format = sampleTimeFormats.get(locale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: SAMPLE_TIME_ZONE });
+    sampleTimeFormats.set(locale, format);
+  }
+  return format;
+}
+
+let judged: JudgedOffer[] | undefined;
+/** The sample offers judged once: the filters and offers are constants. */
+const sampleOffers = () => (judged ??= judgedSampleOffers());
+
 function Preview() {
   const { t, i18n } = useTranslation("site");
   const money = (cents: number) => formatUsd(cents, i18n.language);
-  const time = new Intl.DateTimeFormat(i18n.language === "es" ? "es-US" : "en-US", { hour: "numeric", minute: "2-digit", timeZone: SAMPLE_TIME_ZONE });
+  const time = sampleTimeFormat(i18n.language);
   const columns: Column<JudgedOffer>[] = [
     { key: "block", header: t("landing.preview.columns.block"), className: "nowrap", cell: (o) => `${time.format(o.startsAt)}–${time.format(o.endsAt)}` },
     { key: "station", header: t("landing.preview.columns.station"), cell: (o) => `${STATION_NAMES[o.stationId]} (${o.stationId})` },
@@ -128,7 +144,7 @@ function Preview() {
           </div>
           <div className="card landing-offers">
             <h3>{t("landing.preview.offers")}</h3>
-            <DataTable caption={t("landing.preview.caption")} columns={columns} rows={judgedSampleOffers()} rowKey={(o) => o.id} />
+            <DataTable caption={t("landing.preview.caption")} columns={columns} rows={sampleOffers()} rowKey={(o) => o.id} />
           </div>
         </div>
       </div>

@@ -12,7 +12,17 @@ export function usePlans(app: "flex" | "spark" = "flex") {
   });
 }
 
+// One formatter per language: building one is far slower than formatting (on a slow phone the
+// landing page's preview spent most of its render building a formatter per price).
+const usdFormats = new Map<string, Intl.NumberFormat>();
+
 /** $39.99 */
 export function formatUsd(cents: number, language: string): string {
-  return new Intl.NumberFormat(language === "es" ? "es-US" : "en-US", { style: "currency", currency: "USD" }).format(cents / 100);
+  const locale = language === "es" ? "es-US" : "en-US";
+  let format = usdFormats.get(locale);
+  if (!format) {
+    format = new Intl.NumberFormat(locale, { style: "currency", currency: "USD" });
+    usdFormats.set(locale, format);
+  }
+  return format.format(cents / 100);
 }

@@ -5,7 +5,7 @@ import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import { namedFields } from "../db/batch-fields";
-import type { Db } from "../db/client";
+import { type Db, phoneEndsWith } from "../db/client";
 import { invitations, payments, users } from "../db/schema";
 import { foldSearchText } from "../messaging/audience";
 
@@ -38,7 +38,8 @@ function where(q: InvitationListQuery): SQL | undefined {
   if (search.kind === "text") {
     // The inviter's or the invitee's name, region or referral code (their search keys).
     const term = foldSearchText((q.search ?? "").trim().replace(/\p{Cc}/gu, ""));
-    conditions.push(sql`(instr(${inviter.searchKey}, ${term}) > 0 OR instr(coalesce(${invitee.searchKey}, ''), ${term}) > 0)`);
+    const text = sql`(instr(${inviter.searchKey}, ${term}) > 0 OR instr(coalesce(${invitee.searchKey}, ''), ${term}) > 0)`;
+    conditions.push(search.phoneEnd ? sql`(${phoneEndsWith(invitations.phone, search.phoneEnd)} OR ${text})` : text);
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }

@@ -7,7 +7,7 @@ import { parseReviewSearch } from "../../shared/search";
 import { auditInsert } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
 import { namedFields } from "../db/batch-fields";
-import type { Db } from "../db/client";
+import { type Db, phoneEndsWith } from "../db/client";
 import { leads, payments, users } from "../db/schema";
 import { ApiError } from "../errors";
 
@@ -68,7 +68,8 @@ function where(q: LeadListQuery, me: number): SQL | undefined {
   if (search.kind === "phone") conditions.push(eq(leads.phone, search.phone));
   if (search.kind === "text") {
     const term = `%${search.text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    conditions.push(sql`(lower(coalesce(${leads.name}, '')) LIKE ${term} ESCAPE '\\' OR lower(coalesce(${leads.email}, '')) LIKE ${term} ESCAPE '\\')`);
+    const text = sql`(lower(coalesce(${leads.name}, '')) LIKE ${term} ESCAPE '\\' OR lower(coalesce(${leads.email}, '')) LIKE ${term} ESCAPE '\\')`;
+    conditions.push(search.phoneEnd ? sql`(${phoneEndsWith(leads.phone, search.phoneEnd)} OR ${text})` : text);
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }

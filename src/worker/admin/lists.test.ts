@@ -53,6 +53,8 @@ describe("GET /api/admin/invitations", () => {
     expect((await get(`/api/admin/invitations?inviter=${inviter.id}`)).total).toBe(3);
     expect((await get(`/api/admin/invitations?${q}&from=2030-05-02&to=2030-05-02`)).rows[0].phone).toBe(registeredFriend.phone);
     expect((await get(`/api/admin/invitations?search=${stranger.slice(2)}`)).rows.map((r: { inviterId: number }) => r.inviterId)).toEqual([inviter.id]);
+    // The last digits of the invited number.
+    expect((await get(`/api/admin/invitations?inviter=${inviter.id}&search=${stranger.slice(-5)}`)).rows.map((r: { phone: string }) => r.phone)).toEqual([stranger]);
   });
 });
 
@@ -92,6 +94,8 @@ describe("leads", () => {
     const lead = await db.insert(leads).values({ app: "flex", phone, name: "Form Person", source: "contact", message: "How do I pay?" }).returning().get();
     const listed = await get(`/api/admin/leads?stage=contact&search=${phone.slice(2)}`);
     expect(listed.rows[0]).toMatchObject({ id: lead.id, stage: "contact", status: "new", message: "How do I pay?", ownerId: null });
+    // The last digits of the number find it too.
+    expect((await get(`/api/admin/leads?stage=contact&pageSize=100&search=${phone.slice(-6)}`)).rows.map((r: { id: number }) => r.id)).toContain(lead.id);
 
     const res = await call(`/api/admin/leads/${lead.id}`, {
       method: "PATCH",

@@ -104,6 +104,10 @@ describe("GET /api/admin/users", () => {
     expect(names(await list(`search=${who.phone.slice(2)}`))).toEqual(["María Search"]);
     expect(names(await list(`search=1${who.phone.slice(2)}`))).toEqual(["María Search"]);
     expect(names(await list(`region=${encodeURIComponent(r)}&search=MARÍA`))).toEqual(["María Search"]);
+    // Accents and case ignored; the last 4 to 9 digits of the number as typed.
+    expect(names(await list(`region=${encodeURIComponent(r)}&search=maria`))).toEqual(["María Search"]);
+    expect(names(await list(`region=${encodeURIComponent(r)}&search=${who.phone.slice(-7, -4)}-${who.phone.slice(-4)}`))).toEqual(["María Search"]);
+    expect(names(await list(`region=${encodeURIComponent(r)}&search=${who.phone.slice(-4)}`))).toEqual(["María Search"]);
   });
 
   it("pages 20 to 100 rows and refuses other sizes and bad filters", async () => {

@@ -4,7 +4,7 @@ import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import type { CsvValue } from "../csv";
-import { type Db, jsonList } from "../db/client";
+import { type Db, jsonList, phoneEndsWith } from "../db/client";
 import { resellers, users, userTallies } from "../db/schema";
 import { foldSearchText } from "../messaging/audience";
 
@@ -20,14 +20,17 @@ const regionOf = (app: "flex" | "spark") => (app === "flex" ? users.humanRegion 
 const isReseller = sql`EXISTS (SELECT 1 FROM ${resellers} WHERE ${resellers.userId} = ${users.id} AND ${resellers.status} = 'approved')`;
 const goodStanding = (now: number) => sql`(${users.goodStanding} = 1 AND (${users.expirationAt} IS NULL OR ${users.expirationAt} > ${now}))`;
 
-/** The review's search: a phone number, or a case-insensitive match on name, region or referral (users.search_key). */
+/** The review's search: a phone number, the end of one, or a match ignoring case and accents on name, region or referral (users.search_key). */
 function searchCondition(search: string | undefined): SQL[] {
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [eq(users.phone, parsed.phone)];
   // Control characters are the key's field separators: a term must not reach across fields.
   const term = foldSearchText((search ?? "").trim().replace(/\p{Cc}/gu, ""));
-  return term ? [sql`instr(${users.searchKey}, ${term}) > 0`] : [];
+  if (!term) return [];
+  const text = sql`instr(${users.searchKey}, ${term}) > 0`;
+  // 4 to 9 digits: the end of a number, or a name or code holding them.
+  return parsed.phoneEnd ? [sql`(${phoneEndsWith(users.phone, parsed.phoneEnd)} OR ${text})`] : [text];
 }
 
 export function userWhere(f: UserFilters, now: number): SQL {

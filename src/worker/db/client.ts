@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { createMiddleware } from "hono/factory";
 import * as schema from "./schema";
 
@@ -39,6 +40,11 @@ export function columnNames(...columns: { name: string }[]): SQL {
 /** The value an upsert's conflicting row would have written (ON CONFLICT … DO UPDATE SET col = excluded.col). */
 export function excluded(column: { name: string }): SQL {
   return sql`excluded.${sql.identifier(column.name)}`;
+}
+
+/** A stored E.164 number ending with these digits (a search for the last 4 to 9 of a number). */
+export function phoneEndsWith(phone: SQL | SQLiteColumn, digits: string): SQL {
+  return sql`substr(${phone}, ${-digits.length}) = ${digits}`;
 }
 
 /**

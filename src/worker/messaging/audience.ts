@@ -9,7 +9,7 @@ import { parseReviewSearch } from "../../shared/search";
 import { isInGoodStanding } from "../auth/user-item";
 import { areaCodesOfRegions, KNOWN_AREA_CODES } from "../compliance/area-codes";
 import { REGION_RULES, WHATSAPP_MARKETING_CAP } from "../compliance/state-rules";
-import { type Db, jsonList } from "../db/client";
+import { type Db, jsonList, phoneEndsWith } from "../db/client";
 import { campaignMessages, campaigns, consentEvents, invitations, optOuts, users } from "../db/schema";
 import { ApiError } from "../errors";
 
@@ -80,7 +80,7 @@ function searchCondition(search: string | undefined, columns: { phone: SQL; sear
   if (!term) return [];
   const text = sql`instr(${columns.searchKey}, ${term}) > 0`;
   // 4 to 9 digits: the end of a number (phones are stored E.164), or a name or code holding them.
-  return parsed.phoneEnd ? [sql`(substr(${columns.phone}, ${-parsed.phoneEnd.length}) = ${parsed.phoneEnd} OR ${text})`] : [text];
+  return parsed.phoneEnd ? [sql`(${phoneEndsWith(columns.phone, parsed.phoneEnd)} OR ${text})`] : [text];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -37,13 +37,11 @@ export function mockApi(routes: Route[]) {
 let answering: MutationObserver | undefined;
 
 /**
- * Answers every confirm with `answer`, as a person would: window.confirm (happy-dom has none), and
- * the app's confirm dialog (useConfirm), whose Cancel or confirm button is clicked once it opens.
- * Records each question: window.confirm's text, or the dialog's whole text.
+ * Answers every confirm with `answer`, as a person would: the app's confirm dialog (useConfirm),
+ * whose Cancel or confirm button is clicked once it opens. Records each dialog's whole text.
  */
 export function stubConfirm(answer: boolean) {
   const confirm = vi.fn((_message?: string) => answer);
-  Object.defineProperty(window, "confirm", { value: confirm, configurable: true, writable: true });
   answering?.disconnect();
   answering = new MutationObserver(() => {
     for (const dialog of document.querySelectorAll("dialog")) {

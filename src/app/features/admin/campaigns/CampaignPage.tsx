@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useParams } from "react-router";
 import { Badge } from "../../../components/ui/Badge";
 import { confirmedAction } from "../../../components/ui/confirmed-action";
+import { useConfirm } from "../../../components/ui/Dialog";
 import { type Column, DataTable } from "../../../components/ui/DataTable";
 import { PageHead } from "../../../components/ui/PageHead";
 import { Pager, usePaging } from "../../../components/ui/Pager";
@@ -65,11 +66,12 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
   const [retrying, setRetrying] = useState(false);
   const [cancelling, setCancelling] = useState(false);
   const { mutate } = useCampaign(String(campaign.id));
+  const [confirm, confirmDialog] = useConfirm();
 
   async function cancel() {
     setCancelling(true);
     const cancelled = await confirmedAction({
-      confirm: t("campaigns.cancelConfirm"),
+      confirm: () => confirm({ title: t("campaigns.cancelConfirm"), confirmLabel: t("campaigns.cancel"), cancelLabel: t("campaigns.keep"), tone: "danger" }),
       loading: t("campaigns.cancel"),
       run: () => unwrap(api.admin.campaigns[":id"].cancel.$post({ param: { id: String(campaign.id) } })),
       success: () => t("campaigns.cancelled"),
@@ -82,7 +84,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
   async function retryFailed() {
     setRetrying(true);
     const retried = await confirmedAction({
-      confirm: t("campaigns.retryConfirm", { n: campaign.counts.failed }),
+      confirm: () => confirm({ title: t("campaigns.retryConfirm", { n: campaign.counts.failed }), confirmLabel: t("campaigns.retryFailed") }),
       loading: t("send.sending"),
       run: () => unwrap(api.admin.campaigns[":id"]["retry-failed"].$post({ param: { id: String(campaign.id) } })),
       success: (res) => t("campaigns.retried", { n: res.campaign.total }),
@@ -94,6 +96,7 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
 
   return (
     <>
+      {confirmDialog}
       <div className="card campaign-summary">
         <dl className="facts">
           <div>

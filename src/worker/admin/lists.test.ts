@@ -54,7 +54,9 @@ describe("GET /api/admin/invitations", () => {
     expect((await get(`/api/admin/invitations?${q}&from=2030-05-02&to=2030-05-02`)).rows[0].phone).toBe(registeredFriend.phone);
     expect((await get(`/api/admin/invitations?search=${stranger.slice(2)}`)).rows.map((r: { inviterId: number }) => r.inviterId)).toEqual([inviter.id]);
     // The last digits of the invited number.
-    expect((await get(`/api/admin/invitations?inviter=${inviter.id}&search=${stranger.slice(-5)}`)).rows.map((r: { phone: string }) => r.phone)).toEqual([stranger]);
+    expect((await get(`/api/admin/invitations?inviter=${inviter.id}&search=${stranger.slice(-5)}`)).rows.map((r: { phone: string }) => r.phone)).toEqual([
+      stranger,
+    ]);
   });
 });
 

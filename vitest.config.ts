@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import react from "@vitejs/plugin-react";
@@ -13,6 +14,10 @@ export default defineConfig({
   test: {
     // Logs of passing tests are noise; a failing test shows its own.
     silent: "passed-only",
+    // Vitest's default (cores − 1) is one worker on a two-core machine, yet the Worker tests spend
+    // much of their time waiting on timers and the local fake servers: one file per core keeps
+    // both cores busy (npm test runs the browser tests beside them too).
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: false,

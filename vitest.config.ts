@@ -16,7 +16,7 @@ export default defineConfig({
     silent: "passed-only",
     // Vitest's default (cores − 1) is one worker on a two-core machine, yet the Worker tests spend
     // much of their time waiting on timers and the local fake servers: one file per core keeps
-    // both cores busy (npm test runs the browser tests beside them too).
+    // both cores busy.
     maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {

@@ -51,7 +51,7 @@ async function settle(page: Page) {
     .catch(() => console.log(`  no h1 on ${new URL(page.url()).pathname}`));
 }
 
-type Finding = { session: string; lang: string; url: string; rule: string; impact: string; nodes: number; help: string };
+type Finding = { session: string; lang: string; url: string; rule: string; impact: string; nodes: number; help: string; where: string[] };
 const summary: { session: string; lang: string; pages: number; serious: number; critical: number; other: number }[] = [];
 
 for (const [session, tokens] of [
@@ -84,7 +84,18 @@ for (const [session, tokens] of [
         assert.equal(await page.getAttribute("html", "lang"), lang, `${landed} is not marked as ${lang}`);
         const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
         for (const v of result.violations) {
-          if (BLOCKING.has(v.impact ?? "")) findings.push({ session, lang, url: landed, rule: v.id, impact: v.impact!, nodes: v.nodes.length, help: v.help });
+          if (BLOCKING.has(v.impact ?? ""))
+            findings.push({
+              session,
+              lang,
+              url: landed,
+              rule: v.id,
+              impact: v.impact!,
+              nodes: v.nodes.length,
+              help: v.help,
+              // Which elements, and axe's own account of each (colours and ratio for a contrast finding), so a finding in CI can be traced.
+              where: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.replace(/\s+/g, " ") ?? ""} ${n.html.slice(0, 200)}`),
+            });
           else other++;
         }
       }
@@ -99,7 +110,10 @@ for (const [session, tokens] of [
       });
       await page.context().close();
     }
-    for (const f of findings) console.log(`  ${f.impact}: ${f.rule} on ${f.url} (${f.session}, ${f.lang}, ${f.nodes} nodes) — ${f.help}`);
+    for (const f of findings) {
+      console.log(`  ${f.impact}: ${f.rule} on ${f.url} (${f.session}, ${f.lang}, ${f.nodes} nodes) — ${f.help}`);
+      for (const w of f.where) console.log(`    ${w}`);
+    }
     assert.deepEqual(findings, [], "serious or critical accessibility violations");
   });
 }

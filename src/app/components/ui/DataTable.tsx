@@ -31,7 +31,7 @@ type Props<Row> = {
 export function DataTable<Row>({ columns, rows, rowKey, caption, busy, empty, sort, onSort, rowClassName }: Props<Row>) {
   return (
     <TableScroll label={caption} busy={busy}>
-      <table className={busy ? "data-table busy" : "data-table"}>
+      <table className="data-table">
         {caption && <caption className="visually-hidden">{caption}</caption>}
         <thead>
           <tr>

@@ -41,6 +41,8 @@ export function TableScroll({ label, busy, children }: { label?: ReactNode; busy
         </p>
       )}
       <div className="table-scroll-frame" data-more-left={edges.left || undefined} data-more-right={edges.right || undefined}>
+        {/* While a page loads the rows keep their colours (faded text would fall below AA contrast); a bar moves along the top. */}
+        {busy && <div className="table-busy-bar" aria-hidden="true" />}
         <div
           ref={box}
           className="table-wrap data-table-wrap"

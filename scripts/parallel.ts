@@ -1,0 +1,37 @@
+/**
+ * `node scripts/parallel.ts "<command>" "<command>" …`: runs the commands at once and fails if any
+ * fails. `npm test` runs the browser tests beside the unit tests and the benches' short runs this
+ * way: each spends much of its time waiting (timers, a browser, local servers), so together they
+ * take little more than the longer of the two on a two-core machine. Each command's output is kept and printed whole
+ * when it ends, so the two logs never interleave; a summary with each one's time comes last.
+ */
+import { spawn } from "node:child_process";
+
+const commands = process.argv.slice(2);
+if (commands.length === 0) {
+  console.error('usage: node scripts/parallel.ts "<command>" ["<command>" …]');
+  process.exit(2);
+}
+
+type Outcome = { command: string; code: number; seconds: number };
+
+function run(command: string): Promise<Outcome> {
+  const started = Date.now();
+  // FORCE_COLOR keeps the reporters' colours although the output goes to a pipe.
+  const child = spawn(command, { shell: true, stdio: ["ignore", "pipe", "pipe"], env: { FORCE_COLOR: "1", ...process.env } });
+  const chunks: Buffer[] = [];
+  child.stdout.on("data", (c: Buffer) => chunks.push(c));
+  child.stderr.on("data", (c: Buffer) => chunks.push(c));
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      process.stdout.write(`\n── ${command} ${"─".repeat(Math.max(0, 70 - command.length))}\n`);
+      process.stdout.write(Buffer.concat(chunks));
+      resolve({ command, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 });
+    });
+  });
+}
+
+const outcomes = await Promise.all(commands.map(run));
+console.log("\n| command | result | time |\n|---|---|---|");
+for (const o of outcomes) console.log(`| ${o.command} | ${o.code === 0 ? "ok" : `FAILED (exit ${o.code})`} | ${o.seconds.toFixed(0)} s |`);
+process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1);

@@ -4,7 +4,9 @@
  * bundle under `wrangler dev`, its queue consumer, the SendPacer Durable Object, the Twilio
  * adapter) against the fake provider of test/fake-provider, which allows R messages per second
  * (token bucket) and injects 429s, 5xx answers, time-outs and ambiguous sends (accepted, then no
- * answer: the Worker must wait for the status callback naming the row instead of sending again).
+ * answer: the Worker must settle the row from the status callback naming it, or from a lookup at the
+ * provider before sending again, never send it twice). Refused callbacks are retried as Twilio's
+ * connection overrides (#rc=5&rp=all) say.
  * It prints the achieved rate against
  * R (goal ≥ 95 %), duplicates (goal 0) and lost messages (goal 0), checked against both the
  * provider's records and the campaign ledger. The audience spans area codes from Hawaii to
@@ -210,7 +212,8 @@ const stats = (await (await fetch(`${fake.url}/__control/stats`)).json()) as {
   lastAt: number;
   rejected: Record<string, number>;
   acceptedUnanswered: number;
-  callbacks: { sent: number; failed: number };
+  callbacks: { sent: number; failed: number; retried: number };
+  lookups: { answered: number; failed: number };
 };
 const { messages } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as { messages: AcceptedMessage[] };
 const csv = await api<string>(`/api/admin/campaigns/${campaign.id}/export.csv`);
@@ -243,6 +246,10 @@ const notDeferred = closedPhones.filter((p) => !deferredRows.some((r) => r.phone
 const outsideHours = messages.filter((m) => m.body === body && !isReachable(m.at, zoneOf(m.to)));
 const unrecorded = messages.filter((m) => m.body === body && !ledger.some((r) => r.providerId === m.id));
 const lost = lostPhones.length + phantom.length + unsettled.length + notDeferred.length;
+// Ambiguous sends (accepted, never answered): settled by their callback if it was taken before any
+// lookup showed the message, else by the lookup (the Worker asked because the row was still held).
+const unanswered = messages.filter((m) => m.unanswered);
+const byLookup = unanswered.filter((m) => m.listedAt !== undefined && (m.callbackAt === undefined || m.listedAt < m.callbackAt));
 
 const windowSeconds = (stats.lastAt - stats.firstAt) / 1000;
 const achieved = (stats.accepted - 1) / windowSeconds;
@@ -268,7 +275,11 @@ const rows: [string, string, string][] = [
     `${attempts} (${(attempts / windowSeconds).toFixed(2)}/s)`,
     `rate-limited ${stats.rejected.rateLimited}, injected 429 ${stats.rejected.injected429}, 5xx ${stats.rejected.injected5xx}, time-outs ${stats.rejected.timeouts}, permanent ${stats.rejected.permanent}`,
   ],
-  ["ambiguous sends", `${stats.acceptedUnanswered} accepted with no answer`, "settled from their status callbacks, not sent again"],
+  [
+    "ambiguous sends",
+    `${stats.acceptedUnanswered} accepted with no answer`,
+    `settled by their status callback ${unanswered.length - byLookup.length}, by a lookup ${byLookup.length}; lookups answered ${stats.lookups.answered}, failed ${stats.lookups.failed}`,
+  ],
   ["duplicates", String(duplicates), "goal 0"],
   [
     "lost",
@@ -277,7 +288,11 @@ const rows: [string, string, string][] = [
   ],
   ["sent but unrecorded", String(unrecorded.length), "provider accepted, ledger has no id"],
   ["ledger", JSON.stringify(campaign.counts), `failed = the ${PERMANENT} permanent numbers (21211) plus any dead letters`],
-  ["delivery receipts", `${stats.callbacks.sent} posted, ${stats.callbacks.failed} refused`, "signed X-Twilio-Signature callbacks"],
+  [
+    "delivery receipts",
+    `${stats.callbacks.sent} taken, ${stats.callbacks.failed} given up`,
+    `signed X-Twilio-Signature callbacks; ${stats.callbacks.retried} deliveries retried (#rc=5&rp=all)`,
+  ],
 ];
 console.log(`\n| measure | value | note |\n|---|---|---|`);
 for (const [a, b, c] of rows) console.log(`| ${a} | ${b} | ${c} |`);
@@ -296,6 +311,7 @@ writeFileSync(
     duplicates,
     lost,
     stats,
+    ambiguous: { unanswered: unanswered.length, byLookup: byLookup.length },
     counts: campaign.counts,
     acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
   }),

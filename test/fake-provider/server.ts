@@ -89,6 +89,9 @@ export type AcceptedMessage = {
   /** Twilio's Message status as the list resource shows it: queued until the delivery callback is generated. */
   status: string;
   errorCode?: number;
+  /** When a status callback for it was first taken (2xx), and when a lookup (the Messages list) first showed it. */
+  callbackAt?: number;
+  listedAt?: number;
 };
 
 type Tenant = {
@@ -271,6 +274,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
    */
   function deliverCallback(
     t: Tenant,
+    message: AcceptedMessage,
     url: string,
     init: { headers: Record<string, string>; body: string },
     policy: { retries: number; on: Set<string>; readTimeoutMs: number; totalMs: number; maxDelayMs: number },
@@ -280,8 +284,10 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       fetch(url, { method: "POST", ...init, signal: AbortSignal.timeout(policy.readTimeoutMs) }).then(
         async (r) => {
           await r.arrayBuffer().catch(() => undefined);
-          if (r.ok) t.callbacks.sent++;
-          else retryOr(n, r.status >= 500 ? "5xx" : "4xx");
+          if (r.ok) {
+            t.callbacks.sent++;
+            message.callbackAt ??= Date.now();
+          } else retryOr(n, r.status >= 500 ? "5xx" : "4xx");
         },
         (err: unknown) => retryOr(n, err instanceof Error && err.name === "TimeoutError" ? "rt" : "ct"),
       );
@@ -332,6 +338,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       if (undeliverable) message.errorCode = 30003;
       deliverCallback(
         t,
+        message,
         requested,
         {
           headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": twilioSignature(t.config.twilio.authToken, signedUrl, params) },
@@ -375,6 +382,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       const week = 7 * 24 * 3_600_000;
       deliverCallback(
         t,
+        message,
         url,
         { headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(t.config.whatsapp.appSecret, body) }, body },
         { retries: Number.POSITIVE_INFINITY, on: new Set(["all"]), readTimeoutMs: 20_000, totalMs: week, maxDelayMs: 3_600_000 },
@@ -404,6 +412,8 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
     const from = query.get("From");
     const size = Math.min(1000, Math.max(1, Number(query.get("PageSize") ?? 50) || 50));
     const matching = t.accepted.filter((m) => m.channel === "sms" && (!to || m.to === to) && (!from || m.from === from)).reverse();
+    const now = Date.now();
+    for (const m of matching.slice(0, size)) m.listedAt ??= now;
     const messages = matching.slice(0, size).map((m) => ({
       sid: m.id,
       account_sid: sid,

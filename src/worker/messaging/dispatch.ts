@@ -490,8 +490,10 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       await sleep(left);
     } else if (left > 0) {
       const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
-      // A held row comes back as its wait ends (whatever is left then is slept out, above).
-      throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.ceil(left / 1000) : Math.ceil(left / 1000) + 1);
+      // A held row comes back just before its wait ends (the rest, under a second and a half, is
+      // slept out above): rounding the queue's whole-second delay up would add up to a second, and
+      // a queue hop more, to every held row.
+      throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.floor(left / 1000) : Math.ceil(left / 1000) + 1);
     }
     // Its wait is over and no callback settled it: an SMS provider is asked before it goes again.
     if (m.heldUntil !== null && m.channel === "sms" && (await reconcile(env, ctx, m))) return;
@@ -598,9 +600,12 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     }
     if (first === "late") {
       ctx.waitUntil(attempt.catch((err: unknown) => ctx.log.error("dispatch.background_failed", { messageId: m.id, error: String(err) })));
-      // By then the call has answered or timed out and its outcome is recorded (a second to spare for that).
-      const callEndsIn = slotAt + providerTimeoutMs(env) - Date.now();
-      throw new RetryLater(`provider slow for message ${m.id}; finishing in the background`, Math.ceil(callEndsIn / 1000) + 1);
+      // A call this slow is almost always a time-out, after which the row is held for `holdMs`:
+      // the job comes back as that hold ends (just before; the rest is slept out), not once in
+      // between to find it held. Had the call answered after all, the returning job finds the
+      // row settled, or pending again a few seconds later than it could have been.
+      const holdEndsIn = slotAt + providerTimeoutMs(env) + holdMs - Date.now();
+      throw new RetryLater(`provider slow for message ${m.id}; finishing in the background`, Math.max(0, Math.floor(holdEndsIn / 1000)));
     }
     outcome = first;
   } else {

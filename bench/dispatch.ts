@@ -215,7 +215,10 @@ const stats = (await (await fetch(`${fake.url}/__control/stats`)).json()) as {
   callbacks: { sent: number; failed: number; retried: number };
   lookups: { answered: number; failed: number };
 };
-const { messages } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as { messages: AcceptedMessage[] };
+const { messages, timedOut } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as {
+  messages: AcceptedMessage[];
+  timedOut: { to: string; body: string; at: number }[];
+};
 const csv = await api<string>(`/api/admin/campaigns/${campaign.id}/export.csv`);
 worker.stop();
 await fake.close();
@@ -250,6 +253,22 @@ const lost = lostPhones.length + phantom.length + unsettled.length + notDeferred
 // lookup showed the message, else by the lookup (the Worker asked because the row was still held).
 const unanswered = messages.filter((m) => m.unanswered);
 const byLookup = unanswered.filter((m) => m.listedAt !== undefined && (m.callbackAt === undefined || m.listedAt < m.callbackAt));
+// Plain time-outs (nothing accepted): how long after the request that got no answer the message was
+// accepted on a later try. The tail of a run is made of these.
+const resendDelays = timedOut
+  .filter((x) => x.body === body)
+  .flatMap((x) => {
+    const next = (accepted.get(x.to) ?? []).find((m) => m.at > x.at);
+    return next ? [(next.at - x.at) / 1000] : [];
+  })
+  .sort((a, b) => a - b);
+const quantile = (q: number) => (resendDelays.length ? resendDelays[Math.min(resendDelays.length - 1, Math.floor(q * resendDelays.length))]!.toFixed(1) : "-");
+// The last 20 s of acceptances, per second: where the window's end went.
+const acceptedTimes = messages.map((m) => m.at).sort((a, b) => a - b);
+const lastSeconds = Array.from(
+  { length: 20 },
+  (_, i) => acceptedTimes.filter((at) => at > stats.lastAt - (20 - i) * 1000 && at <= stats.lastAt - (19 - i) * 1000).length,
+);
 
 const windowSeconds = (stats.lastAt - stats.firstAt) / 1000;
 const achieved = (stats.accepted - 1) / windowSeconds;
@@ -280,6 +299,12 @@ const rows: [string, string, string][] = [
     `${stats.acceptedUnanswered} accepted with no answer`,
     `settled by their status callback ${unanswered.length - byLookup.length}, by a lookup ${byLookup.length}; lookups answered ${stats.lookups.answered}, failed ${stats.lookups.failed}`,
   ],
+  [
+    "time-out to re-send",
+    `median ${quantile(0.5)} s, max ${quantile(1)} s`,
+    `${resendDelays.length} plain time-outs: 3 s time-out, held as long again, looked up, sent (queue delays included)`,
+  ],
+  ["last 20 s, accepted per second", lastSeconds.join(" "), "oldest first; the window ends at the last acceptance"],
   ["duplicates", String(duplicates), "goal 0"],
   [
     "lost",
@@ -312,6 +337,7 @@ writeFileSync(
     lost,
     stats,
     ambiguous: { unanswered: unanswered.length, byLookup: byLookup.length },
+    resendDelays,
     counts: campaign.counts,
     acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
   }),

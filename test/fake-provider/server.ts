@@ -97,6 +97,8 @@ export type AcceptedMessage = {
 type Tenant = {
   config: FakeConfig;
   accepted: AcceptedMessage[];
+  /** SMS requests the "timeout" fault left unanswered (nothing accepted): when, to whom, what. */
+  timedOut: { to: string; body: string; at: number }[];
   buckets: Map<string, { tokens: number; at: number }>;
   rejected: { rateLimited: number; injected429: number; injected5xx: number; timeouts: number; permanent: number; invalid: number; unauthorized: number };
   /** Messages accepted whose answer was withheld. */
@@ -148,6 +150,7 @@ export function defaultConfig(): FakeConfig {
 const newTenant = (): Tenant => ({
   config: defaultConfig(),
   accepted: [],
+  timedOut: [],
   buckets: new Map(),
   rejected: { rateLimited: 0, injected429: 0, injected5xx: 0, timeouts: 0, permanent: 0, invalid: 0, unauthorized: 0 },
   acceptedUnanswered: 0,
@@ -458,7 +461,9 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       t.rejected.permanent++;
       return json(res, 400, { ...twilioError(Number(permanent), `Permanent failure for ${to}`), status: 400 });
     }
+    const timeoutsBefore = t.rejected.timeouts;
     const admitted = admit(t, res, `sms:${from}`, (code, message) => ({ ...twilioError(code, message), status: 429 }));
+    if (t.rejected.timeouts > timeoutsBefore) t.timedOut.push({ to, body, at: Date.now() });
     if (!admitted) return;
     const callback = form.get("StatusCallback");
     const message: AcceptedMessage = {
@@ -588,7 +593,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       tenants.set(tenantName, newTenant());
       return json(res, 200, { reset: true });
     }
-    if (path === "/__control/messages" && req.method === "GET") return json(res, 200, { messages: t.accepted });
+    if (path === "/__control/messages" && req.method === "GET") return json(res, 200, { messages: t.accepted, timedOut: t.timedOut });
     if (path === "/__control/stats" && req.method === "GET") return json(res, 200, stats(t));
 
     const twilio = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(path);

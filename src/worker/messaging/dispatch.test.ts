@@ -400,7 +400,8 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
       .run();
     const back = await deliver(s, jobs, { attempts: 2 });
     expect(back.acked).toEqual(["m0"]);
-    expect(back.tookMs).toBeGreaterThanOrEqual(HOLD_SLEEP_MS / 2 - 50);
+    // (Less the moments between setting held_until and the delivery starting, on a busy machine.)
+    expect(back.tookMs).toBeGreaterThanOrEqual(HOLD_SLEEP_MS / 2 - 150);
     expect((await rows(id))[0]).toMatchObject({ status: "sent", attempts: 2 });
     expect((await s.stats()).accepted).toBe(1);
   });
@@ -474,6 +475,27 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
     expect(died).toMatchObject({ status: "failed", dead_lettered: 1, error_code: "dead_lettered" });
     expect(died!.error_message).toMatch(/^Gave up after 1 send attempt; last error lookup_failed: Could not ask the provider/);
     expect((await s.stats()).accepted).toBe(0);
+  });
+
+  it("settles from the provider's record a row whose consumer died after the provider accepted it", async () => {
+    const s = setup();
+    const id = await expanded(s, [uniquePhone()]);
+    const jobs = dispatchJobs(s);
+    // The consumer claimed and sent it, then died before recording anything (no callback either).
+    const [row] = await rows(id);
+    const claimedAt = Date.now();
+    await env.DB.prepare("UPDATE campaign_messages SET status = 'sending', attempts = 1, first_claimed_at = ?, updated_at = ? WHERE id = ?")
+      .bind(claimedAt, claimedAt, row!.id)
+      .run();
+    const sms = createSmsProvider(s.workerEnv);
+    const sent = await sms.send({ to: row!.phone, body: "Hello from the dispatch test" });
+    // Its claim runs out; the redelivered job asks before sending.
+    await env.DB.prepare("UPDATE campaign_messages SET updated_at = ? WHERE id = ?")
+      .bind(claimedAt - LEASE_MS - 1, row!.id)
+      .run();
+    await deliver(s, jobs, { attempts: 2 });
+    expect((await rows(id))[0]).toMatchObject({ status: "sent", provider_id: (sent as { providerId: string }).providerId, attempts: 1 });
+    expect((await s.stats()).accepted).toBe(1);
   });
 
   it("keeps a held row held when the sweep re-queues it, so it is looked up rather than sent blindly", async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
@@ -438,8 +438,8 @@ export function resendWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS" | "PROVIDER_
 }
 
 /**
- * Before a held SMS is sent again: does the provider have it (same number, our sender, same text,
- * created since the row was first claimed)? Found: the row is settled from the provider's record,
+ * Before a held SMS (or one whose consumer died mid-send) is sent again: does the provider have
+ * it (same number, our sender, same text, created since the row was first claimed)? Found: the row is settled from the provider's record,
  * as its callback would have settled it, and nothing is sent. Not found: false, the caller sends.
  * The question failing: the row is held again (RetryLater), within the queue's retries; past them
  * the dead-letter queue fails the row visibly.
@@ -454,7 +454,8 @@ async function reconcile(env: Env, ctx: JobContext, m: MessageRecord): Promise<b
   }
   if (answer.found === false) return false;
   if (answer.found) {
-    await applyStatusCallback(env, { messageId: m.id, ...answer });
+    const { providerId, status, errorCode, errorMessage } = answer;
+    await applyStatusCallback(env, { messageId: m.id, providerId, status, errorCode, errorMessage });
     ctx.log.info("dispatch.reconciled", { messageId: m.id, providerId: answer.providerId, status: answer.status });
     return true;
   }
@@ -468,7 +469,7 @@ async function reconcile(env: Env, ctx: JobContext, m: MessageRecord): Promise<b
       errorMessage: `Could not ask the provider whether it has the message (${answer.errorCode}: ${answer.errorMessage})`.slice(0, 500),
       updatedAt: now,
     })
-    .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending"), isNotNull(campaignMessages.heldUntil)));
+    .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
   throw new RetryLater(`lookup for message ${m.id} failed: ${answer.errorCode}`, Math.ceil(holdMs / 1000));
 }
 
@@ -489,14 +490,15 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       // row if its callback settled it meanwhile.
       await sleep(left);
     } else if (left > 0) {
-      const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
+      const why = m.heldUntil !== null ? "waits for the status callback (or lookup) of a send that got no answer" : "is being sent by another consumer";
       // A held row comes back just before its wait ends (the rest, under a second and a half, is
       // slept out above): rounding the queue's whole-second delay up would add up to a second, and
       // a queue hop more, to every held row.
       throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.floor(left / 1000) : Math.ceil(left / 1000) + 1);
     }
-    // Its wait is over and no callback settled it: an SMS provider is asked before it goes again.
-    if (m.heldUntil !== null && m.channel === "sms" && (await reconcile(env, ctx, m))) return;
+    // Its wait is over (a send that got no answer) or its claim ran out (a consumer that died
+    // mid-send) and no callback settled it: an SMS provider is asked before it goes again.
+    if (m.channel === "sms" && (await reconcile(env, ctx, m))) return;
   }
   if (m.optedOut) {
     await db

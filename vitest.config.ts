@@ -73,7 +73,8 @@ export default defineConfig({
       },
       {
         extends: false,
-        test: { name: "scripts", environment: "node", include: ["scripts/**/*.test.ts"] },
+        // Plain Node: the scripts, and the fake servers' own behaviour (test/fake-provider).
+        test: { name: "scripts", environment: "node", include: ["scripts/**/*.test.ts", "test/**/*.test.ts"] },
       },
       {
         extends: false,

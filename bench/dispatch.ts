@@ -4,7 +4,9 @@
  * bundle under `wrangler dev`, its queue consumer, the SendPacer Durable Object, the Twilio
  * adapter) against the fake provider of test/fake-provider, which allows R messages per second
  * (token bucket) and injects 429s, 5xx answers, time-outs and ambiguous sends (accepted, then no
- * answer: the Worker must wait for the status callback naming the row instead of sending again).
+ * answer: the Worker must settle the row from the status callback naming it, or from a lookup at the
+ * provider before sending again, never send it twice). Refused callbacks are retried as Twilio's
+ * connection overrides (#rc=5&rp=all) say.
  * It prints the achieved rate against
  * R (goal ≥ 95 %), duplicates (goal 0) and lost messages (goal 0), checked against both the
  * provider's records and the campaign ledger. The audience spans area codes from Hawaii to
@@ -210,9 +212,13 @@ const stats = (await (await fetch(`${fake.url}/__control/stats`)).json()) as {
   lastAt: number;
   rejected: Record<string, number>;
   acceptedUnanswered: number;
-  callbacks: { sent: number; failed: number };
+  callbacks: { sent: number; failed: number; retried: number };
+  lookups: { answered: number; failed: number };
 };
-const { messages } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as { messages: AcceptedMessage[] };
+const { messages, timedOut } = (await (await fetch(`${fake.url}/__control/messages`)).json()) as {
+  messages: AcceptedMessage[];
+  timedOut: { to: string; body: string; at: number }[];
+};
 const csv = await api<string>(`/api/admin/campaigns/${campaign.id}/export.csv`);
 worker.stop();
 await fake.close();
@@ -243,6 +249,26 @@ const notDeferred = closedPhones.filter((p) => !deferredRows.some((r) => r.phone
 const outsideHours = messages.filter((m) => m.body === body && !isReachable(m.at, zoneOf(m.to)));
 const unrecorded = messages.filter((m) => m.body === body && !ledger.some((r) => r.providerId === m.id));
 const lost = lostPhones.length + phantom.length + unsettled.length + notDeferred.length;
+// Ambiguous sends (accepted, never answered): settled by their callback if it was taken before any
+// lookup showed the message, else by the lookup (the Worker asked because the row was still held).
+const unanswered = messages.filter((m) => m.unanswered);
+const byLookup = unanswered.filter((m) => m.listedAt !== undefined && (m.callbackAt === undefined || m.listedAt < m.callbackAt));
+// Plain time-outs (nothing accepted): how long after the request that got no answer the message was
+// accepted on a later try. The tail of a run is made of these.
+const resendDelays = timedOut
+  .filter((x) => x.body === body)
+  .flatMap((x) => {
+    const next = (accepted.get(x.to) ?? []).find((m) => m.at > x.at);
+    return next ? [(next.at - x.at) / 1000] : [];
+  })
+  .sort((a, b) => a - b);
+const quantile = (q: number) => (resendDelays.length ? resendDelays[Math.min(resendDelays.length - 1, Math.floor(q * resendDelays.length))]!.toFixed(1) : "-");
+// The last 20 s of acceptances, per second: where the window's end went.
+const acceptedTimes = messages.map((m) => m.at).sort((a, b) => a - b);
+const lastSeconds = Array.from(
+  { length: 20 },
+  (_, i) => acceptedTimes.filter((at) => at > stats.lastAt - (20 - i) * 1000 && at <= stats.lastAt - (19 - i) * 1000).length,
+);
 
 const windowSeconds = (stats.lastAt - stats.firstAt) / 1000;
 const achieved = (stats.accepted - 1) / windowSeconds;
@@ -268,7 +294,22 @@ const rows: [string, string, string][] = [
     `${attempts} (${(attempts / windowSeconds).toFixed(2)}/s)`,
     `rate-limited ${stats.rejected.rateLimited}, injected 429 ${stats.rejected.injected429}, 5xx ${stats.rejected.injected5xx}, time-outs ${stats.rejected.timeouts}, permanent ${stats.rejected.permanent}`,
   ],
-  ["ambiguous sends", `${stats.acceptedUnanswered} accepted with no answer`, "settled from their status callbacks, not sent again"],
+  [
+    "ambiguous sends",
+    `${stats.acceptedUnanswered} accepted with no answer`,
+    `settled by their status callback ${unanswered.length - byLookup.length}, by a lookup ${byLookup.length}; lookups answered ${stats.lookups.answered}, failed ${stats.lookups.failed}`,
+  ],
+  [
+    "time-out to re-send",
+    `median ${quantile(0.5)} s, min ${quantile(0)} s, max ${quantile(1)} s`,
+    `${resendDelays.length} plain time-outs: 3 s time-out, held 3 s, looked up, sent; a retried job queues behind the backlog, so mid-run this is mostly the wait in the queue`,
+  ],
+  [
+    "tail",
+    `${((stats.lastAt - acceptedTimes[Math.max(0, Math.floor(acceptedTimes.length * 0.999) - 1)]!) / 1000).toFixed(1)} s`,
+    "from the first 99.9 % of acceptances to the last (retries of faults near the end)",
+  ],
+  ["last 20 s, accepted per second", lastSeconds.join(" "), "oldest first; the window ends at the last acceptance"],
   ["duplicates", String(duplicates), "goal 0"],
   [
     "lost",
@@ -277,7 +318,11 @@ const rows: [string, string, string][] = [
   ],
   ["sent but unrecorded", String(unrecorded.length), "provider accepted, ledger has no id"],
   ["ledger", JSON.stringify(campaign.counts), `failed = the ${PERMANENT} permanent numbers (21211) plus any dead letters`],
-  ["delivery receipts", `${stats.callbacks.sent} posted, ${stats.callbacks.failed} refused`, "signed X-Twilio-Signature callbacks"],
+  [
+    "delivery receipts",
+    `${stats.callbacks.sent} taken, ${stats.callbacks.failed} given up`,
+    `signed X-Twilio-Signature callbacks; ${stats.callbacks.retried} deliveries retried (#rc=5&rp=all)`,
+  ],
 ];
 console.log(`\n| measure | value | note |\n|---|---|---|`);
 for (const [a, b, c] of rows) console.log(`| ${a} | ${b} | ${c} |`);
@@ -296,6 +341,8 @@ writeFileSync(
     duplicates,
     lost,
     stats,
+    ambiguous: { unanswered: unanswered.length, byLookup: byLookup.length },
+    resendDelays,
     counts: campaign.counts,
     acceptedAt: messages.map((m) => m.at).sort((a, b) => a - b),
   }),

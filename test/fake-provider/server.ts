@@ -5,14 +5,25 @@
  * 429 + Retry-After, injects 429s, 5xx and time-outs (requests it never answers, nothing accepted)
  * and the ambiguous kind: accept the message, then never answer ("accept-timeout"), fails chosen
  * numbers permanently, can post signed delivery callbacks (Twilio's StatusCallback; Meta's status
- * webhook, echoing biz_opaque_callback_data), and records every message it accepted so duplicates
- * and losses can be counted.
+ * webhook, echoing biz_opaque_callback_data), retries a callback that is refused, fails or times out
+ * as the real ones do (Twilio: the connection overrides of the StatusCallback URL's fragment; Meta:
+ * anything but a 200, with growing delays, for days), answers Twilio's Messages list (the lookup
+ * before a re-send), and records every message it accepted so duplicates and losses can be counted.
  *
  * Tenants keep concurrent tests apart: a base URL of http://host:port/t/<tenant> has its own
  * configuration, bucket and records; without the prefix the tenant is "default".
  *
  * Control API (per tenant): POST /__control/config (JSON, merged), POST /__control/reset,
  * GET /__control/messages, GET /__control/stats.
+ *
+ * Callback retries, as documented:
+ * - Twilio (twilio.com/docs/usage/webhooks/webhooks-connection-overrides): the StatusCallback URL's
+ *   fragment may set `rc` (retries, 0–5; default 1), `rp` (when to retry: `4xx`, `5xx`, `ct`
+ *   connection failure, `rt` read time-out, `all`; default `ct`), `ct`/`rt` (connect and read
+ *   time-outs, ms) and `tt` (all attempts together, ms; at most 15,000). The fragment is not sent;
+ *   the signature covers the URL as supplied, fragment included (`twilioSignsFragment`).
+ * - Meta (WhatsApp Cloud API webhooks): anything but a 200, or no answer, is delivered again with
+ *   growing delays for up to 7 days.
  *
  * Plain Node (type stripping only): run `node test/fake-provider/server.ts --port 8790`.
  */
@@ -21,6 +32,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { json, listen, readBody, tenantPath } from "../http.ts";
 
 export type Fault = { kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" } | { kind: "accept-timeout" };
+/** Faults a lookup (GET Messages.json) can meet: the accept-timeout kind makes no sense there. */
+export type LookupFault = Exclude<Fault, { kind: "accept-timeout" }>;
 
 export type TemplateComponent = { type: string; format?: string; text?: string };
 export type FakeTemplate = { id: string; name: string; language: string; status: string; category?: string; components: TemplateComponent[] };
@@ -48,6 +61,12 @@ export type FakeConfig = {
   callbackDelayMs: number | null;
   /** Numbers whose delivery callback says undelivered (30003) instead of delivered. */
   undeliverable: string[];
+  /** The first delay between deliveries of a refused callback, doubling after each (Twilio within its `tt`, Meta for days). */
+  callbackRetryBaseMs: number;
+  /** Twilio signs the StatusCallback URL as supplied, connection-override fragment included; false: without it. */
+  twilioSignsFragment: boolean;
+  /** Faults for the next lookups (GET Messages.json), in order. */
+  lookupScript: LookupFault[];
   /** Where Meta-style status webhooks go (signed with whatsapp.appSecret); null: none. */
   whatsappCallbackUrl: string | null;
   templates: FakeTemplate[];
@@ -67,16 +86,29 @@ export type AcceptedMessage = {
   reference?: string;
   /** Accepted, but the answer was never sent (the "accept-timeout" fault). */
   unanswered?: boolean;
+  /** Twilio's Message status as the list resource shows it: queued until the delivery callback is generated. */
+  status: string;
+  errorCode?: number;
+  /** When a status callback for it was first taken (2xx), and when a lookup (the Messages list) first showed it. */
+  callbackAt?: number;
+  listedAt?: number;
 };
 
 type Tenant = {
   config: FakeConfig;
   accepted: AcceptedMessage[];
+  /** SMS requests the "timeout" fault left unanswered (nothing accepted): when, to whom, what. */
+  timedOut: { to: string; body: string; at: number }[];
   buckets: Map<string, { tokens: number; at: number }>;
   rejected: { rateLimited: number; injected429: number; injected5xx: number; timeouts: number; permanent: number; invalid: number; unauthorized: number };
   /** Messages accepted whose answer was withheld. */
   acceptedUnanswered: number;
-  callbacks: { sent: number; failed: number };
+  /** Callbacks: delivered (2xx), given up on after the provider's retries, and deliveries retried. */
+  callbacks: { sent: number; failed: number; retried: number };
+  /** Lookups answered with a page, and lookups a scripted fault failed. */
+  lookups: { answered: number; failed: number };
+  /** Pending callback retries, cleared on reset. */
+  timers: Set<ReturnType<typeof setTimeout>>;
 };
 
 export function defaultConfig(): FakeConfig {
@@ -94,6 +126,9 @@ export function defaultConfig(): FakeConfig {
     permanent: {},
     callbackDelayMs: null,
     undeliverable: [],
+    callbackRetryBaseMs: 500,
+    twilioSignsFragment: true,
+    lookupScript: [],
     whatsappCallbackUrl: null,
     templates: [
       {
@@ -115,10 +150,13 @@ export function defaultConfig(): FakeConfig {
 const newTenant = (): Tenant => ({
   config: defaultConfig(),
   accepted: [],
+  timedOut: [],
   buckets: new Map(),
   rejected: { rateLimited: 0, injected429: 0, injected5xx: 0, timeouts: 0, permanent: 0, invalid: 0, unauthorized: 0 },
   acceptedUnanswered: 0,
-  callbacks: { sent: 0, failed: 0 },
+  callbacks: { sent: 0, failed: 0, retried: 0 },
+  lookups: { answered: 0, failed: 0 },
+  timers: new Set(),
 });
 
 const id = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
@@ -222,6 +260,68 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
     } else json(res, status, body);
   }
 
+  /** A timer of the tenant's, cleared when the tenant is reset or the server closes. */
+  function later(t: Tenant, ms: number, fn: () => void) {
+    const timer = setTimeout(() => {
+      t.timers.delete(timer);
+      fn();
+    }, ms);
+    timer.unref();
+    t.timers.add(timer);
+  }
+
+  /**
+   * Posts one callback, retrying as `policy` allows: each failure ("4xx", "5xx", "ct" when the
+   * connection fails, "rt" when no answer comes in time) is retried if the policy names it, after a
+   * doubling delay, while retries and total time are left.
+   */
+  function deliverCallback(
+    t: Tenant,
+    message: AcceptedMessage,
+    url: string,
+    init: { headers: Record<string, string>; body: string },
+    policy: { retries: number; on: Set<string>; readTimeoutMs: number; totalMs: number; maxDelayMs: number },
+  ) {
+    const started = Date.now();
+    const attempt = (n: number) => {
+      fetch(url, { method: "POST", ...init, signal: AbortSignal.timeout(policy.readTimeoutMs) }).then(
+        async (r) => {
+          await r.arrayBuffer().catch(() => undefined);
+          if (r.ok) {
+            t.callbacks.sent++;
+            message.callbackAt ??= Date.now();
+          } else retryOr(n, r.status >= 500 ? "5xx" : "4xx");
+        },
+        (err: unknown) => retryOr(n, err instanceof Error && err.name === "TimeoutError" ? "rt" : "ct"),
+      );
+    };
+    const retryOr = (n: number, failure: string) => {
+      const delay = Math.min(policy.maxDelayMs, t.config.callbackRetryBaseMs * 2 ** n);
+      if (n < policy.retries && (policy.on.has(failure) || policy.on.has("all")) && Date.now() + delay - started < policy.totalMs) {
+        t.callbacks.retried++;
+        later(t, delay, () => attempt(n + 1));
+      } else t.callbacks.failed++;
+    };
+    attempt(0);
+  }
+
+  /** Twilio's connection overrides from a StatusCallback URL's fragment, with Twilio's defaults and limits. */
+  function twilioPolicy(callbackUrl: string) {
+    const hash = callbackUrl.indexOf("#");
+    const o = new URLSearchParams(hash >= 0 ? callbackUrl.slice(hash + 1) : "");
+    const num = (name: string, fallback: number, min: number, max: number) => {
+      const v = Number(o.get(name) ?? Number.NaN);
+      return Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+    };
+    return {
+      retries: num("rc", 1, 0, 5),
+      on: new Set((o.get("rp") ?? "ct").split(",")),
+      readTimeoutMs: num("rt", 15_000, 100, 15_000),
+      totalMs: num("tt", 15_000, 100, 15_000),
+      maxDelayMs: 15_000,
+    };
+  }
+
   function scheduleCallback(t: Tenant, callbackUrl: string, message: AcceptedMessage) {
     if (t.config.callbackDelayMs === null) return;
     const undeliverable = t.config.undeliverable.includes(message.to);
@@ -234,16 +334,22 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       From: message.from,
       ...(undeliverable ? { ErrorCode: "30003" } : {}),
     });
-    setTimeout(() => {
-      fetch(callbackUrl, {
-        method: "POST",
-        headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": twilioSignature(t.config.twilio.authToken, callbackUrl, params) },
-        body: params.toString(),
-      }).then(
-        (r) => (r.ok ? t.callbacks.sent++ : t.callbacks.failed++),
-        () => t.callbacks.failed++,
+    const requested = callbackUrl.replace(/#.*$/, "");
+    const signedUrl = t.config.twilioSignsFragment ? callbackUrl : requested;
+    later(t, t.config.callbackDelayMs, () => {
+      message.status = undeliverable ? "undelivered" : "delivered";
+      if (undeliverable) message.errorCode = 30003;
+      deliverCallback(
+        t,
+        message,
+        requested,
+        {
+          headers: { "Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": twilioSignature(t.config.twilio.authToken, signedUrl, params) },
+          body: params.toString(),
+        },
+        twilioPolicy(callbackUrl),
       );
-    }, t.config.callbackDelayMs).unref();
+    });
   }
 
   /** Meta's status webhook for an accepted WhatsApp message: signed, naming our number, echoing biz_opaque_callback_data. */
@@ -273,16 +379,61 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
         },
       ],
     });
-    setTimeout(() => {
-      fetch(url, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(t.config.whatsapp.appSecret, body) },
-        body,
-      }).then(
-        (r) => (r.ok ? t.callbacks.sent++ : t.callbacks.failed++),
-        () => t.callbacks.failed++,
+    later(t, t.config.callbackDelayMs, () => {
+      message.status = undeliverable ? "failed" : "delivered";
+      // Meta: anything but a 200 (or no answer) is delivered again, with growing delays, for up to 7 days.
+      const week = 7 * 24 * 3_600_000;
+      deliverCallback(
+        t,
+        message,
+        url,
+        { headers: { "Content-Type": "application/json", "X-Hub-Signature-256": metaSignature(t.config.whatsapp.appSecret, body) }, body },
+        { retries: Number.POSITIVE_INFINITY, on: new Set(["all"]), readTimeoutMs: 20_000, totalMs: week, maxDelayMs: 3_600_000 },
       );
-    }, t.config.callbackDelayMs).unref();
+    });
+  }
+
+  /**
+   * Twilio's Messages list (GET Messages.json): Basic auth, filtered by To and From, newest first,
+   * PageSize per page (one page is all the Worker reads). Scripted faults apply (lookupScript).
+   */
+  function twilioList(t: Tenant, req: IncomingMessage, res: ServerResponse, sid: string, query: URLSearchParams) {
+    const twilioError = (code: number, message: string, status: number) => ({ code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+    const expected = `Basic ${Buffer.from(`${t.config.twilio.accountSid}:${t.config.twilio.authToken}`).toString("base64")}`;
+    if (req.headers.authorization !== expected || sid !== t.config.twilio.accountSid) {
+      t.rejected.unauthorized++;
+      return json(res, 401, twilioError(20003, "Authenticate", 401));
+    }
+    const fault = t.config.lookupScript.shift();
+    if (fault) {
+      t.lookups.failed++;
+      if (fault.kind === "timeout") return hold(res);
+      if (fault.kind === "429") return json(res, 429, twilioError(20429, "Too Many Requests", 429), { "Retry-After": String(fault.retryAfter ?? 1) });
+      return json(res, fault.status ?? 503, twilioError(20500, "Service unavailable", fault.status ?? 503));
+    }
+    const to = query.get("To");
+    const from = query.get("From");
+    const size = Math.min(1000, Math.max(1, Number(query.get("PageSize") ?? 50) || 50));
+    const matching = t.accepted.filter((m) => m.channel === "sms" && (!to || m.to === to) && (!from || m.from === from)).reverse();
+    const now = Date.now();
+    for (const m of matching.slice(0, size)) m.listedAt ??= now;
+    const messages = matching.slice(0, size).map((m) => ({
+      sid: m.id,
+      account_sid: sid,
+      to: m.to,
+      from: m.from,
+      body: m.body,
+      status: m.status,
+      error_code: m.errorCode ?? null,
+      error_message: null,
+      num_segments: "1",
+      direction: "outbound-api",
+      date_created: new Date(m.at).toUTCString(),
+      date_updated: new Date(m.at).toUTCString(),
+      date_sent: null,
+    }));
+    t.lookups.answered++;
+    json(res, 200, { messages, page: 0, page_size: size, next_page_uri: null, previous_page_uri: null });
   }
 
   async function twilioSend(t: Tenant, req: IncomingMessage, res: ServerResponse, sid: string) {
@@ -310,10 +461,21 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       t.rejected.permanent++;
       return json(res, 400, { ...twilioError(Number(permanent), `Permanent failure for ${to}`), status: 400 });
     }
+    const timeoutsBefore = t.rejected.timeouts;
     const admitted = admit(t, res, `sms:${from}`, (code, message) => ({ ...twilioError(code, message), status: 429 }));
+    if (t.rejected.timeouts > timeoutsBefore) t.timedOut.push({ to, body, at: Date.now() });
     if (!admitted) return;
     const callback = form.get("StatusCallback");
-    const message: AcceptedMessage = { id: id("SM"), channel: "sms", to, from, body, at: Date.now(), ...(callback ? { statusCallback: callback } : {}) };
+    const message: AcceptedMessage = {
+      id: id("SM"),
+      channel: "sms",
+      to,
+      from,
+      body,
+      at: Date.now(),
+      status: "queued",
+      ...(callback ? { statusCallback: callback } : {}),
+    };
     t.accepted.push(message);
     if (callback) scheduleCallback(t, callback, message);
     const answer = { sid: message.id, account_sid: sid, to, from, body, status: "queued", num_segments: "1", date_created: new Date().toUTCString() };
@@ -375,6 +537,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       from: phoneNumberId,
       body,
       at: Date.now(),
+      status: "sent",
       ...(reference ? { reference } : {}),
     };
     t.accepted.push(message);
@@ -411,6 +574,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       rejected: t.rejected,
       acceptedUnanswered: t.acceptedUnanswered,
       callbacks: t.callbacks,
+      lookups: t.lookups,
     };
   }
 
@@ -425,14 +589,16 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       return json(res, 200, t.config);
     }
     if (path === "/__control/reset" && req.method === "POST") {
+      for (const timer of t.timers) clearTimeout(timer);
       tenants.set(tenantName, newTenant());
       return json(res, 200, { reset: true });
     }
-    if (path === "/__control/messages" && req.method === "GET") return json(res, 200, { messages: t.accepted });
+    if (path === "/__control/messages" && req.method === "GET") return json(res, 200, { messages: t.accepted, timedOut: t.timedOut });
     if (path === "/__control/stats" && req.method === "GET") return json(res, 200, stats(t));
 
     const twilio = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(path);
     if (twilio && req.method === "POST") return twilioSend(t, req, res, decodeURIComponent(twilio[1]!));
+    if (twilio && req.method === "GET") return twilioList(t, req, res, decodeURIComponent(twilio[1]!), url.searchParams);
     const version = /^(\/v\d+\.\d+)?\/([^/]+)\/(messages|message_templates)$/.exec(path);
     if (version?.[3] === "messages" && req.method === "POST") return whatsappSend(t, req, res, decodeURIComponent(version[2]!));
     if (version?.[3] === "message_templates" && req.method === "GET") {
@@ -446,7 +612,14 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       if (!res.headersSent) json(res, 500, { error: String(err) });
     });
   });
-  return listen(server, port, host, held);
+  const listening = await listen(server, port, host, held);
+  return {
+    ...listening,
+    close: () => {
+      for (const t of tenants.values()) for (const timer of t.timers) clearTimeout(timer);
+      return listening.close();
+    },
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

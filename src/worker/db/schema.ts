@@ -616,6 +616,11 @@ export const campaignMessages = sqliteTable(
      * sent again (docs/security.md, "Ambiguous sends").
      */
     heldUntil: integer("held_until"),
+    /**
+     * When the row was first claimed for sending. Before a held row is sent again, the provider is
+     * asked whether it has the message (created since then, less a clock allowance).
+     */
+    firstClaimedAt: integer("first_claimed_at"),
     /** The "retry failed" campaign that took this failed row: each failed row is retried once. */
     retriedBy: integer("retried_by"),
   },

@@ -7,11 +7,12 @@ import { columnNames, type Db, dbFor, jsonList } from "../db/client";
 import { campaignExclusions, campaignMessages, campaigns, deliveryReceipts, optOuts, users } from "../db/schema";
 import { providerTimeoutMs } from "../providers/http-call";
 import type { SendOutcome } from "../providers/outcome";
-import { createSmsProvider } from "../providers/sms/provider";
+import { createSmsProvider, type LookupOutcome } from "../providers/sms/provider";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 import { backoffSeconds, type Job, type JobContext, MAX_DELAY_SECONDS, RetryLater } from "../queue";
 import { exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
 import { pacerFor, sendRate } from "./pacer";
+import { applyStatusCallback } from "./receipts";
 
 /**
  * The queue side of a campaign (docs/architecture.md, the messaging pipeline): expand materialises the recipients and queues one
@@ -41,6 +42,11 @@ export const STALE_SLOT_MS = 250;
 export const DETACH_AFTER_MS = 1_000;
 /** A row whose callback wait ends within this is waited for in place rather than sent round the queue again. */
 export const HOLD_SLEEP_MS = 1_500;
+/**
+ * A lookup at the provider (reconcile) counts messages created this long before the row was first
+ * claimed: clocks differ a little, and Twilio's date_created has whole seconds.
+ */
+export const LOOKUP_CLOCK_ALLOWANCE_MS = 5_000;
 const EXPAND_PAGE = 1_000;
 /** A pending marketing message expanded longer ago than this is held to the consent and cap rules again before it goes. */
 const RECHECK_AFTER_MS = 10 * 60_000;
@@ -252,6 +258,7 @@ const loadMessages = async (db: Db, ids: readonly number[]) => {
       attempts: m.attempts,
       updatedAt: m.updatedAt,
       heldUntil: m.heldUntil,
+      firstClaimedAt: m.firstClaimedAt,
       deferredUntil: m.deferredUntil,
       channel: campaigns.channel,
       category: campaigns.category,
@@ -356,7 +363,12 @@ function senderFor(env: Env, m: MessageRecord): { sender: string | null; send: (
  * what follows from it: a delivery receipt that beat us here is applied, and a campaign whose last
  * row this was is closed.
  */
-export async function record(env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">, m: { id: number; campaignId: number }, outcome: SendOutcome): Promise<void> {
+export async function record(
+  env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">,
+  m: { id: number; campaignId: number },
+  outcome: SendOutcome,
+  holdMs: number = callbackWaitMs(env),
+): Promise<void> {
   const db = dbFor(env.DB);
   const now = Date.now();
   const finish = finishStatement(db, m.campaignId);
@@ -379,11 +391,12 @@ export async function record(env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">, m: 
       finish,
     ]);
   } else if (isAmbiguous(outcome)) {
-    // The provider may have accepted it: the row stays ours ('sending') until its callback can have
-    // come; the callback settles it, or after the wait the returning job sends it again.
+    // The provider may have accepted it: the row stays ours ('sending') for `holdMs`; its callback
+    // settles it meanwhile, or after the wait the returning job asks the provider (SMS) and sends it
+    // again only if the provider has no such message (reconcile).
     await db
       .update(campaignMessages)
-      .set({ heldUntil: now + callbackWaitMs(env), errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
+      .set({ heldUntil: now + holdMs, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
       .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
   } else if (outcome.retryable) {
     // A transient failure hands the row back (pending) with the error visible until the retry.
@@ -412,6 +425,54 @@ export function callbackWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS">): number 
   return Number(env.CALLBACK_WAIT_SECONDS) * 1000;
 }
 
+/**
+ * How long a send that got no answer is held before it is reconsidered (docs/messaging-rules.md,
+ * "Sends that got no answer"). WhatsApp has no way to ask the provider, so it waits the whole
+ * callback wait. An SMS is looked up at the provider when the hold ends, so it need not wait for a
+ * callback at all: only until the request we gave up on can no longer become a message there. That
+ * request had the provider time-out to be answered; it gets as long again to land (and the lookup
+ * sees anything that landed), capped by the callback wait.
+ */
+export function resendWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS" | "PROVIDER_TIMEOUT_MS">, channel: "sms" | "whatsapp"): number {
+  return channel === "sms" ? Math.min(callbackWaitMs(env), providerTimeoutMs(env)) : callbackWaitMs(env);
+}
+
+/**
+ * Before a held SMS (or one whose consumer died mid-send) is sent again: does the provider have
+ * it (same number, our sender, same text, created since the row was first claimed)? Found: the row is settled from the provider's record,
+ * as its callback would have settled it, and nothing is sent. Not found: false, the caller sends.
+ * The question failing: the row is held again (RetryLater), within the queue's retries; past them
+ * the dead-letter queue fails the row visibly.
+ */
+async function reconcile(env: Env, ctx: JobContext, m: MessageRecord): Promise<boolean> {
+  const since = (m.firstClaimedAt ?? m.updatedAt - LEASE_MS) - LOOKUP_CLOCK_ALLOWANCE_MS;
+  let answer: LookupOutcome;
+  try {
+    answer = await createSmsProvider(env).lookup({ to: m.phone, body: m.message ?? "", since });
+  } catch (err) {
+    answer = { found: null, errorCode: "lookup_error", errorMessage: err instanceof Error ? err.message : String(err) };
+  }
+  if (answer.found === false) return false;
+  if (answer.found) {
+    const { providerId, status, errorCode, errorMessage } = answer;
+    await applyStatusCallback(env, { messageId: m.id, providerId, status, errorCode, errorMessage });
+    ctx.log.info("dispatch.reconciled", { messageId: m.id, providerId: answer.providerId, status: answer.status });
+    return true;
+  }
+  const now = Date.now();
+  const holdMs = resendWaitMs(env, "sms");
+  await dbFor(env.DB)
+    .update(campaignMessages)
+    .set({
+      heldUntil: now + holdMs,
+      errorCode: "lookup_failed",
+      errorMessage: `Could not ask the provider whether it has the message (${answer.errorCode}: ${answer.errorMessage})`.slice(0, 500),
+      updatedAt: now,
+    })
+    .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
+  throw new RetryLater(`lookup for message ${m.id} failed: ${answer.errorCode}`, Math.ceil(holdMs / 1000));
+}
+
 export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, ctx: JobContext): Promise<void> {
   const { env } = ctx;
   const db = dbFor(env.DB);
@@ -429,10 +490,15 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       // row if its callback settled it meanwhile.
       await sleep(left);
     } else if (left > 0) {
-      const why = m.heldUntil !== null ? "waits for the status callback of a send that got no answer" : "is being sent by another consumer";
-      // A held row comes back as its wait ends (whatever is left then is slept out, above).
-      throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.ceil(left / 1000) : Math.ceil(left / 1000) + 1);
+      const why = m.heldUntil !== null ? "waits for the status callback (or lookup) of a send that got no answer" : "is being sent by another consumer";
+      // A held row comes back just before its wait ends (the rest, under a second and a half, is
+      // slept out above): rounding the queue's whole-second delay up would add up to a second, and
+      // a queue hop more, to every held row.
+      throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.floor(left / 1000) : Math.ceil(left / 1000) + 1);
     }
+    // Its wait is over (a send that got no answer) or its claim ran out (a consumer that died
+    // mid-send) and no callback settled it: an SMS provider is asked before it goes again.
+    if (m.channel === "sms" && (await reconcile(env, ctx, m))) return;
   }
   if (m.optedOut) {
     await db
@@ -482,7 +548,13 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
   const now = Date.now();
   const claimed = await db
     .update(campaignMessages)
-    .set({ status: "sending", attempts: sql`${campaignMessages.attempts} + 1`, heldUntil: null, updatedAt: now })
+    .set({
+      status: "sending",
+      attempts: sql`${campaignMessages.attempts} + 1`,
+      heldUntil: null,
+      firstClaimedAt: sql`coalesce(${campaignMessages.firstClaimedAt}, ${now})`,
+      updatedAt: now,
+    })
     .where(
       and(
         eq(campaignMessages.id, m.id),
@@ -496,6 +568,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     .get();
   if (!claimed) return;
 
+  const holdMs = resendWaitMs(env, m.channel);
   const attempt = (async () => {
     let outcome: SendOutcome;
     try {
@@ -508,7 +581,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
         .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
       throw err;
     }
-    await record(env, m, outcome);
+    await record(env, m, outcome, holdMs);
     return outcome;
   })();
 
@@ -529,17 +602,20 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
     }
     if (first === "late") {
       ctx.waitUntil(attempt.catch((err: unknown) => ctx.log.error("dispatch.background_failed", { messageId: m.id, error: String(err) })));
-      // By then the call has answered or timed out and its outcome is recorded (a second to spare for that).
-      const callEndsIn = slotAt + providerTimeoutMs(env) - Date.now();
-      throw new RetryLater(`provider slow for message ${m.id}; finishing in the background`, Math.ceil(callEndsIn / 1000) + 1);
+      // A call this slow is almost always a time-out, after which the row is held for `holdMs`:
+      // the job comes back as that hold ends (just before; the rest is slept out), not once in
+      // between to find it held. Had the call answered after all, the returning job finds the
+      // row settled, or pending again a few seconds later than it could have been.
+      const holdEndsIn = slotAt + providerTimeoutMs(env) + holdMs - Date.now();
+      throw new RetryLater(`provider slow for message ${m.id}; finishing in the background`, Math.max(0, Math.floor(holdEndsIn / 1000)));
     }
     outcome = first;
   } else {
     outcome = await attempt;
   }
   if (!outcome.ok && outcome.retryable) {
-    // An ambiguous send comes back as its callback wait ends (record() started the wait just now).
-    const delay = isAmbiguous(outcome) ? Math.ceil(callbackWaitMs(env) / 1000) : (outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
+    // An ambiguous send comes back as its hold ends (record() started it just now).
+    const delay = isAmbiguous(outcome) ? Math.ceil(holdMs / 1000) : (outcome.retryAfterSeconds ?? backoffSeconds(claimed.attempts));
     throw new RetryLater(`${outcome.errorCode}: ${outcome.errorMessage}`, delay);
   }
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { dbFor, jsonList } from "../db/client";
 import { campaignMessages, campaigns, deliveryReceipts } from "../db/schema";
 import type { Logger } from "../log";
@@ -46,11 +46,12 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
       .where(inArray(campaigns.id, jsonList(stalled.map((c) => c.id))));
   }
 
-  // Released to 'pending' first, so the next tick does not find (and queue) them again.
+  // Released to 'pending' first, so the next tick does not find (and queue) them again; a row held
+  // after a send that got no answer stays held, so its job asks the provider before sending again.
   const m = campaignMessages;
   const abandoned = await db
     .update(m)
-    .set({ status: "pending", updatedAt: now })
+    .set({ status: sql`CASE WHEN ${m.heldUntil} IS NULL THEN 'pending' ELSE 'sending' END`, updatedAt: now })
     .where(
       inArray(
         m.id,

@@ -172,6 +172,25 @@ describe("POST /api/webhooks/twilio/status", () => {
     expect(await rowOf(id)).toMatchObject({ status: "delivered" });
   });
 
+  it("accepts Twilio's signature over the URL as supplied, with its connection-override fragment, which the request itself lacks", async () => {
+    const id = await sendingRow("sms");
+    const sid = `SM${uniqueTag("frag")}`;
+    const path = `/api/webhooks/twilio/status?m=${id}`;
+    const sent = { MessageSid: sid, MessageStatus: "sent" };
+    const delivered = { MessageSid: sid, MessageStatus: "delivered" };
+    const signed = (fragment: string, params: Record<string, string>) =>
+      twilioSignature(TOKEN, `https://bp.test${path}${fragment}`, new URLSearchParams(params));
+    // Signed over another fragment than ours: refused, nothing written.
+    expect((await twilioPost(path, sent, await signed("#rc=1", sent))).status).toBe(403);
+    expect(await rowOf(id)).toMatchObject({ status: "sending" });
+    // Signed over the StatusCallback URL we gave Twilio, fragment included.
+    expect((await twilioPost(path, sent, await signed("#rc=5&rp=all", sent))).status).toBe(204);
+    expect(await rowOf(id)).toMatchObject({ status: "sent" });
+    // Signed over the URL as requested (no fragment): accepted too.
+    expect((await twilioPost(path, delivered, await signed("", delivered))).status).toBe(204);
+    expect(await rowOf(id)).toMatchObject({ status: "delivered" });
+  });
+
   it("refuses a signed receipt without the message id with 400", async () => {
     expect((await twilioPost("/api/webhooks/twilio/status", { MessageStatus: "delivered" })).status).toBe(400);
   });

@@ -10,6 +10,7 @@ import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { applyStatusCallback, type CallbackStatus, messageIdOfReference } from "../messaging/receipts";
+import { TWILIO_CALLBACK_OVERRIDES } from "../providers/sms/twilio";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
@@ -23,12 +24,23 @@ const twiml = (c: Context, message?: string) =>
  * Twilio posts form-encoded and signs the URL plus the sorted parameters. The raw body is read
  * once, the signature checked, and only then is anything acted on; a bad or missing signature
  * answers 401/403 and writes nothing.
+ *
+ * `fragment`: the connection overrides our StatusCallback URLs carry (src/worker/providers/sms/twilio.ts).
+ * Twilio signs "the exact URL your application supplied", which includes them, but a fragment is
+ * never sent in an HTTP request (RFC 9110 § 7.1), so the URL we receive lacks it: the signature is
+ * checked over the URL with that fragment put back, and also over the URL as received (should
+ * Twilio sign the URL it requested instead). Both are our own constant; nothing else is accepted.
  */
-async function verifiedTwilioForm(c: Context<AppEnv>): Promise<URLSearchParams> {
+async function verifiedTwilioForm(c: Context<AppEnv>, fragment?: string): Promise<URLSearchParams> {
   const header = c.req.header("X-Twilio-Signature");
   if (!header) throw new ApiError("unauthorized", "Missing X-Twilio-Signature");
   const params = new URLSearchParams(await c.req.text());
-  if (!(await verifyTwilioSignature(c.env.TWILIO_AUTH_TOKEN, c.req.url, params, header))) throw new ApiError("forbidden", "Invalid X-Twilio-Signature");
+  const token = c.env.TWILIO_AUTH_TOKEN;
+  const url = c.req.url.replace(/#.*$/, "");
+  const valid =
+    (fragment !== undefined && (await verifyTwilioSignature(token, `${url}${fragment}`, params, header))) ||
+    (await verifyTwilioSignature(token, url, params, header));
+  if (!valid) throw new ApiError("forbidden", "Invalid X-Twilio-Signature");
   return params;
 }
 
@@ -110,7 +122,7 @@ export const webhookRoutes = new Hono<AppEnv>()
   // Status callbacks: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …);
   // the `m` of the URL (ours, covered by the signature) names the ledger row, so a send whose answer was lost settles too.
   .post("/twilio/status", async (c) => {
-    const params = await verifiedTwilioForm(c);
+    const params = await verifiedTwilioForm(c, TWILIO_CALLBACK_OVERRIDES);
     const sid = params.get("MessageSid") ?? params.get("SmsSid");
     const raw = params.get("MessageStatus") ?? params.get("SmsStatus");
     if (!sid || !raw) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");

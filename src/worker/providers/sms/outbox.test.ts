@@ -16,6 +16,22 @@ describe("outbox SMS provider", () => {
     expect(new Set(rows.results.map((r) => r.provider_id)).size).toBe(2);
   });
 
+  it("answers a lookup exactly from what it stored", async () => {
+    const sms = createSmsProvider(env);
+    const to = "+13055550142";
+    const since = Date.now() - 1_000;
+    const sent = await sms.send({ to, body: "Lookup me" });
+    expect(await sms.lookup({ to, body: "Lookup me", since })).toEqual({
+      found: true,
+      providerId: (sent as { providerId: string }).providerId,
+      status: "accepted",
+      errorCode: null,
+      errorMessage: null,
+    });
+    expect(await sms.lookup({ to, body: "Not me", since })).toEqual({ found: false });
+    expect(await sms.lookup({ to, body: "Lookup me", since: Date.now() + 60_000 })).toEqual({ found: false });
+  });
+
   it("refuses an unknown provider setting", () => {
     expect(() => createSmsProvider({ ...env, SMS_PROVIDER: "carrier-pigeon" })).toThrow(/Unknown SMS_PROVIDER/);
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { fakeTenant, uniquePhone } from "../../test/fixtures";
 import { retryAfterSeconds } from "../http-call";
 import { createSmsProvider } from "./provider";
-import { TwilioSms } from "./twilio";
+import { TWILIO_CALLBACK_OVERRIDES, TwilioSms, withCallbackOverrides } from "./twilio";
 
 /** The real adapter, over HTTP, against a private tenant of the fake provider. */
 function twilio(overrides: Partial<Env> = {}) {
@@ -33,9 +33,17 @@ describe("TwilioSms", () => {
         from: env.TWILIO_FROM,
         body: "Olá & bienvenue — 😀",
         at: expect.any(Number),
-        statusCallback: "https://bp.example/api/webhooks/twilio/status",
+        status: "queued",
+        // Connection overrides: Twilio retries a callback we refuse or fail, up to 5 times.
+        statusCallback: "https://bp.example/api/webhooks/twilio/status#rc=5&rp=all",
       },
     ]);
+  });
+
+  it("puts its connection overrides on a StatusCallback URL, replacing any fragment", () => {
+    expect(TWILIO_CALLBACK_OVERRIDES).toBe("#rc=5&rp=all");
+    expect(withCallbackOverrides("https://bp.example/s?m=4")).toBe("https://bp.example/s?m=4#rc=5&rp=all");
+    expect(withCallbackOverrides("https://bp.example/s?m=4#ct=100")).toBe("https://bp.example/s?m=4#rc=5&rp=all");
   });
 
   it("treats bad credentials and bad numbers as final, keeping Twilio's code", async () => {
@@ -92,5 +100,51 @@ describe("retryAfterSeconds", () => {
     expect(retryAfterSeconds(null, now)).toBeUndefined();
     expect(retryAfterSeconds("soon", now)).toBeUndefined();
     expect(retryAfterSeconds("-5", now)).toBeUndefined();
+  });
+});
+
+describe("TwilioSms.lookup (the Messages list, before a re-send)", () => {
+  it("finds our message to the number with the same text, created since the given instant, and says where it stands", async () => {
+    const { tenant, sms } = twilio();
+    const to = uniquePhone();
+    const before = Date.now() - 1_000;
+    const sent = await sms.send({ to, body: "Your blocks are waiting" });
+    expect(sent.ok).toBe(true);
+    const sid = (sent as { providerId: string }).providerId;
+    expect(await sms.lookup({ to, body: "Your blocks are waiting", since: before })).toEqual({
+      found: true,
+      providerId: sid,
+      status: "accepted",
+      errorCode: null,
+      errorMessage: null,
+    });
+    // Another text, another number, or only messages created later: not ours.
+    expect(await sms.lookup({ to, body: "Something else", since: before })).toEqual({ found: false });
+    expect(await sms.lookup({ to: uniquePhone(), body: "Your blocks are waiting", since: before })).toEqual({ found: false });
+    expect(await sms.lookup({ to, body: "Your blocks are waiting", since: Date.now() + 5_000 })).toEqual({ found: false });
+    expect((await tenant.stats()).accepted).toBe(1);
+  });
+
+  it("reports a delivered or undelivered message as the list resource says, with Twilio's error code", async () => {
+    const { tenant, sms } = twilio();
+    const [ok, bad] = [uniquePhone(), uniquePhone()];
+    await tenant.configure({ callbackDelayMs: 0, undeliverable: [bad] });
+    const since = Date.now() - 1_000;
+    await sms.send({ to: ok, body: "x", statusCallbackUrl: "http://127.0.0.1:9/nowhere" });
+    await sms.send({ to: bad, body: "x", statusCallbackUrl: "http://127.0.0.1:9/nowhere" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await sms.lookup({ to: ok, body: "x", since })).toMatchObject({ found: true, status: "delivered", errorCode: null });
+    expect(await sms.lookup({ to: bad, body: "x", since })).toMatchObject({ found: true, status: "failed", errorCode: "30003" });
+  });
+
+  it("says the question failed on a time-out, a 5xx, a 429 or bad credentials, rather than 'not found'", async () => {
+    const { tenant, sms } = twilio();
+    const to = uniquePhone();
+    await tenant.configure({ lookupScript: [{ kind: "timeout" }, { kind: "5xx", status: 500 }, { kind: "429" }] });
+    expect(await sms.lookup({ to, body: "x", since: 0 })).toEqual({ found: null, errorCode: "timeout", errorMessage: "No answer within 1000 ms" });
+    expect(await sms.lookup({ to, body: "x", since: 0 })).toMatchObject({ found: null, errorCode: "20500" });
+    expect(await sms.lookup({ to, body: "x", since: 0 })).toMatchObject({ found: null, errorCode: "20429" });
+    const { sms: wrongToken } = twilio({ TWILIO_AUTH_TOKEN: "nope" });
+    expect(await wrongToken.lookup({ to, body: "x", since: 0 })).toMatchObject({ found: null, errorCode: "20003" });
   });
 });

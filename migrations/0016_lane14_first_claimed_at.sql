@@ -1,0 +1,1 @@
+ALTER TABLE `campaign_messages` ADD `first_claimed_at` integer;

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
@@ -11,6 +11,7 @@ import { createSmsProvider, type LookupOutcome } from "../providers/sms/provider
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 import { backoffSeconds, type Job, type JobContext, MAX_DELAY_SECONDS, RetryLater } from "../queue";
 import { exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
+import { finishIfDone, finishStatement } from "./finish";
 import { pacerFor, sendRate } from "./pacer";
 import { applyStatusCallback } from "./receipts";
 
@@ -214,28 +215,6 @@ async function expansionDied(db: Db, campaignId: number, attempts: number) {
       .where(and(eq(campaigns.id, campaignId), inArray(campaigns.status, ["queued", "expanding"]))),
   ]);
   console.error(JSON.stringify({ level: "error", msg: "campaign.expand_dead_lettered", campaignId, attempts }));
-}
-
-/**
- * A campaign is done when none of its rows is waiting or being sent. Cheap: an index range on
- * (campaign, status). The campaign may be named by a subquery (a status callback knows only its row).
- */
-export function finishStatement(db: Db, campaignId: number | SQL) {
-  const m = campaignMessages;
-  return db
-    .update(campaigns)
-    .set({ status: "done", updatedAt: Date.now() })
-    .where(
-      and(
-        eq(campaigns.id, campaignId),
-        eq(campaigns.status, "sending"),
-        sql`NOT EXISTS (SELECT 1 FROM ${m} WHERE ${m.campaignId} = ${campaignId} AND ${m.status} IN ('pending', 'deferred', 'sending'))`,
-      ),
-    );
-}
-
-export async function finishIfDone(db: Db, campaignId: number): Promise<void> {
-  await finishStatement(db, campaignId);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { dbFor } from "../db/client";
 import { campaignMessages } from "../db/schema";
-import { finishStatement } from "./dispatch";
+import { finishStatement } from "./finish";
 import { deliveryStatusStatements, recordDeliveryStatus } from "./opt-outs";
 
 /** What a provider's status callback says about one message. */

@@ -3,7 +3,8 @@ import { dbFor, jsonList } from "../db/client";
 import { campaignMessages, campaigns, deliveryReceipts } from "../db/schema";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
-import { finishIfDone, LEASE_MS } from "./dispatch";
+import { LEASE_MS } from "./dispatch";
+import { finishIfDone } from "./finish";
 
 /** Each cron tick looks at no more than this many of each kind of stalled work. */
 const SWEEP_LIMIT = 500;

@@ -137,29 +137,13 @@ function Preview() {
 }
 
 function Plans() {
-  const { t, i18n } = useTranslation("site");
-  const plans = usePlans("flex");
+  const { t } = useTranslation("site");
   return (
     <section id="plans" className="landing-section" aria-labelledby="plans-title">
       <div className="landing-section-inner">
         <h2 id="plans-title">{t("landing.plans.title")}</h2>
         <p className="landing-section-lead">{t("landing.plans.lead")}</p>
-        {plans.data && plans.data.length > 0 ? (
-          <ul className="landing-plans">
-            {plans.data.map((plan) => (
-              <li key={plan.id} className="card landing-plan">
-                <h3>{t("landing.plans.days", { count: plan.days })}</h3>
-                <p className="landing-plan-price">{formatUsd(plan.priceCents, i18n.language)}</p>
-                <p className="muted">{t("landing.plans.perWeek", { price: formatUsd(Math.round((plan.priceCents * 7) / plan.days), i18n.language) })}</p>
-                <Link className="button button-secondary button-block" to="/register">
-                  {t("landing.plans.choose")}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="callout">{plans.isLoading ? t("common:loading") : t("landing.plans.unavailable")}</p>
-        )}
+        <PlanList />
         <div className="landing-free-week">
           <span className="landing-step-icon" aria-hidden="true">
             <Icon name="gift" />
@@ -171,6 +155,28 @@ function Plans() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The live plans, a component of its own: SWR re-renders its reader synchronously as the request starts and ends. */
+function PlanList() {
+  const { t, i18n } = useTranslation("site");
+  const plans = usePlans("flex");
+  return plans.data && plans.data.length > 0 ? (
+    <ul className="landing-plans">
+      {plans.data.map((plan) => (
+        <li key={plan.id} className="card landing-plan">
+          <h3>{t("landing.plans.days", { count: plan.days })}</h3>
+          <p className="landing-plan-price">{formatUsd(plan.priceCents, i18n.language)}</p>
+          <p className="muted">{t("landing.plans.perWeek", { price: formatUsd(Math.round((plan.priceCents * 7) / plan.days), i18n.language) })}</p>
+          <Link className="button button-secondary button-block" to="/register">
+            {t("landing.plans.choose")}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  ) : (
+    <p className="callout">{plans.isLoading ? t("common:loading") : t("landing.plans.unavailable")}</p>
   );
 }
 

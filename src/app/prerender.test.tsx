@@ -44,6 +44,7 @@ describe("the page template", () => {
   const template = [
     '<html lang="en"><head><title>Blockpilot</title>',
     '<script type="module" crossorigin src="/assets/index-1.js"></script>',
+    '<link rel="modulepreload" crossorigin href="/assets/runtime-1.js">',
     '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
     '</head><body><div id="root"></div></body></html>',
   ].join("");
@@ -68,10 +69,13 @@ describe("the page template", () => {
     expect(page).not.toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
     expect(page).toContain('<style data-href="/assets/page-1.css">.page{color:red}</style>');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/page-1.css" media="not all">');
-    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/index-1.js" id="app-entry">');
-    expect(page).toContain('<script type="module" src="/boot.js"></script>');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/index-1.js" id="app-entry" fetchpriority="low">');
+    expect(page).toContain('<script type="module" src="/boot.js" fetchpriority="low"></script>');
     expect(page).not.toContain('<script type="module" crossorigin src="/assets/index-1.js">');
-    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/page-1.js">');
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/page-1.js" fetchpriority="low">');
+    // No script is needed for the first paint: all are fetched at low priority.
+    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/runtime-1.js" fetchpriority="low">');
+    expect(page).not.toMatch(/<link rel="modulepreload"(?![^>]*fetchpriority="low")[^>]*>/);
     // React's resource hint goes into the head; the root holds the page alone.
     expect(page).toMatch(/<link rel="preload" as="image" href="\/logo.svg"\/>[\s\S]*<\/head>/);
     expect(page).toContain('<div id="root" inert><main>Hi</main></div>');

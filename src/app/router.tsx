@@ -5,6 +5,7 @@ import HomePage from "./features/home/HomePage";
 import { ErrorPage } from "./layouts/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
 import { lazyPart } from "./lib/lazy-part";
+import type { RouteHandle } from "./lib/page-title";
 
 /**
  * The router. Its first table holds only the frame and the landing page, the one route whose
@@ -17,7 +18,8 @@ import { lazyPart } from "./lib/lazy-part";
 const Toaster = lazyPart("toaster", () => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
 
 // "/" is also the sign-in page: the auth feature's form, embedded, loads after the first paint.
-const LandingSignIn = lazy(() => import("./features/auth/LoginPage").then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));
+const loadLoginPage = () => import("./features/auth/LoginPage");
+const LandingSignIn = lazy(() => loadLoginPage().then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));
 
 /** The id of the pathless route every page hangs under: inside the frame, with its error boundary. */
 export const FRAME_ROUTE_ID = "frame";
@@ -44,7 +46,11 @@ export const routes: RouteObject[] = [
         children: [
           // Not lazy: the landing page is the first paint of most visits, and a lazy route would
           // wait for its chunk after the entry's (one more round trip before anything shows).
-          { index: true, Component: () => <HomePage signIn={<LandingSignIn />} />, handle: { title: "titles.home" } },
+          {
+            index: true,
+            Component: () => <HomePage signIn={<LandingSignIn />} />,
+            handle: { title: "titles.home", loadsAfterHydrating: loadLoginPage } satisfies RouteHandle,
+          },
         ],
       },
     ],

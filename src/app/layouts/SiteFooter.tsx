@@ -15,8 +15,6 @@ async function fetchVersions(): Promise<Versions | null> {
 /** The footer of every page: what we are, where help is, the legal pages and the versions running. */
 export default function SiteFooter() {
   const { t } = useTranslation("site");
-  // The versions change only with a deploy: read once per visit.
-  const { data: versions } = useSWR("health-versions", fetchVersions, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
   return (
     <footer className="site-footer">
       <div className="site-footer-inner">
@@ -70,8 +68,20 @@ export default function SiteFooter() {
       </div>
       <div className="site-footer-base">
         <p>{t("footer.copyright", { year: new Date().getFullYear() })}</p>
-        <p data-testid="versions">{versions ? t("footer.versions", { app: versions.app, schema: versions.schema }) : "\u00a0"}</p>
+        <FooterVersions />
       </div>
     </footer>
   );
+}
+
+/**
+ * The versions line, a component of its own: SWR's store re-renders the component that reads it
+ * synchronously when a request starts or ends, and on the pre-rendered pages that was the whole
+ * footer, right after hydrating (a long task on a slow phone).
+ */
+function FooterVersions() {
+  const { t } = useTranslation("site");
+  // The versions change only with a deploy: read once per visit.
+  const { data: versions } = useSWR("health-versions", fetchVersions, { revalidateOnFocus: false, revalidateIfStale: false, shouldRetryOnError: false });
+  return <p data-testid="versions">{versions ? t("footer.versions", { app: versions.app, schema: versions.schema }) : "\u00a0"}</p>;
 }

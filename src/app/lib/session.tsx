@@ -1,4 +1,4 @@
-import { type ComponentType, createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
+import { type ComponentType, createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
 import type { IdClaims, UserItem } from "../../shared/auth";
 
 /**
@@ -108,11 +108,20 @@ export function SessionProvider({
         : value,
     [value],
   );
+  const received = useRef(false);
   const receive = useCallback((live: SessionValue) => {
     const tokens = early.current;
     early.current = null;
+    const first = !received.current;
+    received.current = true;
     // The live session answers again once signed in.
     if (tokens) live.signIn(tokens);
+    // Its first answer for a signed-out visitor in a transition: nothing visible changes, and it
+    // comes from a layout effect, where a plain update re-renders every reader of the session
+    // synchronously; on a pre-rendered page (only ever shown signed out) it also reaches the parts
+    // React is still hydrating, which React then hydrates in that same task (several hundred ms on
+    // a slow phone). Every other answer (a stored session, sign-in, sign-out) stays immediate.
+    else if (first && !live.session && !live.loading) startTransition(() => setValue(live));
     else setValue(live);
   }, []);
   useEffect(() => {

@@ -20,9 +20,12 @@ export function TableScroll({ label, busy, children }: { label?: ReactNode; busy
       const right = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
       setEdges((current) => (current.left === left && current.right === right ? current : { left, right }));
     };
-    measure();
     element.addEventListener("scroll", measure, { passive: true });
+    // The observer's first call comes with the browser's next layout; measuring here instead would
+    // force a layout of the whole page in the middle of React's commit (on the landing page, the
+    // hydration of its preview: a long task on a slow phone).
     const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(measure);
+    if (!observer) measure();
     observer?.observe(element);
     if (element.firstElementChild) observer?.observe(element.firstElementChild);
     return () => {

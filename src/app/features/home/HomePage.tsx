@@ -1,4 +1,4 @@
-import { type ReactNode, Suspense, useEffect, useRef, useSyncExternalStore } from "react";
+import { type ReactNode, Suspense, startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
 import { lazyPart } from "../../lib/lazy-part";
@@ -7,6 +7,17 @@ import "./landing.css";
 
 // Everything below the first screen loads after the first paint, with its own strings.
 const LandingSections = lazyPart("landing-sections", () => import("./LandingSections"));
+
+// One element for every render of the page: when the page re-renders (once hydrated, when the live
+// session arrives) React sees the same element and leaves the sections alone. A new element would
+// reach their Suspense boundary while React was still hydrating it in the background, and React
+// would then hydrate all of it at once, synchronously: one long task of several hundred ms on a
+// slow phone (bench/README.md, Lighthouse).
+const sections = (
+  <Suspense fallback={<div className="landing-sections-waiting" />}>
+    <LandingSections />
+  </Suspense>
+);
 
 /**
  * The landing page (/): what Blockpilot is, with sign-in beside it. This module is the first paint
@@ -55,9 +66,7 @@ export default function HomePage({ signIn }: { signIn?: ReactNode }) {
           </div>
         </div>
       </section>
-      <Suspense fallback={<div className="landing-sections-waiting" />}>
-        <LandingSections />
-      </Suspense>
+      {sections}
     </main>
   );
 }
@@ -67,18 +76,16 @@ function SignInWaiting() {
   return <div className="card landing-signin landing-signin-waiting" aria-hidden="true" />;
 }
 
-const subscribeToNothing = () => () => {};
 /**
- * False in the pre-rendered HTML and while it hydrates, true after (and at once when the page is
- * rendered in the browser): the sign-in form is never in the HTML, where someone could start
- * typing into it before its code runs.
+ * False in the pre-rendered HTML and while it hydrates, true after: the sign-in form is never in
+ * the HTML, where someone could start typing into it before its code runs. Set in a transition
+ * from an effect: a store whose server value differs (useSyncExternalStore) would re-render the
+ * page synchronously right after hydrating, one long task.
  */
 function useHydrated(): boolean {
-  return useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => startTransition(() => setHydrated(true)), []);
+  return hydrated;
 }
 
 /** A signed-in visitor is offered their dashboard (or the console) instead of the sign-in form. */

@@ -6,7 +6,7 @@ import { type Column, DataTable } from "../../components/ui/DataTable";
 import { Icon } from "../../components/ui/Icon";
 import type { IconName } from "../../components/ui/icon-names";
 import { formatUsd, usePlans } from "./api";
-import { type JudgedOffer, judgedSampleOffers, SAMPLE_FILTERS, SAMPLE_TIME_ZONE, STATION_NAMES } from "./sample-offers";
+import { type JudgedOffer, SAMPLE_FILTERS, SAMPLE_OFFERS, STATION_NAMES, sampleClock } from "./sample-offers";
 import "../../i18n/site";
 import "./landing-sections.css";
 
@@ -70,28 +70,12 @@ function HowItWorks() {
   );
 }
 
-const sampleTimeFormats = new Map<string, Intl.DateTimeFormat>();
-/** The sample offers' clock times, one formatter per language (building one is the slow part). */
-function sampleTimeFormat(language: string): Intl.DateTimeFormat {
-  const locale = language === "es" ? "es-US" : "en-US";
-  let format = sampleTimeFormats.get(locale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(locale, { hour: "numeric", minute: "2-digit", timeZone: SAMPLE_TIME_ZONE });
-    sampleTimeFormats.set(locale, format);
-  }
-  return format;
-}
-
-let judged: JudgedOffer[] | undefined;
-/** The sample offers judged once: the filters and offers are constants. */
-const sampleOffers = () => (judged ??= judgedSampleOffers());
-
 function Preview() {
   const { t, i18n } = useTranslation("site");
   const money = (cents: number) => formatUsd(cents, i18n.language);
-  const time = sampleTimeFormat(i18n.language);
+  const time = (at: number) => sampleClock(at, i18n.language);
   const columns: Column<JudgedOffer>[] = [
-    { key: "block", header: t("landing.preview.columns.block"), className: "nowrap", cell: (o) => `${time.format(o.startsAt)}–${time.format(o.endsAt)}` },
+    { key: "block", header: t("landing.preview.columns.block"), className: "nowrap", cell: (o) => `${time(o.startsAt)}–${time(o.endsAt)}` },
     { key: "station", header: t("landing.preview.columns.station"), cell: (o) => `${STATION_NAMES[o.stationId]} (${o.stationId})` },
     { key: "pay", header: t("landing.preview.columns.pay"), cell: (o) => money(o.payCents) },
     { key: "hourly", header: t("landing.preview.columns.hourly"), cell: (o) => money(o.hourlyCents) },
@@ -144,7 +128,7 @@ function Preview() {
           </div>
           <div className="card landing-offers">
             <h3>{t("landing.preview.offers")}</h3>
-            <DataTable caption={t("landing.preview.caption")} columns={columns} rows={sampleOffers()} rowKey={(o) => o.id} />
+            <DataTable caption={t("landing.preview.caption")} columns={columns} rows={SAMPLE_OFFERS} rowKey={(o) => o.id} />
           </div>
         </div>
       </div>
@@ -153,29 +137,13 @@ function Preview() {
 }
 
 function Plans() {
-  const { t, i18n } = useTranslation("site");
-  const plans = usePlans("flex");
+  const { t } = useTranslation("site");
   return (
     <section id="plans" className="landing-section" aria-labelledby="plans-title">
       <div className="landing-section-inner">
         <h2 id="plans-title">{t("landing.plans.title")}</h2>
         <p className="landing-section-lead">{t("landing.plans.lead")}</p>
-        {plans.data && plans.data.length > 0 ? (
-          <ul className="landing-plans">
-            {plans.data.map((plan) => (
-              <li key={plan.id} className="card landing-plan">
-                <h3>{t("landing.plans.days", { count: plan.days })}</h3>
-                <p className="landing-plan-price">{formatUsd(plan.priceCents, i18n.language)}</p>
-                <p className="muted">{t("landing.plans.perWeek", { price: formatUsd(Math.round((plan.priceCents * 7) / plan.days), i18n.language) })}</p>
-                <Link className="button button-secondary button-block" to="/register">
-                  {t("landing.plans.choose")}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="callout">{plans.isLoading ? t("common:loading") : t("landing.plans.unavailable")}</p>
-        )}
+        <PlanList />
         <div className="landing-free-week">
           <span className="landing-step-icon" aria-hidden="true">
             <Icon name="gift" />
@@ -187,6 +155,28 @@ function Plans() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The live plans, a component of its own: SWR re-renders its reader synchronously as the request starts and ends. */
+function PlanList() {
+  const { t, i18n } = useTranslation("site");
+  const plans = usePlans("flex");
+  return plans.data && plans.data.length > 0 ? (
+    <ul className="landing-plans">
+      {plans.data.map((plan) => (
+        <li key={plan.id} className="card landing-plan">
+          <h3>{t("landing.plans.days", { count: plan.days })}</h3>
+          <p className="landing-plan-price">{formatUsd(plan.priceCents, i18n.language)}</p>
+          <p className="muted">{t("landing.plans.perWeek", { price: formatUsd(Math.round((plan.priceCents * 7) / plan.days), i18n.language) })}</p>
+          <Link className="button button-secondary button-block" to="/register">
+            {t("landing.plans.choose")}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  ) : (
+    <p className="callout">{plans.isLoading ? t("common:loading") : t("landing.plans.unavailable")}</p>
   );
 }
 

@@ -22,6 +22,9 @@
  *   --timeouts p     (default 0.002)      --accept-timeouts p  accepted, never answered (default 0.002)
  *   --permanent N    numbers that always fail (default 5; 2 with --short)
  *   --callback-wait S  the Worker's CALLBACK_WAIT_SECONDS (default 5: the fake calls back after 300 ms)
+ *   --clock-offset-hours H  move the messaging rules' clock (the Worker's COMPLIANCE_CLOCK_OFFSET_MS,
+ *                    and this bench's own hours check) by H hours, so a mixed-zone run with zones
+ *                    closed can be made at any hour (from 18:00 to 23:30 UTC every zone is open)
  *   --port P         the Worker's port (default 8793); --fake-port P  the fake provider's (default port + 1)
  *   --short          the small run of `npm test`: the rate line is printed, not enforced (the rest is)
  *   --skip-build     reuse the last private build copy (or the one --build-dir names)
@@ -42,6 +45,7 @@ const PERMANENT = numberArg("permanent", options.short ? 2 : 5);
 const PORT = options.port;
 const FAKE_PORT = numberArg("fake-port", PORT + 1);
 const PROVIDER_TIMEOUT_MS = 3_000;
+const CLOCK_OFFSET_MS = Math.round(numberArg("clock-offset-hours", 0) * 3_600_000);
 const STATE = `.wrangler/bench-dispatch-state${options.short ? "-short" : ""}`;
 if (RECIPIENTS > 10_000) throw new Error("the +1 NXX 55x xxxx numbering gives at most 10,000 recipients");
 
@@ -77,9 +81,10 @@ const localClock = (t: number, zone: string) => {
   );
   return { minute: Number(parts.hour) * 60 + Number(parts.minute), weekend: parts.weekday === "Sat" || parts.weekday === "Sun" };
 };
+// Every hours check reads the rules' clock, moved as the Worker's is (--clock-offset-hours).
 const isOpen = (t: number, where: { zones: string[]; country: "US" | "CA" }) =>
   where.zones.every((zone) => {
-    const { minute, weekend } = localClock(t, zone);
+    const { minute, weekend } = localClock(t + CLOCK_OFFSET_MS, zone);
     const [from, to] = where.country === "US" ? [8 * 60, 21 * 60] : weekend ? [10 * 60, 18 * 60] : [9 * 60, 21 * 60 + 30];
     return minute >= from && minute < to;
   });
@@ -153,6 +158,7 @@ const worker = await startWorker({
     SEND_RATE_PER_SECOND: String(RATE),
     PROVIDER_TIMEOUT_MS: String(PROVIDER_TIMEOUT_MS),
     CALLBACK_WAIT_SECONDS: String(CALLBACK_WAIT_SECONDS),
+    ...(CLOCK_OFFSET_MS !== 0 ? { COMPLIANCE_CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) } : {}),
     // Delivery receipts come back to this Worker, signed, through the webhook route.
     APP_ORIGIN: workerUrl,
   },
@@ -283,7 +289,7 @@ const rows: [string, string, string][] = [
   [
     "deferred (quiet hours)",
     `${deferredRows.length} of ${closedPhones.length} outside their hours`,
-    `queued until ${campaign.deferred ? new Date(campaign.deferred.first).toISOString() : "-"}; goal: all of them`,
+    `queued until ${campaign.deferred ? new Date(campaign.deferred.first).toISOString() : "-"}${CLOCK_OFFSET_MS ? " on the rules' clock" : ""}; goal: all of them`,
   ],
   ["sent outside allowed local hours", String(outsideHours.length), "goal 0, checked with Intl per message"],
   ["provider limit R", `${RATE} msg/s`, "token bucket, burst R"],

@@ -2,6 +2,7 @@ import { startTransition, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { AppRoot, routerReady } from "./app-root";
 import { ready } from "./i18n";
+import { expectBoundaries, rootCommitted, untilHydrated } from "./lib/hydration";
 import { loadParts } from "./lib/lazy-part";
 import { createRouter } from "./router";
 import "./styles.css";
@@ -9,14 +10,17 @@ import "./styles.css";
 const container = document.getElementById("root")!;
 
 /**
- * Runs once the app's first render is on screen: the page takes clicks and typing (a pre-rendered
- * page is inert until it is hydrated, so nothing done before is lost) and index.html's splash goes.
+ * Runs once the app's first render is on screen: index.html's splash goes, and once the page is
+ * wholly hydrated (its Suspense boundaries hydrate after the root, src/app/lib/hydration.tsx) it
+ * takes clicks and typing (a pre-rendered page is inert until then, so nothing done before is lost,
+ * and nothing changes under a part React has not taken over yet).
  */
 function Started() {
   useEffect(() => {
-    container.removeAttribute("inert");
     document.documentElement.classList.remove("render-client");
     document.getElementById("splash")?.remove();
+    rootCommitted();
+    void untilHydrated().then(() => container.removeAttribute("inert"));
   }, []);
   return null;
 }
@@ -51,6 +55,7 @@ async function start() {
   const parts = document.documentElement.dataset.parts?.split(" ").filter(Boolean) ?? [];
   await Promise.all([ready, routerReady(router).then(() => loadParts(parts))]);
   await nextTask();
+  expectBoundaries(container);
   startTransition(() => void hydrateRoot(container, app));
 }
 

@@ -1,9 +1,10 @@
-import { lazy, Suspense } from "react";
+import { lazy } from "react";
 import { createBrowserRouter, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
 import { Splash } from "./components/ui/Splash";
 import HomePage from "./features/home/HomePage";
 import { ErrorPage } from "./layouts/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
+import { HydrationBoundary } from "./lib/hydration";
 import { lazyPart } from "./lib/lazy-part";
 import type { RouteHandle } from "./lib/page-title";
 
@@ -30,9 +31,9 @@ export const routes: RouteObject[] = [
     element: (
       <>
         <RootLayout />
-        <Suspense fallback={null}>
+        <HydrationBoundary fallback={null}>
           <Toaster />
-        </Suspense>
+        </HydrationBoundary>
       </>
     ),
     // The last resort, for an error in the frame itself.

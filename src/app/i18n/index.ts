@@ -1,5 +1,6 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
+import { untilHydrated } from "../lib/hydration";
 
 export const LANGUAGES = ["en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -44,6 +45,9 @@ export function storedLanguage(): Language {
 
 export async function setLanguage(lang: Language): Promise<void> {
   await loadLanguage(lang);
+  // Not while a pre-rendered page is still hydrating: a part of it still server HTML would hydrate
+  // with the new language's words against the old ones (src/app/lib/hydration.tsx).
+  await untilHydrated();
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);
   } catch {

@@ -1,6 +1,7 @@
-import { type MouseEvent, Suspense, useEffect, useState } from "react";
+import { type MouseEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useMatches, useNavigation } from "react-router";
+import { HydrationBoundary } from "../lib/hydration";
 import { lazyPart } from "../lib/lazy-part";
 import { PageTitleContext, type RouteHandle } from "../lib/page-title";
 import { TopBar } from "./TopBar";
@@ -38,9 +39,9 @@ export function RootLayout() {
       <TopBar />
       <div className={navigation.state === "loading" ? "route-progress active" : "route-progress"} aria-hidden="true" />
       <Outlet />
-      <Suspense fallback={null}>
+      <HydrationBoundary fallback={null}>
         <SiteFooter />
-      </Suspense>
+      </HydrationBoundary>
     </PageTitleContext.Provider>
   );
 }

@@ -1,9 +1,10 @@
-import { lazy, Suspense, useRef, useState } from "react";
+import { lazy, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
 import { Icon } from "../components/ui/Icon";
 import { LanguageToggle } from "../components/ui/LanguageToggle";
 import { Logo } from "../components/ui/Logo";
+import { HydrationBoundary } from "../lib/hydration";
 import { useSession } from "../lib/session";
 
 // The user menu exists only for signed-in people: its code stays off the landing route.
@@ -75,9 +76,9 @@ export function TopBar() {
             <LanguageToggle />
             <div className="topbar-user-slot">
               {user ? (
-                <Suspense fallback={null}>
+                <HydrationBoundary fallback={null}>
                   <UserMenu />
-                </Suspense>
+                </HydrationBoundary>
               ) : (
                 !loading && (
                   <Link className="button button-small" to="/login">

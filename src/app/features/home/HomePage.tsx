@@ -1,6 +1,7 @@
-import { type ReactNode, Suspense, startTransition, useEffect, useRef, useState } from "react";
+import { type ReactNode, startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router";
+import { HydrationBoundary } from "../../lib/hydration";
 import { lazyPart } from "../../lib/lazy-part";
 import { useSession } from "../../lib/session";
 import "./landing.css";
@@ -14,9 +15,9 @@ const LandingSections = lazyPart("landing-sections", () => import("./LandingSect
 // would then hydrate all of it at once, synchronously: one long task of several hundred ms on a
 // slow phone (bench/README.md, Lighthouse).
 const sections = (
-  <Suspense fallback={<div className="landing-sections-waiting" />}>
+  <HydrationBoundary fallback={<div className="landing-sections-waiting" />}>
     <LandingSections />
-  </Suspense>
+  </HydrationBoundary>
 );
 
 /**
@@ -61,7 +62,9 @@ export default function HomePage({ signIn }: { signIn?: ReactNode }) {
             {claims ? (
               <Welcome name={user?.name ?? null} isAdmin={claims.is_admin} />
             ) : (
-              <Suspense fallback={<SignInWaiting />}>{!loading && hydrated ? <div className="card landing-signin">{signIn}</div> : <SignInWaiting />}</Suspense>
+              <HydrationBoundary fallback={<SignInWaiting />}>
+                {!loading && hydrated ? <div className="card landing-signin">{signIn}</div> : <SignInWaiting />}
+              </HydrationBoundary>
             )}
           </div>
         </div>

@@ -31,7 +31,13 @@ if (!existsSync(process.env.CHROMIUM_PATH ?? "/usr/bin/chromium")) {
 }
 
 ensureDevVars();
-if (!process.env.E2E_SKIP_BUILD) run("vite", ["build", "--logLevel", "warn"]);
+// The build is served from a copy of its own: `npm test` runs the benches' short runs beside this,
+// and their build (another chat widget origin, no E2E settings) goes through dist/ too. The lock
+// (the benches take it as well, bench/harness.ts) keeps two builds from writing dist/ at once.
+const build = ".wrangler/e2e-build";
+if (!process.env.E2E_SKIP_BUILD) {
+  run("flock", ["/tmp/bp-e2e.lock", "sh", "-c", `vite build --logLevel warn && rm -rf '${build}' && mkdir -p '${build}' && cp -r dist/. '${build}/'`]);
+}
 rmSync(state, { recursive: true, force: true });
 rmSync(ownerCache, { force: true });
 rmSync(`${ownerCache}.step`, { force: true });
@@ -77,7 +83,7 @@ const server = spawn(
     "--var",
     `SPARK_PLATFORM_API_BASE:${platform.url}/spark`,
     "-c",
-    "dist/blockpilot/wrangler.json",
+    `${build}/blockpilot/wrangler.json`,
     "--port",
     String(port),
     "--ip",

@@ -3,7 +3,7 @@
  * fails. `npm test` runs the browser tests beside the benches' short runs this way, after Vitest:
  * both spend much of their time waiting (a browser, local servers, timed runs), so together they
  * take little more than the longer of the two on a two-core machine. (Vitest keeps both cores busy
- * by itself, two files per core, and ran far slower beside the browser tests than alone.) Each
+ * by itself, one file per core, and ran far slower beside the browser tests than alone.) Each
  * command's output is kept and printed whole when it ends, so the two logs never interleave; a
  * summary with each one's time comes last.
  */

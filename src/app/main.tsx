@@ -5,6 +5,7 @@ import { ready } from "./i18n";
 import { expectBoundaries, rootCommitted, untilHydrated } from "./lib/hydration";
 import { loadParts } from "./lib/lazy-part";
 import { createRouter } from "./router";
+import { startEarly } from "./start-early";
 import "./styles.css";
 
 const container = document.getElementById("root")!;
@@ -59,4 +60,7 @@ async function start() {
   startTransition(() => void hydrateRoot(container, app));
 }
 
+// A signed-in page's session code, and the dashboard's reads and chunks, load beside the route
+// table from here on rather than after it (start-early.ts).
+startEarly(location.pathname);
 void start();

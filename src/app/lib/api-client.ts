@@ -2,6 +2,7 @@ import { type ClientResponse, hc } from "hono/client";
 // The one import the SPA makes from the Worker: a type, erased at build time (tsconfig.app.json
 // reads it from the Worker project's declarations, so the routes' types are computed once).
 import type { AppType } from "../../worker/app";
+import { takeEarlyRead } from "./early-reads";
 
 /**
  * The one way the SPA calls the API: Hono's typed client over the Worker's routes, so paths,
@@ -36,15 +37,22 @@ export function setTokenSource(source: TokenSource) {
   tokenSource = source;
 }
 
+/** The path and query of a request's address, as early-reads.ts keys what it started. */
+function pathOf(input: RequestInfo | URL): string {
+  const url = new URL(input instanceof Request ? input.url : input, location.href);
+  return `${url.pathname}${url.search}`;
+}
+
 async function send(input: RequestInfo | URL, init: RequestInit | undefined, withToken: boolean): Promise<Response> {
   const headers = new Headers(init?.headers);
   if (!headers.has("Accept")) headers.set("Accept", "application/json");
-  if (withToken) {
-    const token = await tokenSource();
-    if (token) headers.set("Authorization", `Bearer ${token}`);
-  }
+  const token = withToken ? await tokenSource() : null;
+  if (token) headers.set("Authorization", `Bearer ${token}`);
+  // A signed-in read the entry started before this code had loaded (a page opened directly) is
+  // answered from that request instead of a second one.
+  const early = withToken && (init?.method ?? "GET") === "GET" ? takeEarlyRead(pathOf(input), token) : null;
   try {
-    return await fetch(input, { ...init, headers });
+    return await (early ?? fetch(input, { ...init, headers }));
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
     throw new ApiClientError(0, "network_error", "Network error: check your connection");

@@ -4,7 +4,7 @@ import type { IdClaims } from "../../shared/auth";
 import i18n, { setLanguage } from "../i18n";
 import { ApiClientError, api, publicApi, setTokenSource, unwrap } from "./api-client";
 import { withIdentityRetry } from "./identity-retry";
-import { SESSION_STORAGE_KEY, type SessionValue, type TokenAnswer, type Tokens, type User } from "./session";
+import { EXPIRY_SKEW_MS, SESSION_STORAGE_KEY, type SessionValue, type TokenAnswer, type Tokens, USER_PATH, type User } from "./session";
 
 /**
  * The live session behind SessionProvider (session.tsx): tokens in localStorage, refresh before
@@ -14,11 +14,6 @@ import { SESSION_STORAGE_KEY, type SessionValue, type TokenAnswer, type Tokens, 
 export { SESSION_STORAGE_KEY };
 /** docs/product.md, constants: refresh ten minutes before the ID token expires. */
 export const REFRESH_LEAD_MS = 10 * 60_000;
-/**
- * A token this close to its expiry counts as expired before a call, so it cannot lapse while the
- * request is in flight (or on a client clock a little ahead of the server's).
- */
-export const EXPIRY_SKEW_MS = 30_000;
 const REFRESH_LOCK = "bp.session.refresh";
 const SIGN_OUT_TIMEOUT_MS = 5000;
 
@@ -131,7 +126,6 @@ export function cacheConfig(slow = isSlowConnection()): SWRConfiguration {
 
 // ── the live session ────────────────────────────────────────────────────────────────────────
 
-const USER_PATH = "/api/flex/v1/user";
 const userConfig = cacheConfig();
 
 export type LiveSessionProps = {

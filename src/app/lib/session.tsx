@@ -15,11 +15,20 @@ import type { IdClaims, UserItem } from "../../shared/auth";
 /** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
 export const SESSION_STORAGE_KEY = "bp.session";
 
+/**
+ * A token this close to its expiry counts as expired before a call, so it cannot lapse while the
+ * request is in flight (or on a client clock a little ahead of the server's). Here rather than in
+ * session-live.tsx because the reads a page starts early (early-reads.ts) apply it too.
+ */
+export const EXPIRY_SKEW_MS = 30_000;
+
 export type Tokens = { idToken: string; refreshToken: string };
 export type TokenAnswer = Tokens & { expiresIn?: number };
 
 /** The signed-in user, as GET /api/flex/v1/user answers it. */
 export type User = UserItem;
+/** Where the live session reads the user (also the key of that read in SWR's cache). */
+export const USER_PATH = "/api/flex/v1/user";
 
 export type SessionValue = {
   /** True until the stored session has been read (and refreshed when it had expired). */
@@ -142,7 +151,8 @@ export function SessionProvider({
   );
 }
 
-function hasStoredSession(): boolean {
+/** Whether a session is stored: it may still have expired or been revoked, which only the live session can tell. */
+export function hasStoredSession(): boolean {
   try {
     return localStorage.getItem(SESSION_STORAGE_KEY) !== null;
   } catch {

@@ -1,0 +1,81 @@
+import { screen } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import DashboardPage from "./features/driver/DashboardPage";
+import { DASHBOARD_READS } from "./features/driver/dashboard-reads";
+import { setLanguage } from "./i18n";
+import { setTokenSource } from "./lib/api-client";
+import { takeEarlyRead } from "./lib/early-reads";
+import { SESSION_STORAGE_KEY, USER_PATH } from "./lib/session";
+import { DASHBOARD_PATH, startEarly } from "./start-early";
+import { mockApi, renderScreen } from "./test/admin-harness";
+import { aDriver } from "./test/render";
+
+const idToken = `h.${btoa(JSON.stringify({ sub: "7", exp: Math.floor(Date.now() / 1000) + 3600 })).replace(/=+$/, "")}.s`;
+const now = Date.now();
+
+beforeEach(async () => {
+  localStorage.clear();
+  await setLanguage("en");
+});
+afterEach(() => {
+  // What a test started and did not use is forgotten before the next one.
+  for (const path of [USER_PATH, ...DASHBOARD_READS]) takeEarlyRead(path, null);
+  setTokenSource(async () => null);
+  localStorage.clear();
+  vi.unstubAllGlobals();
+});
+
+/** The dashboard's API, every answer held back until `open()`. */
+function heldDashboardApi() {
+  let open = () => {};
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const held = (body: unknown) => async () => {
+    await gate;
+    return { body };
+  };
+  const page = { total: 0, page: 1, pageSize: 20 };
+  const api = mockApi([
+    { path: USER_PATH, reply: held({ Item: aDriver() }) },
+    {
+      path: "/api/driver/engine",
+      reply: held({ engine: { state: "stopped", reason: "driver" }, service: { expiresAt: now + 2 * 86_400_000 + 3_600_000, goodStanding: true }, now }),
+    },
+    { path: "/api/driver/offers", reply: held({ ...page, counts: { won: 0, disliked: 0, gone: 0 }, filters: null, rows: [] }) },
+    { path: "/api/payments", reply: held({ ...page, rows: [] }) },
+    {
+      path: "/api/invitations",
+      reply: held({ ...page, rows: [], summary: { invited: 0, registered: 0, paid: 0, free_week: 0, freeWeeksEarned: 0, remainingToday: 20 } }),
+    },
+  ]);
+  const gets = () => api.calls.filter((c) => c.method === "GET").map((c) => `${c.url.pathname}${c.url.search}`);
+  return { gets, open };
+}
+
+describe("a page opened directly", () => {
+  it("the dashboard's reads and the user start before any of the page's code has run, and the page renders from them", async () => {
+    localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ idToken, refreshToken: "r" }));
+    const api = heldDashboardApi();
+    startEarly(DASHBOARD_PATH);
+    // Requested at once, while the entry runs: nothing of the page has rendered.
+    expect(api.gets()).toEqual([USER_PATH, ...DASHBOARD_READS]);
+
+    setTokenSource(async () => idToken);
+    renderScreen(<DashboardPage />, { user: aDriver(), path: DASHBOARD_PATH });
+    api.open();
+    expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();
+    expect(await screen.findByText("No offers yet. Turn the system on: what it sees shows here as it happens.")).toBeInTheDocument();
+    expect(await screen.findByText("0 invited, 0 registered, 0 paid; free weeks earned: 0")).toBeInTheDocument();
+    // The page's own first reads were those requests: it asked nothing again (and nothing else).
+    expect(api.gets()).toEqual([USER_PATH, ...DASHBOARD_READS]);
+  });
+
+  it("starts nothing without a stored session, and no reads on another page", () => {
+    const api = heldDashboardApi();
+    startEarly(DASHBOARD_PATH);
+    localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ idToken, refreshToken: "r" }));
+    startEarly("/profile");
+    expect(api.gets()).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { useState } from "react";
+import { memo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DriverFilters } from "../../../shared/driver-filters";
@@ -155,7 +155,11 @@ export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnl
   );
 }
 
-function Offers({ systemOn, driverId, readOnly }: { systemOn: boolean; driverId: number | undefined; readOnly: boolean }) {
+/**
+ * The live offers. Memoised: the engine card above re-renders when the engine's answer changes,
+ * and the table (a formatted date and sums on every row) re-renders only for its own answers.
+ */
+const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn: boolean; driverId: number | undefined; readOnly: boolean }) {
   const { t, i18n } = useTranslation("driver");
   const [status, setStatus] = useState<OfferStatus | undefined>(undefined);
   const { page, pageSize, restart, pager } = usePaging();
@@ -209,7 +213,9 @@ function Offers({ systemOn, driverId, readOnly }: { systemOn: boolean; driverId:
         <StatusView kind="empty" title={status ? t("dashboard.emptyFiltered", { status: t(`dashboard.tabs.${status}`) }) : t("dashboard.emptyAll")} />
       ) : (
         <>
-          <TableScroll label={t("dashboard.offers")} busy={offers.isValidating}>
+          {/* Busy while another page or tab loads (the rows shown are the last one's), not on each
+              poll: reading isValidating would also re-render the whole table twice every 3 s. */}
+          <TableScroll label={t("dashboard.offers")} busy={offers.isLoading}>
             <table className="offers-table">
               <thead>
                 <tr>
@@ -258,7 +264,7 @@ function Offers({ systemOn, driverId, readOnly }: { systemOn: boolean; driverId:
       )}
     </div>
   );
-}
+});
 
 function RowDetail({
   row,

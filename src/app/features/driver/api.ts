@@ -54,12 +54,26 @@ export function useFilters(): SWRResponse<FiltersView, Error> {
 const actingFor = api.admin.users[":id"].dashboard;
 const driverParam = (driverId: number) => ({ id: String(driverId) });
 
+/** How far the server's clock in an engine answer may move before the answer counts as new. */
+export const ENGINE_CLOCK_STEP_MS = 60_000;
+
+/**
+ * Whether two engine answers show the same thing. Every answer carries the server's clock, which
+ * alone would make each 3 s poll new and re-render the dashboard; the clock only words the
+ * service's expiry ("expires in 2 days", "in 3 hours"), so it counts once it has moved a minute.
+ */
+export function sameEngineView(a: EngineView | undefined, b: EngineView | undefined): boolean {
+  if (!a || !b) return a === b;
+  return Math.abs(a.now - b.now) < ENGINE_CLOCK_STEP_MS && JSON.stringify({ ...a, now: 0 }) === JSON.stringify({ ...b, now: 0 });
+}
+
 /** The engine's state: the signed-in driver's, or (administrators) the driver `driverId`'s. */
 export function useEngine(driverId?: number): SWRResponse<EngineView, Error> {
   return useSWR(
     ["driver/engine", driverId ?? null],
     () => (driverId === undefined ? unwrap(driver.engine.$get()) : unwrap(actingFor.engine.$get({ param: driverParam(driverId) }))),
-    { ...noRetryOn4xx, refreshInterval: LIVE_REFRESH_MS },
+    // SWR keeps the answer it has (and re-renders nothing) when the new one is the same.
+    { ...noRetryOn4xx, refreshInterval: LIVE_REFRESH_MS, compare: sameEngineView },
   );
 }
 

@@ -1,10 +1,12 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { Profiler } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
 import type { User } from "../../lib/session";
 import { mockApi, renderScreen } from "../../test/admin-harness";
 import ApprovalPage from "./ApprovalPage";
+import { ENGINE_CLOCK_STEP_MS, type EngineView, LIVE_REFRESH_MS, sameEngineView } from "./api";
 import CalendarPage from "./CalendarPage";
 import CodePage from "./CodePage";
 import ConnectPage from "./ConnectPage";
@@ -201,20 +203,26 @@ describe("dashboard", () => {
     ...over,
   });
 
-  function dashboardApi(state: "searching" | "stopped") {
+  type EngineState = "searching" | "stopped";
+  /** The dashboard's API; the engine's state may change between polls, and its clock move on. */
+  function dashboardApi(initial: EngineState | (() => EngineState), clock = () => now) {
+    const stateNow = typeof initial === "function" ? initial : () => initial;
     return mockApi([
       {
         path: "/api/driver/engine",
-        reply: () => ({
-          body: {
-            engine:
-              state === "searching"
-                ? { state, stations: 3, until: Date.parse("2030-01-01T20:00:00Z"), slowedUntil: null, lastPollAt: now, timeZone: "America/Chicago" }
-                : { state, reason: "driver" },
-            service: { expiresAt: now + 2 * 86_400_000 + HOUR, goodStanding: true },
-            now,
-          },
-        }),
+        reply: () => {
+          const state = stateNow();
+          return {
+            body: {
+              engine:
+                state === "searching"
+                  ? { state, stations: 3, until: Date.parse("2030-01-01T20:00:00Z"), slowedUntil: null, lastPollAt: now, timeZone: "America/Chicago" }
+                  : { state, reason: "driver" },
+              service: { expiresAt: now + 2 * 86_400_000 + HOUR, goodStanding: true },
+              now: clock(),
+            },
+          };
+        },
       },
       {
         path: "/api/driver/offers",
@@ -289,6 +297,53 @@ describe("dashboard", () => {
     renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
     await userEvent.click(await screen.findByRole("switch"));
     await waitFor(() => expect(api.to("/api/driver/engine", "POST")[0]?.body).toEqual({ on: false }));
+  });
+
+  it("a poll that answers the same re-renders nothing; one that answers something new does", async () => {
+    let engineState: EngineState = "searching";
+    // The server's clock moves on with every answer: alone it is no news.
+    const api = dashboardApi(
+      () => engineState,
+      () => Date.now(),
+    );
+    const reads = (path: string) => api.to(path).length;
+    const commits = vi.fn();
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      renderScreen(
+        <Profiler id="dashboard" onRender={commits}>
+          <DashboardPage />
+        </Profiler>,
+        { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" },
+      );
+      expect(await screen.findByText("Searching 3 stations until 2:00 PM")).toBeInTheDocument();
+      expect(await screen.findByText("Pay $62 is under your $70 minimum")).toBeInTheDocument();
+      expect(await screen.findByText("3 invited, 1 registered, 0 paid; free weeks earned: 1")).toBeInTheDocument();
+      await act(() => vi.advanceTimersByTimeAsync(100));
+      const settled = commits.mock.calls.length;
+      const [engineReads, offerReads] = [reads("/api/driver/engine"), reads("/api/driver/offers")];
+
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS + 100));
+      await waitFor(() => expect(reads("/api/driver/offers")).toBeGreaterThan(offerReads));
+      expect(reads("/api/driver/engine")).toBeGreaterThan(engineReads);
+      await act(() => vi.advanceTimersByTimeAsync(100));
+      expect(commits.mock.calls.length).toBe(settled);
+
+      engineState = "stopped";
+      await act(() => vi.advanceTimersByTimeAsync(LIVE_REFRESH_MS + 100));
+      expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();
+      expect(commits.mock.calls.length).toBeGreaterThan(settled);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("an engine answer is the same one until more than its clock has changed, or the clock has moved a minute", () => {
+    const answer = { engine: { state: "stopped", reason: "driver" }, service: { expiresAt: now + HOUR, goodStanding: true }, now } as EngineView;
+    expect(sameEngineView(answer, { ...answer, now: now + 3000 })).toBe(true);
+    expect(sameEngineView(answer, { ...answer, now: now + ENGINE_CLOCK_STEP_MS })).toBe(false);
+    expect(sameEngineView(answer, { ...answer, engine: { state: "stopped", reason: "expired" } })).toBe(false);
+    expect(sameEngineView(undefined, answer)).toBe(false);
   });
 
   it("an empty list and a failed one", async () => {

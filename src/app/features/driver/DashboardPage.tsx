@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { memo, useState } from "react";
+import { memo, useCallback, useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DriverFilters } from "../../../shared/driver-filters";
@@ -164,22 +164,29 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
   const [status, setStatus] = useState<OfferStatus | undefined>(undefined);
   const { page, pageSize, restart, pager } = usePaging();
   const offers = useOffers({ page, pageSize, ...(status ? { status } : {}) }, driverId);
-  const lang = i18n.language;
 
-  const arrive = async (row: OfferRow) => {
-    try {
-      await driverApi.arrive(row.id);
-      toast.success(t("dashboard.arrivedSaved"));
-      await offers.mutate();
-    } catch (err) {
-      toast.error(
-        platformReason(err) === "system_off" ? t("common:errors.turnOnSystem") : err instanceof ApiClientError ? err.message : t("common:errors.generic"),
-      );
-    }
-  };
+  const { mutate } = offers;
+  const arrive = useCallback(
+    async (row: OfferRow) => {
+      try {
+        await driverApi.arrive(row.id);
+        toast.success(t("dashboard.arrivedSaved"));
+        await mutate();
+      } catch (err) {
+        toast.error(
+          platformReason(err) === "system_off" ? t("common:errors.turnOnSystem") : err instanceof ApiClientError ? err.message : t("common:errors.generic"),
+        );
+      }
+    },
+    [mutate, t],
+  );
 
   const tabs: (OfferStatus | undefined)[] = [undefined, "won", "disliked", "gone"];
   const data = offers.data;
+  // The rows render from a deferred copy: React renders new rows in a transition, in slices between
+  // which the browser stays responsive, instead of one long task (a page of rows with their
+  // station-local times and reasons takes well over 50 ms on a slow phone). The counts are at once.
+  const shown = useDeferredValue(data);
 
   return (
     <div className="card dashboard-offers">
@@ -207,9 +214,9 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
       </fieldset>
       {offers.error && !data ? (
         <StatusView kind="error" message={t("common:errors.couldntLoadOffers")} onRetry={() => void offers.mutate()} />
-      ) : !data ? (
+      ) : !shown ? (
         <StatusView kind="loading" />
-      ) : data.rows.length === 0 ? (
+      ) : shown.rows.length === 0 ? (
         <StatusView kind="empty" title={status ? t("dashboard.emptyFiltered", { status: t(`dashboard.tabs.${status}`) }) : t("dashboard.emptyAll")} />
       ) : (
         <>
@@ -227,32 +234,18 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
                   <th scope="col">{t("dashboard.columns.why")}</th>
                 </tr>
               </thead>
-              <tbody>
-                {data.rows.map((row) => (
-                  <tr key={row.id} data-status={row.status}>
-                    <td>
-                      <Badge tone={TONES[row.status]}>{t(`dashboard.status.${row.status}`)}</Badge>
-                    </td>
-                    <td>{row.stationName}</td>
-                    <td>{blockSpan(row.startsAt, row.endsAt, row.timeZone, lang)}</td>
-                    <td>{money(row.payCents, lang)}</td>
-                    <td>{money(Math.round((row.payCents * 3_600_000) / Math.max(1, row.endsAt - row.startsAt)), lang)}</td>
-                    <td>
-                      <RowDetail
-                        row={row}
-                        filters={data.filters as DriverFilters | null}
-                        systemOn={systemOn}
-                        onArrive={readOnly ? null : () => void arrive(row)}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
+              <OfferRows
+                rows={shown.rows}
+                filters={shown.filters as DriverFilters | null}
+                systemOn={systemOn}
+                onArrive={readOnly ? null : arrive}
+                lang={i18n.language}
+              />
             </table>
           </TableScroll>
           <Pager
             {...pager}
-            total={data.total}
+            total={shown.total}
             labels={{
               rowsPerPage: t("pager.rowsPerPage"),
               previous: t("pager.previous"),
@@ -263,6 +256,41 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
         </>
       )}
     </div>
+  );
+});
+
+/** A page of offers, memoised: the urgent render that precedes a deferred one passes the same rows. */
+const OfferRows = memo(function OfferRows({
+  rows,
+  filters,
+  systemOn,
+  onArrive,
+  lang,
+}: {
+  rows: OfferRow[];
+  filters: DriverFilters | null;
+  systemOn: boolean;
+  onArrive: ((row: OfferRow) => Promise<void>) | null;
+  lang: string;
+}) {
+  const { t } = useTranslation("driver");
+  return (
+    <tbody>
+      {rows.map((row) => (
+        <tr key={row.id} data-status={row.status}>
+          <td>
+            <Badge tone={TONES[row.status]}>{t(`dashboard.status.${row.status}`)}</Badge>
+          </td>
+          <td>{row.stationName}</td>
+          <td>{blockSpan(row.startsAt, row.endsAt, row.timeZone, lang)}</td>
+          <td>{money(row.payCents, lang)}</td>
+          <td>{money(Math.round((row.payCents * 3_600_000) / Math.max(1, row.endsAt - row.startsAt)), lang)}</td>
+          <td>
+            <RowDetail row={row} filters={filters} systemOn={systemOn} onArrive={onArrive ? () => void onArrive(row) : null} />
+          </td>
+        </tr>
+      ))}
+    </tbody>
   );
 });
 

@@ -17,11 +17,17 @@ const ignore = () => {};
 export function startEarly(pathname: string) {
   // Signed-out visits (every pre-rendered page) start nothing.
   if (!hasStoredSession()) return;
-  // The live session's code, which SessionProvider would only ask for after the first render.
-  void import("./lib/session-live").catch(ignore);
-  if (pathname !== DASHBOARD_PATH) return;
-  startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
-  // The route's chunks, with the route table rather than after it.
-  void import("./features/routing/Guard").catch(ignore);
-  void import("./features/driver/DashboardPage").catch(ignore);
+  const dashboard = pathname === DASHBOARD_PATH;
+  if (dashboard) startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
+  // The code in the next task (before the router's, main.tsx): asking for a chunk adds a <link> to
+  // the page for each file it needs, tens of them, which would lengthen the entry's own task.
+  setTimeout(() => {
+    // The live session's code, which SessionProvider would only ask for after the first render.
+    void import("./lib/session-live").catch(ignore);
+    // The route's chunks, with the route table rather than after it.
+    if (dashboard) {
+      void import("./features/routing/Guard").catch(ignore);
+      void import("./features/driver/DashboardPage").catch(ignore);
+    }
+  });
 }

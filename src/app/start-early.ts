@@ -12,22 +12,20 @@ import { hasStoredSession, USER_PATH } from "./lib/session";
  */
 export const DASHBOARD_PATH = "/flex/dashboard";
 
-const ignore = () => {};
+/**
+ * Asks for a chunk in a task of its own: asking adds a <link> to the page for each file the chunk
+ * needs, and starts its download, tens of them for a page, which in one task would make it a long one.
+ */
+const load = (chunk: () => Promise<unknown>) => setTimeout(() => void chunk().catch(() => {}));
 
 export function startEarly(pathname: string) {
   // Signed-out visits (every pre-rendered page) start nothing.
   if (!hasStoredSession()) return;
-  const dashboard = pathname === DASHBOARD_PATH;
-  if (dashboard) startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
-  // The code in the next task (before the router's, main.tsx): asking for a chunk adds a <link> to
-  // the page for each file it needs, tens of them, which would lengthen the entry's own task.
-  setTimeout(() => {
-    // The live session's code, which SessionProvider would only ask for after the first render.
-    void import("./lib/session-live").catch(ignore);
-    // The route's chunks, with the route table rather than after it.
-    if (dashboard) {
-      void import("./features/routing/Guard").catch(ignore);
-      void import("./features/driver/DashboardPage").catch(ignore);
-    }
-  });
+  // The live session's code, which SessionProvider would only ask for after the first render.
+  load(() => import("./lib/session-live"));
+  if (pathname !== DASHBOARD_PATH) return;
+  startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
+  // The route's chunks, beside the route table rather than after it (main.tsx creates the router in the task after these).
+  load(() => import("./features/routing/Guard"));
+  load(() => import("./features/driver/DashboardPage"));
 }

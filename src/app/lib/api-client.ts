@@ -39,7 +39,8 @@ export function setTokenSource(source: TokenSource) {
 
 /** The path and query of a request's address, as early-reads.ts keys what it started. */
 function pathOf(input: RequestInfo | URL): string {
-  const url = new URL(input instanceof Request ? input.url : input, location.href);
+  // The base only completes the client's relative addresses (not the page's, which may be any).
+  const url = new URL(input instanceof Request ? input.url : input, "http://localhost");
   return `${url.pathname}${url.search}`;
 }
 

@@ -338,6 +338,28 @@ describe("dashboard", () => {
     }
   });
 
+  it("shows one loading view until the engine answers, while the offers are already being read", async () => {
+    let answer = () => {};
+    const engineHeld = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    const api = dashboardApi("searching");
+    const reply = vi.mocked(fetch).getMockImplementation()!;
+    vi.mocked(fetch).mockImplementation(async (input, init) => {
+      if (String(input).startsWith("/api/driver/engine")) await engineHeld;
+      return reply(input, init);
+    });
+    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    await waitFor(() => expect(api.to("/api/driver/offers")).toHaveLength(1));
+    // Time for the offers' answer to render, were they not hidden.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole("switch")).toBeNull();
+    expect(screen.queryByRole("button", { name: "Won (1)" })).toBeNull();
+    answer();
+    expect(await screen.findByRole("switch", { name: /Search for blocks/ })).toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Won (1)" })).toBeInTheDocument();
+  });
+
   it("an engine answer is the same one until more than its clock has changed, or the clock has moved a minute", () => {
     const answer = { engine: { state: "stopped", reason: "driver" }, service: { expiresAt: now + HOUR, goodStanding: true }, now } as EngineView;
     expect(sameEngineView(answer, { ...answer, now: now + 3000 })).toBe(true);

@@ -1,5 +1,5 @@
 import type { TFunction } from "i18next";
-import { memo, useCallback, useDeferredValue, useState } from "react";
+import { memo, type ReactNode, useCallback, useDeferredValue, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DriverFilters } from "../../../shared/driver-filters";
@@ -58,8 +58,7 @@ export default function DashboardPage() {
   return (
     <section className="driver-page driver-dashboard">
       <h1>{t("common:titles.flexDashboard")}</h1>
-      <DriverDashboard app={user?.app ?? "flex"} onSwitch={switchSystem} calendarHref="/flex/calendar" />
-      <Summaries />
+      <DriverDashboard app={user?.app ?? "flex"} onSwitch={switchSystem} calendarHref="/flex/calendar" after={<Summaries />} />
     </section>
   );
 }
@@ -73,10 +72,12 @@ type DriverDashboardProps = {
   calendarHref: string;
   /** What only the driver does (edit filters, renew, "I've arrived") is left out. */
   readOnly?: boolean;
+  /** What comes below the offers (the driver's summaries): hidden with them until the engine's first answer, which would otherwise push it down on screen. */
+  after?: ReactNode;
 };
 
 /** The system and service cards and the live offers: the driver's dashboard, theirs or seen by an administrator. */
-export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnly = false }: DriverDashboardProps) {
+export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnly = false, after }: DriverDashboardProps) {
   const { t, i18n } = useTranslation("driver");
   const engine = useEngine(driverId);
   const [switching, setSwitching] = useState(false);
@@ -160,6 +161,7 @@ export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnl
           </div>
         </div>
         <Offers systemOn={on} driverId={driverId} readOnly={readOnly} />
+        {after}
       </div>
     </>
   );
@@ -195,7 +197,8 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
   const data = offers.data;
   // The rows render from a deferred copy: React renders new rows in a transition, in slices between
   // which the browser stays responsive, instead of one long task (a page of rows with their
-  // station-local times and reasons takes well over 50 ms on a slow phone). The counts are at once.
+  // station-local times and reasons takes well over 50 ms on a slow phone). The tabs' counts come
+  // with them: shown first, they made the tabs wrap and moved the loading view below (a layout shift).
   const shown = useDeferredValue(data);
 
   return (
@@ -218,7 +221,7 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
             }}
           >
             {t(`dashboard.tabs.${tab ?? "all"}`)}
-            {data && ` (${tab ? data.counts[tab] : data.counts.won + data.counts.disliked + data.counts.gone})`}
+            {shown && ` (${tab ? shown.counts[tab] : shown.counts.won + shown.counts.disliked + shown.counts.gone})`}
           </button>
         ))}
       </fieldset>

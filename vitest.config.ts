@@ -10,15 +10,22 @@ import { iconSprite } from "./scripts/icon-sprite.ts";
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const jwk = (k: typeof privateKey) => JSON.stringify({ ...k.export({ format: "jwk" }), alg: "ES256" });
 
+/**
+ * How many files run at once. A project declared with `extends: false` does not take the root's
+ * maxWorkers, so each project says its own; Vitest's default (cores − 1) had run one file at a time
+ * on a two-core machine. Two or more Worker test files at once in one Vitest process can leave a
+ * workerd running after its file has passed, and the run never ends (seen here once in two runs;
+ * cloudflare/workers-sdk#14903): the Worker tests run one file at a time per process, and
+ * `npm run test:unit` runs them as shards in processes of their own, beside the app tests. Those
+ * (happy-dom) run one file per core. Projects with different maxWorkers need their own groupOrder:
+ * a plain `vitest run` runs the Worker tests first, then the rest.
+ */
+const APP_FILES_AT_ONCE = Math.max(2, availableParallelism());
+
 export default defineConfig({
   test: {
     // Logs of passing tests are noise; a failing test shows its own.
     silent: "passed-only",
-    // Vitest's default (cores − 1) is one worker on a two-core machine, yet the Worker tests spend
-    // much of their time waiting on timers and the local fake servers: one file per core keeps both
-    // cores busy. (Two files per core took 217 s instead of 372–388 s in a checkout that had run the
-    // tests before, but 463 s on a clean clone, where every worker transforms the code itself.)
-    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: false,
@@ -64,6 +71,8 @@ export default defineConfig({
         ],
         test: {
           name: "worker",
+          maxWorkers: 1,
+          sequence: { groupOrder: 0 },
           // A time limit only catches a hung test: no test asserts how fast anything is (benches do),
           // and a busy shared machine can take several seconds over one that signs in and runs a campaign.
           testTimeout: 30_000,
@@ -75,13 +84,15 @@ export default defineConfig({
       {
         extends: false,
         // Plain Node: the scripts, and the fake servers' own behaviour (test/fake-provider).
-        test: { name: "scripts", environment: "node", include: ["scripts/**/*.test.ts", "test/**/*.test.ts"] },
+        test: { name: "scripts", maxWorkers: APP_FILES_AT_ONCE, sequence: { groupOrder: 1 }, environment: "node", include: ["scripts/**/*.test.ts", "test/**/*.test.ts"] },
       },
       {
         extends: false,
         plugins: [react(), iconSprite()],
         test: {
           name: "app",
+          maxWorkers: APP_FILES_AT_ONCE,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           environment: "happy-dom",
           include: ["src/app/**/*.test.{ts,tsx}"],

@@ -1,11 +1,10 @@
 /**
  * `node scripts/parallel.ts "<command>" "<command>" …`: runs the commands at once and fails if any
- * fails. `npm test` runs the browser tests beside the benches' short runs this way, after Vitest:
- * both spend much of their time waiting (a browser, local servers, timed runs), so together they
- * take little more than the longer of the two on a two-core machine. (Vitest keeps both cores busy
- * by itself, one file per core, and ran far slower beside the browser tests than alone.) Each
- * command's output is kept and printed whole when it ends, so the two logs never interleave; a
- * summary with each one's time comes last.
+ * fails. `npm test` runs its three lanes this way (type-check and Vitest; the browser tests; the
+ * benches' short runs), and `npm run test:unit` its Vitest shards: each spends much of its time
+ * waiting (on timers, a browser, local servers, timed runs), so together they keep two cores busy
+ * where one after another left one idle. Each command's output is kept and printed whole when it
+ * ends, so the logs never interleave; a summary with each one's time comes last.
  */
 import { spawn } from "node:child_process";
 

@@ -84,7 +84,13 @@ export default defineConfig({
       {
         extends: false,
         // Plain Node: the scripts, and the fake servers' own behaviour (test/fake-provider).
-        test: { name: "scripts", maxWorkers: APP_FILES_AT_ONCE, sequence: { groupOrder: 1 }, environment: "node", include: ["scripts/**/*.test.ts", "test/**/*.test.ts"] },
+        test: {
+          name: "scripts",
+          maxWorkers: APP_FILES_AT_ONCE,
+          sequence: { groupOrder: 1 },
+          environment: "node",
+          include: ["scripts/**/*.test.ts", "test/**/*.test.ts"],
+        },
       },
       {
         extends: false,

@@ -105,6 +105,8 @@ type Tenant = {
   acceptedUnanswered: number;
   /** Callbacks: delivered (2xx), given up on after the provider's retries, and deliveries retried. */
   callbacks: { sent: number; failed: number; retried: number };
+  /** The delay each callback retry was scheduled after, in order (what a test asserts, not the clock). */
+  callbackRetryDelaysMs: number[];
   /** Lookups answered with a page, and lookups a scripted fault failed. */
   lookups: { answered: number; failed: number };
   /** Pending callback retries, cleared on reset. */
@@ -155,6 +157,7 @@ const newTenant = (): Tenant => ({
   rejected: { rateLimited: 0, injected429: 0, injected5xx: 0, timeouts: 0, permanent: 0, invalid: 0, unauthorized: 0 },
   acceptedUnanswered: 0,
   callbacks: { sent: 0, failed: 0, retried: 0 },
+  callbackRetryDelaysMs: [],
   lookups: { answered: 0, failed: 0 },
   timers: new Set(),
 });
@@ -299,6 +302,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       const delay = Math.min(policy.maxDelayMs, t.config.callbackRetryBaseMs * 2 ** n);
       if (n < policy.retries && (policy.on.has(failure) || policy.on.has("all")) && Date.now() + delay - started < policy.totalMs) {
         t.callbacks.retried++;
+        t.callbackRetryDelaysMs.push(delay);
         later(t, delay, () => attempt(n + 1));
       } else t.callbacks.failed++;
     };
@@ -574,6 +578,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       rejected: t.rejected,
       acceptedUnanswered: t.acceptedUnanswered,
       callbacks: t.callbacks,
+      callbackRetryDelaysMs: t.callbackRetryDelaysMs,
       lookups: t.lookups,
     };
   }

@@ -5,9 +5,10 @@
  * the TOTP challenge (a hand-made token would skip the live session check every request makes).
  */
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import * as OTPAuth from "otpauth";
 import { ensureDevVars, readDevVars } from "../scripts/dev-vars.ts";
+import { freshMigratedState } from "../scripts/migrated-state.ts";
 import { DEMO } from "../scripts/seed.ts";
 
 /**
@@ -58,10 +59,9 @@ export function buildCopy(dir: string) {
   run("flock", ["/tmp/bp-e2e.lock", "sh", "-c", `vite build --logLevel warn && rm -rf '${dir}' && mkdir -p '${dir}' && cp -r dist/. '${dir}/'`]);
 }
 
-/** A fresh local database: migrations, the demo seed, optionally N extra Flex drivers. */
+/** A fresh local database: migrations (a copy of the migrated template), the demo seed, optionally N extra Flex drivers. */
 export function freshState(state: string, extraDrivers = 0) {
-  rmSync(state, { recursive: true, force: true });
-  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
+  freshMigratedState(state);
   run("node", ["scripts/seed.ts", ...(extraDrivers ? ["--drivers", String(extraDrivers)] : [])], { ...process.env, D1_PERSIST_TO: state });
 }
 

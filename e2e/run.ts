@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
+import { freshMigratedState } from "../scripts/migrated-state.ts";
 import { startFakePlatform } from "../test/fake-platform/server.ts";
 
 const port = Number(process.env.E2E_PORT ?? 8788);
@@ -38,10 +39,9 @@ const build = ".wrangler/e2e-build";
 if (!process.env.E2E_SKIP_BUILD) {
   run("flock", ["/tmp/bp-e2e.lock", "sh", "-c", `vite build --logLevel warn && rm -rf '${build}' && mkdir -p '${build}' && cp -r dist/. '${build}/'`]);
 }
-rmSync(state, { recursive: true, force: true });
+freshMigratedState(state);
 rmSync(ownerCache, { force: true });
 rmSync(`${ownerCache}.step`, { force: true });
-run("wrangler", ["d1", "migrations", "apply", "DB", "--local", `--persist-to=${state}`]);
 run("node", ["scripts/seed.ts"]);
 
 // The delivery platform: a fake of its own per run (next to the app's port), in demo mode; tests

@@ -126,6 +126,10 @@ describe("guards", () => {
       expect(screen.getByText(/Your account \(Dana Driver\) cannot open it/)).toBeInTheDocument();
       expect(screen.getByRole("link", { name: "Go to my home page" })).toHaveAttribute("href", "/");
       expect(router.state.location.pathname).toBe(path);
+      // In the page's one main landmark, the skip link's target (the admin layout that holds it is not shown).
+      expect(screen.getAllByRole("main")).toHaveLength(1);
+      expect(screen.getByRole("main")).toHaveAttribute("id", "main");
+      expect(screen.getByRole("main")).toContainElement(screen.getByRole("heading", { name: "No access" }));
       cleanup();
     }
   });

@@ -17,6 +17,16 @@ import "../../i18n/auth";
  */
 export function Guard({ level, children }: { level: GuardLevel; children?: ReactNode }) {
   const session = useSession();
+  // The admin guard stands outside its layout, so its own views bring the page's <main> (the skip
+  // link's target, the one main landmark); other guards render inside a layout's main.
+  const framed = (view: ReactNode) =>
+    level === "admin" ? (
+      <main id="main" tabIndex={-1} className="page">
+        {view}
+      </main>
+    ) : (
+      view
+    );
   const { pathname, search } = useLocation();
   const resume = readResume();
   const decision = decide(level, { ...session, resume }, search);
@@ -27,18 +37,18 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 
   switch (decision.kind) {
     case "wait":
-      return <Splash inline />;
+      return framed(<Splash inline />);
     case "error":
-      return <UserLoadError />;
+      return framed(<UserLoadError />);
     case "redirect":
       // Storage writes are idempotent, so doing them while rendering the redirect is safe.
       if (decision.remember && !hadSession.current) rememberResume(`${pathname}${search}`);
       else if (decision.to === resume) forgetResume();
       return <Navigate to={decision.to} replace />;
     case "forbidden":
-      return <NoAccess />;
+      return framed(<NoAccess />);
     case "confirm":
-      return <ResendThenConfirm state={decision.state} />;
+      return framed(<ResendThenConfirm state={decision.state} />);
     case "allow":
       return (
         <>

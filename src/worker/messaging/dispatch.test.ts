@@ -7,7 +7,7 @@ import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from ".
 import { createUser, fakeTenant, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
-import { callbackWaitMs, HOLD_SLEEP_MS, LEASE_MS, record, resendWaitMs, SLOT_HORIZON_MS } from "./dispatch";
+import { callbackWaitMs, DETACH_AFTER_MS, HOLD_SLEEP_MS, LEASE_MS, record, resendWaitMs, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
 import { recordDeliveryStatus } from "./opt-outs";
 import { BURST_SECONDS, pacerFor, type SendPacer } from "./pacer";
@@ -321,13 +321,13 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
     await s.configure({ script: [{ kind: "timeout" }] });
     const id = await expanded(s, [uniquePhone(), uniquePhone()]);
     const res = await deliver(s, dispatchJobs(s), { withContext: true });
-    // The batch was settled after the one-second grace, not after the three-second time-out.
-    expect(res.tookMs).toBeGreaterThanOrEqual(900);
+    // The batch was settled after the half-second grace, not after the three-second time-out.
+    expect(res.tookMs).toBeGreaterThanOrEqual(DETACH_AFTER_MS - 100);
     expect(res.tookMs).toBeLessThan(2_900);
     expect(res.acked).toEqual(["m1"]);
     expect(res.retried).toEqual(["m0"]);
     // Back as the hold that follows the time-out ends: its three-second time-out and the hold (as
-    // long again), less the second already waited, rounded down (the rest is slept out in place).
+    // long again), less the half second already waited, rounded down (the rest is slept out in place).
     expect(resendWaitMs(s.workerEnv, "sms")).toBe(3_000);
     expect([4, 5]).toContain(res.delays.m0);
     await waitOnExecutionContext(res.ctx);

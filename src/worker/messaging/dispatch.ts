@@ -12,7 +12,7 @@ import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 import { backoffSeconds, type Job, type JobContext, MAX_DELAY_SECONDS, RetryLater } from "../queue";
 import { exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
 import { finishIfDone, finishStatement } from "./finish";
-import { pacerFor, sendRate } from "./pacer";
+import { BURST_SECONDS, pacerFor, sendRate } from "./pacer";
 import { applyStatusCallback } from "./receipts";
 
 /**
@@ -38,9 +38,10 @@ export const STALE_SLOT_MS = 250;
  * A provider call still running this long after its slot no longer holds its batch up: it finishes
  * in the background and the job comes back after the call's time-out. Cheap when it fires (the
  * returning job finds the row settled and stops), and it keeps one hung call from idling every
- * send slot behind it while the runtime waits for the batch.
+ * send slot behind it while the runtime waits for the batch. No longer than the pacer's burst
+ * (BURST_SECONDS): the next batch's sends catch up a pause that short, and a longer one is lost.
  */
-export const DETACH_AFTER_MS = 1_000;
+export const DETACH_AFTER_MS = BURST_SECONDS * 1000;
 /** A row whose callback wait ends within this is waited for in place rather than sent round the queue again. */
 export const HOLD_SLEEP_MS = 1_500;
 /**

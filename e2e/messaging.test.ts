@@ -41,6 +41,11 @@ test("the owner filters Flex drivers, deselects two, sends an SMS and sees it co
   const page = await openSignedIn(tokens, "/admin/notifications");
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
+  // An API refusal is printed whole, so a failure in CI says what the server answered.
+  page.on("response", async (res) => {
+    if (res.status() >= 400 && new URL(res.url()).pathname.startsWith("/api/"))
+      console.log(`  ${res.request().method()} ${new URL(res.url()).pathname} → ${res.status()}: ${await res.text().catch(() => "(no body)")}`);
+  });
   const audiencePageSizes: number[] = [];
   page.on("request", (req) => {
     const url = new URL(req.url());
@@ -148,6 +153,12 @@ test("in Spanish, the review finds García by 'garcia' and a driver by the numbe
   const search = panel.getByRole("searchbox", { name: "Buscar usuario..." });
   const rows = panel.getByRole("table").locator("tbody tr");
   await search.fill("garcia");
+  // The unfiltered page also shows a count and may start with a García: wait for the rows without
+  // one to go (the search is debounced), then check what is left.
+  await rows
+    .filter({ hasNotText: /garc[ií]a/i })
+    .first()
+    .waitFor({ state: "detached" });
   await panel.getByText(/^\d+ resultados?$/).waitFor();
   await rows
     .first()

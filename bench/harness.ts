@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import * as OTPAuth from "otpauth";
 import { ensureDevVars, readDevVars } from "../scripts/dev-vars.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
+import { portHolder } from "../scripts/ports.ts";
 import { DEMO } from "../scripts/seed.ts";
 
 /**
@@ -100,7 +101,8 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
     await new Promise((r) => setTimeout(r, 500));
   }
   stop();
-  throw new Error(`the worker did not answer on ${url}`);
+  const holder = portHolder(port);
+  throw new Error(`the worker did not answer on ${url}${holder ? ` (port ${port} is held by: ${holder})` : ""}`);
 }
 
 /** The build's copy of .dev.vars (the Vite plugin writes values in quotes). */

@@ -9,9 +9,10 @@
  * To add a bench: give it `--short`, `--port` and `--build-dir`/`--skip-build` (bench/harness.ts
  * has `benchOptions` and `prepareBuild`), then add one line to BENCHES below with the ports it needs.
  *
- *   BENCH_PORT=P  first port to use (default 8792); the benches take consecutive ports from there
+ *   BENCH_PORT=P  first port to use (default 8792); the benches take consecutive free ports from there
  */
 import { spawnSync } from "node:child_process";
+import { freePorts } from "../scripts/ports.ts";
 import { buildCopy } from "./harness.ts";
 
 type ShortBench = { script: string; ports: number; args?: string[] };
@@ -36,6 +37,8 @@ if (!Number.isInteger(port) || port < 1024) throw new Error(`BENCH_PORT must be 
 buildCopy(BUILD_DIR);
 const results: { script: string; status: number; seconds: number }[] = [];
 for (const bench of BENCHES) {
+  // Ports something else holds now (another lane's server) are skipped.
+  if (bench.ports > 0) port = await freePorts(port, bench.ports);
   const args = [bench.script, "--short", "--skip-build", "--build-dir", BUILD_DIR, ...(bench.ports > 0 ? ["--port", String(port)] : []), ...(bench.args ?? [])];
   port += bench.ports;
   console.log(`\n── ${bench.script} (short) ${"─".repeat(Math.max(0, 60 - bench.script.length))}`);

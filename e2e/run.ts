@@ -6,9 +6,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
+import { freePorts, portHolder } from "../scripts/ports.ts";
 import { startFakePlatform } from "../test/fake-platform/server.ts";
 
-const port = Number(process.env.E2E_PORT ?? 8788);
+// The app, the fake platform and the chat widget take three consecutive ports (8788 onwards, or E2E_PORT).
+const port = process.env.E2E_PORT ? Number(process.env.E2E_PORT) : await freePorts(8788, 3);
 const baseUrl = `http://127.0.0.1:${port}`;
 const state = process.env.E2E_STATE ?? ".wrangler/e2e-state";
 // The support chat's stand-in (e2e/fake-chat-widget.ts), a process of its own; the build puts its
@@ -120,7 +122,7 @@ try {
     );
     if (!ready) await new Promise((r) => setTimeout(r, 500));
   }
-  if (!ready) throw new Error(`the built app did not answer on ${baseUrl}`);
+  if (!ready) throw new Error(`the built app did not answer on ${baseUrl}${portHolder(port) ? ` (port ${port} is held by: ${portHolder(port)})` : ""}`);
   // `npm run test:e2e -- e2e/auth.test.ts` runs only the files named.
   const named = process.argv.slice(2).filter((a) => a.endsWith(".test.ts"));
   const files =

@@ -22,7 +22,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
@@ -133,8 +133,10 @@ async function makeDrivers(count: number): Promise<BenchDriver[]> {
     drivers.push({ userId, driverId, token, stations: mine });
   }
   mkdirSync(".seed", { recursive: true });
-  writeFileSync(".seed/bench-engine.sql", rows.join("\n"));
-  run("wrangler", ["d1", "execute", "DB", "--local", `--persist-to=${state}`, "--file=.seed/bench-engine.sql"]);
+  const file = `.seed/bench-engine-${process.pid}.sql`;
+  writeFileSync(file, rows.join("\n"));
+  run("wrangler", ["d1", "execute", "DB", "--local", `--persist-to=${state}`, `--file=${file}`]);
+  rmSync(file, { force: true });
   return drivers;
 }
 

@@ -9,7 +9,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
 import { hashPassword } from "../src/worker/auth/password.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
@@ -586,8 +586,16 @@ async function main() {
   const started = performance.now();
   mkdirSync(".seed", { recursive: true });
   const statements = [...(await demoStatements(vars, now)), ...(extra ? benchDrivers(extra, now) : [])];
-  writeFileSync(".seed/seed.sql", statements.join("\n"));
-  execute(".seed/seed.sql");
+  // A file of this run's own: `npm test` seeds the e2e database and the benches' at the same
+  // moment, and with one shared file a seed could run another's statements (the e2e database once
+  // got a bench's 2,000 extra drivers).
+  const file = `.seed/seed-${process.pid}.sql`;
+  writeFileSync(file, statements.join("\n"));
+  try {
+    execute(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
   console.log(`Seeded demo data${extra ? ` and ${extra} extra drivers` : ""} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
   printDemoDetails();
 }

@@ -281,7 +281,13 @@ describe("when it runs and when it stops", () => {
   });
 
   it("stops by itself when service expires, and a payment's resume starts it again", async () => {
-    const d = await connectedDriver({ user: { expirationAt: Date.now() + 1200 } });
+    const d = await connectedDriver();
+    // Service ends two seconds after the start, set just before it: a slow setup on a busy machine
+    // (a clean-clone run took over 1.2 s) must not use the service up before the engine starts.
+    await db
+      .update(users)
+      .set({ expirationAt: Date.now() + 2000 })
+      .where(eq(users.id, d.user.id));
     expect((await start(d.user.id)).state).toBe("searching");
     await vi.waitFor(
       async () => {
@@ -289,7 +295,7 @@ describe("when it runs and when it stops", () => {
         if (s.state !== "stopped") throw new Error(s.state);
         expect(s.reason).toBe("expired");
       },
-      { timeout: 4000, interval: 100 },
+      { timeout: 10_000, interval: 100 },
     );
     expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.status).toBe("stop");
     // Paid again:

@@ -5,7 +5,7 @@ import { createLogger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, DEAD_LETTER_QUEUE, handleQueueBatch, type Job } from "../queue";
 import { createUser, fakeTenant, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
-import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
+import { batchWithRetryDelays, queueMessage, recordingQueue, requeuesAsRetries } from "../test/queue-batch";
 import { type CampaignInput, createCampaign } from "./campaigns";
 import { callbackWaitMs, DETACH_AFTER_MS, HOLD_SLEEP_MS, LEASE_MS, record, resendWaitMs, SLOT_HORIZON_MS } from "./dispatch";
 import { jobHandlers } from "./jobs";
@@ -55,16 +55,23 @@ function toSessionUser(row: Record<string, unknown>) {
 
 /** Runs one batch through the real consumer and reports acks, retries and the delays asked for. */
 async function deliver(s: Setup, jobs: Job[], { queue = "blockpilot-dispatch", attempts = 1, withContext = false } = {}) {
-  const { batch, delays } = batchWithRetryDelays(
-    queue,
-    jobs.map((job, i) => queueMessage(`m${i}`, job, attempts)),
-  );
+  const messages = jobs.map((job, i) => queueMessage(`m${i}`, job, attempts));
+  const { batch, delays } = batchWithRetryDelays(queue, messages);
   const ctx = createExecutionContext();
   const started = Date.now();
+  const queuedBefore = s.queue.jobs.length;
   await handleQueueBatch(batch, s.workerEnv, jobHandlers, withContext ? ctx : undefined);
   const tookMs = Date.now() - started;
   const result = await getQueueResult(batch, ctx);
-  return { acked: result.explicitAcks.sort(), retried: result.retryMessages.map((m) => m.msgId).sort(), delays, ctx, tookMs };
+  // A retry sent back at once as a new message counts as the retry it stands for (the ack that went with it does not).
+  const requeued = requeuesAsRetries(s.queue.jobs, messages, queuedBefore);
+  return {
+    acked: result.explicitAcks.filter((id) => !requeued.retried.includes(id)).sort(),
+    retried: [...result.retryMessages.map((m) => m.msgId), ...requeued.retried].sort(),
+    delays: { ...delays, ...requeued.delays },
+    ctx,
+    tookMs,
+  };
 }
 
 const rows = async (campaignId: number) =>

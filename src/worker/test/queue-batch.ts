@@ -45,3 +45,28 @@ export function recordingQueue(opts: { failOnBatch?: number } = {}) {
   };
   return { queue: queue as unknown as Queue, jobs, batches };
 }
+
+const withoutRetries = (body: unknown) => {
+  const { retries: _, ...rest } = body as Record<string, unknown>;
+  return JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))));
+};
+
+/**
+ * handleQueueBatch sends a RetryLater back at once as a new message carrying `retries`: this takes
+ * those off a recording queue (from index `from` on) and reports them as the retries they stand
+ * for, by the id of the batch message whose job they carry, with the delay asked for.
+ */
+export function requeuesAsRetries(recorded: { job: Job; delaySeconds?: number }[], messages: readonly { id: string; body: unknown }[], from = 0) {
+  const retried: string[] = [];
+  const delays: Record<string, number | undefined> = {};
+  for (let i = recorded.length - 1; i >= from; i--) {
+    const { job, delaySeconds } = recorded[i]!;
+    if (job.retries === undefined) continue;
+    const source = messages.find((m) => withoutRetries(m.body) === withoutRetries(job));
+    if (!source) continue;
+    recorded.splice(i, 1);
+    retried.push(source.id);
+    delays[source.id] = delaySeconds;
+  }
+  return { retried, delays };
+}

@@ -8,6 +8,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as OTPAuth from "otpauth";
 import { ensureDevVars, readDevVars } from "../scripts/dev-vars.ts";
+import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
 import { portHolder } from "../scripts/ports.ts";
 import { DEMO } from "../scripts/seed.ts";
@@ -81,7 +82,7 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
   const child = spawn(
     "wrangler",
     ["dev", ...args, "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error", "--show-interactive-dev-session=false"],
-    { stdio: ["ignore", "ignore", "inherit"], detached: true, env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env } },
+    { stdio: ["ignore", "ignore", "inherit"], detached: true, env: { ...process.env, ...LOCAL_RUNTIME_ENV } },
   );
   const stop = () => {
     try {

@@ -5,6 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
+import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
 import { freePorts, portHolder } from "../scripts/ports.ts";
 import { startFakePlatform } from "../test/fake-platform/server.ts";
@@ -21,7 +22,7 @@ const chat = spawn("node", ["e2e/fake-chat-widget.ts", "--port", String(chatPort
 process.on("exit", () => chat.kill());
 // No request.cf fetch from workers.cloudflare.com: tests never touch the internet.
 const ownerCache = `${state}-owner.json`;
-const env = { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache, CHAT_WIDGET_URL: chatUrl };
+const env = { ...process.env, ...LOCAL_RUNTIME_ENV, D1_PERSIST_TO: state, E2E_OWNER_CACHE: ownerCache, CHAT_WIDGET_URL: chatUrl };
 
 function run(command: string, args: string[]) {
   const result = spawnSync(command, args, { stdio: "inherit", env });

@@ -15,10 +15,16 @@ const jwk = (k: typeof privateKey) => JSON.stringify({ ...k.export({ format: "jw
  * maxWorkers, so each project says its own; Vitest's default (cores − 1) had run one file at a time
  * on a two-core machine. Two or more Worker test files at once in one Vitest process can leave a
  * workerd running after its file has passed, and the run never ends (seen here once in two runs;
- * cloudflare/workers-sdk#14903): the Worker tests run one file at a time per process, and
- * `npm run test:unit` runs them as shards in processes of their own, beside the app tests. Those
- * (happy-dom) run one file per core. Projects with different maxWorkers need their own groupOrder:
- * a plain `vitest run` runs the Worker tests first, then the rest.
+ * cloudflare/workers-sdk#14903): the Worker tests run one file at a time, in a process of their
+ * own beside the app tests (`npm run test:unit`). Those (happy-dom) run one file per core. Projects
+ * with different maxWorkers need their own groupOrder: a plain `vitest run` runs the Worker tests
+ * first, then the rest.
+ *
+ * The Worker test files share one module graph and one database (`isolate: false`). Isolated, every
+ * file loaded the Worker's modules afresh, 3.5 s of CPU each: 62 files took 320 s of CPU, and 92 s
+ * shared. So a Worker test makes its own rows (uniquePhone, uniqueTag, createUser) and never
+ * counts on an id or a table being empty; the suite passes with its files in shuffled orders
+ * (`vitest run --project worker --sequence.shuffle.files`).
  */
 const APP_FILES_AT_ONCE = Math.max(2, availableParallelism());
 
@@ -72,6 +78,7 @@ export default defineConfig({
         test: {
           name: "worker",
           maxWorkers: 1,
+          isolate: false,
           sequence: { groupOrder: 0 },
           // A time limit only catches a hung test: no test asserts how fast anything is (benches do),
           // and a busy shared machine can take several seconds over one that signs in and runs a campaign.

@@ -64,7 +64,9 @@ describe("GET /api/flex/v1/admin/invitations", () => {
   it("pages the raw invitations, newest first, with the old field names", async () => {
     const { token } = await signInAs("support");
     const phone = uniquePhone();
-    const at = Date.now() + 10_000_000;
+    // Later than any invitation other files made in the shared database, so it is the newest.
+    const latest = await env.DB.prepare("SELECT max(invited_at) AS at FROM invitations").first<{ at: number | null }>();
+    const at = Math.max(Date.now(), latest?.at ?? 0) + 10_000_000;
     await invite(phone, { invitedAt: at, freeWeek: true });
     const res = await getJson<{ phoneNumber: string; dateInvitedTimestamp: number; freeWeek: boolean }>("/api/flex/v1/admin/invitations?pageSize=20", token);
     expect(res.status).toBe(200);

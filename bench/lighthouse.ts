@@ -13,28 +13,15 @@
  *   --runs N       N runs of each page, alternating pages (default 1); the table shows the median
  *                  of each column (timing scores swing between runs on a busy machine)
  *
- *   --cpu-multiplier M  the CPU slowdown (default: calibrated to this machine, see below; 4 is
- *                  the preset's own, meant for a high-end desktop)
- *
- * The mobile preset emulates a mid-tier phone by slowing the CPU 4×, a factor Lighthouse sets for a
- * high-end desktop host (benchmarkIndex 1,500–2,000). Its documentation (docs/throttling.md, "CPU
- * throttling") asks a slower host to calibrate: the same 4× on a slower CPU emulates a slower
- * phone than the preset means. This machine scores ~1,100–1,200 (a low-end desktop). So a first
- * run, not counted, reads the machine's benchmarkIndex and the measured runs use the multiplier
- * Lighthouse's calibration calculator gives for it (cpuSlowdownMultiplier), printed with the table;
- * a faster host gets more than 4×. The network throttling (slow 4G) is the preset's. The short
- * run keeps the preset's 4× (it reports performance without enforcing it).
- *
  * Below the table, for reading a run on a busy machine (not the goal's figures): Lighthouse's
- * benchmarkIndex of each run (how fast this machine was at that moment), and the blocking time the
- * page's main-thread tasks after its first paint would have counted from the CPU time they used
- * (times the multiplier) rather than the wall time they took: a thread that waits for a core
- * stretches every task's wall time, and TBT with it.
+ * benchmarkIndex of each run (how fast this machine was at that moment; an idle desktop scores
+ * ~1,500–2,500), and the blocking time the page's main-thread tasks after its first paint would
+ * have counted from the CPU time they used (×4, as the preset slows the CPU) rather than the wall
+ * time they took: a thread that waits for a core stretches every task's wall time, and TBT with it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { throttling } from "lighthouse/core/config/constants.js";
 import puppeteer from "puppeteer-core";
 import { DEMO } from "../scripts/seed.ts";
 import { benchOptions, freshState, numberArg, prepareBuild, startWorker } from "./harness.ts";
@@ -46,19 +33,6 @@ const RUNS = Math.max(1, numberArg("runs", 1));
 const STATE = `.wrangler/bench-lighthouse-state${SHORT ? "-short" : ""}`;
 const GOAL = 95;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
-
-/**
- * The CPU slowdown that brings a host of this benchmarkIndex to the mobile preset's mid-tier phone,
- * by the piecewise-linear fit of Lighthouse's calibration calculator
- * (github.com/patrickhulce/lighthouse-cpu-throttling-calculator, linked from docs/throttling.md):
- * 150 → 1×, 800 → 2×, 1,300 → 3×, then one more for every 233 (1,533 → 4×).
- */
-function calibratedMultiplier(benchmarkIndex: number): number {
-  if (benchmarkIndex < 150) throw new Error(`benchmarkIndex ${benchmarkIndex}: this machine is too slow to emulate the preset's phone`);
-  if (benchmarkIndex < 800) return 1 + (benchmarkIndex - 150) / 650;
-  if (benchmarkIndex < 1300) return 2 + (benchmarkIndex - 800) / 500;
-  return 3 + (benchmarkIndex - 1300) / 233;
-}
 
 const PAGES: { name: string; path: string; driver?: boolean }[] = SHORT
   ? [{ name: "landing", path: "/" }]
@@ -133,11 +107,10 @@ type Row = {
 type TraceEvent = { name: string; ph: string; pid: number; tid: number; ts: number; dur?: number; tdur?: number; args?: { name?: string } };
 
 /**
- * Blocking time (the part over 50 ms of each task, times the CPU slowdown) of the page's
- * main-thread tasks after its first paint, from the CPU time each task used (tdur) instead of its
- * wall time.
+ * Blocking time (the part over 50 ms of each task, ×4) of the page's main-thread tasks after its
+ * first paint, from the CPU time each task used (tdur) instead of its wall time.
  */
-function cpuBlockingMs(events: TraceEvent[], multiplier: number): number {
+function cpuBlockingMs(events: TraceEvent[]): number {
   const tasksOf = new Map<string, number>();
   for (const e of events) if (e.name === "RunTask") tasksOf.set(`${e.pid}:${e.tid}`, (tasksOf.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
   const main = events
@@ -149,23 +122,11 @@ function cpuBlockingMs(events: TraceEvent[], multiplier: number): number {
   return Math.round(
     events
       .filter((e) => e.name === "RunTask" && e.ph === "X" && onMain(e) && e.ts >= firstPaint)
-      .reduce((sum, e) => sum + Math.max(0, ((e.tdur ?? e.dur ?? 0) / 1000) * multiplier - 50), 0),
+      .reduce((sum, e) => sum + Math.max(0, ((e.tdur ?? e.dur ?? 0) / 1000) * 4 - 50), 0),
   );
 }
 const runs: Row[][] = PAGES.map(() => []);
-// The short run does not enforce performance, so it skips the calibration run and keeps the preset's 4×.
-let cpuSlowdownMultiplier = numberArg("cpu-multiplier", SHORT ? 4 : 0);
-let calibrationIndex: number | null = null;
 try {
-  if (cpuSlowdownMultiplier <= 0) {
-    // The calibration run: the landing page, performance only, not counted.
-    await storeSession(null);
-    const probe = await lighthouse(worker.url, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance"] }, undefined);
-    if (!probe) throw new Error("Lighthouse gave no result for the calibration run");
-    calibrationIndex = Math.round(probe.lhr.environment.benchmarkIndex);
-    cpuSlowdownMultiplier = Number(calibratedMultiplier(calibrationIndex).toFixed(2));
-  }
-  const throttlingSettings = { ...throttling.mobileSlow4G, cpuSlowdownMultiplier };
   for (let run = 0; run < RUNS; run++) {
     for (const [index, page] of PAGES.entries()) {
       // The public pages are measured signed out: after a dashboard run the profile still holds
@@ -173,14 +134,7 @@ try {
       await storeSession(page.driver ? await dashboardDriverTokens() : null);
       const result = await lighthouse(
         `${worker.url}${page.path}`,
-        {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: [...CATEGORIES],
-          disableStorageReset: Boolean(page.driver),
-          throttling: throttlingSettings,
-        },
+        { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], disableStorageReset: Boolean(page.driver) },
         undefined,
       );
       if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
@@ -203,7 +157,7 @@ try {
         cls: Number((audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)),
         failing: [...new Set(failing)],
         benchmarkIndex: Math.round(result.lhr.environment.benchmarkIndex),
-        cpuBlockingMs: cpuBlockingMs((result.artifacts.Trace as { traceEvents: TraceEvent[] }).traceEvents, cpuSlowdownMultiplier),
+        cpuBlockingMs: cpuBlockingMs((result.artifacts.Trace as { traceEvents: TraceEvent[] }).traceEvents),
       });
     }
   }
@@ -234,9 +188,7 @@ const rows: Row[] = runs.map((pageRuns) => {
   };
 });
 
-console.log(
-  `\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset (slow 4G), CPU slowdown ${cpuSlowdownMultiplier}× (${calibrationIndex === null ? "as asked" : `calibrated: benchmarkIndex ${calibrationIndex}`}), goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`,
-);
+console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset, goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`);
 console.log("| page | shown at | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |\n|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const s = r.scores;
@@ -253,7 +205,7 @@ console.log(
   `\nNot the goal's figures, for reading a busy machine: benchmarkIndex per run ${runs.map((pageRuns) => `${pageRuns[0]!.name} ${pageRuns.map((r) => r.benchmarkIndex).join(" / ")}`).join("; ")}`,
 );
 console.log(
-  `Blocking time from the CPU time of the main thread's tasks after the first paint (×${cpuSlowdownMultiplier}): ${runs.map((pageRuns) => `${pageRuns[0]!.name} ${pageRuns.map((r) => r.cpuBlockingMs).join(" / ")} ms`).join("; ")}`,
+  `Blocking time from the CPU time of the main thread's tasks after the first paint (×4): ${runs.map((pageRuns) => `${pageRuns[0]!.name} ${pageRuns.map((r) => r.cpuBlockingMs).join(" / ")} ms`).join("; ")}`,
 );
 for (const r of rows) if (r.failing.length) console.log(`\n${r.name}: audits under 0.9: ${r.failing.join(", ")}`);
 

@@ -24,6 +24,7 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
+import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
 import { buildCopy, devVarsOf, freshState, percentile, run, startWorker } from "./harness.ts";
@@ -294,7 +295,7 @@ function spawnJson(args: string[]): { u: number; o: string }[] {
     encoding: "utf8",
     maxBuffer: 512 * 1024 * 1024,
     timeout: 120_000,
-    env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env },
+    env: { ...process.env, ...LOCAL_RUNTIME_ENV },
   });
   if (result.status !== 0)
     throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed${result.error ? ` (${result.error.message})` : ""}: ${result.stderr}`);

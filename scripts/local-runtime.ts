@@ -1,6 +1,6 @@
 /**
- * What every local runtime the benches and the e2e run start is told. No request.cf lookup on
- * the network. And no local observability: by default wrangler dev streams a tail event of every
+ * What every local runtime the benches and the e2e run start, and the wrangler d1 commands
+ * beside them, are told. No request.cf lookup on the network. And no local observability: by default wrangler dev streams a tail event of every
  * invocation (each request, queue batch, Durable Object and D1 call) to a collector of its own in
  * the same runtime, for its local dashboard. A CPU profile (perf) of the runtime's single thread
  * during bench:dispatch put a tenth of its time there. It is a tool of local development and does

@@ -12,6 +12,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { LOCAL_RUNTIME_ENV } from "./local-runtime.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const TEMPLATES = `${root}.wrangler/migrated`;
@@ -40,7 +41,7 @@ function makeTemplate(dir: string) {
     cwd: root,
     // Its progress tables are noise in every run's log; its errors are not.
     stdio: ["ignore", "ignore", "inherit"],
-    env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", ...process.env },
+    env: { ...process.env, ...LOCAL_RUNTIME_ENV },
   });
   if (applied.status !== 0) throw new Error(`wrangler d1 migrations apply exited with ${applied.status}`);
   // Older templates (other migrations, another wrangler) are of no further use.

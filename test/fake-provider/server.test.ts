@@ -19,6 +19,9 @@ const until = async (check: () => boolean, ms = 5_000) => {
   while (!check() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
 };
 
+/** Longer than a first callback retry waits (callbackRetryBaseMs, 0.5 s): a retry that was coming has come. */
+const NO_RETRY_WAIT_MS = 800;
+
 let fake: FakeProvider;
 beforeAll(async () => {
   fake = await startFakeProvider();
@@ -80,7 +83,9 @@ describe("fake provider: Twilio status callbacks honour the connection overrides
     // A 4xx is not a 5xx: not retried under rp=5xx.
     const other = await receiver([404]);
     await t.sms({ To: "+13055550102", From: "+15005550006", Body: "x", StatusCallback: `${other.url}/b#rc=5&rp=5xx` });
-    await new Promise((r) => setTimeout(r, 200));
+    // The first delivery, then longer than the first retry would wait (0.5 s): nothing more comes.
+    await until(() => other.got.length >= 1);
+    await new Promise((r) => setTimeout(r, NO_RETRY_WAIT_MS));
     expect(other.got).toHaveLength(1);
     await hook.close();
     await other.close();
@@ -90,7 +95,8 @@ describe("fake provider: Twilio status callbacks honour the connection overrides
     const hook = await receiver([503]);
     const t = await tenant();
     await t.sms({ To: "+13055550103", From: "+15005550006", Body: "x", StatusCallback: `${hook.url}/plain` });
-    await new Promise((r) => setTimeout(r, 200));
+    await until(() => hook.got.length >= 1);
+    await new Promise((r) => setTimeout(r, NO_RETRY_WAIT_MS));
     expect(hook.got).toHaveLength(1);
     expect((await t.stats()).callbacks).toEqual({ sent: 0, failed: 1, retried: 0 });
     await hook.close();

@@ -54,6 +54,35 @@ test("the public pages come pre-rendered, and hydrate without a mismatch or an e
   }
 });
 
+test("a pre-rendered page fetches its scripts only after its first paint; a page the app renders fetches none of the landing page's", async () => {
+  for (const path of ["/", "/faqs", "/login"]) {
+    const page = await newPage(browser);
+    await page.goto(path);
+    await page.waitForFunction(() => !document.getElementById("root")?.hasAttribute("inert"));
+    const { paint, scripts } = await page.evaluate(() => ({
+      paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
+      scripts: performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".js")).map((e) => e.startTime),
+    }));
+    assert.ok(scripts.length > 0 && paint > 0, `${path}: scripts and a first paint`);
+    assert.ok(Math.min(...scripts) >= paint, `${path}: the first script started at ${Math.min(...scripts)} ms, the first paint was at ${paint} ms`);
+    await page.close();
+  }
+  // Another address is served index.html (the landing page's HTML) and rendered by the app from the
+  // splash: it fetches the app's code at once, and not the modules of the landing page it is not showing.
+  const landingModules = ((await (await fetch(`${baseUrl}/`)).text()).match(/data-modules="([^"]*)"/)?.[1] ?? "").split(" ").filter(Boolean);
+  assert.ok(landingModules.some((file) => file.includes("LoginPage")), "the landing page names its sign-in form's modules");
+  const page = await newPage(browser);
+  await page.goto("/no-such-page");
+  await page.getByRole("heading", { name: /not found/i }).waitFor();
+  const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
+  assert.deepEqual(
+    landingModules.filter((file) => file.includes("LoginPage") && fetched.includes(file)),
+    [],
+    "the sign-in form's code is not fetched for a page without it",
+  );
+  await page.close();
+});
+
 test("a pre-rendered page with a stored language or at another address starts from the splash, not the English page", async () => {
   const page = await newPage(browser);
   await page.goto("/faqs");

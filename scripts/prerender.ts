@@ -4,8 +4,9 @@
  * src/app/prerender.tsx (in Node, through a Vite server in middleware mode) and writes the HTML
  * into the client build: "/" into index.html, "/faqs" into faqs.html… which the Worker's static
  * assets serve as they are. The browser paints them before any script runs; main.tsx hydrates
- * them. Each page also links the style sheets and preloads the scripts of the lazily loaded
- * modules it was rendered with, so it looks the same before and after hydration.
+ * them. Each page also inlines the style sheets and names the scripts (for index.html's inline
+ * script to fetch after the first paint) of the lazily loaded modules it was rendered with, so it
+ * looks the same before and after hydration.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -56,7 +57,7 @@ export function prerenderPages(): Plugin {
             const { html, title, parts } = await renderPage(page.path);
             // Style sheets and scripts of everything on the page: the route's modules and the lazy
             // parts inside it, all of which the browser loads before hydrating (lib/lazy-part.tsx;
-            // the style sheets are inline, so the scripts share the link with the entry alone).
+            // the style sheets are inline, so the first paint waits for the HTML alone).
             const { styles, scripts } = assetsOf(manifest, sources());
             const filled = { path: page.path, html, title, styles, scripts, parts };
             writeFileSync(

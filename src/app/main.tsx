@@ -36,7 +36,7 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 // Both in a transition: React then renders in slices, yielding to the browser between them,
 // instead of one long task that would hold up input on a slow phone.
 async function start() {
-  // Evaluating this code is a task of its own (public/boot.js starts it); creating the router,
+  // Evaluating this code is a task of its own (index.html's inline script starts it); creating the router,
   // which matches and loads the first page, is the next one.
   await nextTask();
   const router = createRouter();

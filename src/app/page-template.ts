@@ -9,6 +9,7 @@ export type Manifest = Record<string, ManifestChunk>;
 const ROOT_MARKUP = /<div id="root"><\/div>/;
 const ENTRY_STYLE = /<link rel="stylesheet" crossorigin href="([^"]+)">/;
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
+const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 
 /** Puts one page's markup, title and links into the built index.html. */
 export function fillTemplate(
@@ -28,31 +29,32 @@ export function fillTemplate(
   const styleTag = (href: string) => `<style data-href="${href}">${readAsset(href)}</style>`;
   const links = [
     ...page.styles.map((href) => `${styleTag(href)}\n    <link rel="stylesheet" crossorigin href="${href}" media="not all">`),
-    ...page.scripts.map((href) => `<link rel="modulepreload" crossorigin href="${href}" fetchpriority="low">`),
     ...(hints ? [hints] : []),
   ].join("\n    ");
   const entry = ENTRY_SCRIPT.exec(template);
   if (!entry) throw new Error("the built index.html has no entry <script type=module>");
+  // No script tag and no preload in the HTML: index.html's inline script fetches and runs the app's
+  // code, the entry and what it imports (data-boot) and the modules of what the page shows
+  // (data-modules), after the first paint. Fetched before, a chunk from a fast server finishes before
+  // the paint, and Lighthouse's LCP estimate counts every request that did as holding the paint back.
+  const entryImports = [...template.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
+  const attributes = {
+    "data-prerendered": page.path,
+    // The lazy parts in the markup, which main.tsx loads before hydrating (lib/lazy-part.tsx).
+    "data-parts": (page.parts ?? []).join(" "),
+    "data-entry": entry[1]!,
+    "data-boot": [entry[1]!, ...entryImports].join(" "),
+    "data-modules": page.scripts.join(" "),
+  };
+  const htmlTag = `<html lang="en" ${Object.entries(attributes)
+    .map(([name, value]) => `${name}="${escapeHtml(value)}"`)
+    .join(" ")}>`;
   return (
     template
       .replace(ENTRY_STYLE, (_, href: string) => styleTag(href))
-      // The app's code is fetched at once but run by public/boot.js after the first paint. All of it,
-      // boot.js included, at low priority: the paint needs none of it, so on a slow link it does not
-      // compete with the HTML and the logo (and Lighthouse does not count it as holding the paint back).
-      .replace(
-        ENTRY_SCRIPT,
-        () =>
-          `<link rel="modulepreload" crossorigin href="${entry[1]}" id="app-entry" fetchpriority="low">\n    <script type="module" src="/boot.js" fetchpriority="low"></script>`,
-      )
-      .replace(
-        /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
-        (_, href: string) => `<link rel="modulepreload" crossorigin href="${href}" fetchpriority="low">`,
-      )
-      // data-parts: the lazy parts in the markup, which main.tsx loads before hydrating (lib/lazy-part.tsx).
-      .replace(
-        /<html lang="en">/,
-        () => `<html lang="en" data-prerendered="${escapeHtml(page.path)}" data-parts="${escapeHtml((page.parts ?? []).join(" "))}">`,
-      )
+      .replace(new RegExp(`\\s*${ENTRY_SCRIPT.source}`), "")
+      .replace(new RegExp(`\\s*${MODULE_PRELOAD.source}`, "g"), "")
+      .replace(/<html lang="en">/, () => htmlTag)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       .replace("</head>", () => `  ${links}\n  </head>`)
       // Inert until hydrated: nothing typed or clicked before the code runs can be lost.

@@ -50,7 +50,7 @@ describe("the page template", () => {
   ].join("");
   const css: Record<string, string> = { "/assets/index-1.css": "body{margin:0}", "/assets/page-1.css": ".page{color:red}" };
 
-  it("inlines the style sheets, preloads the app for boot.js to run after the first paint, and makes the page inert until hydrated", () => {
+  it("inlines the style sheets, names the scripts for the inline script to fetch after the first paint, and makes the page inert until hydrated", () => {
     const page = fillTemplate(
       template,
       {
@@ -63,19 +63,17 @@ describe("the page template", () => {
       },
       (href) => css[href]!,
     );
-    expect(page).toContain('<html lang="en" data-prerendered="/faqs" data-parts="footer toaster">');
+    expect(page).toContain(
+      '<html lang="en" data-prerendered="/faqs" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js">',
+    );
     expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
     expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');
     expect(page).not.toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
     expect(page).toContain('<style data-href="/assets/page-1.css">.page{color:red}</style>');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/page-1.css" media="not all">');
-    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/index-1.js" id="app-entry" fetchpriority="low">');
-    expect(page).toContain('<script type="module" src="/boot.js" fetchpriority="low"></script>');
-    expect(page).not.toContain('<script type="module" crossorigin src="/assets/index-1.js">');
-    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/page-1.js" fetchpriority="low">');
-    // No script is needed for the first paint: all are fetched at low priority.
-    expect(page).toContain('<link rel="modulepreload" crossorigin href="/assets/runtime-1.js" fetchpriority="low">');
-    expect(page).not.toMatch(/<link rel="modulepreload"(?![^>]*fetchpriority="low")[^>]*>/);
+    // No script and no preload: index.html's inline script fetches them after the first paint.
+    expect(page).not.toContain("<script");
+    expect(page).not.toContain("modulepreload");
     // React's resource hint goes into the head; the root holds the page alone.
     expect(page).toMatch(/<link rel="preload" as="image" href="\/logo.svg"\/>[\s\S]*<\/head>/);
     expect(page).toContain('<div id="root" inert><main>Hi</main></div>');

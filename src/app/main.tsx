@@ -26,8 +26,16 @@ function Started() {
   return null;
 }
 
-/** The next task: what comes after runs apart from the task before, so neither grows long. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/**
+ * The next task: what comes after runs apart from the task before, so neither grows long. A
+ * message rather than a timer: chained timers are held back 4 ms each after the fifth.
+ */
+const nextTask = () =>
+  new Promise<void>((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
 
 // index.html's inline script marks a page that cannot be shown as pre-rendered (another address, a
 // stored language or session): the app renders it while the splash shows (a stored non-English
@@ -39,6 +47,15 @@ async function start() {
   // Evaluating this code is a task of its own (index.html's inline script starts it); creating the router,
   // which matches and loads the first page, is the next one.
   await nextTask();
+  // A pre-rendered page's chunks (data-modules, each after those it imports) are all loaded by now:
+  // evaluated a task each rather than all at once when the router asks for the page (on the sign-in
+  // page that was one task of 23 ms on an idle desktop, a slow phone's 90).
+  if (!document.documentElement.classList.contains("render-client")) {
+    for (const file of document.documentElement.dataset.modules?.split(" ").filter(Boolean) ?? []) {
+      await import(/* @vite-ignore */ file);
+      await nextTask();
+    }
+  }
   const router = createRouter();
   const app = (
     <>

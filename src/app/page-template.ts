@@ -78,6 +78,17 @@ export function assetsOf(manifest: Manifest, sources: string[]): { styles: strin
   const chunks = [...wanted].filter((key) => !onEntry.has(key)).map((key) => manifest[key]!);
   const entryCss = new Set([...onEntry].flatMap((key) => manifest[key]!.css ?? []));
   const styles = [...new Set(chunks.flatMap((chunk) => chunk.css ?? []))].filter((file) => !entryCss.has(file));
-  const scripts = [...new Set(chunks.map((chunk) => chunk.file))].filter((file) => file.endsWith(".js"));
+  // Scripts in the order they can be evaluated one by one, each after the chunks it imports (main.tsx
+  // evaluates a pre-rendered page's chunks a task each, and a chunk evaluates what it imports first).
+  const evaluationOrder: string[] = [];
+  const visit = (key: string, seen: Set<string>) => {
+    if (seen.has(key) || !wanted.has(key) || onEntry.has(key)) return;
+    seen.add(key);
+    for (const dep of manifest[key]!.imports ?? []) visit(dep, seen);
+    evaluationOrder.push(manifest[key]!.file);
+  };
+  const seen = new Set<string>();
+  for (const key of wanted) visit(key, seen);
+  const scripts = evaluationOrder.filter((file) => file.endsWith(".js"));
   return { styles: styles.map((f) => `/${f}`), scripts: scripts.map((f) => `/${f}`) };
 }

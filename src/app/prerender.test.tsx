@@ -88,7 +88,8 @@ describe("the page template", () => {
     };
     expect(assetsOf(manifest, ["src/app/features/site/FaqsPage.tsx", "src/app/router.tsx"])).toEqual({
       styles: ["/assets/site-1.css"],
-      scripts: ["/assets/FaqsPage-1.js", "/assets/site-1.js"],
+      // Each chunk after the chunks it imports: the order main.tsx evaluates them in.
+      scripts: ["/assets/site-1.js", "/assets/FaqsPage-1.js"],
     });
   });
 });

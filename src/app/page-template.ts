@@ -26,6 +26,7 @@ export function fillTemplate(
   // sheet. The lazy parts' sheets also keep a <link> that applies to no media (fetched late, never
   // blocking the paint), by which the app's chunk loader knows they are on the page and does not
   // append them again, after the others, where they could win over rules meant to win over them.
+  // So does the entry's: the build lists it among the files of every lazy chunk that imports the entry.
   const styleTag = (href: string) => `<style data-href="${href}">${readAsset(href)}</style>`;
   const links = [
     ...page.styles.map((href) => `${styleTag(href)}\n    <link rel="stylesheet" crossorigin href="${href}" media="not all">`),
@@ -51,7 +52,7 @@ export function fillTemplate(
     .join(" ")}>`;
   return (
     template
-      .replace(ENTRY_STYLE, (_, href: string) => styleTag(href))
+      .replace(ENTRY_STYLE, (_, href: string) => `${styleTag(href)}\n    <link rel="stylesheet" crossorigin href="${href}" media="not all">`)
       .replace(new RegExp(`\\s*${ENTRY_SCRIPT.source}`), "")
       .replace(new RegExp(`\\s*${MODULE_PRELOAD.source}`, "g"), "")
       .replace(/<html lang="en">/, () => htmlTag)

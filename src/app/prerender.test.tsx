@@ -69,6 +69,7 @@ describe("the page template", () => {
     expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
     expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');
     expect(page).not.toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css">');
+    expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/index-1.css" media="not all">');
     expect(page).toContain('<style data-href="/assets/page-1.css">.page{color:red}</style>');
     expect(page).toContain('<link rel="stylesheet" crossorigin href="/assets/page-1.css" media="not all">');
     // No script and no preload: index.html's inline script fetches them after the first paint.

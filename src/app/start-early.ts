@@ -21,8 +21,11 @@ const load = (chunk: () => Promise<unknown>) => setTimeout(() => void chunk().ca
 export function startEarly(pathname: string) {
   // Signed-out visits (every pre-rendered page) start nothing.
   if (!hasStoredSession()) return;
-  // The live session's code, which SessionProvider would only ask for after the first render.
+  // The live session's code, which SessionProvider would only ask for after the first render, and the
+  // frame's parts a signed-in page shows, which the first render would only then ask for.
   load(() => import("./lib/session-live"));
+  load(() => import("./layouts/UserMenu"));
+  load(() => import("./layouts/SiteFooter"));
   if (pathname !== DASHBOARD_PATH) return;
   startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
   // The route's chunks, beside the route table rather than after it (main.tsx creates the router in the task after these).

@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import react from "@vitejs/plugin-react";
 import { createServer, createServerModuleRunner, type Plugin } from "vite";
-import { assetsOf, fillTemplate, type Manifest } from "../src/app/page-template.ts";
+import { assetsOf, EARLY_PAGE, fillTemplate, type Manifest } from "../src/app/page-template.ts";
 import { iconSprite } from "./icon-sprite.ts";
 
 /** The pages pre-rendered, and the file each is written to (the assets serve /faqs from faqs.html). */
@@ -59,7 +59,8 @@ export function prerenderPages(): Plugin {
             // parts inside it, all of which the browser loads before hydrating (lib/lazy-part.tsx;
             // the style sheets are inline, so the first paint waits for the HTML alone).
             const { styles, scripts } = assetsOf(manifest, sources());
-            const filled = { path: page.path, html, title, styles, scripts, parts };
+            const earlyScripts = assetsOf(manifest, EARLY_PAGE.sources).scripts;
+            const filled = { path: page.path, html, title, styles, scripts, parts, earlyScripts };
             writeFileSync(
               join(outDir, page.file),
               fillTemplate(template, filled, (href) => readFileSync(join(outDir, href), "utf8")),

@@ -47,14 +47,13 @@ async function start() {
   // Evaluating this code is a task of its own (index.html's inline script starts it); creating the router,
   // which matches and loads the first page, is the next one.
   await nextTask();
-  // A pre-rendered page's chunks (data-modules, each after those it imports) are all loaded by now:
-  // evaluated a task each rather than all at once when the router asks for the page (on the sign-in
-  // page that was one task of 23 ms on an idle desktop, a slow phone's 90).
-  if (!document.documentElement.classList.contains("render-client")) {
-    for (const file of document.documentElement.dataset.modules?.split(" ").filter(Boolean) ?? []) {
-      await import(/* @vite-ignore */ file);
-      await nextTask();
-    }
+  // The chunks of the page (data-modules, each after those it imports; index.html's inline script
+  // fetched them, and for a pre-rendered page waited for them): evaluated a task each rather than all
+  // at once when the router asks for the page (on the sign-in page that was one task of 23 ms on an
+  // idle desktop, a slow phone's 90).
+  for (const file of document.documentElement.dataset.modules?.split(" ").filter(Boolean) ?? []) {
+    await import(/* @vite-ignore */ file);
+    await nextTask();
   }
   const router = createRouter();
   const app = (

@@ -11,10 +11,30 @@ const ENTRY_STYLE = /<link rel="stylesheet" crossorigin href="([^"]+)">/;
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 
+/**
+ * The page a signed-in visit most often opens directly (start-early.ts), and the source modules it
+ * shows: the route table, its guard and page, the frame's lazy parts and the live session. The
+ * build names their chunks on <html> (data-early-modules) for index.html's inline script to fetch
+ * during the parse when that page is opened with a stored session, instead of one chain of requests
+ * after another once the app runs.
+ */
+export const EARLY_PAGE = {
+  path: "/flex/dashboard",
+  sources: [
+    "src/app/routes.tsx",
+    "src/app/features/routing/Guard.tsx",
+    "src/app/features/driver/DashboardPage.tsx",
+    "src/app/layouts/UserMenu.tsx",
+    "src/app/layouts/SiteFooter.tsx",
+    "src/app/lib/session-live.tsx",
+    "src/app/components/ui/Toast.tsx",
+  ],
+};
+
 /** Puts one page's markup, title and links into the built index.html. */
 export function fillTemplate(
   template: string,
-  page: { path: string; html: string; title: string; styles: string[]; scripts: string[]; parts?: string[] },
+  page: { path: string; html: string; title: string; styles: string[]; scripts: string[]; parts?: string[]; earlyScripts?: string[] },
   readAsset: (href: string) => string,
 ): string {
   if (!ROOT_MARKUP.test(template)) throw new Error('index.html has no empty <div id="root"></div> to fill');
@@ -46,6 +66,8 @@ export function fillTemplate(
     "data-entry": entry[1]!,
     "data-boot": [entry[1]!, ...entryImports].join(" "),
     "data-modules": page.scripts.join(" "),
+    "data-early-path": EARLY_PAGE.path,
+    "data-early-modules": (page.earlyScripts ?? []).join(" "),
   };
   const htmlTag = `<html lang="en" ${Object.entries(attributes)
     .map(([name, value]) => `${name}="${escapeHtml(value)}"`)

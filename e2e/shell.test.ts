@@ -61,7 +61,10 @@ test("a pre-rendered page fetches its scripts only after its first paint; a page
     await page.waitForFunction(() => !document.getElementById("root")?.hasAttribute("inert"));
     const { paint, scripts } = await page.evaluate(() => ({
       paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
-      scripts: performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".js")).map((e) => e.startTime),
+      scripts: performance
+        .getEntriesByType("resource")
+        .filter((e) => e.name.endsWith(".js"))
+        .map((e) => e.startTime),
     }));
     assert.ok(scripts.length > 0 && paint > 0, `${path}: scripts and a first paint`);
     assert.ok(Math.min(...scripts) >= paint, `${path}: the first script started at ${Math.min(...scripts)} ms, the first paint was at ${paint} ms`);
@@ -70,7 +73,10 @@ test("a pre-rendered page fetches its scripts only after its first paint; a page
   // Another address is served index.html (the landing page's HTML) and rendered by the app from the
   // splash: it fetches the app's code at once, and not the modules of the landing page it is not showing.
   const landingModules = ((await (await fetch(`${baseUrl}/`)).text()).match(/data-modules="([^"]*)"/)?.[1] ?? "").split(" ").filter(Boolean);
-  assert.ok(landingModules.some((file) => file.includes("LoginPage")), "the landing page names its sign-in form's modules");
+  assert.ok(
+    landingModules.some((file) => file.includes("LoginPage")),
+    "the landing page names its sign-in form's modules",
+  );
   const page = await newPage(browser);
   await page.goto("/no-such-page");
   await page.getByRole("heading", { name: /not found/i }).waitFor();

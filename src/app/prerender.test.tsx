@@ -60,11 +60,12 @@ describe("the page template", () => {
         styles: ["/assets/page-1.css"],
         scripts: ["/assets/page-1.js"],
         parts: ["footer", "toaster"],
+        earlyScripts: ["/assets/dashboard-1.js"],
       },
       (href) => css[href]!,
     );
     expect(page).toContain(
-      '<html lang="en" data-prerendered="/faqs" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js">',
+      '<html lang="en" data-prerendered="/faqs" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js" data-early-path="/flex/dashboard" data-early-modules="/assets/dashboard-1.js">',
     );
     expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
     expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');

@@ -6,6 +6,7 @@ import { setLanguage } from "./i18n";
 import { setTokenSource } from "./lib/api-client";
 import { takeEarlyRead } from "./lib/early-reads";
 import { SESSION_STORAGE_KEY, USER_PATH } from "./lib/session";
+import { EARLY_PAGE } from "./page-template";
 import { DASHBOARD_PATH, startEarly } from "./start-early";
 import { mockApi, renderScreen } from "./test/admin-harness";
 import { aDriver } from "./test/render";
@@ -77,5 +78,13 @@ describe("a page opened directly", () => {
     localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ idToken, refreshToken: "r" }));
     startEarly("/profile");
     expect(api.gets()).toEqual([]);
+  });
+
+  it("is the page whose chunks the build names for index.html to fetch with the app's code, and they are the files of what it loads", async () => {
+    expect(EARLY_PAGE.path).toBe(DASHBOARD_PATH);
+    const source = await import("./start-early.ts?raw").then((m: { default: string }) => m.default);
+    const loaded = [...source.matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => `src/app/${m[1]}`);
+    expect(loaded.length).toBeGreaterThanOrEqual(5);
+    for (const module of loaded) expect(EARLY_PAGE.sources.some((file) => file.replace(/\.tsx?$/, "") === module)).toBe(true);
   });
 });

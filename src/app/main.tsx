@@ -52,7 +52,12 @@ async function start() {
   // at once when the router asks for the page (on the sign-in page that was one task of 23 ms on an
   // idle desktop, a slow phone's 90).
   for (const file of document.documentElement.dataset.modules?.split(" ").filter(Boolean) ?? []) {
-    await import(/* @vite-ignore */ file);
+    // One that failed to load is left to the router, whose page loader shows the chunk-load error.
+    const evaluated = await import(/* @vite-ignore */ file).then(
+      () => true,
+      () => false,
+    );
+    if (!evaluated) break;
     await nextTask();
   }
   const router = createRouter();

@@ -27,8 +27,7 @@ export function startEarly(pathname: string) {
   load(() => import("./layouts/UserMenu"));
   load(() => import("./layouts/SiteFooter"));
   if (pathname !== DASHBOARD_PATH) return;
+  // Its chunks need nothing from here: index.html's inline script fetched them with this code
+  // (EARLY_PAGE in page-template.ts), and main.tsx evaluates them before the router asks for them.
   startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
-  // The route's chunks, beside the route table rather than after it (main.tsx creates the router in the task after these).
-  load(() => import("./features/routing/Guard"));
-  load(() => import("./features/driver/DashboardPage"));
 }

@@ -12,6 +12,10 @@
  *   --port N       where the Worker listens (default 8796)
  *   --runs N       N runs of each page, alternating pages (default 1); the table shows the median
  *                  of each column (timing scores swing between runs on a busy machine)
+ *   --pages P,Q    only these pages, by path (--pages /flex/dashboard), for working on one
+ *   --applied      throttle the link and the CPU for real (Lighthouse's "devtools" method) instead of
+ *                  simulating them from a fast load: slower, but what the page does in what order on
+ *                  a slow link is measured, not modelled (for comparing two versions of a page)
  *
  * Below the table, for reading a run on a busy machine (not the goal's figures): Lighthouse's
  * benchmarkIndex of each run (how fast this machine was at that moment; an idle desktop scores
@@ -24,24 +28,26 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import puppeteer from "puppeteer-core";
 import { DEMO } from "../scripts/seed.ts";
-import { benchOptions, freshState, numberArg, prepareBuild, startWorker } from "./harness.ts";
+import { benchOptions, flag, freshState, numberArg, prepareBuild, startWorker, stringArg } from "./harness.ts";
 
 const options = benchOptions(8796);
 const SHORT = options.short;
 const PORT = options.port;
 const RUNS = Math.max(1, numberArg("runs", 1));
+const APPLIED = flag("applied");
 const STATE = `.wrangler/bench-lighthouse-state${SHORT ? "-short" : ""}`;
 const GOAL = 95;
 const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
 
-const PAGES: { name: string; path: string; driver?: boolean }[] = SHORT
-  ? [{ name: "landing", path: "/" }]
-  : [
-      { name: "landing", path: "/" },
-      { name: "sign in", path: "/login" },
-      { name: "FAQ", path: "/faqs" },
-      { name: "driver dashboard", path: "/flex/dashboard", driver: true },
-    ];
+const ALL_PAGES: { name: string; path: string; driver?: boolean }[] = [
+  { name: "landing", path: "/" },
+  { name: "sign in", path: "/login" },
+  { name: "FAQ", path: "/faqs" },
+  { name: "driver dashboard", path: "/flex/dashboard", driver: true },
+];
+const only = stringArg("pages")?.split(",");
+const PAGES = SHORT ? ALL_PAGES.slice(0, 1) : ALL_PAGES.filter((page) => !only || only.includes(page.path));
+if (!PAGES.length) throw new Error(`--pages names none of ${ALL_PAGES.map((page) => page.path).join(", ")}`);
 
 const DIR = prepareBuild(options, ".wrangler/bench-lighthouse-build");
 freshState(STATE);
@@ -60,6 +66,7 @@ type RoutingUser = { proxyInstalled: boolean; setupComplete: boolean; goodStandi
  * so the first such driver among the first seeded numbers is always the same one.
  */
 async function dashboardDriverTokens(): Promise<unknown> {
+  const seen: string[] = [];
   for (let i = 0; i < 12; i++) {
     const phoneNumber = `+1305555${1000 + i}`;
     const res = await fetch(`${worker.url}/api/auth/sign-in`, {
@@ -67,18 +74,34 @@ async function dashboardDriverTokens(): Promise<unknown> {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ phoneNumber, app: "flex", password: DEMO.driver.password }),
     });
-    if (!res.ok) continue;
+    if (!res.ok) {
+      seen.push(`${phoneNumber}: sign-in ${res.status} ${await res.text()}`);
+      continue;
+    }
     const { tokens } = (await res.json()) as { tokens?: { idToken: string } };
-    if (!tokens) continue;
+    if (!tokens) {
+      seen.push(`${phoneNumber}: a challenge, not tokens`);
+      continue;
+    }
     const user = await fetch(`${worker.url}/api/flex/v1/user`, { headers: { Authorization: `Bearer ${tokens.idToken}` } });
-    if (!user.ok) continue;
+    if (!user.ok) {
+      seen.push(`${phoneNumber}: user ${user.status}`);
+      continue;
+    }
     const { Item } = (await user.json()) as { Item: RoutingUser };
     if (Item.proxyInstalled && Item.setupComplete && Item.goodStanding && Item.phoneNumberVerified) return tokens;
+    seen.push(`${phoneNumber}: ${JSON.stringify(Item)}`);
   }
-  throw new Error("no seeded driver reaches the dashboard; has the seed changed?");
+  throw new Error(`no seeded driver reaches the dashboard; has the seed changed?\n${seen.join("\n")}`);
 }
 
-/** Sets (or, with null, removes) the stored session in this Chrome profile, for the next page Lighthouse loads. */
+/**
+ * Sets (or, with null, removes) the stored session in this Chrome profile, for the next page
+ * Lighthouse loads. With a session, Lighthouse is told to leave storage alone, and so would leave
+ * the HTTP cache too: it is emptied here, so the dashboard is measured as a first load, as the
+ * public pages are, not from the files the runs before it cached (each dashboard run after the
+ * first was, before 2026-11-26, a load from the cache: transferred sizes 0, performance 100).
+ */
 async function storeSession(tokens: unknown) {
   const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
   const page = await browser.newPage();
@@ -87,6 +110,9 @@ async function storeSession(tokens: unknown) {
     (stored) => (stored === null ? localStorage.removeItem("bp.session") : localStorage.setItem("bp.session", JSON.stringify(stored))),
     tokens,
   );
+  const cdp = await page.createCDPSession();
+  await cdp.send("Network.clearBrowserCache");
+  await cdp.detach();
   await page.close();
   await browser.disconnect();
 }
@@ -126,15 +152,24 @@ function cpuBlockingMs(events: TraceEvent[]): number {
   );
 }
 const runs: Row[][] = PAGES.map(() => []);
+// Signed in once for every run: sign-in is rate limited by address, and each try of a seeded driver counts.
+let driverTokens: Promise<unknown> | undefined;
 try {
   for (let run = 0; run < RUNS; run++) {
     for (const [index, page] of PAGES.entries()) {
       // The public pages are measured signed out: after a dashboard run the profile still holds
       // the driver's session (Lighthouse's storage reset leaves it), and they would render as theirs.
-      await storeSession(page.driver ? await dashboardDriverTokens() : null);
+      await storeSession(page.driver ? await (driverTokens ??= dashboardDriverTokens()) : null);
       const result = await lighthouse(
         `${worker.url}${page.path}`,
-        { port: chrome.port, output: "json", logLevel: "error", onlyCategories: [...CATEGORIES], disableStorageReset: Boolean(page.driver) },
+        {
+          port: chrome.port,
+          output: "json",
+          logLevel: "error",
+          onlyCategories: [...CATEGORIES],
+          disableStorageReset: Boolean(page.driver),
+          ...(APPLIED ? { throttlingMethod: "devtools" as const } : {}),
+        },
         undefined,
       );
       if (!result) throw new Error(`Lighthouse gave no result for ${page.path}`);
@@ -188,7 +223,7 @@ const rows: Row[] = runs.map((pageRuns) => {
   };
 });
 
-console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset, goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`);
+console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset${APPLIED ? " (applied throttling)" : ""}, goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`);
 console.log("| page | shown at | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |\n|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const s = r.scores;

@@ -1,5 +1,7 @@
+import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { app } from "./app";
 
 const api = (path: string, init?: RequestInit) => exports.default.fetch(new Request(`https://bp.test${path}`, init));
 
@@ -40,5 +42,44 @@ describe("errors", () => {
     const res = await api("/api/status/health", { method: "POST", body: "x".repeat(1024 * 1024 + 1), headers: { "content-type": "application/json" } });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("payload_too_large");
+  });
+});
+
+describe("the request log", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The JSON lines the app writes to the console while answering, of every level. */
+  function captureLines() {
+    const lines: Record<string, unknown>[] = [];
+    for (const level of ["log", "warn", "error"] as const) {
+      vi.spyOn(console, level).mockImplementation((line: unknown) => {
+        if (typeof line === "string" && line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
+      });
+    }
+    return lines;
+  }
+
+  it("writes no line for an answered request (the platform's invocation log has it)", async () => {
+    const lines = captureLines();
+    expect((await api("/api/status/health")).status).toBe(200);
+    expect((await api("/api/nope/never")).status).toBe(404);
+    expect(lines.filter((line) => line.msg === "request")).toEqual([]);
+  });
+
+  it("writes a warning with the request id for a request that failed on our side", async () => {
+    const lines = captureLines();
+    const down = {
+      prepare: () => {
+        throw new Error("D1 is down");
+      },
+    } as unknown as D1Database;
+    const res = await app.fetch(new Request("https://bp.test/api/status/health"), { ...env, DB: down }, {
+      waitUntil: () => {},
+      passThroughOnException: () => {},
+      props: {},
+    } as unknown as ExecutionContext);
+    expect(res.status).toBe(500);
+    const line = lines.find((l) => l.msg === "request");
+    expect(line).toMatchObject({ level: "warn", method: "GET", path: "/api/status/health", status: 500, requestId: res.headers.get("x-request-id") });
   });
 });

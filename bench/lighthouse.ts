@@ -159,7 +159,8 @@ try {
     for (const [index, page] of PAGES.entries()) {
       // The public pages are measured signed out: after a dashboard run the profile still holds
       // the driver's session (Lighthouse's storage reset leaves it), and they would render as theirs.
-      await storeSession(page.driver ? await (driverTokens ??= dashboardDriverTokens()) : null);
+      if (page.driver && !driverTokens) driverTokens = dashboardDriverTokens();
+      await storeSession(page.driver ? await driverTokens! : null);
       const result = await lighthouse(
         `${worker.url}${page.path}`,
         {
@@ -223,7 +224,9 @@ const rows: Row[] = runs.map((pageRuns) => {
   };
 });
 
-console.log(`\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset${APPLIED ? " (applied throttling)" : ""}, goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`);
+console.log(
+  `\nLighthouse ${SHORT ? "(short) " : ""}— mobile preset${APPLIED ? " (applied throttling)" : ""}, goal ≥ ${GOAL} in each category${RUNS > 1 ? `; medians of ${RUNS} runs` : ""}\n`,
+);
 console.log("| page | shown at | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS |\n|---|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const s = r.scores;

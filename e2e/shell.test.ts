@@ -100,6 +100,28 @@ test("a pre-rendered page with a stored language or at another address starts fr
   await page.close();
 });
 
+test("the dashboard's page is pre-rendered for a visit with a stored session; signed out, it starts from the splash and sends the visitor to /", async () => {
+  const html = await (await fetch(`${baseUrl}/flex/dashboard`)).text();
+  assert.match(html, /data-prerendered="\/flex\/dashboard" data-prerendered-session="stored"/);
+  assert.match(html, /<div id="root" inert>[\s\S]*<h1>Dashboard<\/h1><div class="status-view status-view-loading" role="status">/);
+  const page = await newPage(browser);
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  // What index.html's inline script chose, read once the HTML is parsed (the app's first render then clears it).
+  await page.addInitScript(() =>
+    document.addEventListener("DOMContentLoaded", () => {
+      sessionStorage.setItem("renderedByApp", String(document.documentElement.classList.contains("render-client")));
+    }),
+  );
+  await page.goto("/flex/dashboard");
+  await page.waitForURL((url) => url.pathname === "/");
+  await page.getByRole("heading", { level: 1, name: "Better blocks, without the refresh" }).waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.getItem("renderedByApp")), "true", "rendered by the app, not shown as pre-rendered");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test("an unknown route shows 'page not found' inside the frame, with Go back to /", async () => {
   const page = await newPage(browser);
   await page.goto("/no/such/page");

@@ -8,18 +8,23 @@
  * script to fetch after the first paint) of the lazily loaded modules it was rendered with, so it
  * looks the same before and after hydration.
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import react from "@vitejs/plugin-react";
 import { createServer, createServerModuleRunner, type Plugin } from "vite";
 import { assetsOf, EARLY_PAGE, fillTemplate, type Manifest } from "../src/app/page-template.ts";
 import { iconSprite } from "./icon-sprite.ts";
 
-/** The pages pre-rendered, and the file each is written to (the assets serve /faqs from faqs.html). */
-export const PRERENDERED_PAGES: { path: string; file: string }[] = [
+/**
+ * The pages pre-rendered, and the file each is written to (the assets serve /faqs from faqs.html).
+ * The public pages as a signed-out visitor first sees them; the driver's dashboard as a visit with
+ * a stored session first renders it, its heading and a loading view while the session loads.
+ */
+export const PRERENDERED_PAGES: { path: string; file: string; storedSession?: boolean }[] = [
   { path: "/", file: "index.html" },
   { path: "/faqs", file: "faqs.html" },
   { path: "/login", file: "login.html" },
+  { path: EARLY_PAGE.path, file: `${EARLY_PAGE.path.slice(1)}.html`, storedSession: true },
 ];
 
 export function prerenderPages(): Plugin {
@@ -50,17 +55,26 @@ export function prerenderPages(): Plugin {
           const runner = createServerModuleRunner(server.environments.ssr!, { hmr: false });
           try {
             const { renderPage } = (await runner.import("/src/app/prerender.tsx")) as {
-              renderPage: (path: string) => Promise<{ html: string; title: string; parts: string[] }>;
+              renderPage: (path: string, options: { storedSession?: boolean }) => Promise<{ html: string; title: string; parts: string[] }>;
             };
             const sources = () =>
               [...runner.evaluatedModules.idToModuleMap.keys()].map((id) => relative(root, id.split("?")[0]!)).filter((path) => path.startsWith("src/"));
-            const { html, title, parts } = await renderPage(page.path);
+            const { html, title, parts } = await renderPage(page.path, { storedSession: page.storedSession });
             // Style sheets and scripts of everything on the page: the route's modules and the lazy
             // parts inside it, all of which the browser loads before hydrating (lib/lazy-part.tsx;
             // the style sheets are inline, so the first paint waits for the HTML alone).
             const { styles, scripts } = assetsOf(manifest, sources());
-            const earlyScripts = assetsOf(manifest, EARLY_PAGE.sources).scripts;
-            const filled = { path: page.path, html, title, styles, scripts, parts, earlyScripts };
+            const filled = {
+              path: page.path,
+              html,
+              title,
+              styles,
+              scripts,
+              parts,
+              early: assetsOf(manifest, EARLY_PAGE.sources),
+              storedSession: page.storedSession,
+            };
+            mkdirSync(dirname(join(outDir, page.file)), { recursive: true });
             writeFileSync(
               join(outDir, page.file),
               fillTemplate(template, filled, (href) => readFileSync(join(outDir, href), "utf8")),

@@ -18,11 +18,18 @@ function SignedInChat() {
  * one public page (prerender.tsx). Both render this same tree, so the pre-rendered HTML is what
  * the browser's first render produces and hydrates without a mismatch.
  */
-export function AppRoot({ router }: { router: DataRouter }) {
+export function AppRoot({
+  router,
+  storedSession,
+}: {
+  router: DataRouter;
+  /** The build pre-renders a signed-in page as a visit with a stored session first renders it. */
+  storedSession?: boolean;
+}) {
   return (
     <StrictMode>
       {/* The session sits above the router: sign-out leaves for "/" through it. */}
-      <SessionProvider onSignOut={() => void router.navigate("/")}>
+      <SessionProvider onSignOut={() => void router.navigate("/")} stored={storedSession ? () => true : undefined}>
         <RouterProvider router={router} />
         <SignedInChat />
       </SessionProvider>

@@ -3,6 +3,8 @@
  * "Pre-rendered pages"): the built index.html filled with one page, and which client files the
  * page needs. Plain string work, kept apart from the Vite plugin so the app's tests can check it.
  */
+import { DASHBOARD_READS } from "./features/driver/dashboard-reads.ts";
+
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
 
@@ -14,9 +16,9 @@ const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 /**
  * The page a signed-in visit most often opens directly (start-early.ts), and the source modules it
  * shows: the route table, its guard and page, the frame's lazy parts and the live session. The
- * build names their chunks on <html> (data-early-modules) for index.html's inline script to fetch
- * during the parse when that page is opened with a stored session, instead of one chain of requests
- * after another once the app runs.
+ * build names their chunks and style sheets on <html> (data-early-modules, data-early-styles), and
+ * its reads (data-early-reads), for index.html's inline script to fetch during the parse when that
+ * page is opened with a stored session, instead of one chain of requests after another once the app runs.
  */
 export const EARLY_PAGE = {
   path: "/flex/dashboard",
@@ -29,12 +31,24 @@ export const EARLY_PAGE = {
     "src/app/lib/session-live.tsx",
     "src/app/components/ui/Toast.tsx",
   ],
+  /** Its first reads (start-early.ts's: the user's, then the dashboard's), which the inline script starts too. */
+  reads: ["/api/flex/v1/user", ...DASHBOARD_READS],
 };
 
 /** Puts one page's markup, title and links into the built index.html. */
 export function fillTemplate(
   template: string,
-  page: { path: string; html: string; title: string; styles: string[]; scripts: string[]; parts?: string[]; earlyScripts?: string[] },
+  page: {
+    path: string;
+    html: string;
+    title: string;
+    styles: string[];
+    scripts: string[];
+    parts?: string[];
+    early?: { scripts: string[]; styles: string[] };
+    /** Rendered as a visit with a stored session first renders it (the driver's dashboard), not signed out. */
+    storedSession?: boolean;
+  },
   readAsset: (href: string) => string,
 ): string {
   if (!ROOT_MARKUP.test(template)) throw new Error('index.html has no empty <div id="root"></div> to fill');
@@ -61,13 +75,17 @@ export function fillTemplate(
   const entryImports = [...template.matchAll(MODULE_PRELOAD)].map((m) => m[1]!);
   const attributes = {
     "data-prerendered": page.path,
+    // Whom the markup is for: index.html's inline script shows it only to a visit that matches.
+    "data-prerendered-session": page.storedSession ? "stored" : "none",
     // The lazy parts in the markup, which main.tsx loads before hydrating (lib/lazy-part.tsx).
     "data-parts": (page.parts ?? []).join(" "),
     "data-entry": entry[1]!,
     "data-boot": [entry[1]!, ...entryImports].join(" "),
     "data-modules": page.scripts.join(" "),
     "data-early-path": EARLY_PAGE.path,
-    "data-early-modules": (page.earlyScripts ?? []).join(" "),
+    "data-early-modules": (page.early?.scripts ?? []).join(" "),
+    "data-early-styles": (page.early?.styles ?? []).join(" "),
+    "data-early-reads": EARLY_PAGE.reads.join(" "),
   };
   const htmlTag = `<html lang="en" ${Object.entries(attributes)
     .map(([name, value]) => `${name}="${escapeHtml(value)}"`)

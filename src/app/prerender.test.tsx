@@ -38,6 +38,19 @@ describe("pre-rendered pages", () => {
     expect(login.title).toBe("Sign in · Blockpilot");
     expect(login.html).toMatch(/<form[^>]*class="auth-form"/);
   });
+
+  it("render the driver's dashboard as a visit with a stored session first shows it: its heading and a loading view in the frame", async () => {
+    const { html, title, parts } = await renderPage("/flex/dashboard", { storedSession: true });
+    expect(title).toBe("Dashboard · Blockpilot");
+    expect(parts).toEqual(["footer", "toaster"]);
+    expect(html).toContain(
+      '<main id="main" tabindex="-1" class="page"><section class="page-pending"><h1>Dashboard</h1><div class="status-view status-view-loading" role="status">',
+    );
+    // The session is still loading: neither "Sign in" nor a user menu in the top bar.
+    expect(html).toContain('<div class="topbar-user-slot"></div>');
+    // Signed out, the same address sends the visitor to "/": nothing of the dashboard is rendered.
+    await expect(renderPage("/flex/dashboard")).resolves.toMatchObject({ html: expect.not.stringContaining("<h1>Dashboard</h1>") });
+  });
 });
 
 describe("the page template", () => {
@@ -60,12 +73,12 @@ describe("the page template", () => {
         styles: ["/assets/page-1.css"],
         scripts: ["/assets/page-1.js"],
         parts: ["footer", "toaster"],
-        earlyScripts: ["/assets/dashboard-1.js"],
+        early: { scripts: ["/assets/dashboard-1.js"], styles: ["/assets/dashboard-1.css"] },
       },
       (href) => css[href]!,
     );
     expect(page).toContain(
-      '<html lang="en" data-prerendered="/faqs" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js" data-early-path="/flex/dashboard" data-early-modules="/assets/dashboard-1.js">',
+      '<html lang="en" data-prerendered="/faqs" data-prerendered-session="none" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js" data-early-path="/flex/dashboard" data-early-modules="/assets/dashboard-1.js" data-early-styles="/assets/dashboard-1.css" data-early-reads="/api/flex/v1/user /api/driver/engine /api/driver/offers?page=1&amp;pageSize=20 /api/payments?page=1&amp;pageSize=20 /api/invitations?page=1&amp;pageSize=20">',
     );
     expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
     expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');

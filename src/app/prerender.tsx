@@ -7,12 +7,14 @@ import type { RouteHandle } from "./lib/page-title";
 import { patchRoutesOnNavigation, routes } from "./router";
 
 /**
- * Build time only (scripts/prerender.ts runs it in Node): the HTML of one public page as a
- * signed-out English visitor's browser first renders it, for the Worker's static assets to serve
- * before any JavaScript has run (docs/public-site.md, "Pre-rendered pages"). The same tree as the
- * browser's (app-root.tsx) on a memory router; lazy parts are waited for, so the page is whole.
+ * Build time only (scripts/prerender.ts runs it in Node): the HTML of one page as an English
+ * visitor's browser first renders it, signed out (a public page) or, with `storedSession`, with a
+ * session stored but not yet loaded (the driver's dashboard, its heading and a loading view), for
+ * the Worker's static assets to serve before any JavaScript has run (docs/public-site.md,
+ * "Pre-rendered pages"). The same tree as the browser's (app-root.tsx) on a memory router; lazy
+ * parts are waited for, so the page is whole.
  */
-export async function renderPage(path: string): Promise<{ html: string; title: string; parts: string[] }> {
+export async function renderPage(path: string, { storedSession = false } = {}): Promise<{ html: string; title: string; parts: string[] }> {
   const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   await routerReady(router);
   if (router.state.errors) throw new Error(`${path} rendered an error: ${JSON.stringify(router.state.errors)}`);
@@ -20,7 +22,7 @@ export async function renderPage(path: string): Promise<{ html: string; title: s
   // takes the files of every module this render evaluated).
   await Promise.all(router.state.matches.map((match) => (match.route.handle as RouteHandle | undefined)?.loadsAfterHydrating?.()));
   takeRenderedParts();
-  const { prelude } = await prerender(<AppRoot router={router} />);
+  const { prelude } = await prerender(<AppRoot router={router} storedSession={storedSession} />);
   const html = await new Response(prelude).text();
   const handle = router.state.matches.findLast((match) => (match.route.handle as RouteHandle | undefined)?.title)?.route.handle as RouteHandle | undefined;
   const appName = i18n.t("appName");

@@ -82,6 +82,8 @@ describe("a page opened directly", () => {
 
   it("is the page whose chunks the build names for index.html to fetch with the app's code, and they are the files of what it loads", async () => {
     expect(EARLY_PAGE.path).toBe(DASHBOARD_PATH);
+    // index.html's inline script starts the same reads as startEarly, which takes them over.
+    expect(EARLY_PAGE.reads).toEqual([USER_PATH, ...DASHBOARD_READS]);
     const source = await import("./start-early.ts?raw").then((m: { default: string }) => m.default);
     const loaded = [...source.matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => `src/app/${m[1]}`);
     expect(loaded.length).toBeGreaterThanOrEqual(3);

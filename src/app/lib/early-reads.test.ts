@@ -74,6 +74,27 @@ describe("early reads", () => {
     expect(takeEarlyRead("/api/flex/v1/user", token, startedAt + EARLY_READ_MAX_AGE_MS + 1)).toBeNull();
   });
 
+  it("take over the reads index.html's inline script started with the same token, and start only the others", async () => {
+    const token = jwt(inAnHour());
+    store(token);
+    const inline = Promise.resolve(new Response(JSON.stringify({ answer: "inline" }), { headers: { "Content-Type": "application/json" } }));
+    window.blockpilotEarlyReads = { idToken: token, startedAt: Date.now(), answers: { "/api/flex/v1/user": inline } };
+    startEarlyReads(["/api/flex/v1/user", "/api/driver/engine"]);
+    expect(fetchMock.mock.calls.map(([path]) => path)).toEqual(["/api/driver/engine"]);
+    expect(window.blockpilotEarlyReads).toBeUndefined();
+    setTokenSource(async () => token);
+    expect(await unwrap(api.flex.v1.user.$get())).toEqual({ answer: "inline" });
+    takeEarlyRead("/api/driver/engine", null);
+  });
+
+  it("do not take over the inline script's reads made with another token", () => {
+    store(jwt(inAnHour()));
+    const inline = Promise.resolve(new Response("{}"));
+    window.blockpilotEarlyReads = { idToken: jwt(inAnHour(), "8"), startedAt: Date.now(), answers: { "/api/flex/v1/user": inline } };
+    startEarlyReads(["/api/flex/v1/user"]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
   it("answer with the failure of the request they started, as the client words it", async () => {
     const token = jwt(inAnHour());
     store(token);

@@ -32,11 +32,31 @@ function storedIdToken(now: number): string | null {
   }
 }
 
-/** Starts a GET of each path ("/api/…?query", as the typed client writes it) when a current session is stored. */
+declare global {
+  interface Window {
+    /**
+     * Reads index.html's inline script started during the parse, for the page the build names
+     * (EARLY_PAGE in page-template.ts, data-early-reads), with the same token check as here.
+     */
+    blockpilotEarlyReads?: { idToken: string; startedAt: number; answers: Record<string, Promise<Response>> };
+  }
+}
+
+/**
+ * Starts a GET of each path ("/api/…?query", as the typed client writes it) when a current session
+ * is stored; one index.html's inline script already started with that token is taken over instead.
+ */
 export function startEarlyReads(paths: readonly string[], now = Date.now()) {
   const idToken = storedIdToken(now);
   if (!idToken) return;
+  const inline = window.blockpilotEarlyReads;
+  delete window.blockpilotEarlyReads;
   for (const path of paths) {
+    const begun = inline?.idToken === idToken ? inline.answers[path] : undefined;
+    if (begun) {
+      started.set(path, { idToken, startedAt: inline!.startedAt, answer: begun });
+      continue;
+    }
     const answer = fetch(path, { headers: { Accept: "application/json", Authorization: `Bearer ${idToken}` } });
     // A failure surfaces in the call it answers; one never taken must not be reported as unhandled.
     answer.catch(() => {});

@@ -187,16 +187,28 @@ describe("guards", () => {
     expect(router.state.location.pathname).toBe("/flex/settings");
   });
 
-  it("shows the splash while the session or the user loads", async () => {
-    // Past the router's own first-load splash, the guard's splash is what stays.
+  it("shows a driver page's heading and a loading view while the session or the user loads", async () => {
     const first = renderAt("/flex/dashboard", { ...signedOutSession, loading: true });
     await waitFor(() => expect(first.state.initialized).toBe(true));
-    expect(screen.getByRole("status", { name: "Loading" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1, name: "Dashboard" })).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Loading…");
     expect(first.state.location.pathname).toBe("/flex/dashboard");
     cleanup();
     const second = renderAt("/profile", session(null, { userLoading: true }));
     await waitFor(() => expect(second.state.initialized).toBe(true));
-    expect(screen.getByRole("status", { name: "Loading" })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1, name: "My profile" })).toBeInTheDocument();
+    expect(screen.getByRole("status")).toHaveTextContent("Loading…");
+  });
+
+  it("shows the splash while the session loads on a page it may send the visitor away from", async () => {
+    // A guest page with a stored session is about to send the visitor on; the admin console has a frame of its own.
+    for (const path of ["/login", "/admin/users"]) {
+      const router = renderAt(path, { ...signedOutSession, loading: true });
+      await waitFor(() => expect(router.state.initialized).toBe(true));
+      expect(screen.getByRole("status", { name: "Loading" })).toBeInTheDocument();
+      expect(screen.queryByRole("heading", { level: 1 })).toBeNull();
+      cleanup();
+    }
   });
 
   it("says the user could not be loaded, with Try again and Sign out", async () => {

@@ -1,8 +1,10 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router";
 import { Splash } from "../../components/ui/Splash";
+import { StatusView } from "../../components/ui/StatusView";
 import { publicApi, unwrap } from "../../lib/api-client";
+import type { RouteHandle } from "../../lib/page-title";
 import { useSession } from "../../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
@@ -37,7 +39,7 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 
   switch (decision.kind) {
     case "wait":
-      return framed(<Splash inline />);
+      return framed(SHOWS_ITS_PAGE[level] ? <PagePending /> : <Splash inline />);
     case "error":
       return framed(<UserLoadError />);
     case "redirect":
@@ -57,6 +59,32 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
         </>
       );
   }
+}
+
+/**
+ * The levels whose page is what a session most likely shows once it has loaded: while it loads,
+ * the page's own title and a loading view stand in its place (PagePending). The others wait on the
+ * splash: a guest page with a stored session is about to send the visitor on, the confirm page may
+ * too, and the admin console has a frame of its own.
+ */
+const SHOWS_ITS_PAGE: Record<GuardLevel, boolean> = { guest: false, confirm: false, signedIn: true, settings: true, full: true, admin: false };
+
+/**
+ * A guarded page while the session loads: its heading (the route's title) and a loading view, laid
+ * out as a page's first rows are, so the page takes its place without moving the heading. The build
+ * pre-renders the driver's dashboard in this state for a visit with a stored session
+ * (docs/public-site.md, "The dashboard's first paint"): that heading is then on screen before any
+ * script has run.
+ */
+function PagePending() {
+  const { t } = useTranslation();
+  const title = useMatches().findLast((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
+  return (
+    <section className="page-pending">
+      {title?.title && <h1>{t(title.title)}</h1>}
+      <StatusView kind="loading" />
+    </section>
+  );
 }
 
 // StrictMode runs effects twice and several guards may decide at once: one code per phone per minute.

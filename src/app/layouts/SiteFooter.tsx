@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import useSWR from "swr";
 import { Logo } from "../components/ui/Logo";
 import { publicApi } from "../lib/api-client";
+import { useSession } from "../lib/session";
 import { type Versions, versionsFrom } from "../lib/versions";
 import "../i18n/site";
 
@@ -34,12 +35,7 @@ export default function SiteFooter() {
             <li>
               <Link to="/#plans">{t("footer.pricing")}</Link>
             </li>
-            <li>
-              <Link to="/register">{t("footer.register")}</Link>
-            </li>
-            <li>
-              <Link to="/login">{t("common:nav.signIn")}</Link>
-            </li>
+            <AccountLinks />
           </ul>
         </nav>
         <nav aria-label={t("footer.help")}>
@@ -71,6 +67,30 @@ export default function SiteFooter() {
         <FooterVersions />
       </div>
     </footer>
+  );
+}
+
+/**
+ * Signed out: create an account, sign in. Signed in: the way back to one's own screens, the driver's
+ * dashboard or the console. Neither while the session loads, so a signed-in visitor is never offered
+ * "Sign in" (the dashboard's pre-rendered page is rendered that way: docs/public-site.md).
+ */
+function AccountLinks() {
+  const { t } = useTranslation("site");
+  const { loading, session, user } = useSession();
+  if (loading || (session && !user)) return null;
+  if (user) {
+    return <li>{user.isAdmin ? <Link to="/admin">{t("common:menu.admin")}</Link> : <Link to="/flex/dashboard">{t("common:titles.flexDashboard")}</Link>}</li>;
+  }
+  return (
+    <>
+      <li>
+        <Link to="/register">{t("footer.register")}</Link>
+      </li>
+      <li>
+        <Link to="/login">{t("common:nav.signIn")}</Link>
+      </li>
+    </>
   );
 }
 

@@ -30,7 +30,7 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import * as lighthouseConstants from "lighthouse/core/config/constants.js";
 import puppeteer from "puppeteer-core";
-import { DEMO } from "../scripts/seed.ts";
+import { DEMO, dashboardDriverPhone } from "../scripts/seed.ts";
 import { benchOptions, flag, freshState, numberArg, prepareBuild, startWorker, stringArg } from "./harness.ts";
 
 const options = benchOptions(8796);
@@ -64,40 +64,22 @@ const chrome = await chromeLauncher.launch({
 
 type RoutingUser = { proxyInstalled: boolean; setupComplete: boolean; goodStanding: boolean; phoneNumberVerified: boolean };
 
-/**
- * Tokens of a seeded Flex driver whom the dashboard does not send elsewhere (connected, filters
- * set, paid up, phone confirmed). The demo driver is not: it starts unconnected, to show the
- * connection screens. The seed is deterministic and gives every seeded driver the demo password,
- * so the first such driver among the first seeded numbers is always the same one.
- */
+/** Tokens of the seeded driver whom the dashboard shows as it is (scripts/seed.ts), checked through the API. */
 async function dashboardDriverTokens(): Promise<unknown> {
-  const seen: string[] = [];
-  for (let i = 0; i < 12; i++) {
-    const phoneNumber = `+1305555${1000 + i}`;
-    const res = await fetch(`${worker.url}/api/auth/sign-in`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ phoneNumber, app: "flex", password: DEMO.driver.password }),
-    });
-    if (!res.ok) {
-      seen.push(`${phoneNumber}: sign-in ${res.status} ${await res.text()}`);
-      continue;
-    }
-    const { tokens } = (await res.json()) as { tokens?: { idToken: string } };
-    if (!tokens) {
-      seen.push(`${phoneNumber}: a challenge, not tokens`);
-      continue;
-    }
-    const user = await fetch(`${worker.url}/api/flex/v1/user`, { headers: { Authorization: `Bearer ${tokens.idToken}` } });
-    if (!user.ok) {
-      seen.push(`${phoneNumber}: user ${user.status}`);
-      continue;
-    }
-    const { Item } = (await user.json()) as { Item: RoutingUser };
-    if (Item.proxyInstalled && Item.setupComplete && Item.goodStanding && Item.phoneNumberVerified) return tokens;
-    seen.push(`${phoneNumber}: ${JSON.stringify(Item)}`);
-  }
-  throw new Error(`no seeded driver reaches the dashboard; has the seed changed?\n${seen.join("\n")}`);
+  const phoneNumber = dashboardDriverPhone();
+  const res = await fetch(`${worker.url}/api/auth/sign-in`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ phoneNumber, app: "flex", password: DEMO.driver.password }),
+  });
+  if (!res.ok) throw new Error(`signing in ${phoneNumber} answered ${res.status}: ${await res.text()}`);
+  const { tokens } = (await res.json()) as { tokens?: { idToken: string } };
+  if (!tokens) throw new Error(`signing in ${phoneNumber} answered a challenge, not tokens`);
+  const user = await fetch(`${worker.url}/api/flex/v1/user`, { headers: { Authorization: `Bearer ${tokens.idToken}` } });
+  const { Item } = (await user.json()) as { Item: RoutingUser };
+  if (!(Item.proxyInstalled && Item.setupComplete && Item.goodStanding && Item.phoneNumberVerified))
+    throw new Error(`the dashboard would send ${phoneNumber} elsewhere: ${JSON.stringify(Item)}`);
+  return tokens;
 }
 
 /**

@@ -170,6 +170,47 @@ function makeDriver(id: number, app: "flex" | "spark", phone: string, rand: () =
   };
 }
 
+/**
+ * The demo driver and the seeded Flex and Spark drivers, drawn first from the seed's random
+ * sequence (demoStatements goes on drawing from it after them).
+ */
+function demoDrivers(rand: () => number, now: number, driverHash: string | null): Driver[] {
+  const drivers: Driver[] = [];
+  const demoDriver = makeDriver(3, "flex", DEMO.driver.phone, rand, now, driverHash);
+  Object.assign(demoDriver, {
+    name: DEMO.driver.name,
+    // English, whatever the random draws give the others: the demo and the e2e tests read its screens in English.
+    language: "en",
+    phone_verified: true,
+    // The demo driver connects to the fake platform and sets filters in the app (docs/engine.md).
+    account_connected: false,
+    setup_complete: false,
+    good_standing: true,
+    expiration_at: now + 7 * DAY,
+    status: "stop",
+    human_region: "Miami",
+  });
+  drivers.push(demoDriver);
+  for (let i = 0; i < 300; i++) drivers.push(makeDriver(10 + i, "flex", `+1305555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
+  for (let i = 0; i < 100; i++) drivers.push(makeDriver(400 + i, "spark", `+1407555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
+  // The demo driver is an approved reseller (docs/payments.md): twelve Flex drivers registered with their code.
+  for (const d of drivers.filter((d) => d.app === "flex" && (d.id as number) >= 10 && (d.id as number) < 22)) d.referral_code = DEMO_RESELLER_CODE;
+  return drivers;
+}
+
+/**
+ * A seeded Flex driver whom the dashboard shows as it is: connected, filters set, paid up, phone
+ * confirmed, in English (the demo driver starts unconnected, to show the connection screens). Its
+ * password is the demo driver's. The seed is deterministic, so it is always the same one.
+ */
+export function dashboardDriverPhone(): string {
+  const ready = demoDrivers(prng(2026), Date.now(), null).find(
+    (d) => d.app === "flex" && d.id !== 3 && d.account_connected && d.setup_complete && d.good_standing && d.phone_verified && d.language === "en",
+  );
+  if (!ready) throw new Error("the seed has no Flex driver the dashboard shows as it is");
+  return ready.phone as string;
+}
+
 async function demoStatements(vars: Record<string, string>, now: number): Promise<string[]> {
   const rand = prng(2026);
   const sql: string[] = [];
@@ -212,26 +253,7 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
     );
   }
 
-  const drivers: Driver[] = [];
-  const demoDriver = makeDriver(3, "flex", DEMO.driver.phone, rand, now, driverHash);
-  Object.assign(demoDriver, {
-    name: DEMO.driver.name,
-    // English, whatever the random draws give the others: the demo and the e2e tests read its screens in English.
-    language: "en",
-    phone_verified: true,
-    // The demo driver connects to the fake platform and sets filters in the app (docs/engine.md).
-    account_connected: false,
-    setup_complete: false,
-    good_standing: true,
-    expiration_at: now + 7 * DAY,
-    status: "stop",
-    human_region: "Miami",
-  });
-  drivers.push(demoDriver);
-  for (let i = 0; i < 300; i++) drivers.push(makeDriver(10 + i, "flex", `+1305555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
-  for (let i = 0; i < 100; i++) drivers.push(makeDriver(400 + i, "spark", `+1407555${String(1000 + i).padStart(4, "0")}`, rand, now, driverHash));
-  // The demo driver is an approved reseller (docs/payments.md): twelve Flex drivers registered with their code.
-  for (const d of drivers.filter((d) => d.app === "flex" && (d.id as number) >= 10 && (d.id as number) < 22)) d.referral_code = DEMO_RESELLER_CODE;
+  const drivers = demoDrivers(rand, now, driverHash);
   sql.push(...insert("users", drivers));
 
   sql.push(

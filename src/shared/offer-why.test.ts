@@ -17,20 +17,46 @@ const offer = { stationId: "A", startsAt: start, endsAt: start + 3 * 3_600_000, 
 
 describe("explainReasons", () => {
   it("gives each reason with its figures, the station's own minimum first", () => {
-    expect(explainReasons(offer, ["pay", "hourly", "buffer", "day", "duration", "daily_cap", "overlap", "station", "window"], filters)).toEqual([
-      { reason: "pay", payCents: 6200, minCents: 7000 },
-      { reason: "hourly", hourlyCents: 2067, minCents: 2500 },
+    const long = { ...offer, stationId: "C", endsAt: start + 5 * 3_600_000, payCents: 6200 };
+    expect(explainReasons(long, ["pay", "hourly", "buffer", "day", "duration", "daily_cap", "overlap", "station", "window"], filters)).toEqual([
+      { reason: "pay", payCents: 6200, minCents: 5000, then: true },
+      { reason: "hourly", hourlyCents: 1240, minCents: 2500 },
       { reason: "buffer", minutesAhead: 20, bufferMinutes: 45 },
       { reason: "day", weekday: "sun" },
-      { reason: "duration", minutes: 180, minMinutes: 120, maxMinutes: 240 },
+      { reason: "duration", minutes: 300, minMinutes: 120, maxMinutes: 240 },
       { reason: "daily_cap", capMinutes: 480 },
       { reason: "overlap" },
       { reason: "station" },
       { reason: "window" },
     ]);
+    expect(explainReasons(offer, ["pay"], filters)).toEqual([{ reason: "pay", payCents: 6200, minCents: 7000 }]);
+  });
+
+  it("says a reason held at the time when today's filters no longer account for it", () => {
+    // The driver has since lowered the minimums and the buffer, widened the lengths, dropped the
+    // daily cap and added the station: every figure would now contradict the reason.
+    const today: DriverFilters = {
+      ...filters,
+      stations: [{ id: "A" }],
+      minPayCents: 0,
+      minHourlyCents: 0,
+      arrivalBufferMinutes: 0,
+      maxDurationMinutes: 0,
+      dailyCapMinutes: 0,
+    };
+    expect(explainReasons(offer, ["pay", "hourly", "buffer", "duration", "daily_cap", "station"], today)).toEqual([
+      { reason: "pay", payCents: 6200, minCents: 0, then: true },
+      { reason: "hourly", hourlyCents: 2067, minCents: 0, then: true },
+      { reason: "buffer", minutesAhead: 20, bufferMinutes: 0, then: true },
+      { reason: "duration", minutes: 180, minMinutes: 120, maxMinutes: 0, then: true },
+      { reason: "daily_cap", capMinutes: 0, then: true },
+      { reason: "station", then: true },
+    ]);
+    // No filters at all (the account was reset): the same.
+    expect(explainReasons(offer, ["hourly"], null)).toEqual([{ reason: "hourly", hourlyCents: 2067, minCents: 0, then: true }]);
   });
   it("falls back to the global minimum, and skips reasons it does not know", () => {
-    expect(explainReasons({ ...offer, stationId: "B" }, ["pay", "mystery"], filters)).toEqual([{ reason: "pay", payCents: 6200, minCents: 5000 }]);
+    expect(explainReasons({ ...offer, stationId: "B", payCents: 4500 }, ["pay", "mystery"], filters)).toEqual([{ reason: "pay", payCents: 4500, minCents: 5000 }]);
   });
 });
 

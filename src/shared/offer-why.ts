@@ -1,7 +1,10 @@
 /**
  * The dashboard's "why not taken", with the figures that make it readable ("pay $62 is under your
  * $70 minimum"): each reason a disliked offer was recorded with, and the numbers behind it from
- * the offer and the driver's filters (a station's own minimum when it has one).
+ * the offer and the driver's filters (a station's own minimum when it has one). An offer keeps the
+ * reasons, not the filters of the moment: when today's filters no longer explain a reason (the
+ * minimum lowered since, the station added), it says so (`then`), so the words never claim that
+ * $50/hour is under a $0/hour minimum.
  */
 import type { DriverFilters } from "./driver-filters";
 import type { Weekday } from "./offer-filter";
@@ -9,16 +12,22 @@ import { localReading } from "./zoned-time";
 
 export type OfferFacts = { stationId: string; startsAt: number; endsAt: number; payCents: number; timeZone: string; seenAt: number };
 
+/** `then`: the reason held when the offer was judged, but today's filters do not show why. */
+type Then = { then?: true };
+
 export type Why =
-  | { reason: "station" }
-  | { reason: "pay"; payCents: number; minCents: number }
-  | { reason: "hourly"; hourlyCents: number; minCents: number }
-  | { reason: "buffer"; minutesAhead: number; bufferMinutes: number }
+  | ({ reason: "station" } & Then)
+  | ({ reason: "pay"; payCents: number; minCents: number } & Then)
+  | ({ reason: "hourly"; hourlyCents: number; minCents: number } & Then)
+  | ({ reason: "buffer"; minutesAhead: number; bufferMinutes: number } & Then)
   | { reason: "day"; weekday: Weekday }
   | { reason: "window" }
-  | { reason: "duration"; minutes: number; minMinutes: number; maxMinutes: number }
+  | ({ reason: "duration"; minutes: number; minMinutes: number; maxMinutes: number } & Then)
   | { reason: "overlap" }
-  | { reason: "daily_cap"; capMinutes: number };
+  | ({ reason: "daily_cap"; capMinutes: number } & Then);
+
+/** `then: true` when today's filters do not account for the reason. */
+const heldThen = (explained: boolean): Then => (explained ? {} : { then: true });
 
 export function explainReasons(offer: OfferFacts, reasons: readonly string[], filters: DriverFilters | null): Why[] {
   const station = filters?.stations.find((s) => s.id === offer.stationId);
@@ -27,32 +36,43 @@ export function explainReasons(offer: OfferFacts, reasons: readonly string[], fi
   for (const reason of reasons) {
     switch (reason) {
       case "station":
+        out.push({ reason, ...heldThen(!station) });
+        break;
       case "window":
       case "overlap":
         out.push({ reason });
         break;
-      case "pay":
-        out.push({ reason, payCents: offer.payCents, minCents: station?.minPayCents ?? filters?.minPayCents ?? 0 });
+      case "pay": {
+        const minCents = station?.minPayCents ?? filters?.minPayCents ?? 0;
+        out.push({ reason, payCents: offer.payCents, minCents, ...heldThen(offer.payCents < minCents) });
         break;
-      case "hourly":
-        out.push({
-          reason,
-          hourlyCents: minutes > 0 ? Math.round((offer.payCents * 60) / minutes) : 0,
-          minCents: station?.minHourlyCents ?? filters?.minHourlyCents ?? 0,
-        });
+      }
+      case "hourly": {
+        const hourlyCents = minutes > 0 ? Math.round((offer.payCents * 60) / minutes) : 0;
+        const minCents = station?.minHourlyCents ?? filters?.minHourlyCents ?? 0;
+        out.push({ reason, hourlyCents, minCents, ...heldThen(hourlyCents < minCents) });
         break;
-      case "buffer":
-        out.push({ reason, minutesAhead: Math.floor((offer.startsAt - offer.seenAt) / 60_000), bufferMinutes: filters?.arrivalBufferMinutes ?? 0 });
+      }
+      case "buffer": {
+        const minutesAhead = Math.floor((offer.startsAt - offer.seenAt) / 60_000);
+        const bufferMinutes = filters?.arrivalBufferMinutes ?? 0;
+        out.push({ reason, minutesAhead, bufferMinutes, ...heldThen(minutesAhead < bufferMinutes) });
         break;
+      }
       case "day":
         out.push({ reason, weekday: localReading(offer.startsAt, offer.timeZone).weekday });
         break;
-      case "duration":
-        out.push({ reason, minutes, minMinutes: filters?.minDurationMinutes ?? 0, maxMinutes: filters?.maxDurationMinutes ?? 0 });
+      case "duration": {
+        const minMinutes = filters?.minDurationMinutes ?? 0;
+        const maxMinutes = filters?.maxDurationMinutes ?? 0;
+        out.push({ reason, minutes, minMinutes, maxMinutes, ...heldThen(minutes < minMinutes || (maxMinutes > 0 && minutes > maxMinutes)) });
         break;
-      case "daily_cap":
-        out.push({ reason, capMinutes: filters?.dailyCapMinutes ?? 0 });
+      }
+      case "daily_cap": {
+        const capMinutes = filters?.dailyCapMinutes ?? 0;
+        out.push({ reason, capMinutes, ...heldThen(capMinutes > 0) });
         break;
+      }
     }
   }
   return out;

@@ -233,7 +233,12 @@ describe("dashboard", () => {
             pageSize: 20,
             counts: { won: 1, disliked: 1, gone: 0 },
             filters,
-            rows: [row({}), row({ id: 2, status: "disliked", reasons: ["pay"], payCents: 6200, canCheckIn: false })],
+            rows: [
+              row({}),
+              row({ id: 2, status: "disliked", reasons: ["pay"], payCents: 6200, canCheckIn: false }),
+              // Disliked under a $/hour minimum the driver has lowered since: $30/hour is over today's $20.
+              row({ id: 3, status: "disliked", reasons: ["hourly"], payCents: 9000, canCheckIn: false }),
+            ],
           },
         }),
       },
@@ -279,6 +284,7 @@ describe("dashboard", () => {
     expect(screen.getByRole("switch", { name: /Search for blocks/ })).toHaveAttribute("aria-checked", "true");
     expect(screen.getByText("Expires in 2 days")).toBeInTheDocument();
     expect(await screen.findByText("Pay $62 is under your $70 minimum")).toBeInTheDocument();
+    expect(screen.getByText("$30/hour was under your $/hour minimum at the time")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Won (1)" })).toBeInTheDocument();
     expect(await screen.findByText(/Nov 2: 7 days, \$39\.99/)).toBeInTheDocument();
     expect(screen.getByText("3 invited, 1 registered, 0 paid; free weeks earned: 1")).toBeInTheDocument();

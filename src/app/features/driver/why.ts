@@ -3,7 +3,10 @@ import type { DriverFilters } from "../../../shared/driver-filters";
 import { explainReasons, type OfferFacts } from "../../../shared/offer-why";
 import { lengthText, money, weekdayName } from "./format";
 
-/** Each reason a disliked offer was not taken, in words with its figures ("pay $62 is under your $70 minimum"). */
+/**
+ * Each reason a disliked offer was not taken, in words with its figures ("pay $62 is under your $70
+ * minimum"), or as a reason of the time when today's filters no longer account for it.
+ */
 export function whyWords(
   offer: OfferFacts & { stationName: string },
   reasons: readonly string[],
@@ -14,21 +17,26 @@ export function whyWords(
   return explainReasons(offer, reasons, filters).map((why) => {
     switch (why.reason) {
       case "station":
-        return t("why.station", { station: offer.stationName });
+        return t(why.then ? "why.stationThen" : "why.station", { station: offer.stationName });
       case "pay":
-        return t("why.pay", { pay: money(why.payCents, lang), min: money(why.minCents, lang) });
+        return why.then
+          ? t("why.payThen", { pay: money(why.payCents, lang) })
+          : t("why.pay", { pay: money(why.payCents, lang), min: money(why.minCents, lang) });
       case "hourly":
-        return t("why.hourly", { hourly: money(why.hourlyCents, lang), min: money(why.minCents, lang) });
+        return why.then
+          ? t("why.hourlyThen", { hourly: money(why.hourlyCents, lang) })
+          : t("why.hourly", { hourly: money(why.hourlyCents, lang), min: money(why.minCents, lang) });
       case "buffer":
-        return t("why.buffer", { minutes: Math.max(0, why.minutesAhead), buffer: why.bufferMinutes });
+        return t(why.then ? "why.bufferThen" : "why.buffer", { minutes: Math.max(0, why.minutesAhead), buffer: why.bufferMinutes });
       case "day":
         return t("why.day", { weekday: weekdayName(why.weekday, lang) });
       case "duration":
+        if (why.then) return t("why.durationThen", { length: lengthText(why.minutes, t) });
         return why.minMinutes > 0 && why.minutes < why.minMinutes
           ? t("why.durationShort", { length: lengthText(why.minutes, t), min: lengthText(why.minMinutes, t) })
           : t("why.durationLong", { length: lengthText(why.minutes, t), max: lengthText(why.maxMinutes, t) });
       case "daily_cap":
-        return t("why.daily_cap", { cap: lengthText(why.capMinutes, t) });
+        return why.then ? t("why.daily_capThen") : t("why.daily_cap", { cap: lengthText(why.capMinutes, t) });
       default:
         return t(`why.${why.reason}`);
     }

@@ -19,7 +19,7 @@ describe("explainReasons", () => {
   it("gives each reason with its figures, the station's own minimum first", () => {
     const long = { ...offer, stationId: "C", endsAt: start + 5 * 3_600_000, payCents: 6200 };
     expect(explainReasons(long, ["pay", "hourly", "buffer", "day", "duration", "daily_cap", "overlap", "station", "window"], filters)).toEqual([
-      { reason: "pay", payCents: 6200, minCents: 5000, then: true },
+      { reason: "pay", payCents: 6200, minCents: 5000, outdated: true },
       { reason: "hourly", hourlyCents: 1240, minCents: 2500 },
       { reason: "buffer", minutesAhead: 20, bufferMinutes: 45 },
       { reason: "day", weekday: "sun" },
@@ -45,18 +45,20 @@ describe("explainReasons", () => {
       dailyCapMinutes: 0,
     };
     expect(explainReasons(offer, ["pay", "hourly", "buffer", "duration", "daily_cap", "station"], today)).toEqual([
-      { reason: "pay", payCents: 6200, minCents: 0, then: true },
-      { reason: "hourly", hourlyCents: 2067, minCents: 0, then: true },
-      { reason: "buffer", minutesAhead: 20, bufferMinutes: 0, then: true },
-      { reason: "duration", minutes: 180, minMinutes: 120, maxMinutes: 0, then: true },
-      { reason: "daily_cap", capMinutes: 0, then: true },
-      { reason: "station", then: true },
+      { reason: "pay", payCents: 6200, minCents: 0, outdated: true },
+      { reason: "hourly", hourlyCents: 2067, minCents: 0, outdated: true },
+      { reason: "buffer", minutesAhead: 20, bufferMinutes: 0, outdated: true },
+      { reason: "duration", minutes: 180, minMinutes: 120, maxMinutes: 0, outdated: true },
+      { reason: "daily_cap", capMinutes: 0, outdated: true },
+      { reason: "station", outdated: true },
     ]);
     // No filters at all (the account was reset): the same.
-    expect(explainReasons(offer, ["hourly"], null)).toEqual([{ reason: "hourly", hourlyCents: 2067, minCents: 0, then: true }]);
+    expect(explainReasons(offer, ["hourly"], null)).toEqual([{ reason: "hourly", hourlyCents: 2067, minCents: 0, outdated: true }]);
   });
   it("falls back to the global minimum, and skips reasons it does not know", () => {
-    expect(explainReasons({ ...offer, stationId: "B", payCents: 4500 }, ["pay", "mystery"], filters)).toEqual([{ reason: "pay", payCents: 4500, minCents: 5000 }]);
+    expect(explainReasons({ ...offer, stationId: "B", payCents: 4500 }, ["pay", "mystery"], filters)).toEqual([
+      { reason: "pay", payCents: 4500, minCents: 5000 },
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@
  * $70 minimum"): each reason a disliked offer was recorded with, and the numbers behind it from
  * the offer and the driver's filters (a station's own minimum when it has one). An offer keeps the
  * reasons, not the filters of the moment: when today's filters no longer explain a reason (the
- * minimum lowered since, the station added), it says so (`then`), so the words never claim that
+ * minimum lowered since, the station added), it says so (`outdated`), so the words never claim that
  * $50/hour is under a $0/hour minimum.
  */
 import type { DriverFilters } from "./driver-filters";
@@ -12,22 +12,22 @@ import { localReading } from "./zoned-time";
 
 export type OfferFacts = { stationId: string; startsAt: number; endsAt: number; payCents: number; timeZone: string; seenAt: number };
 
-/** `then`: the reason held when the offer was judged, but today's filters do not show why. */
-type Then = { then?: true };
+/** `outdated`: the reason held when the offer was judged, but today's filters do not show why. */
+type Outdated = { outdated?: true };
 
 export type Why =
-  | ({ reason: "station" } & Then)
-  | ({ reason: "pay"; payCents: number; minCents: number } & Then)
-  | ({ reason: "hourly"; hourlyCents: number; minCents: number } & Then)
-  | ({ reason: "buffer"; minutesAhead: number; bufferMinutes: number } & Then)
+  | ({ reason: "station" } & Outdated)
+  | ({ reason: "pay"; payCents: number; minCents: number } & Outdated)
+  | ({ reason: "hourly"; hourlyCents: number; minCents: number } & Outdated)
+  | ({ reason: "buffer"; minutesAhead: number; bufferMinutes: number } & Outdated)
   | { reason: "day"; weekday: Weekday }
   | { reason: "window" }
-  | ({ reason: "duration"; minutes: number; minMinutes: number; maxMinutes: number } & Then)
+  | ({ reason: "duration"; minutes: number; minMinutes: number; maxMinutes: number } & Outdated)
   | { reason: "overlap" }
-  | ({ reason: "daily_cap"; capMinutes: number } & Then);
+  | ({ reason: "daily_cap"; capMinutes: number } & Outdated);
 
-/** `then: true` when today's filters do not account for the reason. */
-const heldThen = (explained: boolean): Then => (explained ? {} : { then: true });
+/** `outdated: true` when today's filters do not account for the reason. */
+const outdatedUnless = (explained: boolean): Outdated => (explained ? {} : { outdated: true });
 
 export function explainReasons(offer: OfferFacts, reasons: readonly string[], filters: DriverFilters | null): Why[] {
   const station = filters?.stations.find((s) => s.id === offer.stationId);
@@ -36,7 +36,7 @@ export function explainReasons(offer: OfferFacts, reasons: readonly string[], fi
   for (const reason of reasons) {
     switch (reason) {
       case "station":
-        out.push({ reason, ...heldThen(!station) });
+        out.push({ reason, ...outdatedUnless(!station) });
         break;
       case "window":
       case "overlap":
@@ -44,19 +44,19 @@ export function explainReasons(offer: OfferFacts, reasons: readonly string[], fi
         break;
       case "pay": {
         const minCents = station?.minPayCents ?? filters?.minPayCents ?? 0;
-        out.push({ reason, payCents: offer.payCents, minCents, ...heldThen(offer.payCents < minCents) });
+        out.push({ reason, payCents: offer.payCents, minCents, ...outdatedUnless(offer.payCents < minCents) });
         break;
       }
       case "hourly": {
         const hourlyCents = minutes > 0 ? Math.round((offer.payCents * 60) / minutes) : 0;
         const minCents = station?.minHourlyCents ?? filters?.minHourlyCents ?? 0;
-        out.push({ reason, hourlyCents, minCents, ...heldThen(hourlyCents < minCents) });
+        out.push({ reason, hourlyCents, minCents, ...outdatedUnless(hourlyCents < minCents) });
         break;
       }
       case "buffer": {
         const minutesAhead = Math.floor((offer.startsAt - offer.seenAt) / 60_000);
         const bufferMinutes = filters?.arrivalBufferMinutes ?? 0;
-        out.push({ reason, minutesAhead, bufferMinutes, ...heldThen(minutesAhead < bufferMinutes) });
+        out.push({ reason, minutesAhead, bufferMinutes, ...outdatedUnless(minutesAhead < bufferMinutes) });
         break;
       }
       case "day":
@@ -65,12 +65,12 @@ export function explainReasons(offer: OfferFacts, reasons: readonly string[], fi
       case "duration": {
         const minMinutes = filters?.minDurationMinutes ?? 0;
         const maxMinutes = filters?.maxDurationMinutes ?? 0;
-        out.push({ reason, minutes, minMinutes, maxMinutes, ...heldThen(minutes < minMinutes || (maxMinutes > 0 && minutes > maxMinutes)) });
+        out.push({ reason, minutes, minMinutes, maxMinutes, ...outdatedUnless(minutes < minMinutes || (maxMinutes > 0 && minutes > maxMinutes)) });
         break;
       }
       case "daily_cap": {
         const capMinutes = filters?.dailyCapMinutes ?? 0;
-        out.push({ reason, capMinutes, ...heldThen(capMinutes > 0) });
+        out.push({ reason, capMinutes, ...outdatedUnless(capMinutes > 0) });
         break;
       }
     }

@@ -17,26 +17,26 @@ export function whyWords(
   return explainReasons(offer, reasons, filters).map((why) => {
     switch (why.reason) {
       case "station":
-        return t(why.then ? "why.stationThen" : "why.station", { station: offer.stationName });
+        return t(why.outdated ? "why.stationThen" : "why.station", { station: offer.stationName });
       case "pay":
-        return why.then
+        return why.outdated
           ? t("why.payThen", { pay: money(why.payCents, lang) })
           : t("why.pay", { pay: money(why.payCents, lang), min: money(why.minCents, lang) });
       case "hourly":
-        return why.then
+        return why.outdated
           ? t("why.hourlyThen", { hourly: money(why.hourlyCents, lang) })
           : t("why.hourly", { hourly: money(why.hourlyCents, lang), min: money(why.minCents, lang) });
       case "buffer":
-        return t(why.then ? "why.bufferThen" : "why.buffer", { minutes: Math.max(0, why.minutesAhead), buffer: why.bufferMinutes });
+        return t(why.outdated ? "why.bufferThen" : "why.buffer", { minutes: Math.max(0, why.minutesAhead), buffer: why.bufferMinutes });
       case "day":
         return t("why.day", { weekday: weekdayName(why.weekday, lang) });
       case "duration":
-        if (why.then) return t("why.durationThen", { length: lengthText(why.minutes, t) });
+        if (why.outdated) return t("why.durationThen", { length: lengthText(why.minutes, t) });
         return why.minMinutes > 0 && why.minutes < why.minMinutes
           ? t("why.durationShort", { length: lengthText(why.minutes, t), min: lengthText(why.minMinutes, t) })
           : t("why.durationLong", { length: lengthText(why.minutes, t), max: lengthText(why.maxMinutes, t) });
       case "daily_cap":
-        return why.then ? t("why.daily_capThen") : t("why.daily_cap", { cap: lengthText(why.capMinutes, t) });
+        return why.outdated ? t("why.daily_capThen") : t("why.daily_cap", { cap: lengthText(why.capMinutes, t) });
       default:
         return t(`why.${why.reason}`);
     }

@@ -29,7 +29,7 @@ export function AppRoot({
   return (
     <StrictMode>
       {/* The session sits above the router: sign-out leaves for "/" through it. */}
-      <SessionProvider onSignOut={() => void router.navigate("/")} stored={storedSession ? () => true : undefined}>
+      <SessionProvider onSignOut={() => void router.navigate("/")} stored={storedSession}>
         <RouterProvider router={router} />
         <SignedInChat />
       </SessionProvider>

@@ -1,9 +1,9 @@
 import { type MouseEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Outlet, useMatches, useNavigation } from "react-router";
+import { Outlet, useNavigation } from "react-router";
 import { HydrationBoundary } from "../lib/hydration";
 import { lazyPart } from "../lib/lazy-part";
-import { PageTitleContext, type RouteHandle } from "../lib/page-title";
+import { PageTitleContext, useRouteTitleKey } from "../lib/page-title";
 import { TopBar } from "./TopBar";
 
 // The footer sits below the fold: its code and strings load after the first paint.
@@ -22,10 +22,9 @@ function skipToMain(event: MouseEvent<HTMLAnchorElement>) {
 export function RootLayout() {
   const navigation = useNavigation();
   const { t } = useTranslation();
-  const matches = useMatches();
+  const titleKey = useRouteTitleKey();
   const [override, setOverride] = useState<string | null>(null);
-  const titleKey = matches.findLast((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
-  const title = override ?? (titleKey?.title ? t(titleKey.title) : null);
+  const title = override ?? (titleKey ? t(titleKey) : null);
   const appName = t("appName");
   useEffect(() => {
     document.title = title ? `${title} · ${appName}` : appName;

@@ -1,4 +1,5 @@
 import { createContext, useContext, useEffect } from "react";
+import { useMatches } from "react-router";
 
 /**
  * Every page has its own document.title: the route's `handle.title` (a translation key) by
@@ -28,3 +29,8 @@ export type RouteHandle = {
    */
   loadsAfterHydrating?: () => Promise<unknown>;
 };
+
+/** The title key of the deepest matched route that has one (RootLayout's document title, a guarded page's pending heading). */
+export function useRouteTitleKey(): string | undefined {
+  return (useMatches().findLast((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined)?.title;
+}

@@ -92,17 +92,17 @@ type LiveSessionProps = { onChange: (value: SessionValue) => void; onSignOut?: (
 export function SessionProvider({
   children,
   onSignOut,
-  stored = hasStoredSession,
+  stored,
 }: {
   children: ReactNode /** Where sign-out goes: the app passes the router's navigate to "/". */;
   onSignOut?: () => void;
-  /** Whether a session is stored; the build says so itself when it pre-renders a signed-in page (prerender.tsx). */
-  stored?: () => boolean;
+  /** Whether a session is stored, when the caller knows better than storage: the build's pre-rendering of a signed-in page (prerender.tsx). */
+  stored?: boolean;
 }) {
   // Nothing stored means signed out, known at once: the public pages render (and the pre-rendered
   // HTML hydrates, docs/public-site.md) without waiting for the live session's code. A stored
   // session may have expired or been revoked, so only the live session can say; until then, loading.
-  const [value, setValue] = useState<SessionValue>(() => (stored() ? startingSession : signedOutSession));
+  const [value, setValue] = useState<SessionValue>(() => ((stored ?? hasStoredSession()) ? startingSession : signedOutSession));
   const [Live, setLive] = useState<ComponentType<LiveSessionProps> | null>(null);
   // A sign-in before the live session's code has arrived waits for it (the app shows loading) and
   // is then handed to it, so it is the same sign-in as any other (the account's language applied…).

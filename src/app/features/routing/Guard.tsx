@@ -1,10 +1,10 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router";
+import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { Splash } from "../../components/ui/Splash";
 import { StatusView } from "../../components/ui/StatusView";
 import { publicApi, unwrap } from "../../lib/api-client";
-import type { RouteHandle } from "../../lib/page-title";
+import { useRouteTitleKey } from "../../lib/page-title";
 import { useSession } from "../../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
@@ -78,10 +78,10 @@ const SHOWS_ITS_PAGE: Record<GuardLevel, boolean> = { guest: false, confirm: fal
  */
 function PagePending() {
   const { t } = useTranslation();
-  const title = useMatches().findLast((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
+  const title = useRouteTitleKey();
   return (
     <section className="page-pending">
-      {title?.title && <h1>{t(title.title)}</h1>}
+      {title && <h1>{t(title)}</h1>}
       <StatusView kind="loading" />
     </section>
   );

@@ -94,6 +94,63 @@ describe("connecting the account", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/flex/settings"));
   });
 
+  const tooMany = (retryAfterSeconds: number) => ({
+    status: 429,
+    body: { error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds } } },
+  });
+
+  it("a refused connection (429) says how long to wait, in English and Spanish", async () => {
+    mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
+      { method: "POST", path: "/api/driver/connection", reply: () => tooMany(86_350) },
+    ]);
+    renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
+    await userEvent.type(await screen.findByLabelText("Amazon Flex email"), "dana@example.com");
+    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "secret");
+    await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 24 hours.");
+    await act(() => setLanguage("es"));
+    await userEvent.click(screen.getByRole("button", { name: "Conectar cuenta" }));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Demasiados intentos. Inténtalo de nuevo en 24 horas."));
+  });
+
+  it("the code page says how long to wait after a 429", async () => {
+    mockApi([
+      {
+        path: "/api/driver/connection",
+        reply: () => ({
+          body: { ...notConnected, pending: { attemptId: "B".repeat(24), kind: "code", destination: "d•••@x.com", email: "d@x.com", expiresAt: 0 } },
+        }),
+      },
+      { method: "POST", path: "/api/driver/connection/code", reply: () => tooMany(61) },
+    ]);
+    renderScreen(<CodePage />, { user: driver, path: "/flex/otp" });
+    await userEvent.type(await screen.findByLabelText("Verification code"), "111111");
+    await userEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 2 minutes.");
+  });
+
+  it("the approval page, told to wait (429), says how long and asks again only once the wait is over", async () => {
+    let asked = 0;
+    const api = mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
+      { method: "POST", path: "/api/driver/connection/approval", reply: () => (asked++ === 0 ? tooMany(20) : { body: { status: "connected" } }) },
+    ]);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const router = renderScreen(<ApprovalPage />, { user: driver, path: "/flex/confirm" });
+      await router.navigate("/flex/confirm", { state: { attemptId: "C".repeat(24) } });
+      expect(await screen.findByText("Too many attempts. Try again in 20 seconds.")).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(api.to("/api/driver/connection/approval", "POST")).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(6_000);
+      await waitFor(() => expect(router.state.location.pathname).toBe("/flex/settings"));
+      expect(api.to("/api/driver/connection/approval", "POST")).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("the approval page waits, then moves on once approved; Cancel ends the attempt", async () => {
     let asked = 0;
     const api = mockApi([
@@ -161,6 +218,25 @@ describe("filters", () => {
     const sent = api.to("/api/driver/filters", "PUT")[0]!.body as Record<string, unknown>;
     expect(sent).toMatchObject({ stations: [{ id: "DCH1", minPayCents: 8000 }], minHourlyCents: 2250, arrivalBufferMinutes: 30 });
     expect(Object.keys(sent.schedule as object)).toHaveLength(7);
+  });
+
+  it("says how long to wait when the stations cannot be read yet (429), in English and Spanish", async () => {
+    mockApi([
+      {
+        path: "/api/driver/stations",
+        reply: () => ({
+          status: 429,
+          body: {
+            error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 1790 } },
+          },
+        }),
+      },
+      { path: "/api/driver/filters", reply: () => ({ body: { filters: null } }) },
+    ]);
+    renderScreen(<SettingsPage />, { user: driver, path: "/flex/settings" });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 30 minutes.");
+    await act(() => setLanguage("es"));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Demasiados intentos. Inténtalo de nuevo en 30 minutos."));
   });
 
   it("says it could not load when the platform does not answer", async () => {

@@ -281,7 +281,11 @@ describe("dashboard", () => {
 
   type EngineState = "searching" | "stopped";
   /** The dashboard's API; the engine's state may change between polls, and its clock move on. */
-  function dashboardApi(initial: EngineState | (() => EngineState), clock = () => now) {
+  const systemOff = () => ({
+    status: 409,
+    body: { error: { code: "conflict", message: "Turn on the system to use I've arrived", details: { reason: "system_off" } } },
+  });
+  function dashboardApi(initial: EngineState | (() => EngineState), clock = () => now, arrive: () => { status: number; body: unknown } = systemOff) {
     const stateNow = typeof initial === "function" ? initial : () => initial;
     return mockApi([
       {
@@ -321,10 +325,7 @@ describe("dashboard", () => {
       {
         method: "POST",
         path: "/api/driver/offers/1/arrive",
-        reply: () => ({
-          status: 409,
-          body: { error: { code: "conflict", message: "Turn on the system to use I've arrived", details: { reason: "system_off" } } },
-        }),
+        reply: arrive,
       },
       { method: "POST", path: "/api/driver/engine", reply: () => ({ body: { engine: { state: "stopped", reason: "driver" } } }) },
       {
@@ -372,6 +373,22 @@ describe("dashboard", () => {
     expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();
     await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
     expect(await screen.findByText('Turn on system to use "I\'ve arrived"')).toBeInTheDocument();
+  });
+
+  it("I've arrived, limited (429): says how long to wait, in English and Spanish", async () => {
+    const limited = () => ({
+      status: 429,
+      body: {
+        error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 2400 } },
+      },
+    });
+    dashboardApi("searching", () => now, limited);
+    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
+    expect(await screen.findByText("Too many attempts. Try again in 40 minutes.")).toBeInTheDocument();
+    await act(() => setLanguage("es"));
+    await userEvent.click(await screen.findByRole("button", { name: /Ya llegué/ }));
+    expect(await screen.findByText("Demasiados intentos. Inténtalo de nuevo en 40 minutos.")).toBeInTheDocument();
   });
 
   it("the switch turns the system off", async () => {

@@ -18,7 +18,7 @@ export function waitMessage(err: unknown): ScreenMessage | null {
 }
 
 /** The words for a failed connection step, by what the server said went wrong. */
-export function connectErrorKey(err: unknown): string {
+function connectErrorKey(err: unknown): string {
   const reason = platformReason(err);
   if (reason === "refused") return "driver:connect.errors.refused";
   if (reason === "challenge_over") return "driver:connect.expired";

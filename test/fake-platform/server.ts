@@ -17,7 +17,8 @@
  *
  * Control API (per tenant): POST /__control/config (JSON, merged), POST /__control/reset,
  * POST /__control/accounts, POST /__control/stations, POST /__control/offers, POST
- * /__control/approve, POST /__control/revoke, GET /__control/codes?email=, GET /__control/stats,
+ * /__control/approve, POST /__control/revoke, GET /__control/codes?email=, GET /__control/calls?email=
+ * (platform calls made for that account, by method and path), GET /__control/stats,
  * GET /__control/accepts. A page at /approve lists approvals waiting (the "other device").
  *
  * Plain Node (type stripping only): `node test/fake-platform/server.ts --port 8796 --demo`.
@@ -169,6 +170,8 @@ type World = {
   buckets: Map<string, { tokens: number; at: number }>;
   drivers: Map<string, DriverRecord>;
   accepts: Accept[];
+  /** Platform calls per account (email) and "METHOD /path", so a test can see what reached the platform. */
+  calls: Map<string, Record<string, number>>;
   lastGeneratedAt: number;
   lastCompetitorAt: number;
 };
@@ -186,6 +189,7 @@ const newWorld = (config: Partial<FakeConfig> = {}): World => ({
   buckets: new Map(),
   drivers: new Map(),
   accepts: [],
+  calls: new Map(),
   lastGeneratedAt: Date.now(),
   lastCompetitorAt: Date.now(),
 });
@@ -227,6 +231,13 @@ export async function startFakePlatform({
   }
 
   const accountOf = (w: World, driverId: string) => w.byDriver.get(driverId);
+  const countCall = (w: World, email: string, req: IncomingMessage, path: string) => {
+    const key = email.toLowerCase();
+    const calls = w.calls.get(key) ?? {};
+    const name = `${req.method} ${path.replace(/^\/schedule\/blocks\/[\w-]+\//, "/schedule/blocks/:id/")}`;
+    calls[name] = (calls[name] ?? 0) + 1;
+    w.calls.set(key, calls);
+  };
   const addAccount = (w: World, account: Account) => {
     const previous = w.accounts.get(account.email);
     if (previous) w.byDriver.delete(previous.driverId);
@@ -416,6 +427,7 @@ export async function startFakePlatform({
       const body = await readJson(req);
       const email = typeof body?.email === "string" ? body.email : "";
       const password = typeof body?.password === "string" ? body.password : "";
+      countCall(w, email, req, path);
       if (!email || !password) return json(res, 400, platformError("InvalidInput", "email and password are required"));
       const account = accountFor(w, email, password);
       if (account === "refused") return json(res, 401, platformError("InvalidCredentials", "Email or password incorrect"));
@@ -425,6 +437,7 @@ export async function startFakePlatform({
     if (path === "/auth/challenge" && req.method === "POST") {
       const body = await readJson(req);
       const pending = w.pending.get(typeof body?.session === "string" ? body.session : "");
+      if (pending) countCall(w, pending.email, req, path);
       if (pending?.kind !== "code" || pending.expiresAt <= now || pending.attempts >= 5) {
         return json(res, 410, platformError("ChallengeExpired", "Sign in again"));
       }
@@ -436,6 +449,7 @@ export async function startFakePlatform({
     if (path === "/auth/approval" && req.method === "POST") {
       const body = await readJson(req);
       const pending = w.pending.get(typeof body?.session === "string" ? body.session : "");
+      if (pending) countCall(w, pending.email, req, path);
       if (pending?.kind !== "approval" || pending.expiresAt <= now || pending.state === "denied") {
         return json(res, 410, platformError("ChallengeExpired", "The approval was denied or expired"));
       }
@@ -468,6 +482,7 @@ export async function startFakePlatform({
     const session = authorized(w, req, now);
     if (!session) return json(res, 401, platformError("Unauthorized", "Access token expired or not valid"));
     const driverId = session.driverId;
+    countCall(w, session.email, req, path);
 
     if (path === "/eligibleServiceAreas" && req.method === "GET") {
       return json(res, 200, { serviceAreas: eligible(w, app, driverId) });
@@ -657,6 +672,8 @@ export async function startFakePlatform({
       const codes = [...w.pending.values()].filter((p) => p.kind === "code" && p.email === email).map((p) => p.code);
       return json(res, 200, { codes });
     }
+    if (path === "/__control/calls" && req.method === "GET")
+      return json(res, 200, { calls: w.calls.get((url.searchParams.get("email") ?? "").toLowerCase()) ?? {} });
     if (path === "/__control/stats" && req.method === "GET")
       return json(res, 200, stats(w, url.searchParams.get("polls") === "1", url.searchParams.get("shown") === "1"));
     if (path === "/__control/accepts" && req.method === "GET") return json(res, 200, { accepts: w.accepts });

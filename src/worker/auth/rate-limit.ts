@@ -35,8 +35,7 @@ export const RATE_LIMITS = {
   codeSendPerAddress: { limit: 30, windowMs: HOUR },
   /** New accounts from one client. */
   registerPerAddress: { limit: 10, windowMs: HOUR },
-  /** Platform account sign-ins and challenge codes tried by one driver (each reaches the platform). */
-  platformSignInPerUser: { limit: 10, windowMs: 15 * MINUTE },
+  /** Platform challenge codes tried by one driver (each reaches the platform). */
   platformCodePerUser: { limit: 10, windowMs: 15 * MINUTE },
   /** change-password guesses of the current password by one signed-in user. */
   passwordChangePerUser: { limit: 10, windowMs: 15 * MINUTE },
@@ -49,6 +48,20 @@ export const RATE_LIMITS = {
   localCardAttemptsPerSession: { limit: 10, windowMs: HOUR },
   /** Refunds one billing administrator may issue. */
   refundPerAdmin: { limit: 30, windowMs: HOUR },
+  /**
+   * Every route that reaches the delivery platform for a driver (docs/engine.md, "Limits"), so our
+   * servers are no oracle for platform credentials and no driver makes us a nuisance to the platform.
+   * Connecting sends an email and password to the platform: a driver connects once or twice, so 10 a
+   * day per driver and 30 a day per client address (several drivers behind one address).
+   */
+  platformConnectPerUser: { limit: 10, windowMs: DAY },
+  platformConnectPerAddress: { limit: 30, windowMs: DAY },
+  /** Asking whether a sign-in was approved: the SPA asks every 3 s (20 a minute). */
+  platformApprovalPerUser: { limit: 30, windowMs: MINUTE },
+  /** Reading the stations from the platform (otherwise answered from D1 for STATIONS_CACHE_MS). */
+  platformStationsPerUser: { limit: 10, windowMs: HOUR },
+  /** Forfeits and "I've arrived" a driver sends to the platform. */
+  platformBlockActionPerUser: { limit: 30, windowMs: HOUR },
 } as const satisfies Record<string, { limit: number; windowMs: number }>;
 
 /** Code texts to all numbers together per hour; the budget itself is CODE_SMS_HOURLY_BUDGET (src/worker/config.ts). */

@@ -182,6 +182,14 @@ export const platformAccounts = sqliteTable("platform_accounts", {
   disconnectedAt: integer("disconnected_at"),
   /** Why the connection ended: the driver disconnected, or the platform refused the refresh token. */
   disconnectReason: text("disconnect_reason", { enum: ["driver", "refused"] }),
+  /**
+   * The stations this account is eligible for (ids in `stations`), as the platform last listed
+   * them, and when: the stations list is answered from here for STATIONS_CACHE_MS
+   * (routes/driver.ts), so opening the settings does not reach the platform each time. Cleared
+   * when an account is connected (another account may see other stations).
+   */
+  stationIds: text("station_ids", { mode: "json" }).$type<string[]>(),
+  stationsFetchedAt: integer("stations_fetched_at"),
   updatedAt: integer("updated_at").notNull().default(now),
 });
 

@@ -14,7 +14,7 @@ import {
   type OfferRecord,
   openTokens,
   recordOffers,
-  saveStations,
+  saveEligibleStations,
   saveTokens,
   setSystemStatus,
 } from "./driver-store";
@@ -213,18 +213,16 @@ export class CaptureSession extends DurableObject<Env> {
     };
   }
 
-  /** The driver's eligible stations, straight from the platform (and saved to the catalogue). */
+  /**
+   * The driver's eligible stations, straight from the platform: saved to the catalogue, and as the
+   * account's list the stations route answers from until it is old (routes/driver.ts).
+   */
   async stations(userId: number): Promise<PlatformResult<PlatformStation[]>> {
     this.bind(userId);
     return this.forRoute(async (profile) => {
-      const list = await this.withToken(profile, (platform, token) => platform.stations(token));
-      await saveStations(
-        this.db,
-        profile.user.app,
-        list.filter((s) => isKnownTimeZone(s.timeZone)),
-        Date.now(),
-      );
-      return list.filter((s) => isKnownTimeZone(s.timeZone));
+      const list = (await this.withToken(profile, (platform, token) => platform.stations(token))).filter((s) => isKnownTimeZone(s.timeZone));
+      await saveEligibleStations(this.db, profile.user.id, profile.user.app, list, Date.now());
+      return list;
     });
   }
 

@@ -5,7 +5,7 @@
 import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { openSecret, sealSecret } from "../auth/secret-box";
-import { type Db, excluded } from "../db/client";
+import { type Db, excluded, jsonList } from "../db/client";
 import { driverFilters, offers, platformAccounts, stations, users } from "../db/schema";
 import type { PlatformStation, PlatformTokens } from "./platform";
 
@@ -108,7 +108,18 @@ export async function saveConnection(db: Db, key: string, userId: number, app: A
       .values({ userId, app, email, sealedTokens: sealed, connectedAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: platformAccounts.userId,
-        set: { app, email, sealedTokens: sealed, connectedAt: now, disconnectedAt: null, disconnectReason: null, updatedAt: now },
+        // Another account (or app) may be eligible for other stations: the cached list goes.
+        set: {
+          app,
+          email,
+          sealedTokens: sealed,
+          connectedAt: now,
+          disconnectedAt: null,
+          disconnectReason: null,
+          stationIds: null,
+          stationsFetchedAt: null,
+          updatedAt: now,
+        },
       }),
     db.update(users).set({ accountConnected: true }).where(eq(users.id, userId)),
   ]);
@@ -153,6 +164,36 @@ export async function saveStations(db: Db, app: App, list: PlatformStation[], no
       }),
   );
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+}
+
+/**
+ * The stations the platform listed for this driver's account: the catalogue rows upserted, and the
+ * account's own list kept with the time it was read (the stations route answers from it for a while).
+ */
+export async function saveEligibleStations(db: Db, userId: number, app: App, list: PlatformStation[], now: number) {
+  await saveStations(db, app, list, now);
+  await db
+    .update(platformAccounts)
+    .set({ stationIds: list.map((s) => s.id), stationsFetchedAt: now })
+    .where(and(eq(platformAccounts.userId, userId), eq(platformAccounts.app, app)));
+}
+
+/**
+ * The driver's stations as the platform listed them less than `maxAgeMs` ago, from D1; null when
+ * there is no such list (never read, read for another connection, or too old).
+ */
+export async function cachedStations(db: Db, userId: number, app: App, maxAgeMs: number, now: number): Promise<StationInfo[] | null> {
+  const account = await db
+    .select({ app: platformAccounts.app, stationIds: platformAccounts.stationIds, fetchedAt: platformAccounts.stationsFetchedAt })
+    .from(platformAccounts)
+    .where(eq(platformAccounts.userId, userId))
+    .get();
+  if (!account || account.app !== app || !account.stationIds || account.fetchedAt === null || now - account.fetchedAt >= maxAgeMs) return null;
+  if (account.stationIds.length === 0) return [];
+  return db
+    .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
+    .from(stations)
+    .where(and(eq(stations.app, app), inArray(stations.id, jsonList(account.stationIds))));
 }
 
 /** Columns of an offer record: chunks of 6 rows keep a statement under D1's 100 bound parameters. */

@@ -58,6 +58,11 @@ export function worldAt(base: string) {
       if (codes.length === 0) throw new Error(`no code for ${email}`);
       return codes[codes.length - 1]!;
     },
+    /** Platform calls made for the account `email`, by "METHOD /path" (block ids written :id). */
+    async calls(email: string): Promise<Record<string, number>> {
+      const res = await fetch(`${controlOf(base)}/calls?email=${encodeURIComponent(email)}`);
+      return ((await res.json()) as { calls: Record<string, number> }).calls;
+    },
     async stats(): Promise<WorldStats> {
       return (await (await fetch(`${controlOf(base)}/stats`)).json()) as WorldStats;
     },

@@ -4,13 +4,14 @@ import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
 import { driverFiltersSchema } from "../../shared/driver-filters";
 import { requireUser, requireVerified, type SessionUser } from "../auth/middleware";
-import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { clientAddress, limitFor } from "../auth/rate-limit";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import { driverFilters, offers, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
-import { answerConnectionCode, cancelConnection, checkConnectionApproval, startConnection, unwrap } from "../platform/connection";
+import { answerConnectionCode, cancelConnection, checkConnectionApproval, enforcePlatformLimits, startConnection, unwrap } from "../platform/connection";
+import { cachedStations } from "../platform/driver-store";
 import { validate } from "../validate";
 import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "./driver-dashboard";
 
@@ -27,6 +28,21 @@ const weekQuery = z.object({
 
 /** Calendar blocks: a driver works a handful a day, so a week stays far below this. */
 const CALENDAR_LIMIT = 200;
+
+/**
+ * How long the stations the platform listed for a driver are answered from D1 before it is asked
+ * again: a driver's eligible stations change rarely (a new warehouse, a move), and a new connection
+ * clears the list at once.
+ */
+const STATIONS_CACHE_MS = 12 * 3_600_000;
+
+/** Stations in the order the settings screen groups them; a platform lists a few hundred at most, and the bound keeps the answer small whatever it sends. */
+function stationList(list: { id: string; name: string; region: string; timeZone: string }[]) {
+  return [...list]
+    .sort((a, b) => a.region.localeCompare(b.region) || a.name.localeCompare(b.name))
+    .slice(0, 1000)
+    .map((s) => ({ id: s.id, name: s.name, region: s.region, timeZone: s.timeZone }));
+}
 
 function deps(c: { var: { db: Db; user: SessionUser }; env: Env }) {
   return { db: c.var.db, env: c.env, userId: c.var.user.id, app: c.var.user.app, now: Date.now() };
@@ -97,6 +113,8 @@ async function calendarOf(db: Db, driver: Pick<SessionUser, "id" | "app" | "name
  * The driver product (docs/engine.md): platform connection, filters, the capture engine's switch
  * and status, offers, blocks (forfeit, "I've arrived") and the calendar. Signed in with a
  * confirmed phone; every call acts on the caller's own data, except another driver's calendar.
+ * Every call that reaches the platform is rate limited per driver first (connecting also per
+ * address), and the stations list is cached (docs/engine.md, "Limits").
  */
 export const driverRoutes = new Hono<AppEnv>()
   .use(requireUser, requireVerified)
@@ -121,20 +139,23 @@ export const driverRoutes = new Hono<AppEnv>()
     });
   })
   .post("/connection", validate("json", z.object({ email: emailSchema, password: z.string().min(1, "required").max(256) })), async (c) => {
-    await enforceRateLimits(c.var.db, [
-      limitFor("platformSignInPerUser", String(c.var.user.id)),
-      limitFor("signInPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
+    // Open before payment (docs/product.md: connecting comes before paying), so these limits and the
+    // confirmed phone (requireVerified) are what keep an unpaid account from testing credentials.
+    await enforcePlatformLimits(c.var.db, [
+      limitFor("platformConnectPerUser", String(c.var.user.id)),
+      limitFor("platformConnectPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
     ]);
     const { email, password } = c.req.valid("json");
     const step = await startConnection(deps(c), email, password);
     return c.json(step, step.status === "connected" ? 200 : 202);
   })
   .post("/connection/code", validate("json", z.object({ attemptId: attemptParam.shape.id, code: codeSchema })), async (c) => {
-    await enforceRateLimits(c.var.db, [limitFor("platformCodePerUser", String(c.var.user.id))]);
+    await enforcePlatformLimits(c.var.db, [limitFor("platformCodePerUser", String(c.var.user.id))]);
     const { attemptId, code } = c.req.valid("json");
     return c.json(await answerConnectionCode(deps(c), attemptId, code));
   })
   .post("/connection/approval", validate("json", z.object({ attemptId: attemptParam.shape.id })), async (c) => {
+    await enforcePlatformLimits(c.var.db, [limitFor("platformApprovalPerUser", String(c.var.user.id))]);
     return c.json(await checkConnectionApproval(deps(c), c.req.valid("json").attemptId));
   })
   .delete("/connection/attempts/:id", validate("param", attemptParam), async (c) => {
@@ -148,11 +169,13 @@ export const driverRoutes = new Hono<AppEnv>()
 
   // ---- Stations and filters ----
   .get("/stations", async (c) => {
-    if (!c.var.user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
-    const list = unwrap(await captureSessionOf(c.env, c.var.user.id).stations(c.var.user.id));
-    // A platform lists a few hundred at most; this bound keeps the answer small whatever it sends.
-    const sorted = [...list].sort((a, b) => a.region.localeCompare(b.region) || a.name.localeCompare(b.name)).slice(0, 1000);
-    return c.json({ app: c.var.user.app, stations: sorted.map((s) => ({ id: s.id, name: s.name, region: s.region, timeZone: s.timeZone })) });
+    const user = c.var.user;
+    if (!user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
+    const cached = await cachedStations(c.var.db, user.id, user.app, STATIONS_CACHE_MS, Date.now());
+    if (cached) return c.json({ app: user.app, stations: stationList(cached) });
+    await enforcePlatformLimits(c.var.db, [limitFor("platformStationsPerUser", String(user.id))]);
+    const list = unwrap(await captureSessionOf(c.env, user.id).stations(user.id));
+    return c.json({ app: user.app, stations: stationList(list) });
   })
   .get("/filters", async (c) => c.json({ filters: await readFilters(c.var.db, c.var.user.id) }))
   .put("/filters", validate("json", driverFiltersSchema), async (c) => {
@@ -198,6 +221,7 @@ export const driverRoutes = new Hono<AppEnv>()
     if (block?.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
     // docs/product.md: "I've arrived" only works while the system is on.
     if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
+    await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
     const arrivedAt = unwrap(await captureSessionOf(c.env, user.id).checkIn(user.id, block.blockId)).arrivedAt ?? Date.now();
     await c.var.db.update(offers).set({ arrivedAt }).where(eq(offers.id, block.id));
     return c.json({ id: block.id, arrivedAt });
@@ -211,6 +235,7 @@ export const driverRoutes = new Hono<AppEnv>()
       .get();
     if (block?.status !== "won" || !block.blockId) throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
+    await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
     unwrap(await captureSessionOf(c.env, user.id).forfeit(user.id, block.blockId));
     const forfeitedAt = Date.now();
     await c.var.db.update(offers).set({ forfeitedAt }).where(eq(offers.id, block.id));

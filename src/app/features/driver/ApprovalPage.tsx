@@ -4,8 +4,8 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { FormMessage } from "../../components/ui/FormField";
 import { StatusView } from "../../components/ui/StatusView";
 import { useSession } from "../../lib/session";
-import { driverApi, useConnection } from "./api";
-import { connectErrorKey } from "./connect-errors";
+import { driverApi, retryAfterSeconds, useConnection } from "./api";
+import { connectError, type ScreenMessage } from "./connect-errors";
 import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
@@ -15,7 +15,8 @@ const APPROVAL_POLL_MS = 3000;
 
 /**
  * /flex/confirm: waiting while the driver approves the sign-in on another device. It asks every
- * few seconds and moves on by itself once approved; Cancel ends the attempt.
+ * few seconds and moves on by itself once approved; Cancel ends the attempt. Told to slow down
+ * (429), it says how long and asks again once that wait is over.
  */
 export default function ApprovalPage() {
   const { t } = useTranslation("driver");
@@ -26,7 +27,7 @@ export default function ApprovalPage() {
   const pending = connection.data?.pending?.kind === "approval" ? connection.data.pending : null;
   const attemptId = state?.attemptId ?? pending?.attemptId ?? null;
   const platform = t(`platform.${user?.app ?? "flex"}`);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ScreenMessage | null>(null);
   const done = useRef(false);
 
   useEffect(() => {
@@ -47,10 +48,14 @@ export default function ApprovalPage() {
         timer = setTimeout(() => void ask(), APPROVAL_POLL_MS);
       } catch (err) {
         if (done.current) return;
-        const key = connectErrorKey(err);
-        setError(key);
-        // An ended attempt stays ended; a platform that did not answer is asked again.
-        if (key === "driver:connect.errors.unavailable" || key === "auth:errors.network") timer = setTimeout(() => void ask(), APPROVAL_POLL_MS);
+        const message = connectError(err);
+        setError(message);
+        // An ended attempt stays ended; a platform that did not answer is asked again, and after a
+        // 429 once its wait is over.
+        const wait = retryAfterSeconds(err);
+        if (wait !== null) timer = setTimeout(() => void ask(), Math.max(APPROVAL_POLL_MS, wait * 1000));
+        else if (message.key === "driver:connect.errors.unavailable" || message.key === "auth:errors.network")
+          timer = setTimeout(() => void ask(), APPROVAL_POLL_MS);
       }
     };
     void ask();
@@ -75,14 +80,14 @@ export default function ApprovalPage() {
       </section>
     );
   }
-  const over = error === "driver:connect.expired" || error === "driver:connect.noAttempt";
+  const over = error?.key === "driver:connect.expired" || error?.key === "driver:connect.noAttempt";
 
   return (
     <section className="driver-page driver-narrow">
       <h1>{t("common:titles.flexConfirm")}</h1>
       <p className="muted">{t("connect.approvalLead", { platform })}</p>
       {!over && <StatusView kind="loading" title={t("connect.waiting")} compact />}
-      <FormMessage>{error ? t(error, { platform }) : null}</FormMessage>
+      <FormMessage>{error ? t(error.key, { platform, ...error.values }) : null}</FormMessage>
       <div className="actions">
         <button type="button" className="button button-secondary" onClick={() => void cancel()}>
           {over ? t("connect.startAgain") : t("connect.cancel")}

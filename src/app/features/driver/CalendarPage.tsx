@@ -16,6 +16,7 @@ import { ApiClientError } from "../../lib/api-client";
 import { apiErrorKey, fieldErrorText, useSchemaForm } from "../../lib/forms";
 import { usePageTitle } from "../../lib/page-title";
 import { type CalendarView, driverApi, useCalendar, useFilters } from "./api";
+import { waitMessage } from "./connect-errors";
 import { windowsFormSchema } from "./filters-form";
 import { addDays, blockSpan, clock, localDate, localeOf, mondayOf, money, today } from "./format";
 import { fullWeek, ScheduleEditor, scheduleErrorTexts, type WeekSchedule } from "./ScheduleEditor";
@@ -91,7 +92,11 @@ function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onCh
         onChanged();
         return t("calendar.forfeitDone");
       },
-      failure: (err) => (err instanceof ApiClientError ? err.message : t("common:errors.generic")),
+      failure: (err) => {
+        const wait = waitMessage(err);
+        if (wait) return t(wait.key, wait.values);
+        return err instanceof ApiClientError ? err.message : t("common:errors.generic");
+      },
     });
 
   return (

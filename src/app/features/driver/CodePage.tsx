@@ -7,7 +7,7 @@ import { StatusView } from "../../components/ui/StatusView";
 import { required, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, platformReason, useConnection } from "./api";
-import { connectErrorKey } from "./connect-errors";
+import { connectError } from "./connect-errors";
 import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
@@ -35,7 +35,10 @@ export default function CodePage() {
       void navigate("/flex/settings");
     } catch (err) {
       if (platformReason(err) === "refused") form.setFieldError("code", "driver:connect.errors.code");
-      else form.setFormError(connectErrorKey(err), { platform });
+      else {
+        const message = connectError(err);
+        form.setFormError(message.key, { platform, ...message.values });
+      }
     }
   });
 

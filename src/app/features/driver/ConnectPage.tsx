@@ -7,7 +7,7 @@ import { StatusView } from "../../components/ui/StatusView";
 import { required, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, useConnection } from "./api";
-import { connectErrorKey } from "./connect-errors";
+import { connectError } from "./connect-errors";
 import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
@@ -37,7 +37,8 @@ export default function ConnectPage() {
       } else if (step.status === "code") void navigate("/flex/otp", { state: { attemptId: step.attemptId, destination: step.destination } });
       else void navigate("/flex/confirm", { state: { attemptId: step.attemptId } });
     } catch (err) {
-      form.setFormError(connectErrorKey(err), { platform });
+      const message = connectError(err);
+      form.setFormError(message.key, { platform, ...message.values });
     }
   });
 

@@ -11,6 +11,7 @@ import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { driverApi, type EngineStatus, type OfferRow, type OfferStatus, platformReason, useEngine, useOffers } from "./api";
+import { waitMessage } from "./connect-errors";
 import { blockSpan, clock, dayAndTime, localeOf, money } from "./format";
 import { Summaries } from "./Summaries";
 import { whyWords } from "./why";
@@ -185,8 +186,15 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
         toast.success(t("dashboard.arrivedSaved"));
         await mutate();
       } catch (err) {
+        const wait = waitMessage(err);
         toast.error(
-          platformReason(err) === "system_off" ? t("common:errors.turnOnSystem") : err instanceof ApiClientError ? err.message : t("common:errors.generic"),
+          platformReason(err) === "system_off"
+            ? t("common:errors.turnOnSystem")
+            : wait
+              ? t(wait.key, wait.values)
+              : err instanceof ApiClientError
+                ? err.message
+                : t("common:errors.generic"),
         );
       }
     },

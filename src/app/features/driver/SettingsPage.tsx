@@ -10,6 +10,7 @@ import { ApiClientError } from "../../lib/api-client";
 import { apiErrorKey, fieldErrorText, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, type Station, useFilters, useStations } from "./api";
+import { waitMessage } from "./connect-errors";
 import { filtersFormSchema, toFormValues } from "./filters-form";
 import { ScheduleEditor, scheduleErrorTexts } from "./ScheduleEditor";
 import "./driver.css";
@@ -27,12 +28,14 @@ export default function SettingsPage() {
   const stations = useStations();
   const filters = useFilters();
   if (stations.error || filters.error) {
+    // Told to wait (the stations are read from the platform, which is limited per driver): say how long.
+    const wait = waitMessage(stations.error);
     return (
       <section className="driver-page">
         <h1>{t("common:titles.flexSettings")}</h1>
         <StatusView
           kind="error"
-          message={t("common:errors.couldntConfigureSchedule")}
+          message={wait ? t(wait.key, wait.values) : t("common:errors.couldntConfigureSchedule")}
           onRetry={() => {
             void stations.mutate();
             void filters.mutate();

@@ -102,6 +102,13 @@ export function useCalendar(week: string, phoneNumber?: string): SWRResponse<Cal
   );
 }
 
+/** How long a 429 said to wait (`details.retryAfterSeconds` of the envelope), when it said. */
+export function retryAfterSeconds(err: unknown): number | null {
+  if (!(err instanceof ApiClientError) || err.status !== 429) return null;
+  const seconds = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? seconds : null;
+}
+
 /** The platform failure behind an API error ("refused", "challenge_over"…), when the server said. */
 export function platformReason(err: unknown): string | null {
   if (!(err instanceof ApiClientError)) return null;

@@ -1,8 +1,24 @@
 import { ApiClientError } from "../../lib/api-client";
-import { platformReason } from "./api";
+import { platformReason, retryAfterSeconds } from "./api";
+
+/** A message for the screen: a translation key and the values it is worded with. */
+export type ScreenMessage = { key: string; values: Record<string, number | string> };
+
+/**
+ * A 429 that says its wait (ours, or the platform's own) as "Too many attempts. Try again in …":
+ * seconds under a minute, minutes under an hour, hours beyond (rounded up, so never sooner than
+ * the server allows). Null for anything else.
+ */
+export function waitMessage(err: unknown): ScreenMessage | null {
+  const seconds = retryAfterSeconds(err);
+  if (!(err instanceof ApiClientError) || err.status !== 429 || seconds === null) return null;
+  if (seconds < 60) return { key: "driver:connect.errors.tryAgainSeconds", values: { count: Math.max(1, Math.ceil(seconds)) } };
+  if (seconds < 3600) return { key: "driver:connect.errors.tryAgainMinutes", values: { count: Math.ceil(seconds / 60) } };
+  return { key: "driver:connect.errors.tryAgainHours", values: { count: Math.ceil(seconds / 3600) } };
+}
 
 /** The words for a failed connection step, by what the server said went wrong. */
-export function connectErrorKey(err: unknown): string {
+function connectErrorKey(err: unknown): string {
   const reason = platformReason(err);
   if (reason === "refused") return "driver:connect.errors.refused";
   if (reason === "challenge_over") return "driver:connect.expired";
@@ -13,4 +29,9 @@ export function connectErrorKey(err: unknown): string {
     if (err.status === 404) return "driver:connect.noAttempt";
   }
   return "driver:connect.errors.generic";
+}
+
+/** A failed connection step as the screen's message: the wait when the server gave one, else connectErrorKey's words. */
+export function connectError(err: unknown): ScreenMessage {
+  return waitMessage(err) ?? { key: connectErrorKey(err), values: {} };
 }

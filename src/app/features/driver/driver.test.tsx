@@ -94,6 +94,63 @@ describe("connecting the account", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/flex/settings"));
   });
 
+  const tooMany = (retryAfterSeconds: number) => ({
+    status: 429,
+    body: { error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds } } },
+  });
+
+  it("a refused connection (429) says how long to wait, in English and Spanish", async () => {
+    mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
+      { method: "POST", path: "/api/driver/connection", reply: () => tooMany(86_350) },
+    ]);
+    renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
+    await userEvent.type(await screen.findByLabelText("Amazon Flex email"), "dana@example.com");
+    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "secret");
+    await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 24 hours.");
+    await act(() => setLanguage("es"));
+    await userEvent.click(screen.getByRole("button", { name: "Conectar cuenta" }));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Demasiados intentos. Inténtalo de nuevo en 24 horas."));
+  });
+
+  it("the code page says how long to wait after a 429", async () => {
+    mockApi([
+      {
+        path: "/api/driver/connection",
+        reply: () => ({
+          body: { ...notConnected, pending: { attemptId: "B".repeat(24), kind: "code", destination: "d•••@x.com", email: "d@x.com", expiresAt: 0 } },
+        }),
+      },
+      { method: "POST", path: "/api/driver/connection/code", reply: () => tooMany(61) },
+    ]);
+    renderScreen(<CodePage />, { user: driver, path: "/flex/otp" });
+    await userEvent.type(await screen.findByLabelText("Verification code"), "111111");
+    await userEvent.click(screen.getByRole("button", { name: "Verify" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 2 minutes.");
+  });
+
+  it("the approval page, told to wait (429), says how long and asks again only once the wait is over", async () => {
+    let asked = 0;
+    const api = mockApi([
+      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
+      { method: "POST", path: "/api/driver/connection/approval", reply: () => (asked++ === 0 ? tooMany(20) : { body: { status: "connected" } }) },
+    ]);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      const router = renderScreen(<ApprovalPage />, { user: driver, path: "/flex/confirm" });
+      await router.navigate("/flex/confirm", { state: { attemptId: "C".repeat(24) } });
+      expect(await screen.findByText("Too many attempts. Try again in 20 seconds.")).toBeInTheDocument();
+      await vi.advanceTimersByTimeAsync(15_000);
+      expect(api.to("/api/driver/connection/approval", "POST")).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(6_000);
+      await waitFor(() => expect(router.state.location.pathname).toBe("/flex/settings"));
+      expect(api.to("/api/driver/connection/approval", "POST")).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("the approval page waits, then moves on once approved; Cancel ends the attempt", async () => {
     let asked = 0;
     const api = mockApi([
@@ -163,6 +220,25 @@ describe("filters", () => {
     expect(Object.keys(sent.schedule as object)).toHaveLength(7);
   });
 
+  it("says how long to wait when the stations cannot be read yet (429), in English and Spanish", async () => {
+    mockApi([
+      {
+        path: "/api/driver/stations",
+        reply: () => ({
+          status: 429,
+          body: {
+            error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 1790 } },
+          },
+        }),
+      },
+      { path: "/api/driver/filters", reply: () => ({ body: { filters: null } }) },
+    ]);
+    renderScreen(<SettingsPage />, { user: driver, path: "/flex/settings" });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 30 minutes.");
+    await act(() => setLanguage("es"));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Demasiados intentos. Inténtalo de nuevo en 30 minutos."));
+  });
+
   it("says it could not load when the platform does not answer", async () => {
     mockApi([
       { path: "/api/driver/stations", reply: () => ({ status: 503, body: { error: { code: "unavailable", message: "down" } } }) },
@@ -205,7 +281,11 @@ describe("dashboard", () => {
 
   type EngineState = "searching" | "stopped";
   /** The dashboard's API; the engine's state may change between polls, and its clock move on. */
-  function dashboardApi(initial: EngineState | (() => EngineState), clock = () => now) {
+  const systemOff = () => ({
+    status: 409,
+    body: { error: { code: "conflict", message: "Turn on the system to use I've arrived", details: { reason: "system_off" } } },
+  });
+  function dashboardApi(initial: EngineState | (() => EngineState), clock = () => now, arrive: () => { status: number; body: unknown } = systemOff) {
     const stateNow = typeof initial === "function" ? initial : () => initial;
     return mockApi([
       {
@@ -245,10 +325,7 @@ describe("dashboard", () => {
       {
         method: "POST",
         path: "/api/driver/offers/1/arrive",
-        reply: () => ({
-          status: 409,
-          body: { error: { code: "conflict", message: "Turn on the system to use I've arrived", details: { reason: "system_off" } } },
-        }),
+        reply: arrive,
       },
       { method: "POST", path: "/api/driver/engine", reply: () => ({ body: { engine: { state: "stopped", reason: "driver" } } }) },
       {
@@ -296,6 +373,22 @@ describe("dashboard", () => {
     expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();
     await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
     expect(await screen.findByText('Turn on system to use "I\'ve arrived"')).toBeInTheDocument();
+  });
+
+  it("I've arrived, limited (429): says how long to wait, in English and Spanish", async () => {
+    const limited = () => ({
+      status: 429,
+      body: {
+        error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 2400 } },
+      },
+    });
+    dashboardApi("searching", () => now, limited);
+    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
+    expect(await screen.findByText("Too many attempts. Try again in 40 minutes.")).toBeInTheDocument();
+    await act(() => setLanguage("es"));
+    await userEvent.click(await screen.findByRole("button", { name: /Ya llegué/ }));
+    expect(await screen.findByText("Demasiados intentos. Inténtalo de nuevo en 40 minutos.")).toBeInTheDocument();
   });
 
   it("the switch turns the system off", async () => {

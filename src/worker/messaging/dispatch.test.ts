@@ -790,4 +790,34 @@ describe("the cron sweep", () => {
     expect(texts.sort()).toEqual([...phones].sort());
     expect(await campaignStatus(id)).toMatchObject({ status: "done" });
   });
+
+  it("queues again the rows whose jobs a failed sendBatch never queued, after the expansion resumed past them", async () => {
+    // The expansion's second sendBatch fails after every row was written and the first hundred
+    // queued; then the runtime stops and its queue loses everything, the expand job's retry too.
+    const s = setup({}, { failOnBatch: 2 });
+    const phones = Array.from({ length: 230 }, () => uniquePhone());
+    const id = await listCampaign(s, phones);
+    expect((await deliver(s, [{ kind: "expand", campaignId: id }])).retried).toEqual(["m0"]);
+    expect(await campaignStatus(id)).toMatchObject({ status: "expanding", dispatch_cursor: (await rows(id))[99]!.id });
+    s.queue.jobs.length = 0;
+
+    // The sweep re-queues the stalled expansion, which resumes from its cursor: rows past it get jobs.
+    const later = Date.now() + 10 * GRACE_MS;
+    await recoverStalledWork(s.workerEnv, log, later);
+    expect(s.queue.jobs.map((j) => j.job)).toContainEqual({ kind: "expand", campaignId: id });
+    s.queue.jobs.length = 0;
+    await deliver(s, [{ kind: "expand", campaignId: id }]);
+    expect(await campaignStatus(id)).toMatchObject({ status: "sending" });
+    const ids = (await rows(id)).map((r) => r.id);
+    expect(dispatchJobs(s).map((j) => j.messageId)).toEqual(ids.slice(100));
+
+    // The first hundred have no job anywhere: the next sweep on the idle channel queues them.
+    await recoverStalledWork(s.workerEnv, log, later + GRACE_MS + 1_000);
+    const queued = new Set(dispatchJobs(s).map((j) => j.messageId));
+    expect(ids.every((m) => queued.has(m))).toBe(true);
+    const jobs = dispatchJobs(s).filter((j) => ids.includes(j.messageId));
+    for (let i = 0; i < jobs.length; i += 50) await deliver(s, jobs.slice(i, i + 50));
+    expect((await s.messages()).messages.map((m) => m.to).sort()).toEqual([...phones].sort());
+    expect(await campaignStatus(id)).toMatchObject({ status: "done" });
+  });
 });

@@ -67,7 +67,8 @@ export function freshState(state: string, extraDrivers = 0) {
   run("node", ["scripts/seed.ts", ...(extraDrivers ? ["--drivers", String(extraDrivers)] : [])], { ...process.env, D1_PERSIST_TO: state });
 }
 
-export type RunningWorker = { url: string; stop: () => void };
+/** `stop` ends the runtime as Ctrl-C would; `kill` stops its whole process group at once (SIGKILL), as a crash would. */
+export type RunningWorker = { url: string; stop: () => void; kill: () => void };
 
 /** The build in `dir` under `wrangler dev`; `config` names another wrangler.json beside the build's (same relative paths). */
 export async function startWorker(opts: { dir: string; port: number; state: string; vars?: Record<string, string>; config?: string }): Promise<RunningWorker> {
@@ -84,13 +85,15 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
     ["dev", ...args, "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error", "--show-interactive-dev-session=false"],
     { stdio: ["ignore", "ignore", "inherit"], detached: true, env: { ...process.env, ...LOCAL_RUNTIME_ENV } },
   );
-  const stop = () => {
+  const signal = (name: NodeJS.Signals) => () => {
     try {
-      process.kill(-child.pid!, "SIGTERM");
+      process.kill(-child.pid!, name);
     } catch {
       // already gone
     }
   };
+  const stop = signal("SIGTERM");
+  const kill = signal("SIGKILL");
   process.on("exit", stop);
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 240; i++) {
@@ -98,7 +101,7 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
       (r) => r.ok,
       () => false,
     );
-    if (up) return { url, stop };
+    if (up) return { url, stop, kill };
     await new Promise((r) => setTimeout(r, 500));
   }
   stop();

@@ -31,6 +31,12 @@ export type CampaignView = {
   deferred: { first: number; last: number } | null;
   total: number;
   counts: MessageCounts;
+  /**
+   * Of the `sending` rows, those in doubt: their send may or may not have gone out (no answer came,
+   * or the sender stopped before recording it); each is settled from the provider before anything
+   * is sent again (docs/messaging-rules.md, "Sends that got no answer").
+   */
+  inDoubt: number;
   createdAt: number;
   updatedAt: number;
 };

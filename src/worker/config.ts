@@ -44,6 +44,8 @@ const configSchema = z.object({
   SEND_RATE_PER_SECOND: numberVar({ integer: false, min: 0.01, max: 1000 }),
   PROVIDER_TIMEOUT_MS: numberVar({ integer: true, min: 100, max: 60_000 }),
   CALLBACK_WAIT_SECONDS: numberVar({ integer: true, min: 1, max: 3600 }),
+  SEND_LEASE_SECONDS: numberVar({ integer: true, min: 5, max: 3600 }),
+  REQUEUE_AFTER_SECONDS: numberVar({ integer: true, min: 5, max: 3600 }),
   CODE_SMS_HOURLY_BUDGET: numberVar({ integer: true, min: 1, max: 1_000_000 }),
   FLEX_PLATFORM_API_BASE: url,
   SPARK_PLATFORM_API_BASE: url,

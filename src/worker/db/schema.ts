@@ -629,6 +629,11 @@ export const campaignMessages = sqliteTable(
      * asked whether it has the message (created since then, less a clock allowance).
      */
     firstClaimedAt: integer("first_claimed_at"),
+    /**
+     * When the cron sweep last queued this row's dispatch job again (a pending row whose job was
+     * lost, or a row in doubt); it does so at most once per REQUEUE_AFTER_SECONDS.
+     */
+    requeuedAt: integer("requeued_at"),
     /** The "retry failed" campaign that took this failed row: each failed row is retried once. */
     retriedBy: integer("retried_by"),
   },

@@ -18,6 +18,7 @@ import type { Job } from "../queue";
 import { MAX_DELAY_SECONDS } from "../queue";
 import { type Channel, countRecipients, type RecipientSource, recipientGroups, type SendRules } from "./audience";
 import { csvRow } from "./csv";
+import { leaseMs } from "./dispatch";
 import { findTemplate } from "./templates";
 
 /** An SMS whose limit the owner lifted still stops somewhere: ten segments (Twilio's own advice). */
@@ -257,10 +258,17 @@ const selectCampaigns = (db: Db) => db.select(campaignFields).from(campaigns).le
 type CampaignRow = Awaited<ReturnType<ReturnType<typeof selectCampaigns>["get"]>> & {};
 const byKey = (authorId: number, key: string) => and(eq(campaigns.authorId, authorId), eq(campaigns.idempotencyKey, key));
 
-/** Counts by status come from the rows themselves (an index range per campaign), so they are never out of step. */
-async function withCounts(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> {
+/**
+ * Counts by status come from the rows themselves (an index range per campaign), so they are never
+ * out of step. In doubt: rows in 'sending' that no consumer is sending now, whose send may or may
+ * not have gone out: held after a send that got no answer, or whose claim (`lease` ms, SEND_LEASE_SECONDS)
+ * ran out with nothing recorded; each is settled from the provider before anything is sent again.
+ */
+async function withCounts(db: Db, rows: CampaignRow[], lease: number): Promise<CampaignView[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
+  const m = campaignMessages;
+  const claimedBefore = Date.now() - lease;
   const counted = await db
     .select({
       campaignId: campaignMessages.campaignId,
@@ -268,14 +276,20 @@ async function withCounts(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> 
       n: count(),
       first: min(campaignMessages.deferredUntil),
       last: max(campaignMessages.deferredUntil),
+      inDoubt:
+        sql<number>`sum(CASE WHEN ${m.status} = 'sending' AND (${m.heldUntil} IS NOT NULL OR ${m.updatedAt} < ${claimedBefore}) THEN 1 ELSE 0 END)`.mapWith(
+          Number,
+        ),
     })
     .from(campaignMessages)
     .where(inArray(campaignMessages.campaignId, jsonList(ids)))
     .groupBy(campaignMessages.campaignId, campaignMessages.status);
   const counts = new Map<number, Counts>(ids.map((id) => [id, { pending: 0, deferred: 0, sending: 0, sent: 0, delivered: 0, failed: 0, skipped: 0 }]));
   const deferred = new Map<number, { first: number; last: number }>();
+  const inDoubt = new Map<number, number>();
   for (const c of counted) {
     counts.get(c.campaignId)![c.status] = c.n;
+    if (c.inDoubt > 0) inDoubt.set(c.campaignId, c.inDoubt);
     if (c.status === "deferred" && c.first !== null && c.last !== null) deferred.set(c.campaignId, { first: c.first, last: c.last });
   }
   return rows.map((r) => ({
@@ -294,26 +308,27 @@ async function withCounts(db: Db, rows: CampaignRow[]): Promise<CampaignView[]> 
     deferred: deferred.get(r.id) ?? null,
     total: r.total,
     counts: counts.get(r.id)!,
+    inDoubt: inDoubt.get(r.id) ?? 0,
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
   }));
 }
 
-export async function getCampaign(db: Db, id: number): Promise<CampaignView | null> {
+export async function getCampaign(db: Db, id: number, lease: number): Promise<CampaignView | null> {
   const row = await selectCampaigns(db).where(eq(campaigns.id, id)).get();
-  return row ? (await withCounts(db, [row]))[0]! : null;
+  return row ? (await withCounts(db, [row], lease))[0]! : null;
 }
 
 export async function campaignExists(db: Db, id: number): Promise<boolean> {
   return (await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.id, id)).get()) !== undefined;
 }
 
-export async function listCampaigns(db: Db, page: number, pageSize: number): Promise<Page<CampaignView>> {
+export async function listCampaigns(db: Db, page: number, pageSize: number, lease: number): Promise<Page<CampaignView>> {
   const [counted, rows] = await db.batch([
     db.select({ n: count() }).from(campaigns),
     selectCampaigns(db).orderBy(desc(campaigns.createdAt), desc(campaigns.id)).limit(pageSize).offset(pageOffset(page, pageSize)),
   ]);
-  return { total: counted[0]?.n ?? 0, page, pageSize, rows: await withCounts(db, rows) };
+  return { total: counted[0]?.n ?? 0, page, pageSize, rows: await withCounts(db, rows, lease) };
 }
 
 /** Queue the expansion, after a delay for a scheduled campaign (the queue's longest delay at a time: the job re-queues itself for the rest). */
@@ -427,7 +442,7 @@ export async function createCampaign(
   const row = (await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get())!;
   await enqueueExpand(env, log, row.id, row.scheduledAt);
   log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
-  return { campaign: (await withCounts(db, [row]))[0]!, created: true, message: sentMessage(total) };
+  return { campaign: (await withCounts(db, [row], leaseMs(env)))[0]!, created: true, message: sentMessage(total) };
 }
 
 async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string): Promise<CreateResult> {
@@ -436,7 +451,7 @@ async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: stri
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
   if (row.status === "queued") await enqueueExpand(env, log, row.id);
   if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduledAt);
-  return { campaign: (await withCounts(dbFor(env.DB), [row]))[0]!, created: false, message: sentMessage(row.total) };
+  return { campaign: (await withCounts(dbFor(env.DB), [row], leaseMs(env)))[0]!, created: false, message: sentMessage(row.total) };
 }
 
 /**
@@ -532,7 +547,7 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
   });
   await enqueueExpand(env, log, created.id);
   log.info("campaign.created", { campaignId: created.id, total: claimed.length, channel: parent.channel, source: "retry", parent: parentId });
-  const campaign = (await getCampaign(db, created.id))!;
+  const campaign = (await getCampaign(db, created.id, leaseMs(env)))!;
   return { campaign, created: true, message: sentMessage(claimed.length) };
 }
 
@@ -610,7 +625,7 @@ export function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array
  * Cancel a campaign that has not started: a scheduled one, or one still queued. Once expansion has
  * begun it runs to the end (its messages may already be on their way).
  */
-export async function cancelCampaign(db: Db, actor: SessionUser, id: number): Promise<CampaignView> {
+export async function cancelCampaign(db: Db, actor: SessionUser, id: number, lease: number): Promise<CampaignView> {
   const now = Date.now();
   const cancelled = await db
     .update(campaigns)
@@ -619,7 +634,7 @@ export async function cancelCampaign(db: Db, actor: SessionUser, id: number): Pr
     .returning({ id: campaigns.id })
     .get();
   if (cancelled) await db.insert(auditLog).values({ actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}`, at: now });
-  const campaign = await getCampaign(db, id);
+  const campaign = await getCampaign(db, id, lease);
   if (!campaign) throw new ApiError("not_found", "No such campaign");
   if (!cancelled)
     throw new ApiError("conflict", `The campaign has already started (${campaign.status}); it can no longer be cancelled`, {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
@@ -13,7 +13,7 @@ import { backoffSeconds, type Job, type JobContext, MAX_DELAY_SECONDS, RetryLate
 import { exclusionsOf, type RecipientSource, recipientsSelect } from "./audience";
 import { finishIfDone, finishStatement } from "./finish";
 import { BURST_SECONDS, pacerFor, sendRate } from "./pacer";
-import { applyStatusCallback } from "./receipts";
+import { applyStatusCallback, IN_DOUBT } from "./receipts";
 
 /**
  * The queue side of a campaign (docs/architecture.md, the messaging pipeline): expand materialises the recipients and queues one
@@ -23,11 +23,16 @@ import { applyStatusCallback } from "./receipts";
  */
 
 /**
- * A claim older than this is a consumer that died mid-send; another may take the row over. It is
- * longer than a status callback takes to arrive, so a send the dead consumer did make is settled by
- * its callback (which names the row) before anyone sends it again.
+ * SEND_LEASE_SECONDS (src/worker/config.ts validates it; 120 by default) in milliseconds. A claim
+ * older than this is a consumer that died mid-send (or between the provider's answer and the ledger
+ * write): the row is in doubt. It is longer than a status callback takes to arrive, so a send the
+ * dead consumer did make is usually settled by its callback (which names the row); if not, an SMS is
+ * looked up at the provider before anyone sends it again, and a WhatsApp row, which cannot be looked
+ * up, fails visibly as `in_doubt` rather than risk a second message (docs/messaging-rules.md).
  */
-export const LEASE_MS = 120_000;
+export function leaseMs(env: Pick<Env, "SEND_LEASE_SECONDS">): number {
+  return Number(env.SEND_LEASE_SECONDS) * 1000;
+}
 /** A consumer sleeps for a slot at most this long; a later slot sends the job back to the queue until then. */
 export const SLOT_HORIZON_MS = 15_000;
 /** A deferred job is asked back this much before its slot, so a late queue delivery still makes it. */
@@ -425,7 +430,7 @@ export function resendWaitMs(env: Pick<Env, "CALLBACK_WAIT_SECONDS" | "PROVIDER_
  * the dead-letter queue fails the row visibly.
  */
 async function reconcile(env: Env, ctx: JobContext, m: MessageRecord): Promise<boolean> {
-  const since = (m.firstClaimedAt ?? m.updatedAt - LEASE_MS) - LOOKUP_CLOCK_ALLOWANCE_MS;
+  const since = (m.firstClaimedAt ?? m.updatedAt - leaseMs(env)) - LOOKUP_CLOCK_ALLOWANCE_MS;
   let answer: LookupOutcome;
   try {
     answer = await createSmsProvider(env).lookup({ to: m.phone, body: m.message ?? "", since });
@@ -456,14 +461,14 @@ async function reconcile(env: Env, ctx: JobContext, m: MessageRecord): Promise<b
 export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, ctx: JobContext): Promise<void> {
   const { env } = ctx;
   const db = dbFor(env.DB);
-  if (ctx.deadLettered) return messageDied(db, job.messageId);
+  if (ctx.deadLettered) return messageDied(env, job.messageId);
   const m = await messageOf(db, ctx, job.messageId);
   // Gone (campaign deleted) or already settled: a redelivered job does nothing.
   if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   if (m.status === "sending") {
     // Someone holds it (if they died, their claim runs out and this job, retried, takes over), or
     // its last send got no answer and it waits for that send's status callback.
-    const left = (m.heldUntil ?? m.updatedAt + LEASE_MS) - Date.now();
+    const left = (m.heldUntil ?? m.updatedAt + leaseMs(env)) - Date.now();
     if (m.heldUntil !== null && left > 0 && left <= HOLD_SLEEP_MS) {
       // Back a moment before its wait ends (the queue's delays are whole seconds): going round the
       // queue again would cost more than the rest of the wait. The claim below still refuses the
@@ -477,8 +482,23 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
       throw new RetryLater(`message ${m.id} ${why}`, m.heldUntil !== null ? Math.floor(left / 1000) : Math.ceil(left / 1000) + 1);
     }
     // Its wait is over (a send that got no answer) or its claim ran out (a consumer that died
-    // mid-send) and no callback settled it: an SMS provider is asked before it goes again.
+    // mid-send, or between the provider's answer and the ledger write) and no callback settled it:
+    // it is in doubt. An SMS provider is asked before it goes again. WhatsApp cannot be asked: a
+    // held row (a time-out we saw, with the whole callback wait for its status to arrive) goes
+    // again, but a claim that ran out with nothing recorded fails visibly instead of risking a
+    // second message (its status, should Meta deliver it late, still settles it).
     if (m.channel === "sms" && (await reconcile(env, ctx, m))) return;
+    if (m.channel === "whatsapp" && m.heldUntil === null) {
+      await db.batch([
+        db
+          .update(campaignMessages)
+          .set({ status: "failed", ...IN_DOUBT, updatedAt: Date.now() })
+          .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending"), isNull(campaignMessages.heldUntil))),
+        finishStatement(db, m.campaignId),
+      ]);
+      ctx.log.warn("dispatch.in_doubt", { messageId: m.id });
+      return;
+    }
   }
   if (m.optedOut) {
     await db
@@ -540,7 +560,7 @@ export async function dispatchMessage(job: Extract<Job, { kind: "dispatch" }>, c
         eq(campaignMessages.id, m.id),
         or(
           inArray(campaignMessages.status, ["pending", "deferred"]),
-          and(eq(campaignMessages.status, "sending"), or(lt(campaignMessages.updatedAt, now - LEASE_MS), lte(campaignMessages.heldUntil, now))),
+          and(eq(campaignMessages.status, "sending"), or(lt(campaignMessages.updatedAt, now - leaseMs(env)), lte(campaignMessages.heldUntil, now))),
         ),
       ),
     )
@@ -618,7 +638,9 @@ async function deferIfQuiet(env: Env, m: MessageRecord): Promise<boolean> {
 }
 
 /** The queue gave up on a message: its row fails, says it was dead-lettered, and keeps the last error seen. */
-async function messageDied(db: Db, id: number) {
+async function messageDied(env: Env, id: number) {
+  const db = dbFor(env.DB);
+  const lease = leaseMs(env);
   const m = await db
     .select({
       campaignId: campaignMessages.campaignId,
@@ -633,8 +655,8 @@ async function messageDied(db: Db, id: number) {
     .get();
   if (!m || (m.status !== "pending" && m.status !== "deferred" && m.status !== "sending")) return;
   const now = Date.now();
-  if (m.status === "sending" && m.updatedAt > now - LEASE_MS) {
-    throw new RetryLater(`message ${id} is being sent; deciding after its claim runs out`, Math.ceil((m.updatedAt + LEASE_MS - now) / 1000) + 1);
+  if (m.status === "sending" && m.updatedAt > now - lease) {
+    throw new RetryLater(`message ${id} is being sent; deciding after its claim runs out`, Math.ceil((m.updatedAt + lease - now) / 1000) + 1);
   }
   const last = m.errorCode ? `; last error ${m.errorCode}${m.errorMessage ? `: ${m.errorMessage}` : ""}` : "";
   await db

@@ -4,6 +4,13 @@ import { campaignMessages } from "../db/schema";
 import { finishStatement } from "./finish";
 import { deliveryStatusStatements, recordDeliveryStatus } from "./opt-outs";
 
+/** What a WhatsApp row whose send may or may not have gone out, and cannot be asked about, ends with. */
+export const IN_DOUBT = {
+  errorCode: "in_doubt",
+  errorMessage:
+    "The sender stopped before recording WhatsApp's answer and no status arrived; WhatsApp cannot be asked whether it went out, so it is not sent again",
+} as const;
+
 /** What a provider's status callback says about one message. */
 export type CallbackStatus = "accepted" | "delivered" | "failed";
 
@@ -52,7 +59,15 @@ export async function applyStatusCallback(env: Pick<Env, "DB">, callback: Status
       heldUntil: null,
       updatedAt: Date.now(),
     })
-    .where(and(eq(m.id, callback.messageId), eq(m.status, "sending"), or(isNull(m.providerId), eq(m.providerId, callback.providerId))));
+    .where(
+      and(
+        eq(m.id, callback.messageId),
+        // A row in doubt (its sender stopped with nothing recorded, WhatsApp could not be asked) is
+        // settled by a status that arrives late as well.
+        or(eq(m.status, "sending"), and(eq(m.status, "failed"), eq(m.errorCode, IN_DOUBT.errorCode))),
+        or(isNull(m.providerId), eq(m.providerId, callback.providerId)),
+      ),
+    );
   const finish = finishStatement(db, sql`(SELECT ${m.campaignId} FROM ${m} WHERE ${m.id} = ${callback.messageId})`);
   await db.batch([settle, ...receipt, finish]);
 }

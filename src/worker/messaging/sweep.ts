@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { dbFor, jsonList } from "../db/client";
 import { campaignMessages, campaigns, deliveryReceipts } from "../db/schema";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
-import { LEASE_MS } from "./dispatch";
+import { leaseMs } from "./dispatch";
 import { finishIfDone } from "./finish";
 
 /** Each cron tick looks at no more than this many of each kind of stalled work. */
@@ -12,15 +12,16 @@ const SWEEP_LIMIT = 500;
 const QUEUED_GRACE_MS = 60_000;
 /** An expansion that stopped moving its cursor (it updates it every thousand rows). */
 const EXPANDING_GRACE_MS = 5 * 60_000;
-/** Well past the lease: the queue's own retries of that message have had their chance. */
-const ABANDONED_SENDING_MS = 5 * LEASE_MS;
+/** Pending rows queued again per cron tick at most (one sendBatch per hundred). */
+const PENDING_REQUEUE_LIMIT = 10_000;
 /** An early delivery receipt waits this long for its send to be recorded. */
 const RECEIPT_KEEP_MS = 24 * 3_600_000;
 
 /**
  * The safety net behind the queue's own guarantees, run by the cron trigger: a campaign whose
  * expand job never got queued, an expansion that died between its steps, a row left in 'sending'
- * after its queue message was given up, a campaign whose last row settled without closing it.
+ * (in doubt) after its queue message was lost or given up, pending rows whose jobs were lost (a
+ * crash of the runtime, a failed sendBatch), a campaign whose last row settled without closing it.
  * Everything it re-queues is idempotent, so running it while work is in flight is harmless.
  */
 export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()): Promise<void> {
@@ -47,26 +48,45 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
       .where(inArray(campaigns.id, jsonList(stalled.map((c) => c.id))));
   }
 
-  // Released to 'pending' first, so the next tick does not find (and queue) them again; a row held
-  // after a send that got no answer stays held, so its job asks the provider before sending again.
+  // Rows in doubt: claimed and never settled, whose claim (a consumer that died mid-send, or between
+  // the provider's answer and the ledger write) or hold (a send that got no answer) ran out a while
+  // ago with no job left to take them up. They stay 'sending' (never released to 'pending', which
+  // would send them blindly): the job queued again asks the provider first (SMS) or fails the row
+  // visibly as in doubt (WhatsApp), docs/messaging-rules.md. `requeued_at` keeps each to one job
+  // per grace period; `updated_at` is left alone, as it is the claim's age.
   const m = campaignMessages;
-  const abandoned = await db
+  const grace = requeueAfterMs(env);
+  const lease = leaseMs(env);
+  const inDoubt = await db
     .update(m)
-    .set({ status: sql`CASE WHEN ${m.heldUntil} IS NULL THEN 'pending' ELSE 'sending' END`, updatedAt: now })
+    .set({ requeuedAt: now })
     .where(
       inArray(
         m.id,
         db
           .select({ id: m.id })
           .from(m)
-          .where(and(eq(m.status, "sending"), lt(m.updatedAt, now - ABANDONED_SENDING_MS)))
+          .where(
+            and(
+              eq(m.status, "sending"),
+              lt(m.updatedAt, now - grace),
+              sql`coalesce(${m.heldUntil}, ${m.updatedAt} + ${lease}) < ${now - grace}`,
+              or(isNull(m.requeuedAt), lt(m.requeuedAt, now - grace)),
+            ),
+          )
           .limit(SWEEP_LIMIT),
       ),
     )
     .returning({ id: m.id });
-  for (let i = 0; i < abandoned.length; i += 100) {
-    await env.DISPATCH.sendBatch(abandoned.slice(i, i + 100).map((row) => ({ body: { kind: "dispatch", messageId: row.id } satisfies Job })));
-  }
+  await queueDispatch(env, inDoubt);
+
+  // Pending rows whose dispatch job is gone (the queue lost it, or a sendBatch failed after the rows
+  // were written): on a channel where nothing was claimed for the first time for a whole grace
+  // period, every sending campaign's pending rows that waited that long are queued again (each at most once per grace period).
+  // A busy channel's pending rows are left alone: their jobs are alive, waiting for send slots, and
+  // a second job would take a second slot. The job is idempotent (the claim is one conditional
+  // update), so a row whose job was merely slow costs a look, never a second message.
+  const stranded = await requeuePending(env, now, grace);
 
   // Deferred messages whose time has long come but whose delayed job never arrived.
   const overdue = await db
@@ -83,9 +103,7 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
       ),
     )
     .returning({ id: m.id });
-  for (let i = 0; i < overdue.length; i += 100) {
-    await env.DISPATCH.sendBatch(overdue.slice(i, i + 100).map((row) => ({ body: { kind: "dispatch", messageId: row.id } satisfies Job })));
-  }
+  await queueDispatch(env, overdue);
 
   // Receipts that never met their send (replies outside any campaign, or sends long settled).
   await db.delete(deliveryReceipts).where(lt(deliveryReceipts.receivedAt, now - RECEIPT_KEEP_MS));
@@ -93,7 +111,60 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
   const sending = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, "sending")).orderBy(asc(campaigns.id)).limit(SWEEP_LIMIT);
   for (const c of sending) await finishIfDone(db, c.id);
 
-  if (stalled.length + abandoned.length > 0) {
-    log.warn("sweep.recovered", { campaigns: stalled.length, messages: abandoned.length });
+  if (stalled.length + inDoubt.length + stranded + overdue.length > 0) {
+    log.warn("sweep.recovered", { campaigns: stalled.length, inDoubt: inDoubt.length, pending: stranded, deferred: overdue.length });
   }
+}
+
+/** REQUEUE_AFTER_SECONDS (src/worker/config.ts validates it) in milliseconds. */
+export function requeueAfterMs(env: Pick<Env, "REQUEUE_AFTER_SECONDS">): number {
+  return Number(env.REQUEUE_AFTER_SECONDS) * 1000;
+}
+
+/** One dispatch job per row, a hundred per sendBatch (the queue's most). */
+async function queueDispatch(env: Env, rows: readonly { id: number }[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) {
+    await env.DISPATCH.sendBatch(rows.slice(i, i + 100).map((row) => ({ body: { kind: "dispatch", messageId: row.id } satisfies Job })));
+  }
+}
+
+/** The stranded pending rows of idle channels, queued again and stamped; answers how many. */
+async function requeuePending(env: Env, now: number, grace: number): Promise<number> {
+  const db = dbFor(env.DB);
+  const m = campaignMessages;
+  const since = now - grace;
+  // Channels that claimed a row for the first time within the grace period (the index on
+  // (status, updated_at) bounds it to the rows touched since; a first claim touches its row).
+  const busy = await db
+    .selectDistinct({ channel: campaigns.channel })
+    .from(m)
+    .innerJoin(campaigns, eq(campaigns.id, m.campaignId))
+    .where(and(inArray(m.status, ["sending", "sent", "delivered", "failed", "skipped"]), gte(m.updatedAt, since), gte(m.firstClaimedAt, since)));
+  const idle = (["sms", "whatsapp"] as const).filter((channel) => !busy.some((b) => b.channel === channel));
+  if (idle.length === 0) return 0;
+  const ids = await db
+    .select({ id: m.id })
+    .from(m)
+    .innerJoin(campaigns, eq(campaigns.id, m.campaignId))
+    .where(
+      and(
+        eq(m.status, "pending"),
+        lt(m.updatedAt, since),
+        or(isNull(m.requeuedAt), lt(m.requeuedAt, since)),
+        eq(campaigns.status, "sending"),
+        inArray(campaigns.channel, idle),
+      ),
+    )
+    .orderBy(asc(m.id))
+    .limit(PENDING_REQUEUE_LIMIT);
+  // Stamped before they are queued: a job that runs at once finds the stamp, and a sendBatch that
+  // fails leaves stamped rows the next period takes up again.
+  for (let i = 0; i < ids.length; i += 1_000) {
+    await db
+      .update(m)
+      .set({ requeuedAt: now })
+      .where(inArray(m.id, jsonList(ids.slice(i, i + 1_000).map((r) => r.id))));
+  }
+  await queueDispatch(env, ids);
+  return ids.length;
 }

@@ -29,6 +29,7 @@ import {
   STATUSES,
   toCampaignInput,
 } from "../messaging/campaigns";
+import { leaseMs } from "../messaging/dispatch";
 import { sendRate } from "../messaging/pacer";
 import { findTemplate } from "../messaging/templates";
 import { validate } from "../validate";
@@ -172,10 +173,10 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .get("/campaigns", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    return c.json(await listCampaigns(c.var.db, page, pageSize));
+    return c.json(await listCampaigns(c.var.db, page, pageSize, leaseMs(c.env)));
   })
   .get("/campaigns/:id", validate("param", idParam), async (c) => {
-    const campaign = await getCampaign(c.var.db, c.req.valid("param").id);
+    const campaign = await getCampaign(c.var.db, c.req.valid("param").id, leaseMs(c.env));
     if (!campaign) throw new ApiError("not_found", "No such campaign");
     return c.json({ campaign });
   })
@@ -187,7 +188,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   // A scheduled (or still queued) campaign can be cancelled until it starts.
   .post("/campaigns/:id/cancel", validate("param", idParam), async (c) =>
-    c.json({ campaign: await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id) }),
+    c.json({ campaign: await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id, leaseMs(c.env)) }),
   )
   .post("/campaigns/:id/retry-failed", validate("param", idParam), async (c) => {
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);

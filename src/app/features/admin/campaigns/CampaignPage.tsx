@@ -150,6 +150,11 @@ function CampaignDetail({ campaign }: { campaign: Campaign }) {
                 })}
           </p>
         )}
+        {campaign.inDoubt > 0 && (
+          <p className="notice in-doubt-note" role="status">
+            <Badge tone="warning">{t("campaigns.inDoubt")}</Badge> {t("campaigns.inDoubtNote", { n: campaign.inDoubt })}
+          </p>
+        )}
         <CampaignProgress campaign={campaign} />
         {running && (
           <p className="muted live-note" role="status">

@@ -26,6 +26,7 @@ function campaign(over: Partial<Campaign> = {}): Campaign {
     deferred: null,
     total: 10,
     counts: { pending: 6, deferred: 0, sending: 0, sent: 2, delivered: 1, failed: 1, skipped: 0 },
+    inDoubt: 0,
     createdAt: Date.UTC(2026, 4, 2, 15, 30),
     updatedAt: Date.UTC(2026, 4, 2, 15, 31),
     ...over,
@@ -200,6 +201,42 @@ describe("campaign ledger", () => {
     mockApi([{ path: "/api/admin/campaigns/99", reply: () => ({ status: 404, body: { error: { code: "not_found", message: "Not found" } } }) }]);
     renderScreen(<CampaignPage />, { path: "/admin/campaigns/99", route: "/admin/campaigns/:id" });
     expect(await screen.findByText("This campaign does not exist.")).toBeInTheDocument();
+  });
+});
+
+describe("the campaign page's sends in doubt", () => {
+  const inDoubt = campaign({ counts: { pending: 2, deferred: 0, sending: 3, sent: 4, delivered: 0, failed: 1, skipped: 0 }, inDoubt: 3 });
+
+  it("says how many sends are in doubt while they are, and that none is sent twice", async () => {
+    mockApi([
+      { path: "/api/admin/campaigns/12", reply: () => ({ body: { campaign: inDoubt } }) },
+      { path: "/api/admin/campaigns/12/messages", reply: ledger },
+    ]);
+    renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });
+    const note = await screen.findByText(/3 in doubt: no answer from the provider was recorded/);
+    expect(note).toHaveTextContent("Each is checked with the provider before anything is sent again; none is sent twice.");
+    expect(within(note).getByText("In doubt")).toBeInTheDocument();
+  });
+
+  it("says it in Spanish", async () => {
+    await setLanguage("es");
+    mockApi([
+      { path: "/api/admin/campaigns/12", reply: () => ({ body: { campaign: inDoubt } }) },
+      { path: "/api/admin/campaigns/12/messages", reply: ledger },
+    ]);
+    renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });
+    const note = await screen.findByText(/3 en duda: no quedó registrada la respuesta del proveedor/);
+    expect(within(note).getByText("En duda")).toBeInTheDocument();
+  });
+
+  it("shows no note once nothing is in doubt", async () => {
+    mockApi([
+      { path: "/api/admin/campaigns/12", reply: () => ({ body: { campaign: campaign() } }) },
+      { path: "/api/admin/campaigns/12/messages", reply: ledger },
+    ]);
+    renderScreen(<CampaignPage />, { path: "/admin/campaigns/12", route: "/admin/campaigns/:id" });
+    expect(await screen.findByText("Hello drivers")).toBeInTheDocument();
+    expect(screen.queryByText(/in doubt/)).not.toBeInTheDocument();
   });
 });
 

@@ -1,0 +1,1 @@
+ALTER TABLE `campaign_messages` ADD `requeued_at` integer;

@@ -503,6 +503,7 @@ describe("nobody can lock someone else's account", () => {
       left--;
     }
     // Past the free ones, every wrong code made the attacker wait, twice as long each time.
+    expect(waits).toEqual([2, 4, 8, 16]);
     expect(waits.length).toBe(10 - SMS_CODE_BACKOFF.freeFailures - 1);
     for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!);
     // The hold covers every SMS code of the account from that client (a reset code too).

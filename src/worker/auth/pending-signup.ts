@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
+import { linkInvitationStatement } from "../billing/invitations";
 import { confirmRegistrationConsentStatement, dropRegistrationConsentStatement } from "../compliance/consent";
 import type { Db } from "../db/client";
-import { invitations, pendingSignups, users } from "../db/schema";
+import { pendingSignups, users } from "../db/schema";
 import { auditInsert, userTarget } from "./audit";
 import type { User } from "./sign-in-flow";
 
@@ -29,15 +30,7 @@ export function holdSignupStatement(db: Db, userId: number, pending: PendingSign
 export async function applyPendingSignup(db: Db, user: User, now: number): Promise<User> {
   const pending = await db.select().from(pendingSignups).where(eq(pendingSignups.userId, user.id)).get();
   if (!pending) return user;
-  const invitation =
-    pending.invitedBy === null
-      ? []
-      : [
-          db
-            .insert(invitations)
-            .values({ inviterId: pending.invitedBy, app: user.app, phone: user.phone, invitedAt: now, via: "link" })
-            .onConflictDoNothing({ target: [invitations.inviterId, invitations.phone] }),
-        ];
+  const invitation = pending.invitedBy === null ? [] : [linkInvitationStatement(db, { inviterId: pending.invitedBy, app: user.app, phone: user.phone, now })];
   await db.batch([
     db.update(users).set({ referralCode: pending.referralCode, invitedBy: pending.invitedBy }).where(eq(users.id, user.id)),
     ...invitation,

@@ -16,3 +16,12 @@ export const CONTACT_FORM_CONSENT = {
   en: "You may text or WhatsApp me about my question and about Blockpilot offers. Message and data rates may apply. Reply STOP to opt out.",
   es: "Pueden escribirme por SMS o WhatsApp sobre mi consulta y sobre ofertas de Blockpilot. Pueden aplicarse tarifas de mensajes y datos. Responde STOP para no recibir más.",
 } as const;
+
+/**
+ * The one text that asks a number someone ticked the contact form's box for to confirm it
+ * (docs/messaging-rules.md): GSM-7 characters only, one segment each, as the code texts.
+ */
+export const CONSENT_CONFIRMATION_REQUEST = {
+  en: "Blockpilot: Reply YES to get offers from Blockpilot by text and WhatsApp. Msg & data rates may apply. Reply STOP to opt out.",
+  es: "Blockpilot: Responde SI para recibir ofertas de Blockpilot por SMS y WhatsApp. Pueden aplicarse tarifas de mensajes y datos. Responde STOP para salir.",
+} as const;

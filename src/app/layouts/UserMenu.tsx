@@ -17,6 +17,8 @@ export default function UserMenu() {
     { label: t("menu.profile"), icon: "user", to: "/profile" },
     { label: t("menu.signOut"), icon: "log-out", onSelect: () => void signOut() },
   ];
+  // An account whose phone its owner took back from someone who registered it has no name until they give one (docs/security.md).
+  const shown = user.name || user.phoneNumber;
   return (
     <>
       <MenuButton
@@ -24,14 +26,14 @@ export default function UserMenu() {
         button={
           <>
             <Icon name="user" />
-            <span className="menu-button-label">{user.name}</span>
+            <span className="menu-button-label">{shown}</span>
           </>
         }
-        buttonLabel={`${t("menu.account")}: ${user.name}`}
+        buttonLabel={`${t("menu.account")}: ${shown}`}
         items={items}
       />
       <div className="topbar-panel-user">
-        <span className="topbar-panel-name">{user.name}</span>
+        <span className="topbar-panel-name">{shown}</span>
         {user.isAdmin && <Link to="/admin">{t("menu.admin")}</Link>}
         <Link to="/profile">{t("menu.profile")}</Link>
         <button type="button" className="link-button" onClick={() => void signOut()}>

@@ -8,6 +8,7 @@ export type IdentityAuditAction =
   | "auth.password_changed"
   | "auth.password_reset"
   | "auth.phone_confirmed"
+  | "auth.signup_dropped"
   | "auth.mfa_enabled"
   | "admin.user_created"
   | "billing.refund_requested"

@@ -26,7 +26,7 @@ export type CodeDelivery = { destination: string };
  * attack spread over many numbers and addresses can cost. Reaching the budget is logged as an
  * alert (`alert.code_sms_budget`), once when it fills and on every refusal after.
  */
-export async function enforceCodeSendLimits(deps: IdentityDeps, phone: string, purpose: CodeSubject["purpose"]): Promise<void> {
+export async function enforceCodeSendLimits(deps: IdentityDeps, phone: string, purpose: CodeSubject["purpose"] | "consent-confirmation"): Promise<void> {
   const budget = deps.config.CODE_SMS_HOURLY_BUDGET;
   const checks = [
     limitFor("codeSendBurst", `${phone}:${purpose}`),

@@ -50,7 +50,7 @@ describe("fixed-window rate limits in D1", () => {
   });
 
   it("names each limit and its numbers in one table", () => {
-    expect(limitFor("signInPerPhone", "flex:+13055550100")).toEqual({ key: "signInPerPhone:flex:+13055550100", ...RATE_LIMITS.signInPerPhone });
+    expect(limitFor("passwordPerAccount", "flex:+13055550100")).toEqual({ key: "passwordPerAccount:flex:+13055550100", ...RATE_LIMITS.passwordPerAccount });
     expect(RATE_LIMITS.codeSendBurst).toEqual({ limit: 1, windowMs: 30_000 });
     expect(RATE_LIMITS.codeSendPerPurpose).toEqual({ limit: 5, windowMs: 3_600_000 });
   });

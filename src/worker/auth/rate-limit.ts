@@ -15,18 +15,30 @@ const DAY = 24 * HOUR;
  * edge can reach twice the limit, which these margins allow for.
  */
 export const RATE_LIMITS = {
-  /** Password or SMS sign-in attempts against one account. */
-  signInPerPhone: { limit: 10, windowMs: 15 * MINUTE },
+  /**
+   * Passwords tried against one account by one client. A per-account limit anyone could fill
+   * would lock the owner out; this one stops only the client guessing.
+   */
+  passwordPerAccountClient: { limit: 10, windowMs: 15 * MINUTE },
+  /**
+   * Passwords tried against one account by every client together: the ceiling on guessing from
+   * many addresses (≈ 9,600 a day at most). Reaching it stops password sign-in only: the owner
+   * still signs in by SMS code and can reset the password.
+   */
+  passwordPerAccount: { limit: 100, windowMs: 15 * MINUTE },
+  /** Password and SMS sign-in attempts by one client across accounts. */
   signInPerAddress: { limit: 50, windowMs: 15 * MINUTE },
-  /** Code and challenge answers (confirm, reset-password, respond) for one account. */
-  codeCheckPerPhone: { limit: 10, windowMs: 15 * MINUTE },
+  /** Code and challenge answers (confirm, reset-password, respond) for one account from one client. */
+  codeCheckPerAccountClient: { limit: 10, windowMs: 15 * MINUTE },
   codeCheckPerAddress: { limit: 50, windowMs: 15 * MINUTE },
   /**
-   * Wrong codes (SMS or authenticator) for one account in a day, whatever the address: the short
+   * Wrong authenticator (TOTP) codes for one account in a day, whatever the address: the short
    * windows above still allow ~1,000 guesses a day, which against a 6-digit code adds up over weeks.
-   * Only wrong answers count; past the limit no code is checked for that account until the day is over.
+   * Only someone who passed the first factor (the password, or an SMS code) reaches the authenticator,
+   * so only they can fill it; past the limit no authenticator code is checked until the day is over.
+   * Wrong SMS codes are not counted here: they get SMS_CODE_BACKOFF, per account and client.
    */
-  codeFailuresPerAccount: { limit: 20, windowMs: DAY },
+  authenticatorFailuresPerAccount: { limit: 20, windowMs: DAY },
   /** SMS sent to one number for one purpose: one per 30 s, five an hour. */
   codeSendBurst: { limit: 1, windowMs: 30 * SECOND },
   codeSendPerPurpose: { limit: 5, windowMs: HOUR },
@@ -63,6 +75,41 @@ export const RATE_LIMITS = {
   /** Forfeits and "I've arrived" a driver sends to the platform. */
   platformBlockActionPerUser: { limit: 30, windowMs: HOUR },
 } as const satisfies Record<string, { limit: number; windowMs: number }>;
+
+/**
+ * Wrong SMS codes (confirm, reset, sign-in, SMS second factor) from one client for one account.
+ * Anyone can have a sign-in code texted to any phone, so a wrong one must not lock the account for
+ * its owner: the first `freeFailures` cost nothing, then each wrong code makes that client wait
+ * before its next try, twice as long each time (2 s, 4 s, 8 s … at most a day), remembered for a
+ * day. Another client (the owner's phone) is not held. Across clients, guessing is bounded by the
+ * codes themselves: five tries each, and at most 10 texted to a number an hour (codeSendPerPhone),
+ * so ≤ 50 guesses an hour, each batch of them texted to the owner.
+ */
+export const SMS_CODE_BACKOFF = { freeFailures: 5, firstDelayMs: 2 * SECOND, maxDelayMs: DAY, memoryMs: DAY } as const;
+
+function smsCodeBackoffKeys(account: string, address: string) {
+  return { failures: `smsCodeFailures:${account}:${address}`, hold: `smsCodeHold:${account}:${address}` };
+}
+
+/** Refuses (429 with Retry-After) a client that must still wait before its next SMS code for this account. Reads only. */
+export async function assertNoSmsCodeHold(db: Db, account: string, address: string, now = Date.now()): Promise<void> {
+  await assertUnderLimits(db, [{ key: smsCodeBackoffKeys(account, address).hold, limit: 1, windowMs: 0 }], now);
+}
+
+/** Counts one wrong SMS code from this client for this account, and holds the client when it has had its free ones. Answers the hold (ms; 0: none). */
+export async function countSmsCodeFailure(db: Db, account: string, address: string, now = Date.now()): Promise<number> {
+  const keys = smsCodeBackoffKeys(account, address);
+  const { freeFailures, firstDelayMs, maxDelayMs, memoryMs } = SMS_CODE_BACKOFF;
+  const [counted] = await countHits(db, [{ key: keys.failures, limit: Number.MAX_SAFE_INTEGER, windowMs: memoryMs }], now);
+  const over = (counted?.count ?? 0) - freeFailures;
+  if (over <= 0) return 0;
+  const holdMs = Math.min(firstDelayMs * 2 ** Math.min(over - 1, 30), maxDelayMs);
+  await db
+    .insert(rateLimits)
+    .values({ key: keys.hold, count: 1, resetAt: now + holdMs })
+    .onConflictDoUpdate({ target: rateLimits.key, set: { count: 1, resetAt: now + holdMs } });
+  return holdMs;
+}
 
 /** Code texts to all numbers together per hour; the budget itself is CODE_SMS_HOURLY_BUDGET (src/worker/config.ts). */
 export const CODE_SMS_BUDGET_KEY = "codeSendGlobal";

@@ -2,25 +2,29 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { consentEvents, invitations, optOuts, outbox, serviceTimeLedger, users } from "../db/schema";
 import { driver, openCheckout, payLocally, postEvent, sessionObject, stripeEvent, testPlan, userRow } from "../test/billing-fixtures";
-import { call, db, json, nextSms, PASSWORD, tokenFor, typed, uniquePhone } from "../test/fixtures";
+import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, tokenFor, typed, uniquePhone } from "../test/fixtures";
 import { DAY_MS } from "./service-time";
 
 function invite(token: string, phoneNumber: string) {
   return call("/api/invitations", { token, body: { phoneNumber } });
 }
 
+/** The friend registers with the invite link's code and confirms the phone with the texted code and their password. */
 async function register(phone: string, ref: string) {
+  const before = await lastOutboxId();
   const res = await call("/api/auth/register", {
     body: { phoneNumber: phone, password: PASSWORD, name: "Fran Friend", app: "flex", referralCode: ref, language: "en" },
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${await res.text()}`);
+  const code = codeIn((await nextSms(phone, before)).body);
+  const confirmed = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code, password: PASSWORD } });
+  if (confirmed.status !== 200) throw new Error(`confirm failed: ${confirmed.status} ${await confirmed.text()}`);
   const friend = (await db
     .select()
     .from(users)
     .where(and(eq(users.app, "flex"), eq(users.phone, phone)))
     .get())!;
-  await db.update(users).set({ phoneVerified: true }).where(eq(users.id, friend.id));
-  return { ...friend, phoneVerified: true, token: await tokenFor({ ...friend, phoneVerified: true }) };
+  return { ...friend, token: await tokenFor(friend) };
 }
 
 async function friendPays(friend: Awaited<ReturnType<typeof register>>) {

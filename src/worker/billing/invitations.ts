@@ -42,9 +42,13 @@ export async function resolveSignUpCode(db: Db, app: "flex" | "spark", code: str
   return inviter ? { invitedBy: inviter.id } : null;
 }
 
-/** A friend who signed up through an invite link they were not texted still counts as invited by its owner. */
-export async function recordLinkInvitation(db: Db, input: { inviterId: number; app: "flex" | "spark"; phone: string; now: number }) {
-  await db
+/**
+ * A friend who signed up through an invite link they were not texted still counts as invited by its
+ * owner, once they prove the phone with their registration password (src/worker/auth/pending-signup.ts):
+ * the statement, for that confirmation's batch.
+ */
+export function linkInvitationStatement(db: Db, input: { inviterId: number; app: "flex" | "spark"; phone: string; now: number }) {
+  return db
     .insert(invitations)
     .values({ inviterId: input.inviterId, app: input.app, phone: input.phone, invitedAt: input.now, via: "link" })
     .onConflictDoNothing({ target: [invitations.inviterId, invitations.phone] });

@@ -1,7 +1,7 @@
-import { and, count, desc, eq, gt, inArray, notExists, or } from "drizzle-orm";
-import type { ConsentText } from "../../shared/consent-texts";
+import { and, count, desc, eq, gt, inArray, isNull, lte, notExists, or, sql } from "drizzle-orm";
+import { CONSENT_CONFIRMATION_REQUEST, type ConsentText } from "../../shared/consent-texts";
 import { type Db, jsonList } from "../db/client";
-import { consentEvents, optOuts, users } from "../db/schema";
+import { consentConfirmations, consentEvents, optOuts, users } from "../db/schema";
 
 /**
  * The consent ledger's writers and readers (docs/messaging-rules.md). Consent, opt-outs and
@@ -14,10 +14,16 @@ export const CHANNELS: readonly Channel[] = ["sms", "whatsapp"];
 export type ConsentSource = "registration" | "contact_form" | "invitation" | "admin";
 export type Language = "en" | "es";
 
+export type ConsentBasis = "express" | "unconfirmed" | "invitation";
+
 export type ConsentInput = {
   phone: string;
-  /** 'express': the person agreed to the text themselves (allows marketing); 'invitation': a friend gave the number (does not). */
-  basis: "express" | "invitation";
+  /**
+   * 'express': the person agreed to the text themselves and the number is proven theirs (allows
+   * marketing); 'unconfirmed': a box ticked for a number nobody has proven (allows nothing until the
+   * number confirms it); 'invitation': a friend gave the number (allows nothing).
+   */
+  basis: ConsentBasis;
   source: ConsentSource;
   /** The wording shown, exactly, and its version (src/shared/consent-texts.ts); null for an invitation, which shows none. */
   text: ConsentText | null;
@@ -158,8 +164,8 @@ async function findByMessage(db: Db, messageId: string, channel: Channel | "all"
 export type ConsentState = {
   phone: string;
   optedOut: Record<Channel, boolean>;
-  /** The strongest basis on record: 'express' allows marketing; 'invitation' only says how we got the number. */
-  basis: "express" | "invitation" | null;
+  /** The strongest basis on record: 'express' allows marketing; 'unconfirmed' and 'invitation' only say how we got the number. */
+  basis: ConsentBasis | null;
   marketingAllowed: Record<Channel, boolean>;
 };
 
@@ -176,7 +182,7 @@ export async function consentState(db: Db, phone: string): Promise<ConsentState>
     sms: outs.some((o) => o.channel === "sms") || flags.some((f) => f.sms),
     whatsapp: outs.some((o) => o.channel === "whatsapp") || flags.some((f) => f.whatsapp),
   };
-  const basis = bases.some((b) => b.basis === "express") ? "express" : bases.some((b) => b.basis === "invitation") ? "invitation" : null;
+  const basis = (["express", "unconfirmed", "invitation"] as const).find((b) => bases.some((row) => row.basis === b)) ?? null;
   return {
     phone,
     optedOut,
@@ -189,7 +195,7 @@ export type ConsentEventView = {
   id: number;
   kind: "consent" | "opt_out" | "opt_in";
   channel: Channel | "all";
-  basis: "express" | "invitation" | null;
+  basis: ConsentBasis | null;
   source: string;
   text: string | null;
   textVersion: string | null;
@@ -226,7 +232,7 @@ export async function consentHistory(db: Db, phone: string, page: number, pageSi
   return { total: total?.n ?? 0, page, pageSize, rows: rows as ConsentEventView[] };
 }
 
-/** Numbers among `phones` that may receive marketing on the channel (consent basis, not opted out). */
+/** Numbers among `phones` that may receive marketing on the channel (confirmed express consent, not opted out). */
 export async function marketingAllowedAmong(db: Db, phones: string[], channel: Channel): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
   const rows = await db
@@ -247,4 +253,125 @@ export async function marketingAllowedAmong(db: Db, phones: string[], channel: C
     )
     .all();
   return new Set(rows.map((r) => r.phone));
+}
+
+/**
+ * Confirming a tick appends an 'express' row with the same words, version, language and source as
+ * the 'unconfirmed' one (which stays, as the record of the tick), so the ledger stays append-only
+ * and every marketing check, which reads 'express' only, needs nothing else.
+ */
+function confirmedCopyOf(db: Db, where: ReturnType<typeof and>, at: number, messageId: string | null) {
+  const e = consentEvents;
+  return db.insert(consentEvents).select(
+    db
+      .select({
+        id: sql<number>`NULL`.as("id"),
+        phone: e.phone,
+        kind: e.kind,
+        channel: e.channel,
+        basis: sql<"express">`'express'`.as("basis"),
+        source: e.source,
+        text: e.text,
+        textVersion: e.textVersion,
+        language: e.language,
+        userId: e.userId,
+        actorId: e.actorId,
+        messageId: sql<string | null>`${messageId}`.as("message_id"),
+        at: sql<number>`${at}`.as("at"),
+      })
+      .from(e)
+      .where(where),
+  );
+}
+
+const registrationTick = (userId: number) =>
+  and(eq(consentEvents.userId, userId), eq(consentEvents.kind, "consent"), eq(consentEvents.source, "registration"), eq(consentEvents.basis, "unconfirmed"));
+
+/** The registrant proved the phone with the registration password: their marketing tick is confirmed (a statement for their batch). */
+export function confirmRegistrationConsentStatement(db: Db, userId: number, at: number) {
+  return confirmedCopyOf(db, registrationTick(userId), at, null);
+}
+
+/**
+ * Someone else proved the phone: the tick made at registration was never theirs, and goes (a
+ * statement for their batch). It allowed nothing while it stood.
+ */
+export function dropRegistrationConsentStatement(db: Db, userId: number) {
+  return db.delete(consentEvents).where(registrationTick(userId));
+}
+
+/** One confirmation text per number in this long: a form ticked again and again texts nobody twice. */
+export const CONSENT_CONFIRMATION_RESEND_MS = 90 * 24 * 3600_000;
+/** How long a YES to the confirmation text counts. */
+export const CONSENT_CONFIRMATION_REPLY_MS = 30 * 24 * 3600_000;
+
+/** The confirmation text, in the language of the tick (GSM-7, one segment: src/shared/consent-texts.ts). */
+export function consentConfirmationText(language: Language): string {
+  return CONSENT_CONFIRMATION_REQUEST[language];
+}
+
+/**
+ * Whether a tick for this number may be asked about by text: not when the number already has
+ * confirmed consent or opted out of SMS, nor when it was asked within CONSENT_CONFIRMATION_RESEND_MS.
+ * Reads only: the caller then checks the sending limits and claims the text with `claimConsentConfirmation`.
+ */
+export async function consentConfirmationDue(db: Db, phone: string, now: number): Promise<boolean> {
+  const [express, outs, asked] = await db.batch([
+    db
+      .select({ id: consentEvents.id })
+      .from(consentEvents)
+      .where(and(eq(consentEvents.phone, phone), eq(consentEvents.kind, "consent"), eq(consentEvents.basis, "express")))
+      .limit(1),
+    db
+      .select({ phone: optOuts.phone })
+      .from(optOuts)
+      .where(and(eq(optOuts.phone, phone), eq(optOuts.channel, "sms"))),
+    db.select({ sentAt: consentConfirmations.sentAt }).from(consentConfirmations).where(eq(consentConfirmations.phone, phone)),
+  ]);
+  const lastAsked = asked[0]?.sentAt;
+  return express.length === 0 && outs.length === 0 && (lastAsked === undefined || lastAsked <= now - CONSENT_CONFIRMATION_RESEND_MS);
+}
+
+/**
+ * Claims the number's one confirmation text for this tick: true if this request may send it (no
+ * text in CONSENT_CONFIRMATION_RESEND_MS). Conditional, so two ticks at once send one text.
+ */
+export async function claimConsentConfirmation(db: Db, input: { phone: string; consentEventId: number; language: Language; now: number }) {
+  const row = await db
+    .insert(consentConfirmations)
+    .values({ phone: input.phone, consentEventId: input.consentEventId, language: input.language, sentAt: input.now })
+    .onConflictDoUpdate({
+      target: consentConfirmations.phone,
+      set: { consentEventId: input.consentEventId, language: input.language, sentAt: input.now, confirmedAt: null },
+      setWhere: lte(consentConfirmations.sentAt, input.now - CONSENT_CONFIRMATION_RESEND_MS),
+    })
+    .returning({ phone: consentConfirmations.phone })
+    .get();
+  return row !== undefined;
+}
+
+/**
+ * A YES (or START) from a number we asked: the tick the text named becomes 'express', once,
+ * recorded with the reply's provider id. Answers the language to thank the person in, or null when
+ * there was nothing to confirm (never asked, asked too long ago, already confirmed, a replay).
+ */
+export async function confirmConsentByReply(db: Db, input: { phone: string; messageId: string | null; at: number }): Promise<Language | null> {
+  const c = consentConfirmations;
+  const [updated] = await db.batch([
+    db
+      .update(c)
+      .set({ confirmedAt: input.at })
+      .where(and(eq(c.phone, input.phone), isNull(c.confirmedAt), gt(c.sentAt, input.at - CONSENT_CONFIRMATION_REPLY_MS), lte(c.sentAt, input.at)))
+      .returning({ language: c.language }),
+    confirmedCopyOf(
+      db,
+      and(
+        eq(consentEvents.basis, "unconfirmed"),
+        sql`${consentEvents.id} = (SELECT ${c.consentEventId} FROM ${c} WHERE ${c.phone} = ${input.phone} AND ${c.confirmedAt} = ${input.at})`,
+      ),
+      input.at,
+      input.messageId,
+    ).onConflictDoNothing(),
+  ]);
+  return updated[0]?.language ?? null;
 }

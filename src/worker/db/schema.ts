@@ -750,8 +750,12 @@ export const consentEvents = sqliteTable(
     kind: text("kind", { enum: ["consent", "opt_out", "opt_in"] }).notNull(),
     /** The channel it applies to; 'all' for consent given to both, and for opt-outs honoured across channels. */
     channel: text("channel", { enum: ["sms", "whatsapp", "all"] }).notNull(),
-    /** For consent: 'express' (the person agreed, in writing) allows marketing; 'invitation' (a friend gave the number) does not. */
-    basis: text("basis", { enum: ["express", "invitation"] }),
+    /**
+     * For consent: 'express' (the person agreed, in writing, and the number confirmed it) allows marketing;
+     * 'unconfirmed' (a box ticked for a number nobody has proven yet) and 'invitation' (a friend gave the
+     * number) do not. Confirming appends an 'express' row; the 'unconfirmed' one stays as the record of the tick.
+     */
+    basis: text("basis", { enum: ["express", "unconfirmed", "invitation"] }),
     source: text("source", { enum: ["registration", "contact_form", "invitation", "inbound_sms", "inbound_whatsapp", "admin"] }).notNull(),
     /** The consent text shown, or the inbound message that opted out or in. */
     text: text("text"),
@@ -788,3 +792,33 @@ export const userTallies = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.app, t.isAdmin, t.status, t.accountConnected, t.phoneVerified] })],
 );
+
+/**
+ * What a registrant typed that gives someone else a claim on the account (a reseller's referral
+ * code, the inviter of an invite link), held until the phone is proven by whoever chose the
+ * registration password (docs/security.md, "Proving a phone ends what came before"): confirm with
+ * that password applies it (and writes the link invitation); any other proof of the phone drops it,
+ * with the name, email and marketing tick typed at registration. One row per unconfirmed registration.
+ */
+export const pendingSignups = sqliteTable("pending_signups", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  referralCode: text("referral_code"),
+  invitedBy: integer("invited_by"),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+/**
+ * The one text asking a number to confirm a marketing tick nobody proved (the contact form's box):
+ * one row per number, sent at most once per CONSENT_CONFIRMATION_RESEND_MS; a YES reply within
+ * CONSENT_CONFIRMATION_REPLY_MS confirms the tick it names (src/worker/compliance/consent.ts).
+ */
+export const consentConfirmations = sqliteTable("consent_confirmations", {
+  phone: text("phone").primaryKey(),
+  /** The 'unconfirmed' consent row the text asks about. */
+  consentEventId: integer("consent_event_id").notNull(),
+  language: text("language", { enum: ["en", "es"] }).notNull(),
+  sentAt: integer("sent_at").notNull(),
+  confirmedAt: integer("confirmed_at"),
+});

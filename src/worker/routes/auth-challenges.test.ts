@@ -6,7 +6,7 @@ import { startRefreshFamily } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
 import { generateTotpSecret, totpCode } from "../auth/totp";
 import { auditLog, authChallenges, users } from "../db/schema";
-import { call, codeIn, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, uniquePhone } from "../test/fixtures";
+import { call, codeIn, db, json, lastOutboxId, nextSms, seedAdmin, seedUser, uniqueAddress, uniquePhone } from "../test/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -313,12 +313,14 @@ describe("CUSTOM_CHALLENGE (sign in by SMS code)", () => {
     expect(res.headers.get("Retry-After")).toBeTruthy();
   });
 
-  it("rate-limits answers per phone across sessions", async () => {
+  it("rate-limits answers per phone and client across sessions", async () => {
     const user = await seedUser({ totpSecret: generateTotpSecret() });
     const sessions: string[] = [];
     for (let i = 0; i < 3; i++) sessions.push((await passwordSignIn(user)).session!);
+    const address = uniqueAddress();
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await respond({ challenge: "SOFTWARE_TOKEN_MFA", session: sessions[i % 3], code: "000000" })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push((await call("/api/auth/respond", { body: { challenge: "SOFTWARE_TOKEN_MFA", session: sessions[i % 3], code: "000000" }, address })).status);
     expect(statuses.at(-1)).toBe(429);
   });
 });

@@ -5,17 +5,20 @@
  * ones by the SMS sign-in, and sessions kept alive forever by refreshing them.
  */
 import { env } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { PHONE_REFUSAL_CODES, PHONE_REFUSAL_MESSAGES } from "../../shared/phone";
 import { deliverCode, type IdentityDeps } from "../auth/code-delivery";
 import { issueCode } from "../auth/codes";
-import { clientAddress, RATE_LIMITS } from "../auth/rate-limit";
+import { clientAddress, RATE_LIMITS, SMS_CODE_BACKOFF } from "../auth/rate-limit";
 import { SESSION_MAX_AGE_MS, startRefreshFamily } from "../auth/refresh-tokens";
 import { idTokenFor } from "../auth/sign-in-flow";
 import { totpCode } from "../auth/totp";
-import { authChallenges, rateLimits, users } from "../db/schema";
+import { consentState } from "../compliance/consent";
+import { auditLog, authChallenges, commissions, consentEvents, invitations, pendingSignups, rateLimits, users } from "../db/schema";
 import { createLogger } from "../log";
+import { openCheckout, payLocally, resellerWithClient, testPlan, userRow } from "../test/billing-fixtures";
 import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedAdmin, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../test/fixtures";
 
 afterEach(() => {
@@ -247,7 +250,7 @@ describe("SMS cost fraud", () => {
       await db
         .select()
         .from(rateLimits)
-        .where(eq(rateLimits.key, `signInPerPhone:flex:${victim.phone}`)),
+        .where(inArray(rateLimits.key, [`passwordPerAccountClient:flex:${victim.phone}:${address}`, `passwordPerAccount:flex:${victim.phone}`])),
     ).toEqual([]);
     // The victim, from anywhere else, signs in as usual.
     expect((await passwordSignIn(victim.phone, PASSWORD)).status).toBe(200);
@@ -258,7 +261,7 @@ describe("SMS cost fraud", () => {
     const driver = await seedUser();
     const session = await signIn(driver);
     const address = uniqueAddress();
-    for (let i = 0; i < RATE_LIMITS.signInPerPhone.limit; i++) await passwordSignIn(user.phone, "Wrong#Pass1", uniqueAddress());
+    for (let i = 0; i < RATE_LIMITS.passwordPerAccountClient.limit; i++) await passwordSignIn(user.phone, "Wrong#Pass1", address);
     for (let i = 0; i < RATE_LIMITS.registerPerAddress.limit; i++) {
       await post("/api/auth/register", { phoneNumber: uniquePhone(), password: PASSWORD, name: "N", app: "flex" }, { address });
     }
@@ -267,7 +270,7 @@ describe("SMS cost fraud", () => {
     }
 
     const derive = vi.spyOn(crypto.subtle, "deriveBits");
-    expect((await passwordSignIn(user.phone, PASSWORD)).status).toBe(429);
+    expect((await passwordSignIn(user.phone, PASSWORD, address)).status).toBe(429);
     expect((await post("/api/auth/register", { phoneNumber: uniquePhone(), password: PASSWORD, name: "N", app: "flex" }, { address })).status).toBe(429);
     expect((await post("/api/auth/change-password", { currentPassword: PASSWORD, newPassword: OWNER_PASSWORD }, { token: session.idToken })).status).toBe(429);
     expect(derive).not.toHaveBeenCalled();
@@ -278,10 +281,10 @@ describe("SMS cost fraud", () => {
 });
 
 describe("guessing codes over days", () => {
-  it("locks an account's code checks for the day after 20 wrong codes, from any address, with any new code", { timeout: 60_000 }, async () => {
+  it("locks an account's authenticator checks for the day after 20 wrong codes past the password, from any address", { timeout: 60_000 }, async () => {
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
     const user = await seedUser({ totpSecret: secret });
-    const { limit } = RATE_LIMITS.codeFailuresPerAccount;
+    const { limit } = RATE_LIMITS.authenticatorFailuresPerAccount;
     let wrong = 0;
     while (wrong < limit) {
       const step = await json<Step>(await passwordSignIn(user.phone, PASSWORD, uniqueAddress()));
@@ -299,18 +302,25 @@ describe("guessing codes over days", () => {
     expect((await respond({ challenge: "SOFTWARE_TOKEN_MFA", session: later.session, code: await totpCode(secret) })).status).toBe(200);
   });
 
-  it("counts wrong SMS codes on confirm and reset the same way, and only wrong ones", async () => {
+  it("counts wrong SMS codes on confirm and reset the same way, per client, and only wrong ones; never toward the authenticator's lockout", async () => {
     const phone = uniquePhone();
     await squat(phone);
-    await post("/api/auth/confirm", { phoneNumber: phone, app: "flex", code: "000000" });
-    await post("/api/auth/reset-password", { phoneNumber: phone, app: "flex", code: "000000", newPassword: OWNER_PASSWORD });
+    const address = uniqueAddress();
+    await post("/api/auth/confirm", { phoneNumber: phone, app: "flex", code: "000000" }, { address });
+    await post("/api/auth/reset-password", { phoneNumber: phone, app: "flex", code: "000000", newPassword: OWNER_PASSWORD }, { address });
     const row = await db
       .select()
       .from(rateLimits)
-      .where(eq(rateLimits.key, `codeFailuresPerAccount:flex:${phone}`))
+      .where(eq(rateLimits.key, `smsCodeFailures:flex:${phone}:${address}`))
       .get();
     // The reset had no code to compare against ("missing"): not a guess.
     expect(row?.count).toBe(1);
+    expect(
+      await db
+        .select()
+        .from(rateLimits)
+        .where(eq(rateLimits.key, `authenticatorFailuresPerAccount:flex:${phone}`)),
+    ).toEqual([]);
   });
 });
 
@@ -318,12 +328,15 @@ describe("SMS sign-in answers the same for known and unknown phones", () => {
   it("every answer along the way, to the last attempt", { timeout: 30_000 }, async () => {
     const known = await seedUser();
     const unknown = uniquePhone();
+    const addresses = new Map<string, string>();
     const answers = async (phone: string) => {
-      const start = await post("/api/auth/sign-in", { phoneNumber: phone, app: "flex", method: "sms" });
+      const address = uniqueAddress();
+      addresses.set(phone, address);
+      const start = await post("/api/auth/sign-in", { phoneNumber: phone, app: "flex", method: "sms" }, { address });
       const step = await json<Step>(start);
       const seen: unknown[] = [start.status, Object.keys(step).sort()];
       for (let i = 0; i < 6; i++) {
-        const res = await respond({ challenge: "CUSTOM_CHALLENGE", session: step.session, code: "000000" });
+        const res = await post("/api/auth/respond", { challenge: "CUSTOM_CHALLENGE", session: step.session, code: "000000" }, { address });
         seen.push(res.status, await json(res));
       }
       return seen;
@@ -333,7 +346,7 @@ describe("SMS sign-in answers the same for known and unknown phones", () => {
     const wrongs = await db
       .select()
       .from(rateLimits)
-      .where(and(eq(rateLimits.key, `codeFailuresPerAccount:flex:${unknown}`)))
+      .where(and(eq(rateLimits.key, `smsCodeFailures:flex:${unknown}:${addresses.get(unknown)}`)))
       .get();
     expect(wrongs?.count).toBe(5);
   });
@@ -355,5 +368,190 @@ describe("refresh tokens", () => {
     const ended = await post("/api/auth/refresh", { refreshToken });
     expect(ended.status).toBe(401);
     expect((await json(ended)).error.details).toEqual({ reason: "expired" });
+  });
+});
+
+describe("what a registrant typed waits for the registration password", () => {
+  /** A squatter registers the phone with a claim on it (a reseller's referral code or an invite link), an email, a name and the marketing tick. */
+  async function squatWithClaims(phone: string, referralCode: string) {
+    const before = await lastOutboxId();
+    const res = await post("/api/auth/register", {
+      phoneNumber: phone,
+      password: SQUATTER_PASSWORD,
+      name: "Squatter",
+      email: "squatter@example.com",
+      app: "flex",
+      referralCode,
+      marketingConsent: { version: REGISTRATION_CONSENT.version },
+    });
+    expect(res.status).toBe(201);
+    const user = (await userByPhone(phone))!;
+    // Pending: no reseller or inviter holds a claim, and the tick allows nothing, while the phone is unproven.
+    expect(user).toMatchObject({ referralCode: null, invitedBy: null });
+    expect((await consentState(db, phone)).marketingAllowed).toEqual({ sms: false, whatsapp: false });
+    return { user, code: codeIn((await nextSms(phone, before)).body) };
+  }
+
+  /** Nothing the squatter typed is left on the account the owner took. */
+  async function expectNothingLeft(userId: number, phone: string, via: string) {
+    expect(await db.query.users.findFirst({ where: eq(users.id, userId) })).toMatchObject({
+      name: "",
+      email: null,
+      referralCode: null,
+      invitedBy: null,
+      phoneVerified: true,
+    });
+    expect(await db.select().from(invitations).where(eq(invitations.phone, phone))).toEqual([]);
+    expect(await db.select().from(consentEvents).where(eq(consentEvents.phone, phone))).toEqual([]);
+    expect(await db.select().from(pendingSignups).where(eq(pendingSignups.userId, userId))).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.action, "auth.signup_dropped"), eq(auditLog.target, `user:${userId}`))),
+    ).toEqual([expect.objectContaining({ details: expect.objectContaining({ via }) })]);
+  }
+
+  /** The owner pays for a week; answers nothing, the test then looks at what the squatter's allies got. */
+  async function ownerPays(tokens: { idToken: string }) {
+    const { sessionId } = await openCheckout({ token: tokens.idToken }, (await testPlan()).id);
+    expect((await payLocally(sessionId, "4242424242424242")).status).toBe(200);
+  }
+
+  it("confirm without the password: the squatter's reseller gets no client, no commission, no calendar", async () => {
+    const { reseller, code: referral } = await resellerWithClient();
+    const phone = uniquePhone();
+    const { user, code } = await squatWithClaims(phone, referral);
+    const step = await json<Step>(await post("/api/auth/confirm", { phoneNumber: phone, app: "flex", code }));
+    const done = await json<Step>(await respond({ challenge: "NEW_PASSWORD_REQUIRED", session: step.session, newPassword: OWNER_PASSWORD }));
+    await expectNothingLeft(user.id, phone, "confirm");
+    await ownerPays(done.tokens!);
+    expect(await db.select().from(commissions).where(eq(commissions.resellerId, reseller.id))).toEqual([]);
+    const clients = await json(await call("/api/reseller/clients?page=1&pageSize=20", { token: reseller.token }));
+    expect(clients.rows.map((r: { id: number }) => r.id)).not.toContain(user.id);
+  });
+
+  it("SMS sign-in: the squatting inviter earns no free week", async () => {
+    const inviter = await seedUser({ expirationAt: Date.now() + 3 * 86_400_000, goodStanding: true });
+    const phone = uniquePhone();
+    const { user } = await squatWithClaims(phone, inviter.inviteCode);
+    const before = await lastOutboxId();
+    const start = await json<Step>(await post("/api/auth/sign-in", { phoneNumber: phone, app: "flex", method: "sms" }));
+    const code = codeIn((await nextSms(phone, before)).body);
+    const proved = await json<Step>(await respond({ challenge: "CUSTOM_CHALLENGE", session: start.session, code }));
+    const done = await json<Step>(await respond({ challenge: "NEW_PASSWORD_REQUIRED", session: proved.session, newPassword: OWNER_PASSWORD }));
+    await expectNothingLeft(user.id, phone, "sms_sign_in");
+    await ownerPays(done.tokens!);
+    expect((await userRow(inviter.id)).expirationAt).toBe(inviter.expirationAt);
+  });
+
+  it("reset-password: the referral, the invite link, the name, the email and the tick go", async () => {
+    const inviter = await seedUser();
+    const phone = uniquePhone();
+    const { user } = await squatWithClaims(phone, inviter.inviteCode);
+    const before = await lastOutboxId();
+    expect((await post("/api/auth/forgot-password", { phoneNumber: phone, app: "flex" })).status).toBe(200);
+    const code = codeIn((await nextSms(phone, before)).body);
+    expect((await post("/api/auth/reset-password", { phoneNumber: phone, app: "flex", code, newPassword: OWNER_PASSWORD })).status).toBe(200);
+    await expectNothingLeft(user.id, phone, "reset");
+  });
+
+  it("the registrant confirming with the registration password keeps all of it: referral, invite link, name, email, tick", async () => {
+    const inviter = await seedUser();
+    const phone = uniquePhone();
+    const { user, code } = await squatWithClaims(phone, inviter.inviteCode);
+    expect((await post("/api/auth/confirm", { phoneNumber: phone, app: "flex", code, password: SQUATTER_PASSWORD })).status).toBe(200);
+    expect(await userByPhone(phone)).toMatchObject({ name: "Squatter", email: "squatter@example.com", invitedBy: inviter.id, phoneVerified: true });
+    expect(await db.select().from(invitations).where(eq(invitations.phone, phone))).toEqual([expect.objectContaining({ inviterId: inviter.id, via: "link" })]);
+    expect((await consentState(db, phone)).marketingAllowed).toEqual({ sms: true, whatsapp: true });
+    expect(await db.select().from(pendingSignups).where(eq(pendingSignups.userId, user.id))).toEqual([]);
+  });
+});
+
+describe("nobody can lock someone else's account", () => {
+  const RETRY = (res: Response) => Number(res.headers.get("Retry-After"));
+
+  it("wrong SMS codes hold back only the client sending them, with growing waits; the owner signs in by SMS, authenticator included", {
+    timeout: 60_000,
+  }, async () => {
+    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    const owner = await seedUser({ totpSecret: secret });
+    const attacker = uniqueAddress();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const wait = (ms: number) => vi.setSystemTime(Date.now() + ms);
+
+    let session: string | undefined;
+    let left = 0;
+    const waits: number[] = [];
+    // Ten answers: the per-client window (10 in 15 minutes) is not what holds the attacker here.
+    for (let wrong = 0; wrong < 10; ) {
+      if (left === 0) {
+        wait(31_000); // the next sign-in code may be texted 30 s after the last
+        const start = await post("/api/auth/sign-in", { phoneNumber: owner.phone, app: "flex", method: "sms" }, { address: attacker });
+        expect(start.status).toBe(200);
+        session = (await json<Step>(start)).session;
+        left = 5;
+      }
+      const res = await post("/api/auth/respond", { challenge: "CUSTOM_CHALLENGE", session, code: "000000" }, { address: attacker });
+      if (res.status === 429) {
+        waits.push(RETRY(res));
+        wait(RETRY(res) * 1000);
+        continue;
+      }
+      expect([400, 401]).toContain(res.status);
+      wrong++;
+      left--;
+    }
+    // Past the free ones, every wrong code made the attacker wait, twice as long each time.
+    expect(waits).toEqual([2, 4, 8, 16]);
+    expect(waits.length).toBe(10 - SMS_CODE_BACKOFF.freeFailures - 1);
+    for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]!);
+    // The hold covers every SMS code of the account from that client (a reset code too).
+    const refused = await post(
+      "/api/auth/reset-password",
+      { phoneNumber: owner.phone, app: "flex", code: "000000", newPassword: OWNER_PASSWORD },
+      { address: attacker },
+    );
+    expect(refused.status).toBe(429);
+    expect(RETRY(refused)).toBeGreaterThan(waits.at(-1)!);
+
+    // The owner, on their own phone, signs in by SMS at once, and their authenticator is not locked.
+    wait(31_000);
+    const mine = uniqueAddress();
+    const before = await lastOutboxId();
+    const start = await json<Step>(await post("/api/auth/sign-in", { phoneNumber: owner.phone, app: "flex", method: "sms" }, { address: mine }));
+    const code = codeIn((await nextSms(owner.phone, before)).body);
+    const totp = await json<Step>(await post("/api/auth/respond", { challenge: "CUSTOM_CHALLENGE", session: start.session, code }, { address: mine }));
+    expect(totp.challenge).toBe("SOFTWARE_TOKEN_MFA");
+    const done = await post("/api/auth/respond", { challenge: "SOFTWARE_TOKEN_MFA", session: totp.session, code: await totpCode(secret) }, { address: mine });
+    expect(done.status).toBe(200);
+    expect((await json<Step>(done)).tokens).toBeTruthy();
+  });
+
+  it("wrong passwords from others block neither the owner's SMS sign-in nor a reset; the per-account ceiling stops passwords only", {
+    timeout: 60_000,
+  }, async () => {
+    const owner = await seedUser();
+    for (let i = 0; i < 11; i++) expect((await passwordSignIn(owner.phone, "Wrong#Pass1", uniqueAddress())).status).toBe(401);
+    expect((await post("/api/auth/sign-in", { phoneNumber: owner.phone, app: "flex", method: "sms" })).status).toBe(200);
+    expect((await passwordSignIn(owner.phone, PASSWORD)).status).toBe(200);
+
+    // Many clients together reach the ceiling: passwords stop for everyone, SMS sign-in and reset do not.
+    const { limit, windowMs } = RATE_LIMITS.passwordPerAccount;
+    await db
+      .update(rateLimits)
+      .set({ count: limit, resetAt: Date.now() + windowMs })
+      .where(eq(rateLimits.key, `passwordPerAccount:flex:${owner.phone}`));
+    expect((await passwordSignIn(owner.phone, PASSWORD)).status).toBe(429);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 31_000);
+    const before = await lastOutboxId();
+    const start = await json<Step>(await post("/api/auth/sign-in", { phoneNumber: owner.phone, app: "flex", method: "sms" }));
+    const code = codeIn((await nextSms(owner.phone, before)).body);
+    expect((await json<Step>(await respond({ challenge: "CUSTOM_CHALLENGE", session: start.session, code }))).tokens).toBeTruthy();
+    const resetBefore = await lastOutboxId();
+    expect((await post("/api/auth/forgot-password", { phoneNumber: owner.phone, app: "flex" })).status).toBe(200);
+    const resetCode = codeIn((await nextSms(owner.phone, resetBefore)).body);
+    expect((await post("/api/auth/reset-password", { phoneNumber: owner.phone, app: "flex", code: resetCode, newPassword: OWNER_PASSWORD })).status).toBe(200);
   });
 });

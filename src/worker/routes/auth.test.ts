@@ -4,6 +4,7 @@ import { decodeJwt } from "jose";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { PBKDF2_ITERATIONS, verifyPassword } from "../auth/password";
+import { consentState } from "../compliance/consent";
 import { auditLog, consentEvents, outbox, rateLimits, referralCodes, refreshTokens, users, verificationCodes } from "../db/schema";
 import { call, codeIn, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, typed, uniqueAddress, uniquePhone } from "../test/fixtures";
 
@@ -37,24 +38,32 @@ async function expireCodes(phone: string) {
 }
 
 describe("POST /api/auth/register", () => {
-  it("records the marketing consent box in the ledger, with the exact wording shown and its version", async () => {
+  it("records the marketing consent box in the ledger, with the exact wording shown and its version, unconfirmed until the registrant confirms", async () => {
     const [ticked, unticked] = [uniquePhone(), uniquePhone()];
+    const before = await lastOutboxId();
     expect((await register({ phoneNumber: typed(ticked), language: "es", marketingConsent: { version: REGISTRATION_CONSENT.version } })).status).toBe(201);
     expect((await register({ phoneNumber: typed(unticked) })).status).toBe(201);
     const rows = await db.select().from(consentEvents).where(eq(consentEvents.phone, ticked));
     const user = await userByPhone(ticked);
-    expect(rows).toEqual([
-      expect.objectContaining({
-        kind: "consent",
-        basis: "express",
-        source: "registration",
-        channel: "all",
-        text: REGISTRATION_CONSENT.es,
-        textVersion: REGISTRATION_CONSENT.version,
-        language: "es",
-        userId: user!.id,
-      }),
+    const tick = {
+      kind: "consent",
+      source: "registration",
+      channel: "all",
+      text: REGISTRATION_CONSENT.es,
+      textVersion: REGISTRATION_CONSENT.version,
+      language: "es",
+      userId: user!.id,
+    };
+    expect(rows).toEqual([expect.objectContaining({ ...tick, basis: "unconfirmed" })]);
+    expect((await consentState(db, ticked)).marketingAllowed).toEqual({ sms: false, whatsapp: false });
+    // The registrant proves the phone with the code and the registration password: the tick is confirmed.
+    const code = codeIn((await nextSms(ticked, before)).body);
+    expect((await call("/api/auth/confirm", { body: { phoneNumber: ticked, app: "flex", code, password: PASSWORD } })).status).toBe(200);
+    expect(await db.select().from(consentEvents).where(eq(consentEvents.phone, ticked))).toEqual([
+      expect.objectContaining({ ...tick, basis: "unconfirmed" }),
+      expect.objectContaining({ ...tick, basis: "express" }),
     ]);
+    expect((await consentState(db, ticked)).marketingAllowed).toEqual({ sms: true, whatsapp: true });
     expect(await db.select().from(consentEvents).where(eq(consentEvents.phone, unticked))).toEqual([]);
     // A wording we never showed is refused, and no account is made.
     const stale = uniquePhone();
@@ -105,11 +114,14 @@ describe("POST /api/auth/register", () => {
     expect((await register({ phoneNumber: existing.phone, app: "spark" })).status).toBe(201);
   });
 
-  it("stores a referral code that exists, in its canonical form", async () => {
+  it("stores a referral code that exists, in its canonical form, once the registrant confirms with the registration password", async () => {
     const code = `REF${uniquePhone().slice(-6)}`;
     await db.insert(referralCodes).values({ code, app: "flex", owner: "Partner" });
     const phone = uniquePhone();
-    expect((await register({ phoneNumber: phone, referralCode: ` ${code.toLowerCase()} ` })).status).toBe(201);
+    const texted = await registerAndGetCode(phone, { referralCode: ` ${code.toLowerCase()} ` });
+    // Pending until the phone is proven by whoever registered.
+    expect((await userByPhone(phone))!.referralCode).toBeNull();
+    expect((await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: texted, password: PASSWORD } })).status).toBe(200);
     expect((await userByPhone(phone))!.referralCode).toBe(code);
   });
 
@@ -257,13 +269,15 @@ describe("POST /api/auth/confirm", () => {
     expect((await json(res)).error.code).toBe("validation_failed");
   });
 
-  it("rate-limits code checks per phone", async () => {
+  it("rate-limits code checks per phone and client", async () => {
     const phone = uniquePhone();
     await registerAndGetCode(phone);
-    const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: "999999" } })).status);
-    expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
-    expect(statuses[10]).toBe(429);
+    const address = uniqueAddress();
+    // Wrong codes also earn the client growing waits (auth-security.test.ts); the window counts every answer.
+    await db.insert(rateLimits).values({ key: `codeCheckPerAccountClient:flex:${phone}:${address}`, count: 10, resetAt: Date.now() + 15 * 60_000 });
+    const blocked = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: "999999" }, address });
+    expect(blocked.status).toBe(429);
+    expect((await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: "999999" } })).status).toBe(400);
   });
 
   it("rate-limits code checks per client address across phones", async () => {
@@ -398,18 +412,20 @@ describe("POST /api/auth/sign-in (password)", () => {
     expect(await iterationsFor(passwordless.phone)).toEqual(wrong);
   });
 
-  it("limits attempts per phone (10 per 15 minutes), even with the right password after", async () => {
+  it("limits attempts per phone and client (10 per 15 minutes), even with the right password after; another client is not held", async () => {
     const user = await seedUser();
+    const address = uniqueAddress();
     for (let i = 0; i < 10; i++) {
-      expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: "Wrong#Pass1" } })).status).toBe(401);
+      expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: "Wrong#Pass1" }, address })).status).toBe(401);
     }
-    const blocked = await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } });
+    const blocked = await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD }, address });
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(800);
+    expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } })).status).toBe(200);
 
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(Date.now() + 15 * 60_000 + 1000);
-    expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD } })).status).toBe(200);
+    expect((await call("/api/auth/sign-in", { body: { phoneNumber: user.phone, app: "flex", password: PASSWORD }, address })).status).toBe(200);
   });
 
   it("limits attempts per client address (50 per 15 minutes) across phones", async () => {

@@ -9,7 +9,8 @@ import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes
 import { insertUser } from "../auth/insert-user";
 import { requireUser } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, hashPassword, needsRehash, verifyPassword } from "../auth/password";
-import { assertUnderLimits, clientAddress, countHits, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { applyPendingSignup, dropPendingSignup, holdSignupStatement } from "../auth/pending-signup";
+import { assertNoSmsCodeHold, assertUnderLimits, clientAddress, countHits, countSmsCodeFailure, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
 import {
@@ -28,8 +29,8 @@ import {
 import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "../auth/tokens";
 import { claimTotpStep, verifyTotp } from "../auth/totp";
 import { toUserItem } from "../auth/user-item";
-import { recordLinkInvitation, resolveSignUpCode } from "../billing/invitations";
-import { recordConsent } from "../compliance/consent";
+import { resolveSignUpCode } from "../billing/invitations";
+import { consentStatement } from "../compliance/consent";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
@@ -75,7 +76,8 @@ const meSchema = z
   .object({ name: nameSchema.optional(), email: optionalEmailSchema, language: languageSchema.optional() })
   .refine((body) => Object.values(body).some((value) => value !== undefined), "Send at least one of name, email, language");
 
-function identityDeps(c: Context<AppEnv>): IdentityDeps {
+/** What the identity flows (and other texts sent on someone's request) need from the request. */
+export function identityDeps(c: Context<AppEnv>): IdentityDeps {
   return {
     db: c.var.db,
     env: c.env,
@@ -107,22 +109,57 @@ function challengeCodeError(attemptsUsed: number, reason: "mismatch" | "used"): 
     : codeError("mismatch", attemptsLeft);
 }
 
+type Account = { app: string; phone: string };
+const accountKey = (account: Account) => `${account.app}:${account.phone}`;
+
 /**
- * Runs one code check (SMS or authenticator) under the account's daily lockout: refused outright
- * (429) once the account has had its wrong codes for the day, and a wrong code counts towards it.
+ * Runs one SMS code check (confirm, reset, sign-in, SMS second factor). Anyone can have such a
+ * code texted to any phone, so a wrong one holds back only the client that sent it, for this
+ * account, with growing waits (SMS_CODE_BACKOFF); the owner on another client is not held. The
+ * caller refuses a held client first (`assertNoSmsCodeHold`), before anything is counted.
  */
-async function checkingGuesses<T>(deps: IdentityDeps, account: { app: string; phone: string }, check: () => Promise<T>): Promise<T> {
-  const lockout = limitFor("codeFailuresPerAccount", `${account.app}:${account.phone}`);
+async function checkingSmsCode<T>(deps: IdentityDeps, account: Account, check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    if (isWrongGuess(err)) {
+      const holdMs = await countSmsCodeFailure(deps.db, accountKey(account), deps.address, deps.now);
+      deps.log.warn("auth.wrong_code", { factor: "sms", account: accountKey(account), address: deps.address, holdMs });
+    }
+    throw err;
+  }
+}
+
+/**
+ * Runs one authenticator (TOTP) check under the account's daily lockout: refused outright (429)
+ * once the account has had its wrong codes for the day, and a wrong code counts towards it. Only
+ * someone past the first factor gets here, so only they can spend it.
+ */
+async function checkingAuthenticatorCode<T>(deps: IdentityDeps, account: Account, check: () => Promise<T>): Promise<T> {
+  const lockout = limitFor("authenticatorFailuresPerAccount", accountKey(account));
   await assertUnderLimits(deps.db, [lockout], deps.now);
   try {
     return await check();
   } catch (err) {
     if (isWrongGuess(err)) {
       await countHits(deps.db, [lockout], deps.now);
-      deps.log.warn("auth.wrong_code", { account: lockout.key });
+      deps.log.warn("auth.wrong_code", { factor: "authenticator", account: lockout.key });
     }
     throw err;
   }
+}
+
+/**
+ * The limits of one SMS code answer (confirm, reset): a client still held back for this account
+ * is refused before anything counts; then the answer counts per account and client, and per client.
+ */
+async function enforceSmsCodeCheckLimits(deps: IdentityDeps, account: Account): Promise<void> {
+  await assertNoSmsCodeHold(deps.db, accountKey(account), deps.address, deps.now);
+  await enforceRateLimits(
+    deps.db,
+    [limitFor("codeCheckPerAccountClient", `${accountKey(account)}:${deps.address}`), limitFor("codeCheckPerAddress", deps.address)],
+    deps.now,
+  );
 }
 
 /** Identity: /api/auth/* (docs/api.md). */
@@ -153,49 +190,54 @@ export const authRoutes = new Hono<AppEnv>()
       email: body.email ?? null,
       passwordHash,
       language: body.language,
-      referralCode,
-      invitedBy,
       createdAt: deps.now,
     });
+    // Nothing typed here is proven: the referral code and inviter wait for the registrant to confirm
+    // with this password, and the marketing tick allows nothing until then (src/worker/auth/pending-signup.ts).
+    const hold = holdSignupStatement(db, account.id, { referralCode, invitedBy }, deps.now);
     if (body.marketingConsent) {
-      await recordConsent(db, {
+      const tick = consentStatement(db, {
         phone: body.phoneNumber,
-        basis: "express",
+        basis: "unconfirmed",
         source: "registration",
         text: REGISTRATION_CONSENT,
         language: body.language,
         userId: account.id,
         at: deps.now,
       });
+      await db.batch([hold, tick]);
+    } else {
+      await hold;
     }
-    if (invitedBy !== null) await recordLinkInvitation(db, { inviterId: invitedBy, app: body.app, phone: body.phoneNumber, now: deps.now });
     const codeDelivery = await issueAndSendCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "confirm", language: body.language, send: true });
     return c.json({ codeDelivery }, 201);
   })
 
   /**
    * The code proves the phone, for whoever holds it, who may not be whoever registered: every
-   * session and sign-in made before ends, and the password chosen at registration survives only if
-   * the request carries it too (the registrant confirming). Otherwise the answer is a
-   * NEW_PASSWORD_REQUIRED challenge, so the phone's owner sets their own. Either way the answer
-   * continues as a sign-in (`tokens` or the next challenge).
+   * session and sign-in made before ends, and what was typed at registration (the password, the
+   * referral code or inviter, the name, the email, the marketing tick) takes effect only if the
+   * request carries the registration password too (the registrant confirming). Otherwise all of it
+   * is dropped and the answer is a NEW_PASSWORD_REQUIRED challenge, so the phone's owner sets their
+   * own password. Either way the answer continues as a sign-in (`tokens` or the next challenge).
    */
   .post("/confirm", validate("json", confirmSchema), async (c) => {
     const body = c.req.valid("json");
     const deps = identityDeps(c);
     const { db } = deps;
     const account = { app: body.app, phone: body.phoneNumber };
-    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
-    await checkingGuesses(deps, account, () => consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose: "confirm" }, body.code, deps.now));
+    await enforceSmsCodeCheckLimits(deps, account);
+    await checkingSmsCode(deps, account, () => consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose: "confirm" }, body.code, deps.now));
     const user = await findUser(db, body.app, body.phoneNumber);
     if (!user) throw codeError("missing");
     if (user.phoneVerified) throw new ApiError("conflict", "This account is already confirmed");
     const registrant = body.password !== undefined && !!user.passwordHash && (await verifyPassword(body.password, user.passwordHash, c.env.PASSWORD_PEPPER));
-    const confirmed: User = registrant ? { ...user, phoneVerified: true } : { ...user, phoneVerified: true, passwordHash: null, mustChangePassword: true };
+    let confirmed: User = registrant ? { ...user, phoneVerified: true } : { ...user, phoneVerified: true, passwordHash: null, mustChangePassword: true };
     await db
       .update(users)
       .set({ phoneVerified: true, passwordHash: confirmed.passwordHash, mustChangePassword: confirmed.mustChangePassword })
       .where(eq(users.id, user.id));
+    confirmed = registrant ? await applyPendingSignup(db, confirmed, deps.now) : await dropPendingSignup(db, confirmed, deps.now, "confirm");
     await endSessionsAndChallenges(db, user.id, deps.now);
     await recordAudit(db, { actorId: user.id, action: "auth.phone_confirmed", target: `user:${user.id}`, details: { passwordKept: registrant } }, deps.now);
     const step = await advanceSignIn(deps, confirmed, { method: registrant ? "password" : "sms", passed: [] });
@@ -220,7 +262,19 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/sign-in", validate("json", signInSchema), async (c) => {
     const body = c.req.valid("json");
     const deps = identityDeps(c);
-    await enforceRateLimits(deps.db, [limitFor("signInPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("signInPerAddress", deps.address)], deps.now);
+    const account = { app: body.app, phone: body.phoneNumber };
+    // Each factor is limited apart: SMS sign-in by the code texts' own limits (per number and
+    // client), passwords per account and client plus a high per-account ceiling, so wrong
+    // passwords from others never stop the owner's SMS sign-in or reset.
+    const limits =
+      "method" in body
+        ? [limitFor("signInPerAddress", deps.address)]
+        : [
+            limitFor("passwordPerAccountClient", `${accountKey(account)}:${deps.address}`),
+            limitFor("passwordPerAccount", accountKey(account)),
+            limitFor("signInPerAddress", deps.address),
+          ];
+    await enforceRateLimits(deps.db, limits, deps.now);
     const user = await findUser(deps.db, body.app, body.phoneNumber);
 
     if ("method" in body) {
@@ -270,7 +324,9 @@ export const authRoutes = new Hono<AppEnv>()
     const account = user ? { app: user.app, phone: user.phone } : data.app && data.phone ? { app: data.app, phone: data.phone } : null;
     if (standIn && account) await findUser(db, account.app, account.phone);
     if (!account || (!standIn && !user)) throw sessionExpired();
-    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${account.app}:${account.phone}`)], deps.now);
+    // A client held back from SMS codes for this account is refused before anything counts or an attempt is spent.
+    if (challenge === "SMS_MFA" || challenge === "CUSTOM_CHALLENGE") await assertNoSmsCodeHold(db, accountKey(account), deps.address, deps.now);
+    await enforceRateLimits(db, [limitFor("codeCheckPerAccountClient", `${accountKey(account)}:${deps.address}`)], deps.now);
 
     const attemptsUsed = await claimChallengeAttempt(db, body.session, deps.now);
     if (attemptsUsed === null) throw sessionExpired("exhausted");
@@ -282,7 +338,7 @@ export const authRoutes = new Hono<AppEnv>()
         case "SMS_MFA":
         case "CUSTOM_CHALLENGE": {
           const purpose = challenge === "SMS_MFA" ? "mfa" : "sign-in";
-          await checkingGuesses(deps, account, async () => {
+          await checkingSmsCode(deps, account, async () => {
             await consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose }, code, deps.now);
             // Nobody was texted this code: a right guess is still a wrong answer.
             if (standIn) throw codeError("mismatch", CHALLENGE_MAX_ATTEMPTS - attemptsUsed);
@@ -302,7 +358,7 @@ export const authRoutes = new Hono<AppEnv>()
           const sealed = challenge === "MFA_SETUP" ? data.sealedSecret : user.mfaSecret;
           if (!sealed) throw sessionExpired();
           const secret = await openSecret(sealed, c.env.MFA_ENCRYPTION_KEY);
-          const step = await checkingGuesses(deps, account, async () => {
+          const step = await checkingAuthenticatorCode(deps, account, async () => {
             const matched = await verifyTotp(secret, code, deps.now);
             if (matched === null) throw codeError("mismatch", CHALLENGE_MAX_ATTEMPTS - attemptsUsed);
             return matched;
@@ -348,6 +404,8 @@ export const authRoutes = new Hono<AppEnv>()
         mustChangePassword: user.mustChangePassword,
       })
       .where(eq(users.id, user.id));
+    // An SMS code proved the phone of an unconfirmed account without its registration password: what was typed at registration goes.
+    if (provedPhone) user = await dropPendingSignup(db, user, deps.now, "sms_sign_in");
     // A proof of the phone and a new password each end whatever was signed in or pending before.
     if (provedPhone || challenge === "NEW_PASSWORD_REQUIRED") await endSessionsAndChallenges(db, user.id, deps.now);
     return c.json(await advanceSignIn(deps, user, { method: data.method, passed: [...data.passed, challenge] }));
@@ -402,10 +460,12 @@ export const authRoutes = new Hono<AppEnv>()
     const deps = identityDeps(c);
     const { db } = deps;
     const account = { app: body.app, phone: body.phoneNumber };
-    await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${body.app}:${body.phoneNumber}`), limitFor("codeCheckPerAddress", deps.address)], deps.now);
-    await checkingGuesses(deps, account, () => consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose: "reset" }, body.code, deps.now));
+    await enforceSmsCodeCheckLimits(deps, account);
+    await checkingSmsCode(deps, account, () => consumeCode(db, c.env.PASSWORD_PEPPER, { ...account, purpose: "reset" }, body.code, deps.now));
     const user = await findUser(db, body.app, body.phoneNumber);
     if (!user) throw codeError("missing");
+    // Proving the phone of an unconfirmed account this way drops what its registrant typed.
+    if (!user.phoneVerified) await dropPendingSignup(db, user, deps.now, "reset");
     // The code came by SMS, so the phone is proven; every session and pending sign-in ends with the old password.
     await db
       .update(users)

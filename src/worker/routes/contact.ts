@@ -1,17 +1,42 @@
 import { Hono } from "hono";
 import { CONTACT_FORM_CONSENT } from "../../shared/consent-texts";
 import { contactSchema } from "../../shared/contact";
-import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
-import { consentStatement } from "../compliance/consent";
+import { enforceCodeSendLimits, type IdentityDeps, sendSmsInBackground } from "../auth/code-delivery";
+import { enforceRateLimits, limitFor, RateLimited } from "../auth/rate-limit";
+import { claimConsentConfirmation, consentConfirmationDue, consentConfirmationText, consentStatement, type Language } from "../compliance/consent";
 import type { AppEnv } from "../context";
-import { leads } from "../db/schema";
+import { consentEvents, leads } from "../db/schema";
 import { validate } from "../validate";
+import { identityDeps } from "./auth";
+
+/**
+ * The one text asking a number to confirm a tick made for it on the contact form. It is a text
+ * sent on someone's request, so it is charged like a code text: the same per-number, per-address
+ * and hourly-budget limits (`enforceCodeSendLimits`, the call site to switch when that budget
+ * covers every text sent on request). Refused by a limit, or not due (the number confirmed
+ * already, opted out, or was asked within the last 90 days), nothing is sent and the tick stays
+ * unconfirmed: the form still answers as received, so it says nothing about the number.
+ */
+async function askToConfirmContactConsent(deps: IdentityDeps, input: { phone: string; consentEventId: number; language: Language }): Promise<void> {
+  if (!(await consentConfirmationDue(deps.db, input.phone, deps.now))) return;
+  try {
+    await enforceCodeSendLimits(deps, input.phone, "consent-confirmation");
+  } catch (err) {
+    if (!(err instanceof RateLimited)) throw err;
+    deps.log.warn("consent.confirmation_refused", { keys: err.keys });
+    return;
+  }
+  if (!(await claimConsentConfirmation(deps.db, { ...input, now: deps.now }))) return;
+  sendSmsInBackground(deps, input.phone, consentConfirmationText(input.language), "consent.confirmation");
+}
 
 /**
  * The public contact form (docs/public-site.md): each message becomes a lead the admins follow up.
  * Limited per client address and per phone; a filled honeypot is answered like a success and
  * dropped, so a bot learns nothing. A ticked consent box is written to the consent ledger with the
- * lead, in one batch, with the exact wording shown (docs/messaging-rules.md); unticked, nothing is.
+ * lead, in one batch, with the exact wording shown, as 'unconfirmed': nobody proved the number, so
+ * it allows no marketing until the number replies YES to the one text that asks
+ * (docs/messaging-rules.md); unticked, nothing is.
  */
 export const contactRoutes = new Hono<AppEnv>().post("/", validate("json", contactSchema), async (c) => {
   const body = c.req.valid("json");
@@ -19,12 +44,10 @@ export const contactRoutes = new Hono<AppEnv>().post("/", validate("json", conta
     c.var.log.info("contact honeypot filled; dropped");
     return c.json({ received: true }, 201);
   }
-  await enforceRateLimits(c.var.db, [
-    limitFor("contactPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
-    limitFor("contactPerPhone", body.phoneNumber),
-  ]);
-  const db = c.var.db;
-  const at = Date.now();
+  const deps = identityDeps(c);
+  const { db } = deps;
+  await enforceRateLimits(db, [limitFor("contactPerAddress", deps.address), limitFor("contactPerPhone", body.phoneNumber)], deps.now);
+  const at = deps.now;
   const lead = db.insert(leads).values({
     app: body.app,
     phone: body.phoneNumber,
@@ -38,13 +61,14 @@ export const contactRoutes = new Hono<AppEnv>().post("/", validate("json", conta
   if (body.marketingConsent) {
     const consent = consentStatement(db, {
       phone: body.phoneNumber,
-      basis: "express",
+      basis: "unconfirmed",
       source: "contact_form",
       text: CONTACT_FORM_CONSENT,
       language: body.language,
       at,
-    });
-    await db.batch([lead, consent]);
+    }).returning({ id: consentEvents.id });
+    const [, [tick]] = await db.batch([lead, consent]);
+    await askToConfirmContactConsent(deps, { phone: body.phoneNumber, consentEventId: tick!.id, language: body.language });
   } else {
     await lead;
   }

@@ -3,7 +3,7 @@ import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
 import { billingContext } from "../billing/context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
-import { type Channel, recordOptIn, recordOptOut } from "../compliance/consent";
+import { type Channel, confirmConsentByReply, recordOptIn, recordOptOut } from "../compliance/consent";
 import { inboundIntent } from "../compliance/inbound-intent";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
@@ -49,8 +49,13 @@ async function verifiedTwilioForm(c: Context<AppEnv>, fragment?: string): Promis
  * confirmation per opt-out or opt-in that changed something, and HELP with the program name,
  * support hours and contact, and how to opt out.
  */
-export function inboundReply(kind: "stop" | "start" | "help", language: "en" | "es", env: Pick<Env, "APP_ORIGIN">): string {
+export function inboundReply(kind: "stop" | "start" | "help" | "consent_confirmed", language: "en" | "es", env: Pick<Env, "APP_ORIGIN">): string {
   const contact = `${env.APP_ORIGIN.replace(/\/$/, "")}/contact`;
+  if (kind === "consent_confirmed") {
+    return language === "es"
+      ? "Blockpilot: gracias, recibirás nuestras ofertas. Responde STOP para no recibir más."
+      : "Blockpilot: thanks, you will get our offers. Reply STOP to opt out.";
+  }
   if (language === "es") {
     if (kind === "stop") return "Blockpilot: no recibirás más mensajes por SMS ni WhatsApp. Responde START para volver a recibirlos.";
     if (kind === "start") return "Blockpilot: volverás a recibir nuestros mensajes. Responde STOP para no recibir más.";
@@ -62,7 +67,8 @@ export function inboundReply(kind: "stop" | "start" | "help", language: "en" | "
 }
 
 /**
- * Acts on an inbound message: an opt-out on every channel, an opt-in on this one, or HELP. Answers
+ * Acts on an inbound message: an opt-out on every channel, an opt-in on this one (which also
+ * confirms a marketing tick the number was asked about by SMS), or HELP. Answers
  * the reply to send, or null (not a request, or nothing changed, e.g. a second STOP or a replay).
  */
 async function handleInbound(
@@ -81,6 +87,11 @@ async function handleInbound(
   if (intent.kind === "help") return inboundReply("help", language, env);
   const change = { phone: from, message: body, messageId, via, language: intent.language ?? account?.language ?? null, keyword: intent.keyword, at };
   const { changed } = intent.kind === "stop" ? await recordOptOut(db, change) : await recordOptIn(db, change);
+  // A YES (or START) to the text that asked this number to confirm a marketing tick confirms it.
+  if (intent.kind === "start" && via === "sms") {
+    const confirmedIn = await confirmConsentByReply(db, { phone: from, messageId, at });
+    if (confirmedIn) return inboundReply("consent_confirmed", intent.language ?? confirmedIn, env);
+  }
   return changed ? inboundReply(intent.kind, language, env) : null;
 }
 

@@ -1,4 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { recordAudit } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
 import { payments, type plans, serviceTimeLedger } from "../db/schema";
 import { ApiError } from "../errors";
@@ -406,6 +407,7 @@ export async function requestRefund(
   ctx: BillingContext,
   payment: PaymentRow,
   amountCents: number | undefined,
+  actorId: number,
 ): Promise<{ refundId: string; amountCents: number }> {
   if ((payment.status !== "successful" && payment.status !== "refunded") || !payment.paymentIntentId) {
     throw new ApiError("unprocessable", "Only a successful payment can be refunded");
@@ -416,12 +418,16 @@ export async function requestRefund(
   const amount = amountCents ?? remaining;
   if (remaining <= 0) throw new ApiError("unprocessable", "This payment is already fully refunded");
   if (amount < 1 || amount > remaining) throw new ApiError("unprocessable", `Refund between 1 and ${remaining} cents`, { details: { remaining } });
+  const idempotencyKey = `refund-${payment.id}-${payment.refundedCents}-${amount}`;
+  // The request is audited before it goes out: the money moves at the provider (its event settles
+  // our row), so no refund can exist without its row; a request the provider refuses keeps its row.
+  await recordAudit(ctx.db, { actorId, action: "billing.refund_requested", target: `payment:${payment.id}`, details: { amountCents: amount, idempotencyKey } });
   try {
     const refund = await paymentsProvider(ctx).refund({
       paymentIntentId: payment.paymentIntentId,
       amountCents: amount,
       paymentId: payment.id,
-      idempotencyKey: `refund-${payment.id}-${payment.refundedCents}-${amount}`,
+      idempotencyKey,
     });
     return { refundId: refund.id, amountCents: amount };
   } catch (err) {

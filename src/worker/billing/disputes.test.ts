@@ -78,6 +78,11 @@ describe("charge.dispute.created", () => {
     await postEvent(stripeEvent("charge.dispute.created", dispute));
     expect(await ledgerOf(user.id)).toHaveLength(2);
     expect((await userRow(user.id)).expirationAt).toBe(after.expirationAt);
+
+    // The driver's history says so, and the money is not counted as kept.
+    const list = await json(await call("/api/payments", { token: user.token }));
+    expect(list.rows[0]).toMatchObject({ id: payment.id, status: "successful", disputeStatus: "open", disputedCents: 7000 });
+    expect(list.totals).toMatchObject({ grossCents: 7000, refundedCents: 0, disputedCents: 7000, netCents: 0 });
   });
 
   it("reverses the reseller's commission transfer like a refund", async () => {

@@ -129,9 +129,32 @@ describe("/payment: the service-time ledger", () => {
   });
 
   it("names every change, a free week taken back and a dispute included, in both languages", async () => {
+    const disputed = {
+      id: 9,
+      userId: 1,
+      payerId: 1,
+      payerName: null,
+      days: 7,
+      amountCents: 3999,
+      refundedCents: 0,
+      disputeStatus: "open",
+      disputedCents: 3999,
+      status: "successful",
+      failureCode: null,
+      createdAt: NOW,
+    };
     stubApi({
       "/api/plans": [{ body: plans }],
-      "/api/payments": [noPayments],
+      "/api/payments": [
+        {
+          body: {
+            ...noPayments.body,
+            total: 1,
+            rows: [disputed],
+            totals: { grossCents: 3999, refundedCents: 0, disputedCents: 3999, netCents: 0, daysSold: 7 },
+          },
+        },
+      ],
       "/api/payments/service-time": [
         {
           body: {
@@ -147,9 +170,12 @@ describe("/payment: the service-time ledger", () => {
     expect(await screen.findByText("Free week taken back (the friend's payment was refunded or disputed)")).toBeInTheDocument();
     expect(screen.getByText("Payment disputed")).toBeInTheDocument();
     expect(screen.getByText("Free week (a friend paid)")).toBeInTheDocument();
+    // The disputed payment in the history.
+    expect(await screen.findByText("Disputed")).toBeInTheDocument();
     await setLanguage("es");
     expect(await screen.findByText("Semana gratis retirada (el pago del amigo fue reembolsado o disputado)")).toBeInTheDocument();
     expect(screen.getByText("Pago disputado")).toBeInTheDocument();
+    expect(screen.getByText("En disputa")).toBeInTheDocument();
   });
 });
 

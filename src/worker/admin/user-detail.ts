@@ -7,7 +7,7 @@ import { familyPassedTotp } from "../auth/refresh-tokens";
 import { isInGoodStanding } from "../auth/user-item";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
-import { auditLog, campaignMessages, campaigns, optOuts, refreshTokens, resellers, users } from "../db/schema";
+import { auditLog, campaignMessages, campaigns, consentEvents, optOuts, refreshTokens, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
 
 /**
@@ -186,9 +186,24 @@ export async function setOptOuts(db: Db, actor: SessionUser, id: number, wanted:
       ? db.insert(optOuts).values({ phone: user.phone, channel, keyword: "ADMIN", at: now }).onConflictDoNothing()
       : db.delete(optOuts).where(and(eq(optOuts.phone, user.phone), eq(optOuts.channel, channel))),
   );
+  // The consent ledger (docs/messaging-rules.md) gets a row for each channel that changed: an
+  // administrator's opt-out, or the removal of one (an opt-in on the person's behalf), with who did it.
+  const changed = (["sms", "whatsapp"] as const).filter((channel) => before[channel] !== wanted[channel]);
+  const ledger = changed.map((channel) =>
+    db.insert(consentEvents).values({
+      phone: user.phone,
+      kind: wanted[channel] ? "opt_out" : "opt_in",
+      channel,
+      source: "admin",
+      userId: user.id,
+      actorId: actor.id,
+      at: now,
+    }),
+  );
   await db.batch([
     db.update(users).set({ smsOptOut: wanted.sms, whatsappOptOut: wanted.whatsapp }).where(eq(users.phone, user.phone)),
     ...statements,
+    ...ledger,
     auditInsert(db, { actorId: actor.id, action: "admin.opt_outs_changed", target: userTarget(id), details: { before, after: wanted } }, now),
   ]);
 }

@@ -1,3 +1,4 @@
+import { isSQLWrapper, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { auditLog } from "../db/schema";
 
@@ -17,7 +18,8 @@ export type IdentityAuditAction =
   | "billing.reseller_approved"
   | "billing.reseller_rejected"
   | "billing.reseller_revoked"
-  | "billing.service_time_adjusted";
+  | "billing.service_time_adjusted"
+  | "driver.calendar_viewed";
 
 /** What administrators change from the console (docs/admin.md): every change leaves one of these. */
 export type AdminAuditAction =
@@ -29,7 +31,10 @@ export type AdminAuditAction =
   | "admin.system_changed"
   | "admin.users_exported"
   | "admin.payments_exported"
-  | "admin.lead_updated";
+  | "admin.campaign_exported"
+  | "admin.lead_updated"
+  | "campaign.create"
+  | "campaign.cancel";
 
 export type AuditAction = IdentityAuditAction | AdminAuditAction;
 
@@ -39,6 +44,38 @@ export type AuditEntry = { actorId: number | null; action: AuditAction; target?:
 export function auditInsert(db: Db, entry: AuditEntry, now = Date.now()) {
   return db.insert(auditLog).values({ actorId: entry.actorId, action: entry.action, target: entry.target ?? null, details: entry.details ?? null, at: now });
 }
+
+/**
+ * The audit row of a conditional change, for the same db.batch: written only when `when` holds
+ * inside the transaction (for example `changedAbove`: the statement just before it changed a
+ * row), so a change that did not happen leaves no row, and one that did never goes without its
+ * row (if the audit insert fails, the whole batch is rolled back). `target` and `details` may
+ * be SQL (an id the batch has just made, a count it has just taken).
+ */
+export function auditInsertWhen(
+  db: Db,
+  entry: Omit<AuditEntry, "target" | "details"> & { target?: string | SQL; details?: Record<string, unknown> | SQL },
+  when: SQL,
+  now = Date.now(),
+) {
+  const details = entry.details === undefined ? null : isSQLWrapper(entry.details) ? entry.details : JSON.stringify(entry.details);
+  return db.insert(auditLog).select(
+    db
+      .select({
+        id: sql<number>`NULL`.as("id"),
+        actorId: sql<number | null>`${entry.actorId}`.as("actor_id"),
+        action: sql<string>`${entry.action}`.as("action"),
+        target: sql<string | null>`${entry.target ?? null}`.as("target"),
+        details: sql<string | null>`${details}`.as("details"),
+        at: sql<number>`${now}`.as("at"),
+      })
+      .from(sql`(SELECT 1)`)
+      .where(when),
+  );
+}
+
+/** For auditInsertWhen, placed right after the statement it records: that statement changed at least one row (SQLite's changes()). */
+export const changedAbove = sql`changes() > 0`;
 
 export async function recordAudit(db: Db, entry: AuditEntry, now = Date.now()): Promise<void> {
   await auditInsert(db, entry, now);

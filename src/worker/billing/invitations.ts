@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gt, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/middleware";
 import { recordConsent } from "../compliance/consent";
 import type { Db } from "../db/client";
-import { invitations, payments, referralCodes, users } from "../db/schema";
+import { invitations, payments, referralCodes, serviceTimeLedger, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";
 import { createSmsProvider } from "../providers/sms/provider";
@@ -89,6 +89,7 @@ export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, ph
           via: sql<"sms">`'sms'`.as("via"),
           inviteeId: sql<number | null>`NULL`.as("invitee_id"),
           freeWeekAt: sql<number | null>`NULL`.as("free_week_at"),
+          freeWeekPaymentId: sql<number | null>`NULL`.as("free_week_payment_id"),
         })
         .from(users)
         .where(and(eq(users.id, inviter.id), sql`${sentToday} < ${INVITATIONS_PER_DAY}`)),
@@ -161,7 +162,8 @@ export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: num
       sourceKey: `free_week:invitee:${invitee.id}`,
       invitationId: invitation.id,
       reason: "An invited friend's first payment",
-      guard: sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${input.paymentId} AND ${payments.userId} = ${invitee.id} AND ${payments.status} = 'successful')`,
+      // A disputed payment earns nothing, even while it is still "successful".
+      guard: sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${input.paymentId} AND ${payments.userId} = ${invitee.id} AND ${payments.status} = 'successful' AND ${payments.disputeId} IS NULL)`,
     },
     now,
   );
@@ -169,7 +171,7 @@ export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: num
     ...time.statements,
     db
       .update(invitations)
-      .set({ freeWeek: true, inviteeId: invitee.id, freeWeekAt: now })
+      .set({ freeWeek: true, inviteeId: invitee.id, freeWeekAt: now, freeWeekPaymentId: input.paymentId })
       .where(and(eq(invitations.id, invitation.id), time.appliedHere)),
   ]);
   const result = time.resultOf(ledger);
@@ -179,6 +181,69 @@ export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: num
   const inviter = await db.select({ phone: users.phone, language: users.language }).from(users).where(eq(users.id, invitation.inviterId)).get();
   if (inviter)
     await sendCourtesySms(ctx, inviter.phone, billingMessages.freeWeek(inviter.language, result.entry?.expirationAfter ?? null), "invitations.free_week_sms");
+}
+
+/**
+ * The friend's payment that earned a free week was refunded in full or disputed: the week is taken
+ * back from the inviter (ledger kind `free_week_reversed`, key `free_week_reversed:invitee:<id>`,
+ * once: the days the grant added, never below now) and the invitation no longer counts as a free
+ * week, in one transaction. A free week earned by another of the friend's payments stays. The
+ * week is not earned again by a later payment of the same friend (its key is spent).
+ */
+export async function takeBackFreeWeek(ctx: BillingContext, input: { inviteeId: number; paymentId: number; cause: "refund" | "dispute" }) {
+  const { db } = ctx;
+  const granted = await db
+    .select({ userId: serviceTimeLedger.userId, deltaMs: serviceTimeLedger.deltaMs, invitationId: serviceTimeLedger.invitationId })
+    .from(serviceTimeLedger)
+    .where(eq(serviceTimeLedger.sourceKey, `free_week:invitee:${input.inviteeId}`))
+    .get();
+  if (!granted || granted.deltaMs <= 0) return;
+  const invitation = granted.invitationId
+    ? await db.select({ id: invitations.id, paymentId: invitations.freeWeekPaymentId }).from(invitations).where(eq(invitations.id, granted.invitationId)).get()
+    : undefined;
+  // Weeks granted before the qualifying payment was kept: the friend's first payment that settled paid.
+  const qualifying =
+    invitation?.paymentId ??
+    (
+      await db
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.userId, input.inviteeId), inArray(payments.status, ["successful", "refunded"])))
+        .orderBy(asc(payments.settledAt), asc(payments.id))
+        .limit(1)
+        .get()
+    )?.id;
+  if (qualifying !== input.paymentId) return;
+
+  const now = Date.now();
+  const time = serviceTimeStatements(
+    db,
+    {
+      userId: granted.userId,
+      deltaMs: -granted.deltaMs,
+      kind: "free_week_reversed",
+      sourceKey: `free_week_reversed:invitee:${input.inviteeId}`,
+      invitationId: granted.invitationId,
+      reason: input.cause === "dispute" ? "The invited friend's payment was disputed" : "The invited friend's payment was refunded",
+    },
+    now,
+  );
+  const [, , ledger] = await db.batch([
+    ...time.statements,
+    ...(invitation
+      ? [
+          db
+            .update(invitations)
+            .set({ freeWeek: false })
+            .where(and(eq(invitations.id, invitation.id), time.appliedHere)),
+        ]
+      : []),
+  ]);
+  const result = time.resultOf(ledger);
+  if (!result.applied) return;
+  ctx.log.info("invitations.free_week_reversed", { inviterId: granted.userId, inviteeId: input.inviteeId, cause: input.cause });
+  // The inviter's engine reads the shorter expiry at once (and stops if it has passed).
+  ctx.waitUntil(resumeCapture(ctx.env, granted.userId));
 }
 
 /** A driver's invitations, newest first, each with its state; and how many of each state they have. */

@@ -22,7 +22,7 @@ const settled = inArray(payments.status, ["successful", "refunded"]);
 
 /**
  * Payments newest first, one page, with totals over the whole filter: what was charged and kept,
- * refunded, and the days of service sold. Used by the driver's history (their own) and the admin's
+ * refunded, taken back by disputes, and the days of service sold. Used by the driver's history (their own) and the admin's
  * billing page (any filter).
  */
 export async function paymentPage(db: Db, filter: PaymentFilter) {
@@ -42,6 +42,8 @@ export async function paymentPage(db: Db, filter: PaymentFilter) {
         count: sql<number>`count(*)`,
         grossCents: sql<number>`coalesce(sum(CASE WHEN ${settled} THEN ${payments.amountCents} ELSE 0 END), 0)`,
         refundedCents: sql<number>`coalesce(sum(${payments.refundedCents}), 0)`,
+        // What disputes took back and did not return (open or lost; a won dispute gave it back).
+        disputedCents: sql<number>`coalesce(sum(CASE WHEN ${payments.disputeStatus} IN ('open', 'lost') THEN ${payments.disputedCents} ELSE 0 END), 0)`,
         daysSold: sql<number>`coalesce(sum(CASE WHEN ${settled} THEN ${payments.days} ELSE 0 END), 0)`,
         successful: sql<number>`coalesce(sum(${payments.status} = 'successful'), 0)`,
         refunded: sql<number>`coalesce(sum(${payments.status} = 'refunded'), 0)`,
@@ -64,6 +66,8 @@ export async function paymentPage(db: Db, filter: PaymentFilter) {
         days: payments.days,
         amountCents: payments.amountCents,
         refundedCents: payments.refundedCents,
+        disputeStatus: payments.disputeStatus,
+        disputedCents: payments.disputedCents,
         status: payments.status,
         failureCode: payments.failureCode,
         provider: payments.provider,
@@ -87,7 +91,8 @@ export async function paymentPage(db: Db, filter: PaymentFilter) {
     totals: {
       grossCents: t.grossCents,
       refundedCents: t.refundedCents,
-      netCents: t.grossCents - t.refundedCents,
+      disputedCents: t.disputedCents,
+      netCents: t.grossCents - t.refundedCents - t.disputedCents,
       daysSold: t.daysSold,
       byStatus: { successful: t.successful, refunded: t.refunded, failed: t.failed, processing: t.processing },
     },
@@ -105,6 +110,8 @@ export async function paymentView(db: Db, id: number) {
       days: payments.days,
       amountCents: payments.amountCents,
       refundedCents: payments.refundedCents,
+      disputeStatus: payments.disputeStatus,
+      disputedCents: payments.disputedCents,
       status: payments.status,
       failureCode: payments.failureCode,
       createdAt: payments.createdAt,

@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { recordAudit } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
 import { payments, type plans, serviceTimeLedger } from "../db/schema";
 import { ApiError } from "../errors";
@@ -6,7 +7,7 @@ import { resumeCapture } from "../platform/capture";
 import { createPaymentsProvider, type PaymentsProvider, PaymentsProviderError } from "../providers/payments/provider";
 import { commissionInsert, commissionReversalUpdate, settleCommissionOf } from "./commissions";
 import type { BillingContext } from "./context";
-import { grantFreeWeek } from "./invitations";
+import { grantFreeWeek, takeBackFreeWeek } from "./invitations";
 import { DAY_MS, serviceTimeStatements } from "./service-time";
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -201,10 +202,33 @@ export async function recordDecline(ctx: BillingContext, input: { paymentId: num
 }
 
 /**
+ * The share of a payment's unused days that `cents` of its amount pays for: its days ran from (its
+ * ledger row's expiration after − days) to that expiration, and what lies after now is unused.
+ * Undefined when the payment never added days (no ledger row).
+ */
+async function unusedShareMs(ctx: BillingContext, payment: PaymentRow, cents: number, now: number): Promise<number | undefined> {
+  const paid = await ctx.db
+    .select({ expirationAfter: serviceTimeLedger.expirationAfter })
+    .from(serviceTimeLedger)
+    .where(eq(serviceTimeLedger.sourceKey, `payment:${payment.id}`))
+    .get();
+  if (!paid) return undefined;
+  if (paid.expirationAfter == null || payment.amountCents <= 0) return 0;
+  const span = payment.days * DAY_MS;
+  const end = paid.expirationAfter;
+  const unused = Math.min(span, Math.max(0, end - Math.max(now, end - span)));
+  return Math.floor((unused * cents) / payment.amountCents);
+}
+
+/** What the provider has taken back of a payment: its refunds, and a dispute unless it was won. */
+const takenBackCents = (payment: Pick<PaymentRow, "refundedCents" | "disputedCents" | "disputeStatus">, refundedCents = payment.refundedCents) =>
+  refundedCents + (payment.disputeStatus === "won" ? 0 : payment.disputedCents);
+
+/**
  * Money returned (charge.refunded carries the charge's cumulative amount refunded). The refunded
- * share of the payment's unused days is removed: its days ran from (the payment's expiration −
- * days) to that expiration, and what lies after now is unused. Each cumulative amount counts once;
- * an older, smaller amount arriving late changes nothing. The reseller's commission follows.
+ * share of the payment's unused days is removed (unusedShareMs). Each cumulative amount counts
+ * once; an older, smaller amount arriving late changes nothing. The reseller's commission follows,
+ * and a refund in full takes back the free week the payment earned its inviter.
  */
 export async function settleRefund(ctx: BillingContext, input: { paymentIntentId: string; amountRefunded: number }) {
   const { db } = ctx;
@@ -215,25 +239,18 @@ export async function settleRefund(ctx: BillingContext, input: { paymentIntentId
       return;
     }
     const refunded = Math.min(input.amountRefunded, payment.amountCents);
-    if (refunded <= payment.refundedCents) return;
-    const now = Date.now();
-    const paid = await db
-      .select({ expirationAfter: serviceTimeLedger.expirationAfter })
-      .from(serviceTimeLedger)
-      .where(eq(serviceTimeLedger.sourceKey, `payment:${payment.id}`))
-      .get();
-    let removeMs = 0;
-    if (paid?.expirationAfter != null && payment.amountCents > 0) {
-      const span = payment.days * DAY_MS;
-      const end = paid.expirationAfter;
-      const unused = Math.min(span, Math.max(0, end - Math.max(now, end - span)));
-      removeMs = Math.floor((unused * (refunded - payment.refundedCents)) / payment.amountCents);
+    if (refunded <= payment.refundedCents) {
+      // Already counted; what follows it is idempotent and finishes what a crashed delivery began.
+      await afterMoneyTakenBack(ctx, payment);
+      return;
     }
+    const now = Date.now();
+    const removeMs = await unusedShareMs(ctx, payment, refunded - payment.refundedCents, now);
     const time = serviceTimeStatements(
       db,
       {
         userId: payment.userId,
-        deltaMs: -removeMs,
+        deltaMs: -(removeMs ?? 0),
         kind: "refund",
         sourceKey: `refund:${payment.id}:${refunded}`,
         paymentId: payment.id,
@@ -247,17 +264,139 @@ export async function settleRefund(ctx: BillingContext, input: { paymentIntentId
         .set({ status: "refunded", refundedCents: refunded, updatedAt: now })
         .where(and(eq(payments.id, payment.id), eq(payments.refundedCents, payment.refundedCents)))
         .returning({ id: payments.id }),
-      ...(paid ? time.statements : []),
-      commissionReversalUpdate(db, payment.id, refunded, payment.amountCents, now),
+      ...(removeMs !== undefined ? time.statements : []),
+      commissionReversalUpdate(db, payment.id, takenBackCents(payment, refunded), payment.amountCents, now),
     ]);
     if (updated.length === 0) continue; // another event moved the amount first: read again
-    ctx.log.info("payments.refunded", { paymentId: payment.id, refundedCents: refunded, removedMs: removeMs });
+    ctx.log.info("payments.refunded", { paymentId: payment.id, refundedCents: refunded, removedMs: removeMs ?? 0 });
     // The driver's engine reads the shorter expiry at once (and stops if it has passed).
-    if (removeMs > 0) ctx.waitUntil(resumeCapture(ctx.env, payment.userId));
-    ctx.waitUntil(settleCommissionOf(ctx, payment.id));
+    if (removeMs) ctx.waitUntil(resumeCapture(ctx.env, payment.userId));
+    await afterMoneyTakenBack(ctx, { ...payment, status: "refunded", refundedCents: refunded });
     return;
   }
   throw new Error(`refund of ${input.paymentIntentId} kept racing`);
+}
+
+/**
+ * After a refund or a dispute (each step idempotent, so a redelivered event finishes the work):
+ * the reseller's commission transfer is reversed as far as the money went back, and when nothing
+ * of the payment is kept, the free week it earned the friend's inviter is taken back.
+ */
+async function afterMoneyTakenBack(ctx: BillingContext, payment: PaymentRow) {
+  const disputed = payment.disputeStatus === "open" || payment.disputeStatus === "lost";
+  if (disputed || payment.refundedCents >= payment.amountCents) {
+    await takeBackFreeWeek(ctx, { inviteeId: payment.userId, paymentId: payment.id, cause: disputed ? "dispute" : "refund" });
+  }
+  ctx.waitUntil(settleCommissionOf(ctx, payment.id));
+}
+
+/**
+ * A cardholder disputed the charge (charge.dispute.created): the card network takes the disputed
+ * amount back at once, so it counts like a refund of that amount: the share of the unused days it
+ * paid for is removed (ledger kind `dispute`, once per dispute id), the reseller's commission is
+ * reversed in the same transaction, and the inviter's free week is taken back. A charge has at
+ * most one dispute.
+ */
+export async function settleDisputeOpened(ctx: BillingContext, input: { paymentIntentId: string; disputeId: string; amount: number }) {
+  const { db } = ctx;
+  const payment = await db.select().from(payments).where(eq(payments.paymentIntentId, input.paymentIntentId)).get();
+  if (!payment) {
+    ctx.log.warn("payments.dispute_unknown_intent", { paymentIntentId: input.paymentIntentId, disputeId: input.disputeId });
+    return;
+  }
+  if (payment.disputeId !== null) {
+    if (payment.disputeId !== input.disputeId)
+      ctx.log.error("payments.second_dispute", { paymentId: payment.id, disputeId: input.disputeId, recorded: payment.disputeId });
+    else await afterMoneyTakenBack(ctx, payment);
+    return;
+  }
+  const disputed = Math.max(0, Math.min(input.amount, payment.amountCents - payment.refundedCents));
+  const now = Date.now();
+  const removeMs = await unusedShareMs(ctx, payment, disputed, now);
+  const time = serviceTimeStatements(
+    db,
+    {
+      userId: payment.userId,
+      deltaMs: -(removeMs ?? 0),
+      kind: "dispute",
+      sourceKey: `dispute:${input.disputeId}`,
+      paymentId: payment.id,
+      guard: sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.disputeId} = ${input.disputeId})`,
+    },
+    now,
+  );
+  const [updated] = await db.batch([
+    db
+      .update(payments)
+      .set({ disputeId: input.disputeId, disputeStatus: "open", disputedCents: disputed, updatedAt: now })
+      .where(and(eq(payments.id, payment.id), isNull(payments.disputeId)))
+      .returning(),
+    ...(removeMs !== undefined ? time.statements : []),
+    commissionReversalUpdate(db, payment.id, payment.refundedCents + disputed, payment.amountCents, now),
+  ]);
+  const recorded = updated[0] ?? (await db.select().from(payments).where(eq(payments.id, payment.id)).get())!;
+  if (updated.length > 0) {
+    ctx.log.info("payments.disputed", { paymentId: payment.id, disputeId: input.disputeId, disputedCents: disputed, removedMs: removeMs ?? 0 });
+    if (removeMs) ctx.waitUntil(resumeCapture(ctx.env, payment.userId));
+  }
+  if (recorded.disputeId === input.disputeId) await afterMoneyTakenBack(ctx, recorded);
+}
+
+/**
+ * The dispute ended (charge.dispute.closed). Won (or an inquiry closed without a chargeback,
+ * `warning_closed`): the money came back, and so do the days the dispute took (ledger kind
+ * `dispute_won`, what the dispute row really removed, once). The commission reversal and the free
+ * week's reversal stand (docs/payments.md). Lost: the money stays gone; nothing more changes.
+ */
+export async function settleDisputeClosed(ctx: BillingContext, input: { paymentIntentId: string; disputeId: string; status: string }) {
+  const { db } = ctx;
+  const payment = await db.select().from(payments).where(eq(payments.paymentIntentId, input.paymentIntentId)).get();
+  if (!payment || payment.disputeId !== input.disputeId) {
+    // A dispute we never saw open: a closed event arriving first is retried by the provider until the opening one is in.
+    if (payment && payment.disputeId === null) throw new Error(`dispute ${input.disputeId} closed before it was recorded`);
+    ctx.log.warn("payments.dispute_unknown", { paymentIntentId: input.paymentIntentId, disputeId: input.disputeId });
+    return;
+  }
+  const won = input.status === "won" || input.status === "warning_closed";
+  const now = Date.now();
+  if (!won) {
+    await db
+      .update(payments)
+      .set({ disputeStatus: "lost", updatedAt: now })
+      .where(and(eq(payments.id, payment.id), eq(payments.disputeStatus, "open")));
+    ctx.log.info("payments.dispute_lost", { paymentId: payment.id, disputeId: input.disputeId });
+    return;
+  }
+  const taken = await db
+    .select({ deltaMs: serviceTimeLedger.deltaMs })
+    .from(serviceTimeLedger)
+    .where(eq(serviceTimeLedger.sourceKey, `dispute:${input.disputeId}`))
+    .get();
+  const restoreMs = taken ? -taken.deltaMs : 0;
+  const time = serviceTimeStatements(
+    db,
+    {
+      userId: payment.userId,
+      deltaMs: restoreMs,
+      kind: "dispute_won",
+      sourceKey: `dispute_won:${input.disputeId}`,
+      paymentId: payment.id,
+      guard: sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.id} = ${payment.id} AND ${payments.disputeStatus} = 'won')`,
+    },
+    now,
+  );
+  const [updated] = await db.batch([
+    db
+      .update(payments)
+      .set({ disputeStatus: "won", updatedAt: now })
+      .where(and(eq(payments.id, payment.id), eq(payments.disputeStatus, "open")))
+      .returning({ id: payments.id }),
+    ...(taken ? time.statements : []),
+  ]);
+  if (updated.length > 0) {
+    ctx.log.info("payments.dispute_won", { paymentId: payment.id, disputeId: input.disputeId, restoredMs: restoreMs });
+    if (restoreMs > 0) ctx.waitUntil(resumeCapture(ctx.env, payment.userId));
+  }
 }
 
 /**
@@ -268,20 +407,27 @@ export async function requestRefund(
   ctx: BillingContext,
   payment: PaymentRow,
   amountCents: number | undefined,
+  actorId: number,
 ): Promise<{ refundId: string; amountCents: number }> {
   if ((payment.status !== "successful" && payment.status !== "refunded") || !payment.paymentIntentId) {
     throw new ApiError("unprocessable", "Only a successful payment can be refunded");
   }
+  // A disputed charge cannot be refunded at the provider: the card network already holds the money.
+  if (payment.disputeId && payment.disputeStatus !== "won") throw new ApiError("unprocessable", "This payment is disputed; the dispute returns the money");
   const remaining = payment.amountCents - payment.refundedCents;
   const amount = amountCents ?? remaining;
   if (remaining <= 0) throw new ApiError("unprocessable", "This payment is already fully refunded");
   if (amount < 1 || amount > remaining) throw new ApiError("unprocessable", `Refund between 1 and ${remaining} cents`, { details: { remaining } });
+  const idempotencyKey = `refund-${payment.id}-${payment.refundedCents}-${amount}`;
+  // The request is audited before it goes out: the money moves at the provider (its event settles
+  // our row), so no refund can exist without its row; a request the provider refuses keeps its row.
+  await recordAudit(ctx.db, { actorId, action: "billing.refund_requested", target: `payment:${payment.id}`, details: { amountCents: amount, idempotencyKey } });
   try {
     const refund = await paymentsProvider(ctx).refund({
       paymentIntentId: payment.paymentIntentId,
       amountCents: amount,
       paymentId: payment.id,
-      idempotencyKey: `refund-${payment.id}-${payment.refundedCents}-${amount}`,
+      idempotencyKey,
     });
     return { refundId: refund.id, amountCents: amount };
   } catch (err) {

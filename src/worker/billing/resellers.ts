@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, like, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { auditInsertWhen, changedAbove, userTarget } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
 import { randomString } from "../auth/random";
 import type { Db } from "../db/client";
@@ -91,12 +92,19 @@ export async function approveReseller(
   for (let attempt = 0; ; attempt++) {
     const code = row.referralCode ?? input.referralCode?.toUpperCase() ?? suggestCode(user.name);
     try {
+      // The approval and its audit row are one transaction.
       const statements = [
         db
           .update(resellers)
           .set({ status: "approved", referralCode: code, commissionBps, decidedAt: now, decidedBy: admin.id, updatedAt: now })
           .where(and(eq(resellers.userId, userId), eq(resellers.status, row.status)))
           .returning(),
+        auditInsertWhen(
+          db,
+          { actorId: admin.id, action: "billing.reseller_approved", target: userTarget(userId), details: { ...input, referralCode: code } },
+          changedAbove,
+          now,
+        ),
       ] as const;
       if (row.referralCode) {
         const [[updated]] = await db.batch(statements);
@@ -121,12 +129,21 @@ export async function approveReseller(
 export async function endReseller(ctx: BillingContext, admin: SessionUser, userId: number, to: "rejected" | "revoked"): Promise<ResellerRow> {
   const from = to === "rejected" ? "applied" : "approved";
   const now = Date.now();
-  const updated = await ctx.db
-    .update(resellers)
-    .set({ status: to, decidedAt: now, decidedBy: admin.id, updatedAt: now })
-    .where(and(eq(resellers.userId, userId), eq(resellers.status, from)))
-    .returning()
-    .get();
+  const { db } = ctx;
+  // The decision and its audit row are one transaction.
+  const [[updated]] = await db.batch([
+    db
+      .update(resellers)
+      .set({ status: to, decidedAt: now, decidedBy: admin.id, updatedAt: now })
+      .where(and(eq(resellers.userId, userId), eq(resellers.status, from)))
+      .returning(),
+    auditInsertWhen(
+      db,
+      { actorId: admin.id, action: to === "rejected" ? "billing.reseller_rejected" : "billing.reseller_revoked", target: userTarget(userId) },
+      changedAbove,
+      now,
+    ),
+  ]);
   if (updated) return updated;
   const row = await resellerOf(ctx.db, userId);
   if (!row) throw new ApiError("not_found", "No reseller application for this user");

@@ -1,5 +1,6 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { auditInsertWhen, userTarget } from "../auth/audit";
 import type { Db } from "../db/client";
 import { serviceTimeLedger, users } from "../db/schema";
 
@@ -113,9 +114,16 @@ export async function changeServiceTime(db: Db, change: ServiceTimeChange, now =
   return resultOf(results[2]);
 }
 
-/** An administrator's manual extension (positive days) or reduction (negative), always a new ledger row. */
-export function adjustServiceTime(db: Db, input: { userId: number; days: number; actorId: number; reason: string }, now = Date.now()) {
-  return changeServiceTime(
+/**
+ * An administrator's manual extension (positive days) or reduction (negative), always a new ledger
+ * row; its audit row (`billing.service_time_adjusted`) is written in the same transaction.
+ */
+export async function adjustServiceTime(
+  db: Db,
+  input: { userId: number; days: number; actorId: number; reason: string },
+  now = Date.now(),
+): Promise<ServiceTimeResult> {
+  const time = serviceTimeStatements(
     db,
     {
       userId: input.userId,
@@ -127,6 +135,24 @@ export function adjustServiceTime(db: Db, input: { userId: number; days: number;
     },
     now,
   );
+  const [insert, update, read] = time.statements;
+  const [, , , rows] = await db.batch([
+    insert,
+    update,
+    auditInsertWhen(
+      db,
+      {
+        actorId: input.actorId,
+        action: "billing.service_time_adjusted",
+        target: userTarget(input.userId),
+        details: { days: input.days, reason: input.reason },
+      },
+      time.appliedHere,
+      now,
+    ),
+    read,
+  ]);
+  return time.resultOf(rows);
 }
 
 /** A driver's ledger, newest first, one page. */

@@ -3,7 +3,7 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { stripeEvents } from "../db/schema";
 import type { BillingContext } from "./context";
-import { recordDecline, settleFailed, settlePaid, settleRefund } from "./payments";
+import { recordDecline, settleDisputeClosed, settleDisputeOpened, settleFailed, settlePaid, settleRefund } from "./payments";
 import { updateAccountStatus } from "./resellers";
 
 /** Stripe's default: a signature more than five minutes old is refused, so a captured request cannot be replayed later. */
@@ -35,6 +35,13 @@ const intentSchema = z.object({
 const chargeSchema = z.object({
   payment_intent: z.union([z.string(), z.object({ id: z.string() })]),
   amount_refunded: z.number().int().nonnegative(),
+});
+const disputeSchema = z.object({
+  id: z.string(),
+  // Stripe names the dispute's payment intent (Checkout payments always have one).
+  payment_intent: z.union([z.string(), z.object({ id: z.string() })]),
+  amount: z.number().int().nonnegative(),
+  status: z.string(),
 });
 const accountSchema = z.object({
   id: z.string(),
@@ -86,6 +93,16 @@ async function apply(ctx: BillingContext, event: Stripe.Event): Promise<boolean>
     case "charge.refunded": {
       const charge = chargeSchema.parse(object);
       await settleRefund(ctx, { paymentIntentId: idOf(charge.payment_intent)!, amountRefunded: charge.amount_refunded });
+      return true;
+    }
+    case "charge.dispute.created": {
+      const dispute = disputeSchema.parse(object);
+      await settleDisputeOpened(ctx, { paymentIntentId: idOf(dispute.payment_intent)!, disputeId: dispute.id, amount: dispute.amount });
+      return true;
+    }
+    case "charge.dispute.closed": {
+      const dispute = disputeSchema.parse(object);
+      await settleDisputeClosed(ctx, { paymentIntentId: idOf(dispute.payment_intent)!, disputeId: dispute.id, status: dispute.status });
       return true;
     }
     case "account.updated": {

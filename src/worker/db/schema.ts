@@ -289,6 +289,7 @@ export const plans = sqliteTable(
 /**
  * One checkout of a plan. The row exists before the provider's checkout session; provider events
  * settle it: processing → successful | failed; successful → refunded (refundedCents says how much).
+ * A dispute (chargeback) keeps the status and records itself in the dispute columns.
  * `userId` gets the days; `payerId` clicked Pay (the driver, or their reseller).
  */
 export const payments = sqliteTable(
@@ -309,6 +310,12 @@ export const payments = sqliteTable(
     providerRef: text("provider_ref"),
     paymentIntentId: text("payment_intent_id"),
     refundedCents: integer("refunded_cents").notNull().default(0),
+    /** The provider's dispute of the charge (dp_…), if the cardholder disputed it; one per charge. */
+    disputeId: text("dispute_id"),
+    /** open: the money is held by the card network (the days are taken back); won: it came back (and the days); lost: it is gone. */
+    disputeStatus: text("dispute_status", { enum: ["open", "won", "lost"] }),
+    /** What the dispute took back (its amount, at most what was not refunded). */
+    disputedCents: integer("disputed_cents").notNull().default(0),
     /** The provider's last decline or failure code (card_declined, insufficient_funds, expired …). */
     failureCode: text("failure_code"),
     idempotencyKey: text("idempotency_key"),
@@ -338,9 +345,11 @@ export const payments = sqliteTable(
 );
 
 /**
- * Every change to a driver's service time (docs/payments.md): a payment, a refund, a free week or an
- * administrator's adjustment. `sourceKey` makes each cause count once (payment:12, refund:12:500,
- * free_week:invitee:34, adjustment:<uuid>); `requestId` tells the writer whether its insert won.
+ * Every change to a driver's service time (docs/payments.md): a payment, a refund, a dispute and
+ * its outcome, a free week and its reversal, or an administrator's adjustment. `sourceKey` makes
+ * each cause count once (payment:12, refund:12:500, dispute:dp_…, dispute_won:dp_…,
+ * free_week:invitee:34, free_week_reversed:invitee:34, adjustment:<uuid>); `requestId` tells the
+ * writer whether its insert won.
  */
 export const serviceTimeLedger = sqliteTable(
   "service_time_ledger",
@@ -349,7 +358,7 @@ export const serviceTimeLedger = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["payment", "refund", "free_week", "adjustment"] }).notNull(),
+    kind: text("kind", { enum: ["payment", "refund", "dispute", "dispute_won", "free_week", "free_week_reversed", "adjustment"] }).notNull(),
     /** Milliseconds added (negative: removed) as applied, after clamping. */
     deltaMs: integer("delta_ms").notNull(),
     expirationBefore: integer("expiration_before"),
@@ -404,6 +413,8 @@ export const invitations = sqliteTable(
     /** The friend's account, set when the free week is granted. */
     inviteeId: integer("invitee_id"),
     freeWeekAt: integer("free_week_at"),
+    /** The friend's payment that earned the free week: refunded in full or disputed, it takes the week back. */
+    freeWeekPaymentId: integer("free_week_payment_id"),
   },
   (t) => [
     index("invitations_inviter").on(t.inviterId, t.invitedAt),

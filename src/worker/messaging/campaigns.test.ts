@@ -469,6 +469,12 @@ describe("retry failed, export and permissions: the review's findings", () => {
       .bind(id)
       .first<{ n: number }>();
     expect(retries?.n).toBe(1);
+    // Its audit row is written in the retry's own transaction, once, with the rows it claimed.
+    const audits = await env.DB.prepare("SELECT details FROM audit_log WHERE action = 'campaign.create' AND target = ?")
+      .bind(`campaign:${a.body.campaign.id}`)
+      .all<{ details: string }>();
+    expect(audits.results).toHaveLength(1);
+    expect(JSON.parse(audits.results[0]!.details)).toMatchObject({ source: "retry", parent: id, total: 2, liftLimit: false });
   });
 
   it("checks the segment limit again: a message the owner lifted is not the support admin's to resend", async () => {

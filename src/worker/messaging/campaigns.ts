@@ -8,6 +8,7 @@ import { pageOffset } from "../../shared/paging";
 import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneCheck } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
 import { describeIssue } from "../../shared/validation";
+import { auditInsertWhen, changedAbove } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
 import { deferralByAreaCode, deferralKey } from "../compliance/quiet-hours";
 import { type Db, dbFor, jsonList } from "../db/client";
@@ -527,6 +528,18 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
       .update(campaigns)
       .set({ total: sql`(SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.retriedBy} = ${campaigns.id})` })
       .where(and(eq(campaigns.authorId, author.id), eq(campaigns.idempotencyKey, idempotencyKey))),
+    // The audit row in the same transaction, only when the retry claimed rows (else it is deleted below).
+    auditInsertWhen(
+      db,
+      {
+        actorId: author.id,
+        action: "campaign.create",
+        target: sql`'campaign:' || ${retryId}`,
+        details: sql`json_object('channel', ${parent.channel}, 'source', 'retry', 'parent', ${parentId}, 'app', ${parent.app}, 'total', (SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.retriedBy} = ${retryId}), 'liftLimit', json(${liftLimit ? "true" : "false"}))`,
+      },
+      sql`EXISTS (SELECT 1 FROM ${campaignMessages} WHERE ${campaignMessages.retriedBy} = ${retryId})`,
+      now,
+    ),
   ]);
   const created = (await db
     .select({ id: campaigns.id })
@@ -538,13 +551,6 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
     await db.delete(campaigns).where(eq(campaigns.id, created.id));
     return latestRetry(env, log, parentId);
   }
-  await db.insert(auditLog).values({
-    actorId: author.id,
-    action: "campaign.create",
-    target: `campaign:${created.id}`,
-    details: { channel: parent.channel, source: "retry", parent: parentId, app: parent.app, total: claimed.length, liftLimit },
-    at: now,
-  });
   await enqueueExpand(env, log, created.id);
   log.info("campaign.created", { campaignId: created.id, total: claimed.length, channel: parent.channel, source: "retry", parent: parentId });
   const campaign = (await getCampaign(db, created.id, leaseMs(env)))!;
@@ -627,13 +633,15 @@ export function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array
  */
 export async function cancelCampaign(db: Db, actor: SessionUser, id: number, lease: number): Promise<CampaignView> {
   const now = Date.now();
-  const cancelled = await db
-    .update(campaigns)
-    .set({ status: "cancelled", updatedAt: now })
-    .where(and(eq(campaigns.id, id), inArray(campaigns.status, ["scheduled", "queued"])))
-    .returning({ id: campaigns.id })
-    .get();
-  if (cancelled) await db.insert(auditLog).values({ actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}`, at: now });
+  // The cancellation and its audit row are one transaction.
+  const [[cancelled]] = await db.batch([
+    db
+      .update(campaigns)
+      .set({ status: "cancelled", updatedAt: now })
+      .where(and(eq(campaigns.id, id), inArray(campaigns.status, ["scheduled", "queued"])))
+      .returning({ id: campaigns.id }),
+    auditInsertWhen(db, { actorId: actor.id, action: "campaign.cancel", target: `campaign:${id}` }, changedAbove, now),
+  ]);
   const campaign = await getCampaign(db, id, lease);
   if (!campaign) throw new ApiError("not_found", "No such campaign");
   if (!cancelled)

@@ -1,10 +1,10 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
 import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
-import { recordAudit } from "../auth/audit";
+import { auditInsertWhen, changedAbove, recordAudit } from "../auth/audit";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { billingContext } from "../billing/context";
@@ -58,8 +58,7 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     const row = await c.var.db.select().from(payments).where(eq(payments.id, id)).get();
     if (!row) throw new ApiError("not_found", "No such payment");
     await enforceRateLimits(c.var.db, [limitFor("refundPerAdmin", String(c.var.user.id))]);
-    const refund = await requestRefund(billingContext(c), row, c.req.valid("json").amountCents);
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.refund_requested", target: `payment:${id}`, details: refund });
+    const refund = await requestRefund(billingContext(c), row, c.req.valid("json").amountCents, c.var.user.id);
     return c.json({ refund, payment: await paymentView(c.var.db, id) }, 202);
   })
 
@@ -73,26 +72,39 @@ export const adminBillingRoutes = new Hono<AppEnv>()
       .limit(200);
     return c.json({ Items: rows });
   })
+  // Each change and its audit row are one transaction.
   .post("/plans", requireOwner, validate("json", planCreateSchema), async (c) => {
-    const plan = await c.var.db
-      .insert(plans)
-      .values({ ...c.req.valid("json"), updatedAt: Date.now() })
-      .returning()
-      .get();
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.plan_created", target: `plan:${plan.id}`, details: plan });
-    return c.json({ plan }, 201);
+    const { db } = c.var;
+    const input = c.req.valid("json");
+    const now = Date.now();
+    const [[plan]] = await db.batch([
+      db
+        .insert(plans)
+        .values({ ...input, updatedAt: now })
+        .returning(),
+      auditInsertWhen(
+        db,
+        { actorId: c.var.user.id, action: "billing.plan_created", target: sql`'plan:' || last_insert_rowid()`, details: input },
+        changedAbove,
+        now,
+      ),
+    ]);
+    return c.json({ plan: plan! }, 201);
   })
   // Payments keep their own amount and days, so editing a plan never changes what was sold.
   .patch("/plans/:id", requireOwner, validate("param", idParam), validate("json", planUpdateSchema), async (c) => {
     const { id } = c.req.valid("param");
-    const plan = await c.var.db
-      .update(plans)
-      .set({ ...c.req.valid("json"), updatedAt: Date.now() })
-      .where(eq(plans.id, id))
-      .returning()
-      .get();
+    const { db } = c.var;
+    const now = Date.now();
+    const [[plan]] = await db.batch([
+      db
+        .update(plans)
+        .set({ ...c.req.valid("json"), updatedAt: now })
+        .where(eq(plans.id, id))
+        .returning(),
+      auditInsertWhen(db, { actorId: c.var.user.id, action: "billing.plan_updated", target: `plan:${id}`, details: c.req.valid("json") }, changedAbove, now),
+    ]);
     if (!plan) throw new ApiError("not_found", "No such plan");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.plan_updated", target: `plan:${id}`, details: c.req.valid("json") });
     return c.json({ plan });
   })
 
@@ -114,19 +126,16 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   .post("/resellers/:id/approve", validate("param", idParam), validate("json", resellerApprovalSchema), async (c) => {
     const { id } = c.req.valid("param");
     const reseller = await approveReseller(billingContext(c), c.var.user, id, c.req.valid("json"));
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.reseller_approved", target: `user:${id}`, details: c.req.valid("json") });
     return c.json({ reseller });
   })
   .post("/resellers/:id/reject", validate("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
     const reseller = await endReseller(billingContext(c), c.var.user, id, "rejected");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.reseller_rejected", target: `user:${id}` });
     return c.json({ reseller });
   })
   .post("/resellers/:id/revoke", validate("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
     const reseller = await endReseller(billingContext(c), c.var.user, id, "revoked");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.reseller_revoked", target: `user:${id}` });
     return c.json({ reseller });
   })
 
@@ -141,8 +150,8 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     await userExists(c, id);
     const body = c.req.valid("json");
+    // The ledger row, the new expiration and the audit row are one transaction.
     const result = await adjustServiceTime(c.var.db, { userId: id, days: body.days, actorId: c.var.user.id, reason: body.reason });
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.service_time_adjusted", target: `user:${id}`, details: body });
     c.executionCtx.waitUntil(resumeCapture(c.env, id));
     return c.json({ entry: result.entry }, 201);
   });

@@ -5,6 +5,7 @@ import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/aud
 import { phoneSchema } from "../../shared/auth";
 import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
+import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import { complianceNow } from "../compliance/clock";
 import { consentHistory, consentState } from "../compliance/consent";
@@ -194,9 +195,11 @@ export const adminRoutes = new Hono<AppEnv>()
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
     return c.json({ campaign: result.campaign, message: result.message }, result.created ? 201 : 200);
   })
+  // The campaign's ledger (phones, names, outcomes) as CSV; exporting people's details is itself audited.
   .get("/campaigns/:id/export.csv", validate("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
     if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.campaign_exported", target: `campaign:${id}` });
     return c.body(ledgerCsv(c.var.db, id), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="campaign-${id}.csv"`,

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
 import { driverFiltersSchema } from "../../shared/driver-filters";
+import { recordAudit, userTarget } from "../auth/audit";
 import { requireUser, requireVerified, type SessionUser } from "../auth/middleware";
 import { clientAddress, limitFor } from "../auth/rate-limit";
 import type { AppEnv } from "../context";
@@ -259,6 +260,16 @@ export const driverRoutes = new Hono<AppEnv>()
       if (!(await maySeeCalendar(c.var.db, caller, driver ?? null)))
         throw new ApiError("forbidden", "Only an administrator or the driver's reseller may see this calendar");
       if (!driver) throw new ApiError("not_found", "No such driver");
+      // Reading another person's calendar (an administrator, or the driver's reseller) is audited
+      // before anything is read: no audit row, no calendar.
+      if (driver.id !== caller.id) {
+        await recordAudit(c.var.db, {
+          actorId: caller.id,
+          action: "driver.calendar_viewed",
+          target: userTarget(driver.id),
+          details: { week, as: caller.isAdmin ? "admin" : "reseller" },
+        });
+      }
       return c.json(await calendarOf(c.var.db, driver, week));
     },
   );

@@ -9,6 +9,7 @@ import { day } from "./format";
 import { PaymentResult } from "./PaymentResult";
 import { PaymentsCard } from "./PaymentsCard";
 import { PlanCards } from "./PlanCards";
+import { ServiceTimeCard } from "./ServiceTimeCard";
 import "../../i18n/billing";
 import "./billing.css";
 
@@ -75,6 +76,7 @@ export default function PaymentPage() {
       )}
       <PlanCards app={user.app} currentExpiration={expiration} onPay={pay} />
       <PaymentsCard />
+      <ServiceTimeCard />
     </section>
   );
 }

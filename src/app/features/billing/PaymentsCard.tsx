@@ -64,7 +64,17 @@ export function PaymentsCard({ compact = false }: { compact?: boolean }) {
                 cell: (r) => (r.refundedCents > 0 ? money(r.refundedCents, i18n.language) : "—"),
                 className: "numeric",
               },
-              { key: "status", header: t("history.status"), cell: (r) => <Badge tone={TONES[r.status]}>{t(`status.${r.status}`)}</Badge> },
+              {
+                key: "status",
+                header: t("history.status"),
+                // A dispute the card network has not given back outweighs the status (docs/payments.md).
+                cell: (r) =>
+                  r.disputeStatus === "open" || r.disputeStatus === "lost" ? (
+                    <Badge tone="danger">{t("status.disputed")}</Badge>
+                  ) : (
+                    <Badge tone={TONES[r.status]}>{t(`status.${r.status}`)}</Badge>
+                  ),
+              },
               {
                 key: "payer",
                 header: t("history.paidBy"),

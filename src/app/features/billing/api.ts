@@ -8,6 +8,7 @@ const calls = {
   plans: (app: "flex" | "spark") => publicApi.plans.$get({ query: { app } }),
   payment: (id: number) => api.payments[":id{[0-9]+}"].$get({ param: { id: String(id) } }),
   payments: (page: number, pageSize: number) => api.payments.$get({ query: asQuery({ page, pageSize }) }),
+  serviceTime: (page: number, pageSize: number) => api.payments["service-time"].$get({ query: asQuery({ page, pageSize }) }),
   invitations: (page: number, pageSize: number) => api.invitations.$get({ query: asQuery({ page, pageSize }) }),
   reseller: () => api.reseller.$get(),
   clients: (query: { page: number; pageSize: number; q: string; weekStart: number }) => api.reseller.clients.$get({ query: asQuery(query) }),
@@ -18,6 +19,7 @@ export type Plan = Answer<Awaited<ReturnType<typeof calls.plans>>>["Items"][numb
 export type PaymentView = Answer<Awaited<ReturnType<typeof calls.payment>>>["payment"];
 export type PaymentStatus = PaymentView["status"];
 export type PaymentRow = Answer<Awaited<ReturnType<typeof calls.payments>>>["rows"][number];
+export type ServiceTimeRow = Answer<Awaited<ReturnType<typeof calls.serviceTime>>>["rows"][number];
 export type InvitationRow = Answer<Awaited<ReturnType<typeof calls.invitations>>>["rows"][number];
 export type InvitationState = InvitationRow["state"];
 export type ResellerSummary = Answer<Awaited<ReturnType<typeof calls.reseller>>>["reseller"];
@@ -39,6 +41,10 @@ export function usePayment(id: number | null) {
 
 export function usePayments(page: number, pageSize: number) {
   return useSWR(["billing/payments", page, pageSize], ([, p, size]) => unwrap(calls.payments(p, size)), { keepPreviousData: true });
+}
+
+export function useServiceTime(page: number, pageSize: number) {
+  return useSWR(["billing/service-time", page, pageSize], ([, p, size]) => unwrap(calls.serviceTime(p, size)), { keepPreviousData: true });
 }
 
 /** Every invitations key starts with this, so a new invitation can refresh them all. */

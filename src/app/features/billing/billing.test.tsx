@@ -13,6 +13,7 @@ const NOW = new Date(2026, 5, 10, 12).getTime();
 const dana = aDriver({ flexEmail: "dana@example.com", expirationDateTimestamp: NOW + 3 * DAY, inviteCode: "ABCD2345" });
 
 const noPayments = { body: { total: 0, page: 1, pageSize: 20, rows: [], totals: { grossCents: 0, refundedCents: 0, netCents: 0, daysSold: 0 } } };
+const noChanges = { body: { total: 0, page: 1, pageSize: 20, rows: [] } };
 const plans = { Items: [{ id: 1, app: "flex", name: "1 week", days: 7, priceCents: 3999 }], currency: "usd" };
 
 function renderAt(path: string, session: Partial<SessionValue> = {}) {
@@ -49,6 +50,7 @@ describe("/payment", () => {
       "/api/plans": [{ body: plans }],
       "/api/payments/checkout": [{ status: 201, body: { paymentId: 5, url: "https://pay.test/cs_1" } }],
       "/api/payments": [noPayments],
+      "/api/payments/service-time": [noChanges],
     });
     renderAt("/payment?utm=sms&payment=&canceled=0");
     expect(await screen.findByText("Your service runs until 13/06/26.")).toBeInTheDocument();
@@ -67,6 +69,7 @@ describe("/payment", () => {
     stubApi({
       "/api/plans": [{ body: plans }],
       "/api/payments": [noPayments],
+      "/api/payments/service-time": [noChanges],
       "/api/payments/checkout": [{ status: 503, body: { error: { code: "unavailable", message: "x" } } }],
     });
     renderAt("/payment");
@@ -81,6 +84,7 @@ describe("/payment", () => {
     stubApi({
       "/api/plans": [{ body: plans }],
       "/api/payments": [noPayments],
+      "/api/payments/service-time": [noChanges],
       "/api/payments/5": [
         { body: { payment: { id: 5, status: "successful", days: 7, amountCents: 3999, refundedCents: 0, failureCode: null, expirationAt: NOW + 10 * DAY } } },
       ],
@@ -95,6 +99,7 @@ describe("/payment", () => {
     const calls = stubApi({
       "/api/plans": [{ body: plans }],
       "/api/payments": [noPayments],
+      "/api/payments/service-time": [noChanges],
       "/api/payments/6": [
         { body: { payment: { id: 6, status: "processing", days: 7, amountCents: 3999, refundedCents: 0, failureCode: null, expirationAt: null } } },
       ],
@@ -105,6 +110,72 @@ describe("/payment", () => {
     renderAt("/payment?payment=6&canceled=1");
     expect(await screen.findByText("You left the checkout without paying.", { exact: false })).toBeInTheDocument();
     expect(calls.filter((c) => c.path === "/api/payments/6/cancel" && c.method === "POST")).toHaveLength(1);
+  });
+});
+
+describe("/payment: the service-time ledger", () => {
+  const entry = (id: number, kind: string, days: number, expirationAfter: number) => ({
+    id,
+    kind,
+    days,
+    deltaMs: days * DAY,
+    expirationBefore: expirationAfter - days * DAY,
+    expirationAfter,
+    paymentId: null,
+    invitationId: null,
+    reason: null,
+    actor: null,
+    createdAt: NOW,
+  });
+
+  it("names every change, a free week taken back and a dispute included, in both languages", async () => {
+    const disputed = {
+      id: 9,
+      userId: 1,
+      payerId: 1,
+      payerName: null,
+      days: 7,
+      amountCents: 3999,
+      refundedCents: 0,
+      disputeStatus: "open",
+      disputedCents: 3999,
+      status: "successful",
+      failureCode: null,
+      createdAt: NOW,
+    };
+    stubApi({
+      "/api/plans": [{ body: plans }],
+      "/api/payments": [
+        {
+          body: {
+            ...noPayments.body,
+            total: 1,
+            rows: [disputed],
+            totals: { grossCents: 3999, refundedCents: 0, disputedCents: 3999, netCents: 0, daysSold: 7 },
+          },
+        },
+      ],
+      "/api/payments/service-time": [
+        {
+          body: {
+            total: 3,
+            page: 1,
+            pageSize: 20,
+            rows: [entry(3, "free_week_reversed", -7, NOW + 3 * DAY), entry(2, "dispute", -7, NOW + 10 * DAY), entry(1, "free_week", 7, NOW + 17 * DAY)],
+          },
+        },
+      ],
+    });
+    renderAt("/payment");
+    expect(await screen.findByText("Free week taken back (the friend's payment was refunded or disputed)")).toBeInTheDocument();
+    expect(screen.getByText("Payment disputed")).toBeInTheDocument();
+    expect(screen.getByText("Free week (a friend paid)")).toBeInTheDocument();
+    // The disputed payment in the history.
+    expect(await screen.findByText("Disputed")).toBeInTheDocument();
+    await setLanguage("es");
+    expect(await screen.findByText("Semana gratis retirada (el pago del amigo fue reembolsado o disputado)")).toBeInTheDocument();
+    expect(screen.getByText("Pago disputado")).toBeInTheDocument();
+    expect(screen.getByText("En disputa")).toBeInTheDocument();
   });
 });
 

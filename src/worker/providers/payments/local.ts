@@ -32,6 +32,17 @@ export type LocalCheckoutSession = {
 };
 
 type LocalCharge = { id: string; object: "charge"; amount: number; amount_refunded: number; refunded: boolean; payment_intent: string; metadata: Json };
+type LocalDispute = {
+  id: string;
+  object: "dispute";
+  amount: number;
+  currency: string;
+  charge: string;
+  payment_intent: string;
+  reason: string;
+  status: "needs_response" | "won" | "lost";
+  created: number;
+};
 type LocalAccount = {
   id: string;
   object: "account";
@@ -47,12 +58,19 @@ type LocalAccount = {
 type LocalAccountLink = { id: string; object: "account_link"; account: string; refresh_url: string; return_url: string; url: string; expires_at: number };
 type LocalTransfer = { id: string; object: "transfer"; amount: number; amount_reversed: number; destination: string; transfer_group: string; metadata: Json };
 
+/**
+ * Stripe's test card that pays and is then disputed as fraudulent (4000 0000 0000 0259): the
+ * checkout completes, and charge.dispute.created follows, as on Stripe.
+ */
+export const LOCAL_DISPUTED_CARD = "4000000000000259";
+
 /** Stripe's test cards as the local checkout knows them: null succeeds, otherwise the decline it answers. */
 export const LOCAL_TEST_CARDS: Record<string, { code: string; decline_code: string; message: string } | null> = {
   "4242424242424242": null,
   "5555555555554444": null,
   "4000000000000002": { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." },
   "4000000000009995": { code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." },
+  [LOCAL_DISPUTED_CARD]: null,
 };
 
 export type CardInput = { number: string; expMonth: number; expYear: number; cvc: string };
@@ -328,6 +346,7 @@ export class LocalPayments implements PaymentsProvider {
       metadata: session.local.intent_metadata,
     });
     await this.emit("checkout.session.completed", completed);
+    if (digits === LOCAL_DISPUTED_CARD) await this.openDispute(intentId);
     return { outcome: "succeeded", redirectUrl: session.success_url };
   }
 
@@ -360,6 +379,45 @@ export class LocalPayments implements PaymentsProvider {
       return refundId;
     });
     return { id };
+  }
+
+  // --- disputes ------------------------------------------------------------------------------
+
+  /**
+   * The cardholder disputes the payment intent's charge (Stripe does it for the 0259 test card):
+   * the whole amount not refunded, once per charge, then charge.dispute.created, signed like every
+   * event. Answers the dispute id.
+   */
+  async openDispute(paymentIntentId: string, reason = "fraudulent"): Promise<string> {
+    return this.idempotent(`dispute-${paymentIntentId}`, async () => {
+      const intent = await this.get<{ latest_charge: string; currency: string }>(paymentIntentId, "payment_intent");
+      if (!intent) throw this.error(`No such payment_intent: '${paymentIntentId}'`, "resource_missing", 404);
+      const charge = (await this.get<LocalCharge>(intent.latest_charge, "charge"))!;
+      if (charge.amount_refunded >= charge.amount) throw this.error("This charge has been fully refunded", "charge_already_refunded");
+      const dispute: LocalDispute = {
+        id: randomId("dp"),
+        object: "dispute",
+        amount: charge.amount - charge.amount_refunded,
+        currency: intent.currency,
+        charge: charge.id,
+        payment_intent: paymentIntentId,
+        reason,
+        status: "needs_response",
+        created: seconds(Date.now()),
+      };
+      await this.put(dispute);
+      await this.emit("charge.dispute.created", dispute);
+      return dispute.id;
+    });
+  }
+
+  /** The card network decides (Stripe's test evidence "winning_evidence" / "losing_evidence"): charge.dispute.closed follows. */
+  async closeDispute(disputeId: string, outcome: "won" | "lost"): Promise<void> {
+    const dispute = await this.get<LocalDispute>(disputeId, "dispute");
+    if (!dispute) throw this.error(`No such dispute: '${disputeId}'`, "resource_missing", 404);
+    const closed: LocalDispute = { ...dispute, status: outcome };
+    if (!(await this.replaceIf(disputeId, "status", "needs_response", closed))) throw this.error("This dispute is already closed", "dispute_already_closed");
+    await this.emit("charge.dispute.closed", closed);
   }
 
   // --- Connect Express -----------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
 import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
+import { assertMayActOn } from "../admin/user-detail";
 import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
@@ -33,8 +34,9 @@ const paymentQuery = pagingSchema.extend({
 });
 
 async function userExists(c: { var: { db: AppEnv["Variables"]["db"] } }, id: number) {
-  const user = await c.var.db.select({ id: users.id }).from(users).where(eq(users.id, id)).get();
+  const user = await c.var.db.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
   if (!user) throw new ApiError("not_found", "No such user");
+  return user;
 }
 
 /**
@@ -139,7 +141,8 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   })
   .post("/users/:id/service-time", validate("param", idParam), validate("json", serviceTimeAdjustmentSchema), async (c) => {
     const { id } = c.req.valid("param");
-    await userExists(c, id);
+    // An administrator's account is the owner's to change, its service time included.
+    assertMayActOn(c.var.user, await userExists(c, id));
     const body = c.req.valid("json");
     const result = await adjustServiceTime(c.var.db, { userId: id, days: body.days, actorId: c.var.user.id, reason: body.reason });
     await recordAudit(c.var.db, { actorId: c.var.user.id, action: "billing.service_time_adjusted", target: `user:${id}`, details: body });

@@ -11,7 +11,7 @@ import { enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { billingContext } from "../billing/context";
 import { paymentPage, paymentView } from "../billing/payment-lists";
 import { requestRefund } from "../billing/payments";
-import { approveReseller, commissionPage, endReseller, resellerPage } from "../billing/resellers";
+import { approveReseller, commissionPage, defaultCommissionBps, endReseller, resellerPage } from "../billing/resellers";
 import { adjustServiceTime, ledgerPage } from "../billing/service-time";
 import type { AppEnv } from "../context";
 import { csvHeaders, csvStream } from "../csv";
@@ -110,8 +110,9 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     async (c) => c.json(await commissionPage(c.var.db, c.req.valid("query"))),
   )
 
+  // The default rate comes along: above it, an approval is the owner's (approveReseller).
   .get("/resellers", validate("query", pagingSchema.extend({ status: z.enum(["applied", "approved", "rejected", "revoked"]).optional() })), async (c) =>
-    c.json(await resellerPage(c.var.db, c.req.valid("query"))),
+    c.json({ ...(await resellerPage(c.var.db, c.req.valid("query"))), defaultCommissionPercent: defaultCommissionBps(c.env) / 100 }),
   )
   .post("/resellers/:id/approve", validate("param", idParam), validate("json", resellerApprovalSchema), async (c) => {
     const { id } = c.req.valid("param");

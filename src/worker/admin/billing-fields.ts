@@ -36,3 +36,18 @@ export function visibleRow<T extends object>(row: T, billing: boolean): WithoutB
   for (const field of BILLING_FIELDS) delete copy[field];
   return copy as WithoutBilling<T>;
 }
+
+/**
+ * An audit entry as the caller may read it: the details of billing actions (approvals with their
+ * code and rate, refunds, service time) and the referral filter of an export are billing data.
+ */
+export function visibleAuditRow<T extends { action: string; details: Record<string, unknown> | null }>(row: T, billing: boolean): T {
+  if (billing || !row.details) return row;
+  if (row.action.startsWith("billing.")) return { ...row, details: null };
+  const filters = row.details.filters;
+  if (filters && typeof filters === "object" && "referral" in filters) {
+    const { referral: _referral, ...rest } = filters as Record<string, unknown>;
+    return { ...row, details: { ...row.details, filters: rest } };
+  }
+  return row;
+}

@@ -9,6 +9,7 @@ import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { auditLog, campaignMessages, campaigns, optOuts, refreshTokens, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { visibleAuditRow } from "./billing-fields";
 
 /**
  * The admin's user page (docs/admin.md): reads, and the changes an administrator may make. Every
@@ -294,8 +295,8 @@ export const auditFields = namedFields({
   details: auditLog.details,
 });
 
-/** Audit entries about this user, and those they made themselves (an administrator's actions), newest first. */
-export async function userAudit(db: Db, id: number, { page, pageSize }: Paging): Promise<Page<AuditRow>> {
+/** Audit entries about this user, and those they made themselves (an administrator's actions), newest first; billing details only with `billing`. */
+export async function userAudit(db: Db, id: number, { page, pageSize }: Paging, billing: boolean): Promise<Page<AuditRow>> {
   await findUser(db, id);
   const where = or(eq(auditLog.target, userTarget(id)), eq(auditLog.actorId, id));
   const [total, rows] = await db.batch([
@@ -309,5 +310,5 @@ export async function userAudit(db: Db, id: number, { page, pageSize }: Paging):
       .limit(pageSize)
       .offset(pageOffset(page, pageSize)),
   ]);
-  return { total: total[0]?.n ?? 0, page, pageSize, rows };
+  return { total: total[0]?.n ?? 0, page, pageSize, rows: rows.map((r) => visibleAuditRow(r, billing)) };
 }

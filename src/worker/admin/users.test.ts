@@ -368,6 +368,37 @@ describe("billing data in the user lists and pages", () => {
     expect((await json(await call(`/api/admin/users/${client.id}`, { token: ownerToken }))).user.referral).toBe(code);
   });
 
+  it("reads billing actions in the audit trail without their details (code, rate) without billingDetails", async () => {
+    const { code, reseller } = await resellerAndClient();
+    await db.insert(auditLog).values([
+      {
+        actorId: owner.id,
+        action: "billing.reseller_approved",
+        target: `user:${reseller.id}`,
+        details: { referralCode: code, commissionPercent: 25 },
+        at: Date.now(),
+      },
+      {
+        actorId: owner.id,
+        action: "admin.users_exported",
+        target: `user:${reseller.id}`,
+        details: { filters: { app: "flex", referral: [code] } },
+        at: Date.now(),
+      },
+    ]);
+    for (const path of [`/api/admin/users/${reseller.id}/audit`, `/api/admin/audit?target=user:${reseller.id}`]) {
+      const theirs = await json(await call(path, { token: supportToken }));
+      expect(
+        theirs.rows.map((r: { action: string; details: unknown }) => [r.action, r.details]),
+        path,
+      ).toEqual([
+        ["admin.users_exported", { filters: { app: "flex" } }],
+        ["billing.reseller_approved", null],
+      ]);
+      expect(JSON.stringify(await json(await call(path, { token: ownerToken }))), path).toContain(code);
+    }
+  });
+
   it("leaves the referral code and Connect account out of the review's and the old tables' rows too", async () => {
     const { r, code } = await resellerAndClient();
     for (const path of [`/api/admin/audience?app=flex&region=${encodeURIComponent(r)}`, `/api/flex/v1/all-users-table?region=${encodeURIComponent(r)}`]) {

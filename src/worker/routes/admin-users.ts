@@ -160,7 +160,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
   )
   .get("/:id/audit", validate("param", idParam), validate("query", pagingSchema), async (c) =>
-    c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
+    c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),
   )
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
   // as the driver's own routes (driver-dashboard.ts), read-only but for the system switch.

@@ -70,7 +70,8 @@ export type UserListRow = {
   phone: string;
   email: string | null;
   region: string | null;
-  referral: string | null;
+  /** Billing data: only for administrators with billingDetails (left out otherwise). */
+  referral?: string | null;
   phoneVerified: boolean;
   goodStanding: boolean;
   accountConnected: boolean;
@@ -92,9 +93,10 @@ export type UserDetail = UserListRow & {
   inviteCode: string;
   roleBillingDetails: boolean;
   mfaMethod: "none" | "sms" | "totp";
-  stripeExpressId: string | null;
-  /** Their place in the reseller programme, if they applied. */
-  resellerState: { status: "applied" | "approved" | "rejected" | "revoked"; referralCode: string | null; commissionPercent: number } | null;
+  /** Billing data: only for administrators with billingDetails (left out otherwise). */
+  stripeExpressId?: string | null;
+  /** Their place in the reseller programme, if they applied; the code and rate only for administrators with billingDetails. */
+  resellerState: { status: "applied" | "approved" | "rejected" | "revoked"; referralCode?: string | null; commissionPercent?: number } | null;
   /** Per channel: opted out, and when and how if the opt-out table knows (a STOP reply, or an admin). */
   optOuts: Record<"sms" | "whatsapp", { optedOut: boolean; keyword: string | null; at: number | null }>;
   liveSessions: number;

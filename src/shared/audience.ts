@@ -188,7 +188,8 @@ export type DriverRow = {
   id: number;
   name: string;
   phone: string;
-  referral: string | null;
+  /** Billing data, like stripeExpressId: only for administrators with billingDetails (left out otherwise). */
+  referral?: string | null;
   region: string | null;
   deliveryArea: string | null;
   goodStanding: boolean;
@@ -196,7 +197,7 @@ export type DriverRow = {
   setupComplete: boolean;
   expirationAt: number | null;
   status: "start" | "stop";
-  stripeExpressId: string | null;
+  stripeExpressId?: string | null;
 };
 
 /** A row of the unpaid-invitations review table. */

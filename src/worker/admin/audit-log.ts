@@ -5,13 +5,15 @@ import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import type { Db } from "../db/client";
 import { auditLog, users } from "../db/schema";
+import { visibleAuditRow } from "./billing-fields";
 import { auditFields } from "./user-detail";
 
 /**
  * The audit page (docs/admin.md): newest first, filtered by actor, action, target and the admin's
- * calendar days. Each filter has an index that starts with it and ends with the time.
+ * calendar days. Each filter has an index that starts with it and ends with the time. Without
+ * billingDetails, billing actions come without their details (visibleAuditRow).
  */
-export async function auditPage(db: Db, q: AuditListQuery): Promise<Page<AuditRow>> {
+export async function auditPage(db: Db, q: AuditListQuery, billing: boolean): Promise<Page<AuditRow>> {
   const conditions: SQL[] = [];
   if (q.actor !== undefined) conditions.push(eq(auditLog.actorId, q.actor));
   if (q.action) conditions.push(eq(auditLog.action, q.action));
@@ -30,7 +32,7 @@ export async function auditPage(db: Db, q: AuditListQuery): Promise<Page<AuditRo
       .limit(q.pageSize)
       .offset(pageOffset(q.page, q.pageSize)),
   ]);
-  return { total: total[0]?.n ?? 0, page: q.page, pageSize: q.pageSize, rows };
+  return { total: total[0]?.n ?? 0, page: q.page, pageSize: q.pageSize, rows: rows.map((r) => visibleAuditRow(r, billing)) };
 }
 
 /** The actions the log holds, for the page's filter (a few dozen kinds at most; bounded all the same). */

@@ -9,6 +9,7 @@ import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { auditLog, campaignMessages, campaigns, consentEvents, optOuts, refreshTokens, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { visibleAuditRow } from "./billing-fields";
 
 /**
  * The admin's user page (docs/admin.md): reads, and the changes an administrator may make. Every
@@ -26,7 +27,11 @@ export async function findUser(db: Db, id: number): Promise<UserRow> {
 
 const liveSession = (now: number) => and(isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now));
 
-export async function userDetail(db: Db, id: number, now = Date.now()): Promise<UserDetail> {
+/**
+ * The user page's account. Without billingDetails (`billing` false) the billing fields are left
+ * out: the referral code, the Connect account id, and the reseller's code and commission rate.
+ */
+export async function userDetail(db: Db, id: number, billing: boolean, now = Date.now()): Promise<UserDetail> {
   const [found, optOutRows, sessions, reseller] = await db.batch([
     db.select().from(users).where(eq(users.id, id)).limit(1),
     db
@@ -49,7 +54,7 @@ export async function userDetail(db: Db, id: number, now = Date.now()): Promise<
     const row = optOutRows.find((o) => o.channel === channel);
     return { optedOut: flag || row !== undefined, keyword: row?.keyword ?? null, at: row?.at ?? null };
   };
-  return {
+  const detail: UserDetail = {
     id: u.id,
     app: u.app,
     name: u.name,
@@ -79,6 +84,27 @@ export async function userDetail(db: Db, id: number, now = Date.now()): Promise<
     optOuts: { sms: optOut("sms", u.smsOptOut), whatsapp: optOut("whatsapp", u.whatsappOptOut) },
     liveSessions: sessions[0]?.n ?? 0,
   };
+  if (billing) return detail;
+  const { referral: _referral, stripeExpressId: _stripe, resellerState, ...rest } = detail;
+  return { ...rest, resellerState: resellerState ? { status: resellerState.status } : null };
+}
+
+/**
+ * An action whose target is an administrator's account (editing it, signing it out, its opt-outs,
+ * its authenticator, its role, its service time) is the owner's alone: support must not act on the
+ * owner, nor on another administrator.
+ */
+export function assertMayActOn(actor: SessionUser, target: Pick<UserRow, "isAdmin">): void {
+  if (target.isAdmin && actor.roleName !== "owner") {
+    throw new ApiError("forbidden", "Only the owner may act on an administrator's account", { details: { reason: "administrator_account" } });
+  }
+}
+
+/** The account an action targets, once the actor may act on it. */
+async function targetOf(db: Db, actor: SessionUser, id: number): Promise<UserRow> {
+  const user = await findUser(db, id);
+  assertMayActOn(actor, user);
+  return user;
 }
 
 /** The fields a patch changes, as { field: [before, after] }; unchanged ones are left out. */
@@ -89,7 +115,7 @@ function changes(before: Record<string, unknown>, after: Record<string, unknown>
 }
 
 export async function updateProfile(db: Db, actor: SessionUser, id: number, patch: UserProfilePatch, now = Date.now()) {
-  const user = await findUser(db, id);
+  const user = await targetOf(db, actor, id);
   const regionColumn = user.app === "flex" ? "humanRegion" : "deliveryArea";
   const next: Partial<UserRow> = {};
   if (patch.name !== undefined) next.name = patch.name;
@@ -106,7 +132,7 @@ export async function updateProfile(db: Db, actor: SessionUser, id: number, patc
 
 /** Ends every session of the user at once: their ID tokens stop working on the next request. */
 export async function signOutEverywhere(db: Db, actor: SessionUser, id: number, reason: string, now = Date.now()) {
-  await findUser(db, id);
+  await targetOf(db, actor, id);
   const [revoked] = await db.batch([
     db
       .update(refreshTokens)
@@ -123,7 +149,7 @@ export async function signOutEverywhere(db: Db, actor: SessionUser, id: number, 
  * must), and every session ends so nobody stays signed in on the strength of the old one.
  */
 export async function resetTotp(db: Db, actor: SessionUser, id: number, reason: string, now = Date.now()) {
-  const user = await findUser(db, id);
+  const user = await targetOf(db, actor, id);
   if (user.mfaMethod !== "totp") throw new ApiError("conflict", "This account has no authenticator to reset");
   await db.batch([
     db.update(users).set({ mfaSecret: null, mfaMethod: "none" }).where(eq(users.id, id)),
@@ -143,7 +169,7 @@ export async function changeRole(
   now = Date.now(),
 ) {
   if (id === actor.id) throw new ApiError("conflict", "You cannot change your own role");
-  const user = await findUser(db, id);
+  const user = await targetOf(db, actor, id);
   const roleName = role.isAdmin ? (role.roleName ?? "admin") : null;
   const roleProperties = role.isAdmin ? { billingDetails: role.billingDetails } : null;
   const before = { isAdmin: user.isAdmin, roleName: user.roleName, billingDetails: user.roleProperties?.billingDetails === true };
@@ -178,7 +204,7 @@ export async function changeRole(
  * for numbers without an account too) move together, with "ADMIN" as the keyword of record.
  */
 export async function setOptOuts(db: Db, actor: SessionUser, id: number, wanted: { sms: boolean; whatsapp: boolean }, now = Date.now()) {
-  const user = await findUser(db, id);
+  const user = await targetOf(db, actor, id);
   const before = { sms: user.smsOptOut, whatsapp: user.whatsappOptOut };
   if (before.sms === wanted.sms && before.whatsapp === wanted.whatsapp) return;
   const statements = (["sms", "whatsapp"] as const).map((channel) =>
@@ -284,8 +310,8 @@ export const auditFields = namedFields({
   details: auditLog.details,
 });
 
-/** Audit entries about this user, and those they made themselves (an administrator's actions), newest first. */
-export async function userAudit(db: Db, id: number, { page, pageSize }: Paging): Promise<Page<AuditRow>> {
+/** Audit entries about this user, and those they made themselves (an administrator's actions), newest first; billing details only with `billing`. */
+export async function userAudit(db: Db, id: number, { page, pageSize }: Paging, billing: boolean): Promise<Page<AuditRow>> {
   await findUser(db, id);
   const where = or(eq(auditLog.target, userTarget(id)), eq(auditLog.actorId, id));
   const [total, rows] = await db.batch([
@@ -299,5 +325,5 @@ export async function userAudit(db: Db, id: number, { page, pageSize }: Paging):
       .limit(pageSize)
       .offset(pageOffset(page, pageSize)),
   ]);
-  return { total: total[0]?.n ?? 0, page, pageSize, rows };
+  return { total: total[0]?.n ?? 0, page, pageSize, rows: rows.map((r) => visibleAuditRow(r, billing)) };
 }

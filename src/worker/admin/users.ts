@@ -6,7 +6,8 @@ import { parseReviewSearch } from "../../shared/search";
 import type { CsvValue } from "../csv";
 import { type Db, jsonList, phoneEndsWith } from "../db/client";
 import { resellers, users, userTallies } from "../db/schema";
-import { foldSearchText } from "../messaging/audience";
+import { foldSearchText, searchKeyWithoutReferral } from "../messaging/audience";
+import { visibleRow, type WithoutBilling } from "./billing-fields";
 
 /**
  * The users page (docs/admin.md): filters, search, sort and paging in D1, one page and the count
@@ -20,20 +21,24 @@ const regionOf = (app: "flex" | "spark") => (app === "flex" ? users.humanRegion 
 const isReseller = sql`EXISTS (SELECT 1 FROM ${resellers} WHERE ${resellers.userId} = ${users.id} AND ${resellers.status} = 'approved')`;
 const goodStanding = (now: number) => sql`(${users.goodStanding} = 1 AND (${users.expirationAt} IS NULL OR ${users.expirationAt} > ${now}))`;
 
-/** The review's search: a phone number, the end of one, or a match ignoring case and accents on name, region or referral (users.search_key). */
-function searchCondition(search: string | undefined): SQL[] {
+/**
+ * The review's search: a phone number, the end of one, or a match ignoring case and accents on name,
+ * region or referral (users.search_key); the referral only for administrators with billingDetails.
+ */
+function searchCondition(search: string | undefined, billing: boolean): SQL[] {
   const parsed = parseReviewSearch(search);
   if (parsed.kind === "none") return [];
   if (parsed.kind === "phone") return [eq(users.phone, parsed.phone)];
   // Control characters are the key's field separators: a term must not reach across fields.
   const term = foldSearchText((search ?? "").trim().replace(/\p{Cc}/gu, ""));
   if (!term) return [];
-  const text = sql`instr(${users.searchKey}, ${term}) > 0`;
+  const text = sql`instr(${billing ? sql`${users.searchKey}` : searchKeyWithoutReferral}, ${term}) > 0`;
   // 4 to 9 digits: the end of a number, or a name or code holding them.
   return parsed.phoneEnd ? [sql`(${phoneEndsWith(users.phone, parsed.phoneEnd)} OR ${text})`] : [text];
 }
 
-export function userWhere(f: UserFilters, now: number): SQL {
+/** `billing`: the caller's role has billingDetails (the referral filter itself is refused before, assertMayListByReferral). */
+export function userWhere(f: UserFilters, now: number, billing: boolean): SQL {
   const conditions: SQL[] = [eq(users.app, f.app)];
   if (f.role === "drivers") conditions.push(eq(users.isAdmin, false));
   else if (f.role === "admins") conditions.push(eq(users.isAdmin, true));
@@ -50,7 +55,7 @@ export function userWhere(f: UserFilters, now: number): SQL {
   conditions.push(...tri(sql`${users.setupComplete} = 1`, f.setupComplete));
   if (f.system !== "all") conditions.push(eq(users.status, f.system === "on" ? "start" : "stop"));
   conditions.push(...tri(isReseller, f.reseller));
-  conditions.push(...searchCondition(f.search));
+  conditions.push(...searchCondition(f.search, billing));
   return and(...conditions)!;
 }
 
@@ -143,9 +148,9 @@ function talliedTotal(db: Db, f: UserFilters) {
     .where(and(...conditions));
 }
 
-/** One page of users and the total, in one round trip. */
-export async function userPage(db: Db, q: UserListQuery, now = Date.now()): Promise<Page<UserListRow>> {
-  const where = userWhere(q, now);
+/** One page of users and the total, in one round trip; without billing fields unless `billing`. */
+export async function userPage(db: Db, q: UserListQuery, billing: boolean, now = Date.now()): Promise<Page<WithoutBilling<UserListRow>>> {
+  const where = userWhere(q, now, billing);
   const [total, rows] = await db.batch([
     talliedTotal(db, q) ?? db.select({ n: count() }).from(users).where(where),
     db
@@ -156,10 +161,10 @@ export async function userPage(db: Db, q: UserListQuery, now = Date.now()): Prom
       .limit(q.pageSize)
       .offset(pageOffset(q.page, q.pageSize)),
   ]);
-  return { total: total[0]?.n ?? 0, page: q.page, pageSize: q.pageSize, rows: (rows as Selected[]).map(toRow) };
+  return { total: total[0]?.n ?? 0, page: q.page, pageSize: q.pageSize, rows: (rows as Selected[]).map((r) => visibleRow(toRow(r), billing)) };
 }
 
-export const USER_CSV_HEADER = [
+const USER_CSV_COLUMNS = [
   "id",
   "app",
   "name",
@@ -179,10 +184,15 @@ export const USER_CSV_HEADER = [
   "reseller",
 ] as const;
 
+/** The export's columns: the referral column only for administrators with billingDetails. */
+export function userCsvHeader(billing: boolean): readonly string[] {
+  return billing ? USER_CSV_COLUMNS : USER_CSV_COLUMNS.filter((c) => c !== "referral");
+}
+
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-function csvRow(r: UserListRow): CsvValue[] {
-  return [
+function csvRow(r: UserListRow, billing: boolean): CsvValue[] {
+  const row: CsvValue[] = [
     r.id,
     r.app,
     r.name,
@@ -201,6 +211,7 @@ function csvRow(r: UserListRow): CsvValue[] {
     r.isAdmin ? (r.roleName ?? "admin") : "driver",
     r.reseller,
   ];
+  return billing ? row : row.filter((_, i) => USER_CSV_COLUMNS[i] !== "referral");
 }
 
 export const CSV_CHUNK = 1000;
@@ -209,9 +220,9 @@ export const CSV_CHUNK = 1000;
  * The filtered set for the CSV, in account order, 1,000 rows a call (keyset on id: each chunk is
  * as cheap as the first, however deep the export goes). Answers null when there is no more.
  */
-export function userCsvChunks(db: Db, f: UserFilters, now = Date.now()): () => Promise<CsvValue[][] | null> {
+export function userCsvChunks(db: Db, f: UserFilters, billing: boolean, now = Date.now()): () => Promise<CsvValue[][] | null> {
   let after = 0;
-  const where = userWhere(f, now);
+  const where = userWhere(f, now, billing);
   return async () => {
     const rows = (await db
       .select(rowColumns(now))
@@ -221,6 +232,6 @@ export function userCsvChunks(db: Db, f: UserFilters, now = Date.now()): () => P
       .limit(CSV_CHUNK)) as Selected[];
     if (rows.length === 0) return null;
     after = rows[rows.length - 1]!.id;
-    return rows.map((r) => csvRow(toRow(r)));
+    return rows.map((r) => csvRow(toRow(r), billing));
   };
 }

@@ -41,7 +41,8 @@ export function commissionInsert(db: Db, paymentId: number, now: number) {
         })
         .from(payments)
         .innerJoin(users, eq(users.id, payments.userId))
-        .innerJoin(referralCodes, eq(referralCodes.code, users.referralCode))
+        // A code belongs to one app: an account of the other app holding it (registered before the lookup was app-scoped) earns nobody anything.
+        .innerJoin(referralCodes, and(eq(referralCodes.code, users.referralCode), eq(referralCodes.app, users.app)))
         .innerJoin(resellers, and(eq(resellers.userId, referralCodes.ownerUserId), eq(resellers.status, "approved")))
         .where(and(eq(payments.id, paymentId), eq(payments.status, "successful"), ne(resellers.userId, payments.userId), gt(share, 0))),
     )

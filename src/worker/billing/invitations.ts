@@ -30,9 +30,15 @@ const stateOf = sql<InvitationState>`CASE
 /**
  * What a sign-up code means: a reseller's referral code (the driver becomes their client), or a
  * driver's own invite code from an invite link (the driver was invited by them). Case-insensitive.
+ * Both belong to one app: a code of the other app means nothing here (a reseller registering his
+ * own second account in the other app with his code would earn commission on himself).
  */
 export async function resolveSignUpCode(db: Db, app: "flex" | "spark", code: string): Promise<{ referralCode: string } | { invitedBy: number } | null> {
-  const referral = await db.select({ code: referralCodes.code }).from(referralCodes).where(sql`upper(${referralCodes.code}) = upper(${code})`).get();
+  const referral = await db
+    .select({ code: referralCodes.code })
+    .from(referralCodes)
+    .where(and(sql`upper(${referralCodes.code}) = upper(${code})`, eq(referralCodes.app, app)))
+    .get();
   if (referral) return { referralCode: referral.code };
   const inviter = await db
     .select({ id: users.id })

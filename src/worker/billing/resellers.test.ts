@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { commissions, localStripeObjects, offers, referralCodes, resellers, users } from "../db/schema";
+import { commissions, localStripeObjects, offers, payments, referralCodes, resellers, users } from "../db/schema";
 import { billingAdmin, checkout, driver, openCheckout, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
-import { call, db, json } from "../test/fixtures";
+import { call, db, json, PASSWORD, uniquePhone } from "../test/fixtures";
 
 async function commissionOf(paymentId: number) {
   return db.select().from(commissions).where(eq(commissions.paymentId, paymentId)).get();
@@ -203,3 +203,89 @@ describe("commissions", () => {
     expect(await commissionOf(payment.id)).toBeUndefined();
   });
 });
+
+describe("self-dealing", () => {
+  const registerWith = (app: "flex" | "spark", phoneNumber: string, referralCode: string) =>
+    call("/api/auth/register", { body: { phoneNumber, password: PASSWORD, name: "Rita Again", app, referralCode, language: "en" } });
+
+  it("a referral code belongs to its app: the reseller's own second account in the other app cannot register with it", async () => {
+    const { reseller, code } = await resellerWithClient();
+    const refused = await registerWith("spark", reseller.phone, code);
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).error.details).toEqual({ field: "referralCode" });
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(and(eq(users.app, "spark"), eq(users.phone, reseller.phone))),
+    ).toHaveLength(0);
+    // In its own app the code still works, whatever its case.
+    const phone = uniquePhone();
+    expect((await registerWith("flex", phone, code.toLowerCase())).status).toBe(201);
+    expect(
+      (await db
+        .select()
+        .from(users)
+        .where(and(eq(users.app, "flex"), eq(users.phone, phone)))
+        .get())!.referralCode,
+    ).toBe(code);
+  });
+
+  it("an account of the other app holding the code (from before) earns the reseller nothing", async () => {
+    const { reseller, code } = await resellerWithClient({ payoutsEnabled: true });
+    const twin = await driver({ app: "spark", phone: reseller.phone, referralCode: code });
+    const { sessionId, payment } = await openCheckout(twin, (await testPlan({ app: "spark" })).id);
+    expect((await payLocally(sessionId, "4242424242424242")).status).toBe(200);
+    await vi.waitFor(async () => expect((await db.select().from(payments).where(eq(payments.id, payment.id)).get())!.status).toBe("successful"));
+    expect(await commissionOf(payment.id)).toBeUndefined();
+    // Nor does the admin's list count it as a client.
+    const admin = await billingAdmin();
+    const list = await json(await call("/api/admin/billing/resellers?status=approved&pageSize=100", { token: admin.token }));
+    expect(list.rows).toContainEqual(expect.objectContaining({ userId: reseller.id, clients: 1 }));
+  });
+
+  it("nobody approves their own application, nor their account's in the other app", async () => {
+    const admin = await billingAdmin("finance");
+    await call("/api/reseller/apply", { token: admin.token, body: { acceptTerms: true } });
+    const own = await call(`/api/admin/billing/resellers/${admin.id}/approve`, { token: admin.token, body: {} });
+    expect(own.status).toBe(403);
+    expect((await json(own)).error.details).toEqual({ reason: "own_application" });
+
+    const owner = await billingAdmin();
+    const ownersDriver = await driver({ app: "spark", phone: owner.phone, name: "Owner Driving" });
+    await call("/api/reseller/apply", { token: ownersDriver.token, body: { acceptTerms: true } });
+    expect((await call(`/api/admin/billing/resellers/${ownersDriver.id}/approve`, { token: owner.token, body: {} })).status).toBe(403);
+    expect((await resellerRow(ownersDriver.id)).status).toBe("applied");
+    expect((await resellerRow(admin.id)).status).toBe("applied");
+
+    // Someone else may.
+    expect((await call(`/api/admin/billing/resellers/${ownersDriver.id}/approve`, { token: admin.token, body: {} })).status).toBe(200);
+    expect((await call(`/api/admin/billing/resellers/${admin.id}/approve`, { token: owner.token, body: {} })).status).toBe(200);
+  });
+
+  it("a rate above the default (20 %) is the owner's to give", async () => {
+    const finance = await billingAdmin("finance");
+    const owner = await billingAdmin();
+    const applicant = await driver();
+    await call("/api/reseller/apply", { token: applicant.token, body: { acceptTerms: true } });
+    for (const commissionPercent of [100, 20.5]) {
+      const res = await call(`/api/admin/billing/resellers/${applicant.id}/approve`, { token: finance.token, body: { commissionPercent } });
+      expect(res.status).toBe(403);
+      expect((await json(res)).error.details).toEqual({ reason: "commission_above_default", defaultPercent: 20 });
+    }
+    expect((await resellerRow(applicant.id)).status).toBe("applied");
+    expect((await json(await call("/api/admin/billing/resellers?pageSize=20", { token: finance.token }))).defaultCommissionPercent).toBe(20);
+    expect((await call(`/api/admin/billing/resellers/${applicant.id}/approve`, { token: owner.token, body: { commissionPercent: 100 } })).status).toBe(200);
+    expect((await resellerRow(applicant.id)).commissionBps).toBe(10_000);
+
+    // At the default or below, any billing administrator.
+    const other = await driver();
+    await call("/api/reseller/apply", { token: other.token, body: { acceptTerms: true } });
+    expect((await call(`/api/admin/billing/resellers/${other.id}/approve`, { token: finance.token, body: {} })).status).toBe(200);
+    expect((await resellerRow(other.id)).commissionBps).toBe(2000);
+  });
+});
+
+async function resellerRow(userId: number) {
+  return (await db.select().from(resellers).where(eq(resellers.userId, userId)).get())!;
+}

@@ -72,8 +72,12 @@ function isUniqueViolation(err: unknown): boolean {
 
 /**
  * An administrator approves an application (or a revoked reseller again): the reseller gets a
- * referral code of their own (the one given, or one made from their name) and a commission rate.
- * A reseller approved before keeps their code.
+ * referral code of their own (the one given, or one made from their name), for their account's
+ * app only, and a commission rate. A reseller approved before keeps their code.
+ *
+ * Nobody approves themselves: not their own account, nor their account in the other app (the same
+ * phone). A rate above the default (RESELLER_COMMISSION_PERCENT) is the owner's to give; the rate
+ * judged is the one the reseller would get, given or kept from the application.
  */
 export async function approveReseller(
   ctx: BillingContext,
@@ -85,10 +89,19 @@ export async function approveReseller(
   const row = await resellerOf(db, userId);
   if (!row) throw new ApiError("not_found", "No reseller application for this user");
   if (row.status === "approved") throw new ApiError("conflict", "Already approved", { details: { status: row.status } });
-  const user = await db.select({ name: users.name, app: users.app }).from(users).where(eq(users.id, userId)).get();
+  const user = await db.select({ name: users.name, app: users.app, phone: users.phone }).from(users).where(eq(users.id, userId)).get();
   if (!user) throw new ApiError("not_found", "No such user");
-  const now = Date.now();
+  if (userId === admin.id || user.phone === admin.phone) {
+    throw new ApiError("forbidden", "Nobody approves their own reseller application", { details: { reason: "own_application" } });
+  }
   const commissionBps = input.commissionPercent !== undefined ? Math.round(input.commissionPercent * 100) : row.commissionBps;
+  const defaultBps = defaultCommissionBps(ctx.env);
+  if (commissionBps > defaultBps && admin.roleName !== "owner") {
+    throw new ApiError("forbidden", `Only the owner may give a commission above the default ${defaultBps / 100} %`, {
+      details: { reason: "commission_above_default", defaultPercent: defaultBps / 100 },
+    });
+  }
+  const now = Date.now();
   for (let attempt = 0; ; attempt++) {
     const code = row.referralCode ?? input.referralCode?.toUpperCase() ?? suggestCode(user.name);
     try {
@@ -369,7 +382,11 @@ export async function commissionPage(db: Db, filter: CommissionFilter) {
 export async function resellerPage(db: Db, filter: { status?: ResellerStatus; page: number; pageSize: number }) {
   const where = filter.status ? eq(resellers.status, filter.status) : undefined;
   const client = alias(users, "client");
-  const clients = sql<number>`(${db.select({ n: sql`count(*)` }).from(client).where(eq(client.referralCode, resellers.referralCode))})`;
+  // Clients are the code's own app's: a code belongs to one app (docs/payments.md).
+  const clients = sql<number>`(${db
+    .select({ n: sql`count(*)` })
+    .from(client)
+    .where(and(eq(client.referralCode, resellers.referralCode), eq(client.app, users.app)))})`;
   const [count, rows] = await db.batch([
     db.select({ n: sql<number>`count(*)` }).from(resellers).where(where),
     db

@@ -32,6 +32,8 @@ export type Channel = "sms" | "whatsapp";
 export type UserRow = typeof users.$inferSelect;
 
 type BuildOptions = {
+  /** Whether the text search reads the referral code too (only for administrators with billingDetails); it does by default. */
+  searchReferral?: boolean;
   /** The instant "good standing" is judged at (the stored flag counts only while paid-up time is left). */
   now?: number;
   /** Only rows that existed at this moment (a campaign's creation), so a late sign-up never joins a campaign already confirmed. */
@@ -83,6 +85,17 @@ function searchCondition(search: string | undefined, columns: { phone: SQL; sear
   return parsed.phoneEnd ? [sql`(${phoneEndsWith(columns.phone, parsed.phoneEnd)} OR ${text})`] : [text];
 }
 
+/**
+ * users.search_key without its last field: the key is name, region and referral code separated by
+ * char(31), so a search by someone without billingDetails reads the text before the second
+ * separator and a referral code finds nobody (src/worker/admin/billing-fields.ts).
+ */
+export const searchKeyWithoutReferral: SQL = (() => {
+  const key = sql`${users.searchKey}`;
+  const first = sql`instr(${key}, char(31))`;
+  return sql`substr(${key}, 1, ${first} + instr(substr(${key}, ${first} + 1), char(31)) - 1)`;
+})();
+
 // ---------------------------------------------------------------------------------------------
 // Drivers (panel 1)
 
@@ -108,7 +121,8 @@ function driverWhere(f: DriverFilters, options: BuildOptions): SQL {
   conditions.push(...triState(goodStanding(options.now ?? Date.now()), f.goodStanding));
   conditions.push(...triState(sql`${users.accountConnected}`, f.accountConnected));
   conditions.push(...triState(sql`${users.setupComplete}`, f.setupComplete));
-  conditions.push(...searchCondition(f.search, { phone: sql`${users.phone}`, searchKey: sql`${users.searchKey}` }));
+  const searchKey = options.searchReferral === false ? searchKeyWithoutReferral : sql`${users.searchKey}`;
+  conditions.push(...searchCondition(f.search, { phone: sql`${users.phone}`, searchKey }));
   if (options.asOf !== undefined) conditions.push(lte(users.createdAt, options.asOf));
   return and(...conditions)!;
 }

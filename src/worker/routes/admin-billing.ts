@@ -4,13 +4,14 @@ import { z } from "zod";
 import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
 import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
+import { assertMayActOn } from "../admin/user-detail";
 import { auditInsertWhen, changedAbove, recordAudit } from "../auth/audit";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { billingContext } from "../billing/context";
 import { paymentPage, paymentView } from "../billing/payment-lists";
 import { requestRefund } from "../billing/payments";
-import { approveReseller, commissionPage, endReseller, resellerPage } from "../billing/resellers";
+import { approveReseller, commissionPage, defaultCommissionBps, endReseller, resellerPage } from "../billing/resellers";
 import { adjustServiceTime, ledgerPage } from "../billing/service-time";
 import type { AppEnv } from "../context";
 import { csvHeaders, csvStream } from "../csv";
@@ -33,8 +34,9 @@ const paymentQuery = pagingSchema.extend({
 });
 
 async function userExists(c: { var: { db: AppEnv["Variables"]["db"] } }, id: number) {
-  const user = await c.var.db.select({ id: users.id }).from(users).where(eq(users.id, id)).get();
+  const user = await c.var.db.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
   if (!user) throw new ApiError("not_found", "No such user");
+  return user;
 }
 
 /**
@@ -120,8 +122,9 @@ export const adminBillingRoutes = new Hono<AppEnv>()
     async (c) => c.json(await commissionPage(c.var.db, c.req.valid("query"))),
   )
 
+  // The default rate comes along: above it, an approval is the owner's (approveReseller).
   .get("/resellers", validate("query", pagingSchema.extend({ status: z.enum(["applied", "approved", "rejected", "revoked"]).optional() })), async (c) =>
-    c.json(await resellerPage(c.var.db, c.req.valid("query"))),
+    c.json({ ...(await resellerPage(c.var.db, c.req.valid("query"))), defaultCommissionPercent: defaultCommissionBps(c.env) / 100 }),
   )
   .post("/resellers/:id/approve", validate("param", idParam), validate("json", resellerApprovalSchema), async (c) => {
     const { id } = c.req.valid("param");
@@ -148,7 +151,8 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   })
   .post("/users/:id/service-time", validate("param", idParam), validate("json", serviceTimeAdjustmentSchema), async (c) => {
     const { id } = c.req.valid("param");
-    await userExists(c, id);
+    // An administrator's account is the owner's to change, its service time included.
+    assertMayActOn(c.var.user, await userExists(c, id));
     const body = c.req.valid("json");
     // The ledger row, the new expiration and the audit row are one transaction.
     const result = await adjustServiceTime(c.var.db, { userId: id, days: body.days, actorId: c.var.user.id, reason: body.reason });

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { auditListSchema, invitationListSchema, leadListSchema, leadPatchSchema } from "../../shared/admin-lists";
 import { auditActions, auditPage } from "../admin/audit-log";
+import { hasBillingDetails } from "../admin/billing-fields";
 import { invitationListPage } from "../admin/invitations";
 import { leadPage, updateLead } from "../admin/leads";
 import { requireAdmin, requireUser } from "../auth/middleware";
@@ -24,5 +25,6 @@ export const adminLeadRoutes = new Hono<AppEnv>()
 
 export const adminAuditRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
-  .get("/", validate("query", auditListSchema), async (c) => c.json(await auditPage(c.var.db, c.req.valid("query"))))
+  // Billing actions' details (codes, rates, amounts) only for administrators with billingDetails.
+  .get("/", validate("query", auditListSchema), async (c) => c.json(await auditPage(c.var.db, c.req.valid("query"), hasBillingDetails(c.var.user))))
   .get("/actions", async (c) => c.json({ actions: await auditActions(c.var.db) }));

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { maskPhone } from "../../shared/phone";
+import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";
 import {
   changeRole,
   findUser,
@@ -16,7 +17,7 @@ import {
   userMessages,
   userSessions,
 } from "../admin/user-detail";
-import { USER_CSV_HEADER, userCsvChunks, userPage } from "../admin/users";
+import { userCsvChunks, userCsvHeader, userPage } from "../admin/users";
 import { recordAudit, userTarget } from "../auth/audit";
 import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
@@ -63,13 +64,19 @@ function temporaryPasswordMessage(language: "en" | "es", password: string): stri
  */
 export const adminUserRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
-  // The users page: filters, search, sort and paging in D1 (docs/admin.md).
-  .get("/", validate("query", userListSchema), async (c) => c.json(await userPage(c.var.db, c.req.valid("query"))))
+  // The users page: filters, search, sort and paging in D1 (docs/admin.md). Referral codes are billing data.
+  .get("/", validate("query", userListSchema), async (c) => {
+    const query = c.req.valid("query");
+    assertMayListByReferral(c.var.user, query);
+    return c.json(await userPage(c.var.db, query, hasBillingDetails(c.var.user)));
+  })
   // The filtered set as CSV, streamed; exporting people's details is itself audited.
   .get("/export.csv", validate("query", userFiltersSchema), async (c) => {
     const filters = c.req.valid("query");
+    assertMayListByReferral(c.var.user, filters);
+    const billing = hasBillingDetails(c.var.user);
     await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.users_exported", details: { filters } });
-    return c.body(csvStream(USER_CSV_HEADER, userCsvChunks(c.var.db, filters)), 200, csvHeaders(`users-${filters.app}.csv`));
+    return c.body(csvStream(userCsvHeader(billing), userCsvChunks(c.var.db, filters, billing)), 200, csvHeaders(`users-${filters.app}.csv`));
   })
   .post("/", validate("json", createUserSchema), async (c) => {
     const body = c.req.valid("json");
@@ -122,11 +129,11 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json({ Item: toUserItem(created, now), delivery: { destination: maskPhone(created.phone) } }, 201);
   })
   // The user page (docs/admin.md). Every change answers the user as it now is, and is audited.
-  .get("/:id", validate("param", idParam), async (c) => c.json({ user: await userDetail(c.var.db, c.req.valid("param").id) }))
+  .get("/:id", validate("param", idParam), async (c) => c.json({ user: await userDetail(c.var.db, c.req.valid("param").id, hasBillingDetails(c.var.user)) }))
   .patch("/:id", validate("param", idParam), validate("json", userProfilePatchSchema), async (c) => {
     const { id } = c.req.valid("param");
     await updateProfile(c.var.db, c.var.user, id, c.req.valid("json"));
-    return c.json({ user: await userDetail(c.var.db, id) });
+    return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .get("/:id/sessions", validate("param", idParam), validate("query", pagingSchema), async (c) =>
     c.json(await userSessions(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
@@ -137,23 +144,23 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .post("/:id/reset-totp", requireOwner, validate("param", idParam), validate("json", reasonBody), async (c) => {
     const { id } = c.req.valid("param");
     await resetTotp(c.var.db, c.var.user, id, c.req.valid("json").reason);
-    return c.json({ user: await userDetail(c.var.db, id) });
+    return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .put("/:id/role", requireOwner, validate("param", idParam), validate("json", userRoleSchema), async (c) => {
     const { id } = c.req.valid("param");
     await changeRole(c.var.db, c.var.user, id, c.req.valid("json"));
-    return c.json({ user: await userDetail(c.var.db, id) });
+    return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .put("/:id/opt-outs", validate("param", idParam), validate("json", userOptOutsSchema), async (c) => {
     const { id } = c.req.valid("param");
     await setOptOuts(c.var.db, c.var.user, id, c.req.valid("json"));
-    return c.json({ user: await userDetail(c.var.db, id) });
+    return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema), async (c) =>
     c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
   )
   .get("/:id/audit", validate("param", idParam), validate("query", pagingSchema), async (c) =>
-    c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
+    c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),
   )
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
   // as the driver's own routes (driver-dashboard.ts), read-only but for the system switch.

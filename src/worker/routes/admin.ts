@@ -5,6 +5,7 @@ import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/aud
 import { phoneSchema } from "../../shared/auth";
 import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
+import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
 import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import { complianceNow } from "../compliance/clock";
@@ -13,7 +14,7 @@ import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { assertMayFilterByReferral, driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
+import { driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
 import {
   campaignExists,
   campaignRequestSchema,
@@ -107,22 +108,24 @@ async function summarize(c: Context<AppEnv>, recipients: RecipientSource) {
 export const adminRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
+  // Referral codes and Stripe ids are billing data: filtered, sorted, searched and shown with billingDetails only.
   .get("/audience", validate("query", driverAudienceSchema), async (c) => {
-    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
+    assertMayListByReferral(c.var.user, c.req.valid("query"));
+    const billing = hasBillingDetails(c.var.user);
     const now = Date.now();
-    const page = await driverPage(c.var.db, c.req.valid("query"), { now });
+    const page = await driverPage(c.var.db, c.req.valid("query"), { now, searchReferral: billing });
     return c.json({
       ...page,
       rows: await markRows(
         c,
-        page.rows.map((user) => toDriverRow(user, now)),
+        page.rows.map((user) => visibleRow(toDriverRow(user, now), billing)),
         now,
       ),
     });
   })
   // The review's account of exclusions and deferral for the whole audience (the page marks its rows).
   .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
-    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
+    assertMayListByReferral(c.var.user, { referral: c.req.valid("query").referral });
     const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
     return c.json(await summarize(c, { source: "drivers", filters }));
   })

@@ -13,7 +13,7 @@ const getJson = async <T>(path: string, token: string) => {
 
 describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-table", () => {
   it("pages the old user items of one app, administrators included", async () => {
-    const { token } = await signInAs("support");
+    const { token } = await signInAs("billing");
     const region = uniqueTag("Legacy");
     const driver = await createUser({
       humanRegion: region,
@@ -49,6 +49,13 @@ describe("GET /api/flex/v1/all-users-table and /api/spark/v1/admin/all-users-tab
       role: null,
     });
     expect(res.body.Items.find((u) => u.id === admin.id)).toMatchObject({ isAdmin: true, role: { name: "owner", properties: { billingDetails: true } } });
+    // Without billingDetails, the same item without its billing fields.
+    const support = await getJson<Record<string, unknown>>(
+      `/api/flex/v1/all-users-table?region=${region}&sort=name&dir=asc`,
+      (await signInAs("support")).token,
+    );
+    const { referral: _referral, stripeExpressId: _stripe, ...withoutBilling } = res.body.Items.find((u) => u.id === driver.id)!;
+    expect(support.body.Items.find((u) => u.id === driver.id)).toEqual(withoutBilling);
 
     const area = uniqueTag("SparkArea");
     const spark = await createUser({ app: "spark", deliveryArea: area });

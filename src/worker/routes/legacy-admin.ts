@@ -4,11 +4,12 @@ import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
 import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
 import { pageOffset } from "../../shared/paging";
+import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { invitations, referralCodes } from "../db/schema";
-import { assertMayFilterByReferral, driverPage, type UserRow } from "../messaging/audience";
+import { driverPage, type UserRow } from "../messaging/audience";
 import { type CampaignRequest, createCampaign, toCampaignInput } from "../messaging/campaigns";
 import { templatePage } from "../messaging/templates";
 import { validate } from "../validate";
@@ -16,11 +17,12 @@ import { pagingSchema } from "./admin";
 
 /**
  * The old product's user item as its all-users tables listed it: the user item (the one mapper
- * of a user row, src/worker/auth/user-item.ts) without the fields the old tables never had.
+ * of a user row, src/worker/auth/user-item.ts) without the fields the old tables never had, and
+ * without the billing fields (referral, stripeExpressId) unless the caller has billingDetails.
  */
-function legacyUser(row: UserRow, now: number) {
+function legacyUser(row: UserRow, now: number, billing: boolean) {
   const { app: _app, language: _language, phoneNumberVerified: _verified, mfaMethod: _mfa, inviteCode: _invite, ...item } = toUserItem(row, now);
-  return item;
+  return visibleRow(item, billing);
 }
 
 const numbersSchema = z
@@ -71,10 +73,12 @@ const idempotencyKey = (header: string | undefined) => header?.trim().slice(0, 2
 function allUsersTable(app: "flex" | "spark") {
   return new Hono<AppEnv>().get("/", requireUser, requireAdmin, validate("query", driverAudienceSchema), async (c) => {
     // The same audience query as the review, every user of the app included, one page at a time.
-    assertMayFilterByReferral(c.var.user, c.req.valid("query").referral);
+    // Referral codes are billing data: filtering, sorting or searching by them needs billingDetails.
+    assertMayListByReferral(c.var.user, c.req.valid("query"));
+    const billing = hasBillingDetails(c.var.user);
     const now = Date.now();
-    const page = await driverPage(c.var.db, { ...c.req.valid("query"), app }, { includeAdmins: true, now });
-    return c.json({ Items: page.rows.map((row) => legacyUser(row, now)), total: page.total, page: page.page, pageSize: page.pageSize });
+    const page = await driverPage(c.var.db, { ...c.req.valid("query"), app }, { includeAdmins: true, now, searchReferral: billing });
+    return c.json({ Items: page.rows.map((row) => legacyUser(row, now, billing)), total: page.total, page: page.page, pageSize: page.pageSize });
   });
 }
 

@@ -61,24 +61,27 @@ function stub() {
     {
       path: "/api/admin/billing/resellers",
       reply: () =>
-        page([
-          {
-            userId: 9,
-            name: "Rita Reseller",
-            phoneNumber: "+13055550109",
-            app: "flex",
-            status: "applied",
-            message: "I run a drivers' group",
-            referralCode: null,
-            commissionPercent: 0,
-            stripeExpressId: null,
-            detailsSubmitted: false,
-            payoutsEnabled: false,
-            clients: 0,
-            appliedAt: 1,
-            decidedAt: null,
-          },
-        ]),
+        page(
+          [
+            {
+              userId: 9,
+              name: "Rita Reseller",
+              phoneNumber: "+13055550109",
+              app: "flex",
+              status: "applied",
+              message: "I run a drivers' group",
+              referralCode: null,
+              commissionPercent: 0,
+              stripeExpressId: null,
+              detailsSubmitted: false,
+              payoutsEnabled: false,
+              clients: 0,
+              appliedAt: 1,
+              decidedAt: null,
+            },
+          ],
+          { defaultCommissionPercent: 20 },
+        ),
     },
     { method: "POST", path: "/api/admin/billing/resellers/9/approve", reply: () => ({ body: { reseller: {} } }) },
     { method: "POST", path: "/api/admin/billing/resellers/9/reject", reply: () => ({ body: { reseller: {} } }) },
@@ -175,6 +178,32 @@ describe("billing page", () => {
     renderScreen(<BillingPage />, { path: "/admin/billing", user: supportWithBilling });
     expect(await screen.findByText("Only the owner edits plans.")).toBeInTheDocument();
     expect(screen.queryByLabelText("Price of 1 week")).toBeNull();
+  });
+
+  it("keeps a billing admin who is not the owner to the default rate", async () => {
+    const user = userEvent.setup();
+    const api = stub();
+    renderScreen(<BillingPage />, { path: "/admin/billing", user: supportWithBilling });
+    await user.click(await screen.findByRole("button", { name: "Approve" }));
+    const dialog = await screen.findByRole("dialog", { name: "Approve Rita Reseller as a reseller" });
+    const rate = within(dialog).getByLabelText("Commission (%)");
+    expect(within(dialog).getByText("At most 20 % (the default); above it is the owner's to give.")).toBeInTheDocument();
+    await user.type(rate, "100");
+    await user.click(within(dialog).getByRole("button", { name: "Approve" }));
+    expect(await within(dialog).findByText("Above the default rate: only the owner may give it.")).toBeInTheDocument();
+    expect(api.to("/api/admin/billing/resellers/9/approve", "POST")).toHaveLength(0);
+    await user.clear(rate);
+    await user.type(rate, "20");
+    await user.click(within(dialog).getByRole("button", { name: "Approve" }));
+    await waitFor(() => expect(api.to("/api/admin/billing/resellers/9/approve", "POST")[0]?.body).toEqual({ commissionPercent: 20 }));
+  });
+
+  it("offers nobody a decision on their own application", async () => {
+    stub();
+    renderScreen(<BillingPage />, { path: "/admin/billing", user: { ...supportWithBilling, id: 9 } });
+    expect(await screen.findByText("Yours: another administrator decides")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "Approve" })).toBeNull();
+    expect(screen.queryByRole("button", { name: "Reject" })).toBeNull();
   });
 
   it("tells an admin without the billing permission why there is nothing to see", async () => {

@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { resellerApprovalSchema } from "../../../../shared/billing";
@@ -11,17 +11,26 @@ import { Pager, usePaging } from "../../../components/ui/Pager";
 import { ReadView } from "../../../components/ui/ReadView";
 import { BILLING_NS } from "../../../i18n/admin-billing";
 import { optionalText, refusalMessage, useSchemaForm } from "../../../lib/forms";
+import { useSession } from "../../../lib/session";
 import { FormDialog } from "../FormDialog";
 import { formatDateTime, formatMoney } from "../format";
 import { usePagerWords } from "../ListFilters";
+import { useAdminUser } from "../use-admin-user";
 import { approveReseller, type CommissionStatus, type ResellerStatus, rejectReseller, revokeReseller, useCommissions, useResellers } from "./api";
 
 type Reseller = NonNullable<ReturnType<typeof useResellers>["data"]>["rows"][number];
 type Commission = NonNullable<ReturnType<typeof useCommissions>["data"]>["rows"][number];
 
-/** Reseller applications and programme members: approve (code and commission), reject, revoke. */
+/**
+ * Reseller applications and programme members: approve (code and commission), reject, revoke.
+ * Nobody decides their own application (their account, or theirs in the other app: the same
+ * phone); a rate above the default is the owner's to give (docs/payments.md).
+ */
 export function ResellersSection() {
   const { t, i18n } = useTranslation(BILLING_NS);
+  const me = useSession().user;
+  const isOwner = useAdminUser().isOwner;
+  const own = (r: Reseller) => me?.id === r.userId || me?.phoneNumber === r.phoneNumber;
   const paging = usePaging();
   const [status, setStatus] = useState<ResellerStatus | "">("");
   const resellers = useResellers({ page: paging.page, pageSize: paging.pageSize }, status);
@@ -61,20 +70,26 @@ export function ResellersSection() {
       header: <span className="visually-hidden">{t("resellers.actions")}</span>,
       cell: (r) => (
         <span className="actions">
-          {r.status === "applied" && (
+          {own(r) ? (
+            <span className="muted">{t("resellers.own")}</span>
+          ) : (
             <>
-              <button type="button" className="button" onClick={() => setApproving(r)}>
-                {t("resellers.approve")}
-              </button>
-              <button type="button" className="button button-secondary" onClick={() => void end(r, "reject")}>
-                {t("resellers.reject")}
-              </button>
+              {r.status === "applied" && (
+                <>
+                  <button type="button" className="button" onClick={() => setApproving(r)}>
+                    {t("resellers.approve")}
+                  </button>
+                  <button type="button" className="button button-secondary" onClick={() => void end(r, "reject")}>
+                    {t("resellers.reject")}
+                  </button>
+                </>
+              )}
+              {r.status === "approved" && (
+                <button type="button" className="button button-secondary" onClick={() => void end(r, "revoke")}>
+                  {t("resellers.revoke")}
+                </button>
+              )}
             </>
-          )}
-          {r.status === "approved" && (
-            <button type="button" className="button button-secondary" onClick={() => void end(r, "revoke")}>
-              {t("resellers.revoke")}
-            </button>
           )}
         </span>
       ),
@@ -110,9 +125,10 @@ export function ResellersSection() {
           </>
         )}
       </ReadView>
-      {approving && (
+      {approving && resellers.data && (
         <ApproveDialog
           reseller={approving}
+          maxPercent={isOwner ? null : resellers.data.defaultCommissionPercent}
           onClose={() => setApproving(null)}
           onDone={() => {
             setApproving(null);
@@ -132,9 +148,18 @@ const approveFormSchema = z.object({
   commissionPercent: optionalText(z.string().transform(Number).pipe(resellerApprovalSchema.shape.commissionPercent.unwrap())),
 });
 
-function ApproveDialog({ reseller, onClose, onDone }: { reseller: Reseller; onClose: () => void; onDone: () => void }) {
+/** `maxPercent`: the default rate, the most an administrator who is not the owner may give (null for the owner). */
+function ApproveDialog({ reseller, maxPercent, onClose, onDone }: { reseller: Reseller; maxPercent: number | null; onClose: () => void; onDone: () => void }) {
   const { t } = useTranslation(BILLING_NS);
-  const form = useSchemaForm(approveFormSchema, { referralCode: reseller.referralCode ?? "", commissionPercent: String(reseller.commissionPercent || "") });
+  const schema = useMemo(
+    () =>
+      approveFormSchema.refine((v) => maxPercent === null || v.commissionPercent === undefined || v.commissionPercent <= maxPercent, {
+        path: ["commissionPercent"],
+        message: "admin-billing:resellers.aboveDefault",
+      }),
+    [maxPercent],
+  );
+  const form = useSchemaForm(schema, { referralCode: reseller.referralCode ?? "", commissionPercent: String(reseller.commissionPercent || "") });
   const save = form.onSubmit(async (approval) => {
     try {
       await approveReseller(reseller.userId, approval);
@@ -147,7 +172,16 @@ function ApproveDialog({ reseller, onClose, onDone }: { reseller: Reseller; onCl
     <FormDialog title={t("resellers.approveTitle", { name: reseller.name })} onClose={onClose} onSubmit={save} form={form} submitLabel={t("resellers.approve")}>
       {reseller.message && <blockquote className="lead-message">{reseller.message}</blockquote>}
       <TextField {...form.field("referralCode")} label={t("resellers.code")} hint={t("resellers.codeHint")} maxLength={20} />
-      <TextField {...form.field("commissionPercent")} label={t("resellers.commission")} type="number" inputMode="decimal" min={0} max={100} step={0.5} />
+      <TextField
+        {...form.field("commissionPercent")}
+        label={t("resellers.commission")}
+        hint={maxPercent === null ? undefined : t("resellers.commissionHint", { percent: maxPercent })}
+        type="number"
+        inputMode="decimal"
+        min={0}
+        max={maxPercent ?? 100}
+        step={0.5}
+      />
     </FormDialog>
   );
 }

@@ -122,7 +122,8 @@ export function DriversPanel() {
           ),
       },
       { key: "phone", header: t("columns.phone"), className: "nowrap", sortKey: "phone", cell: (r) => formatUsPhone(r.phone) || r.phone },
-      { key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (r) => r.referral ?? "" },
+      // Referral codes are billing data: the server sends them only to administrators with billingDetails.
+      ...(billingDetails ? [{ key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (r: DriverRow) => r.referral ?? "" }] : []),
       f.app === "flex"
         ? { key: "region", header: t("columns.region"), sortKey: "region", cell: (r) => r.region ?? "" }
         : { key: "area", header: t("columns.deliveryArea"), sortKey: "region", cell: (r) => r.deliveryArea ?? "" },

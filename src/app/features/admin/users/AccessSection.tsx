@@ -12,8 +12,11 @@ import { userApi, useUserSessions } from "./api";
 import { usePagerLabels } from "./labels";
 import { ReasonDialog } from "./ReasonDialog";
 
-/** Sessions (sign out everywhere), the authenticator (reset: owner) and the role (owner). */
-export function AccessSection({ user, onChanged }: { user: UserDetail; onChanged: (user?: UserDetail) => void }) {
+/**
+ * Sessions (sign out everywhere), the authenticator (reset: owner) and the role (owner). On an
+ * administrator's account only the owner may act (`mayChange`).
+ */
+export function AccessSection({ user, mayChange, onChanged }: { user: UserDetail; mayChange: boolean; onChanged: (user?: UserDetail) => void }) {
   const { t, i18n } = useTranslation(USERS_NS);
   const me = useSession().user;
   const isOwner = me?.role?.name === "owner";
@@ -57,11 +60,13 @@ export function AccessSection({ user, onChanged }: { user: UserDetail; onChanged
           {(sessions.data?.total ?? 0) > paging.pageSize && <Pager {...paging.pager} total={sessions.data!.total} labels={pagerLabels} />}
         </>
       )}
-      <div className="actions">
-        <button type="button" className="button button-secondary" onClick={() => setDialog("signOut")}>
-          {t("sessions.signOutEverywhere")}
-        </button>
-      </div>
+      {mayChange && (
+        <div className="actions">
+          <button type="button" className="button button-secondary" onClick={() => setDialog("signOut")}>
+            {t("sessions.signOutEverywhere")}
+          </button>
+        </div>
+      )}
 
       <h3>{t("totp.title")}</h3>
       <p>{user.mfaMethod === "totp" ? t("totp.enrolled") : user.mfaMethod === "sms" ? t("totp.sms") : t("totp.none")}</p>

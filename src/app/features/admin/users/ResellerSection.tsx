@@ -8,9 +8,10 @@ import { resellerApi } from "./api";
 
 /**
  * Where this driver stands in the reseller programme, and the decision a billing admin can take
- * from here (approval with a chosen code and commission is on the billing page).
+ * from here (approval with a chosen code and commission is on the billing page). The code and the
+ * rate are billing data; nobody decides their own application (`own`).
  */
-export function ResellerSection({ user, canDecide, onChanged }: { user: UserDetail; canDecide: boolean; onChanged: () => void }) {
+export function ResellerSection({ user, billing, own, onChanged }: { user: UserDetail; billing: boolean; own: boolean; onChanged: () => void }) {
   const { t } = useTranslation(USERS_NS);
   const [confirm, confirmDialog] = useConfirm();
   const [error, setError] = useState<string | null>(null);
@@ -34,9 +35,14 @@ export function ResellerSection({ user, canDecide, onChanged }: { user: UserDeta
     <section className="user-section" aria-labelledby="reseller-heading">
       <h2 id="reseller-heading">{t("resellerState.title")}</h2>
       <p>
-        {state ? t(`resellerState.statuses.${state.status}`, { code: state.referralCode ?? "—", percent: state.commissionPercent }) : t("resellerState.none")}
+        {!state
+          ? t("resellerState.none")
+          : billing || state.status === "applied" || state.status === "rejected"
+            ? t(`resellerState.statuses.${state.status}`, { code: state.referralCode ?? "—", percent: state.commissionPercent })
+            : t(`resellerState.plain.${state.status}`)}
       </p>
-      {canDecide && state && (
+      {billing && own && state?.status === "applied" && <p className="muted">{t("resellerState.own")}</p>}
+      {billing && !own && state && (
         <div className="actions">
           {state.status === "applied" && (
             <>

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserDetail } from "../../../../shared/admin-users";
 import { setLanguage } from "../../../i18n";
-import { mockApi, renderScreen, support } from "../../../test/admin-harness";
+import { mockApi, renderScreen, support, supportWithBilling } from "../../../test/admin-harness";
 import UserPage from "./UserPage";
 
 const detail = (over: Partial<UserDetail> = {}): UserDetail => ({
@@ -263,6 +263,36 @@ describe("user page", () => {
     expect(screen.getByRole("button", { name: "Sign out everywhere" })).toBeInTheDocument();
     // Service time is billing information.
     expect(screen.queryByRole("region", { name: "Service time" })).toBeNull();
+  });
+
+  it("leaves an administrator's account to the owner, and billing facts to billing admins", async () => {
+    const admin = { isAdmin: true, roleName: "owner", referral: undefined, stripeExpressId: undefined };
+    stub(detail(admin));
+    renderScreen(<UserPage />, { path: at, route, user: support });
+    await screen.findByRole("heading", { name: "Diego Driver", level: 1 });
+    expect(screen.getByRole("note")).toHaveTextContent("Only the owner may change an administrator's account.");
+    expect(screen.queryByRole("button", { name: "Sign out everywhere" })).toBeNull();
+    expect(screen.queryByRole("region", { name: "Profile" })).toBeNull();
+    expect(screen.queryByRole("checkbox", { name: /Opted out of SMS/ })).toBeNull();
+    const facts = screen.getByRole("region", { name: "Account" });
+    expect(within(facts).queryByText("Referral")).toBeNull();
+    expect(within(facts).queryByText("Connect account")).toBeNull();
+  });
+
+  it("gives the owner an administrator's account to change", async () => {
+    stub(detail({ isAdmin: true, roleName: "support" }));
+    renderScreen(<UserPage />, { path: at, route });
+    await screen.findByRole("heading", { name: "Diego Driver", level: 1 });
+    expect(screen.queryByRole("note")).toBeNull();
+    expect(screen.getByRole("button", { name: "Sign out everywhere" })).toBeInTheDocument();
+    expect(within(screen.getByRole("region", { name: "Account" })).getByText("Referral").nextSibling).toHaveTextContent("MIAMI10");
+  });
+
+  it("does not offer anyone to decide their own reseller application", async () => {
+    stub(detail({ resellerState: { status: "applied", referralCode: null, commissionPercent: 20 } }));
+    renderScreen(<UserPage />, { path: at, route, user: { ...supportWithBilling, id: 99, phoneNumber: "+13055550102" } });
+    expect(await screen.findByText("This is your own application: another administrator decides.")).toBeInTheDocument();
+    expect(within(screen.getByRole("region", { name: "Reseller" })).queryByRole("button", { name: "Approve" })).toBeNull();
   });
 
   it("sets opt-outs per channel", async () => {

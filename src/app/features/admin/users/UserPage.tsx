@@ -24,7 +24,9 @@ export default function UserPage() {
   const { t } = useTranslation(USERS_NS);
   const id = useParams().id ?? "";
   const user = useUser(id);
-  const billing = Boolean(useSession().user?.role?.properties.billingDetails);
+  const me = useSession().user;
+  const billing = Boolean(me?.role?.properties.billingDetails);
+  const isOwner = me?.role?.name === "owner";
   usePageTitle(user.data?.user.name);
   const back = { to: "/admin/users", label: t("backToUsers") };
 
@@ -53,6 +55,10 @@ export default function UserPage() {
     );
   }
   const u = user.data.user;
+  // An administrator's account is the owner's to change (the server refuses anyone else).
+  const mayChange = !u.isAdmin || isOwner;
+  // Nobody decides their own reseller application, nor their account's in the other app (same phone).
+  const own = me !== null && me !== undefined && (me.id === u.id || me.phoneNumber === u.phone);
   const saved = (next?: UserDetail) => void (next ? user.mutate({ user: next }, { revalidate: false }) : user.mutate());
   return (
     <section className="user-page">
@@ -65,12 +71,17 @@ export default function UserPage() {
         <span className="muted">{u.app === "flex" ? "Flex" : "Spark"}</span>
       </p>
       <div className="user-sections">
-        <Facts user={u} />
-        {billing && <ServiceTimeSection user={u} onChanged={() => saved()} />}
-        <ProfileSection user={u} onSaved={saved} />
-        <OptOutsSection key={`${u.optOuts.sms.optedOut}-${u.optOuts.whatsapp.optedOut}`} user={u} onSaved={saved} />
-        <AccessSection user={u} onChanged={saved} />
-        <ResellerSection user={u} canDecide={billing} onChanged={() => saved()} />
+        {!mayChange && (
+          <p className="notice" role="note">
+            {t("adminAccount")}
+          </p>
+        )}
+        <Facts user={u} billing={billing} />
+        {billing && mayChange && <ServiceTimeSection user={u} onChanged={() => saved()} />}
+        {mayChange && <ProfileSection user={u} onSaved={saved} />}
+        {mayChange && <OptOutsSection key={`${u.optOuts.sms.optedOut}-${u.optOuts.whatsapp.optedOut}`} user={u} onSaved={saved} />}
+        <AccessSection user={u} mayChange={mayChange} onChanged={saved} />
+        <ResellerSection user={u} billing={billing} own={own} onChanged={() => saved()} />
         <InvitationsSection userId={id} />
         <MessagesSection userId={id} />
         <AuditSection userId={id} />
@@ -79,13 +90,14 @@ export default function UserPage() {
   );
 }
 
-function Facts({ user: u }: { user: UserDetail }) {
+/** What is known of the account; the referral code and the Connect account only with billingDetails. */
+function Facts({ user: u, billing }: { user: UserDetail; billing: boolean }) {
   const { t, i18n } = useTranslation(USERS_NS);
   const yes = (v: boolean) => (v ? t("yes") : t("no"));
   const facts: [string, string][] = [
     [t("facts.email"), u.email ?? "—"],
     [t(u.app === "flex" ? "columns.region" : "columns.deliveryArea"), u.region ?? "—"],
-    [t("columns.referral"), u.referral ?? "—"],
+    ...(billing ? ([[t("columns.referral"), u.referral ?? "—"]] as [string, string][]) : []),
     [t("facts.inviteCode"), u.inviteCode],
     [t("profile.language"), u.language === "es" ? "Español" : "English"],
     [t("columns.created"), formatDateTime(u.createdAt, i18n.language)],
@@ -96,7 +108,7 @@ function Facts({ user: u }: { user: UserDetail }) {
     [t("columns.accountConnected"), yes(u.accountConnected)],
     [t("columns.setupComplete"), yes(u.setupComplete)],
     [t("columns.system"), u.status === "start" ? t("system.on") : t("system.off")],
-    [t("facts.connectAccount"), u.stripeExpressId ?? "—"],
+    ...(billing ? ([[t("facts.connectAccount"), u.stripeExpressId ?? "—"]] as [string, string][]) : []),
     [t("facts.liveSessions"), String(u.liveSessions)],
   ];
   return (

@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { UserListRow } from "../../../../shared/admin-users";
 import { setLanguage } from "../../../i18n";
-import { mockApi, renderScreen } from "../../../test/admin-harness";
+import { mockApi, renderScreen, support } from "../../../test/admin-harness";
 import UsersPage from "./UsersPage";
 
 const row = (over: Partial<UserListRow>): UserListRow => ({
@@ -44,6 +44,23 @@ beforeEach(async () => {
 afterEach(() => vi.unstubAllGlobals());
 
 describe("users page", () => {
+  it("shows and sorts by referral code only for administrators with billingDetails", async () => {
+    const api = stub([row({ referral: undefined })]);
+    renderScreen(<UsersPage />, { path: "/admin/users?sort=referral&dir=asc", route: "/admin/users", user: support });
+    await screen.findByRole("link", { name: "Ana García" });
+    expect(screen.queryByRole("columnheader", { name: /Referral/ })).toBeNull();
+    expect(screen.getByRole("searchbox", { name: "Search" })).toHaveAttribute("placeholder", "Name, phone or region");
+    // A shared link sorted by referral asks the server for the default order instead of a refusal.
+    expect(lastQuery(api).get("sort")).toBe("createdAt");
+  });
+
+  it("shows the referral column to administrators with billingDetails", async () => {
+    stub();
+    renderScreen(<UsersPage />, { path: "/admin/users" });
+    expect(await screen.findByRole("columnheader", { name: /Referral/ })).toBeInTheDocument();
+    expect(screen.getAllByText("MIAMI10")).toHaveLength(2);
+  });
+
   it("lists one page of users with the count, the columns of the review table and a link to each", async () => {
     stub([row({}), row({ id: 2, name: "Ben Stone", status: "stop", reseller: true })], 42);
     renderScreen(<UsersPage />, { path: "/admin/users" });

@@ -13,6 +13,7 @@ import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSe
 import { USERS_NS } from "../../../i18n/admin-users";
 import { asQuery } from "../../../lib/api-client";
 import { formatCount, saveText } from "../format";
+import { useAdminUser } from "../use-admin-user";
 import { exportUsers, useRegions, useUsers } from "./api";
 import { usePagerLabels } from "./labels";
 import "../lists.css";
@@ -21,8 +22,11 @@ import "./users.css";
 const TRI_FILTERS = ["goodStanding", "accountConnected", "setupComplete", "reseller"] as const;
 const DATE_FILTERS = ["createdFrom", "createdTo", "expiresFrom", "expiresTo"] as const;
 
-/** The filters live in the address, so a filtered list can be shared, bookmarked and gone back to. */
-function readFilters(params: URLSearchParams) {
+/**
+ * The filters live in the address, so a filtered list can be shared, bookmarked and gone back to.
+ * Sorting by referral code is for administrators with billingDetails (the server refuses it otherwise).
+ */
+function readFilters(params: URLSearchParams, billing: boolean) {
   const pick = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
     const v = params.get(name) as T | null;
     return v && allowed.includes(v) ? v : fallback;
@@ -36,7 +40,7 @@ function readFilters(params: URLSearchParams) {
     system: pick("system", ["all", "on", "off"] as const, "all"),
     role: pick("role", USER_ROLES, "drivers"),
     dates: Object.fromEntries(DATE_FILTERS.map((k) => [k, params.get(k) ?? ""])) as Record<(typeof DATE_FILTERS)[number], string>,
-    sort: pick("sort", USER_SORTS, "createdAt"),
+    sort: pick("sort", billing ? USER_SORTS : USER_SORTS.filter((s) => s !== "referral"), "createdAt"),
     dir: pick("dir", ["asc", "desc"] as const, "desc"),
     page: Math.max(1, Math.floor(Number(params.get("page")) || 1)),
     pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
@@ -66,7 +70,8 @@ function toQuery(f: Filters, timeZone: string) {
 export default function UsersPage() {
   const { t, i18n } = useTranslation(USERS_NS);
   const [params, setParams] = useSearchParams();
-  const filters = readFilters(params);
+  const { billingDetails } = useAdminUser();
+  const filters = readFilters(params, billingDetails);
   const timeZone = localTimeZone() ?? "UTC";
   const query = asQuery(toQuery(filters, timeZone));
   const users = useUsers(query);
@@ -117,7 +122,8 @@ export default function UsersPage() {
     { key: "name", header: t("columns.name"), sortKey: "name", cell: (u) => <Link to={`/admin/users/${u.id}`}>{u.name}</Link> },
     { key: "phone", header: t("columns.phone"), sortKey: "phone", className: "nowrap", cell: (u) => formatUsPhone(u.phone) || u.phone },
     { key: "region", header: t(filters.app === "flex" ? "columns.region" : "columns.deliveryArea"), sortKey: "region", cell: (u) => u.region ?? "" },
-    { key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (u) => u.referral ?? "" },
+    // Referral codes are billing data: the server sends them only to administrators with billingDetails.
+    ...(billingDetails ? [{ key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (u: UserListRow) => u.referral ?? "" }] : []),
     { key: "standing", header: t("columns.goodStanding"), cell: (u) => <BoolMark value={u.goodStanding} {...yesNo} /> },
     { key: "connected", header: t("columns.accountConnected"), cell: (u) => <BoolMark value={u.accountConnected} {...yesNo} /> },
     { key: "setup", header: t("columns.setupComplete"), cell: (u) => <BoolMark value={u.setupComplete} {...yesNo} /> },
@@ -144,7 +150,13 @@ export default function UsersPage() {
         <div className="filters-grid">
           <div className="field">
             <label htmlFor={ids.search}>{t("filters.search")}</label>
-            <input id={ids.search} type="search" value={search} placeholder={t("filters.searchHint")} onChange={(e) => setSearch(e.target.value)} />
+            <input
+              id={ids.search}
+              type="search"
+              value={search}
+              placeholder={t(billingDetails ? "filters.searchHint" : "filters.searchHintNoReferral")}
+              onChange={(e) => setSearch(e.target.value)}
+            />
           </div>
           <div className="field">
             <label htmlFor={ids.app}>{t("filters.app")}</label>

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { commissions, localStripeObjects, offers, referralCodes, resellers, users } from "../db/schema";
@@ -151,12 +152,12 @@ describe("commissions", () => {
 
     // Payout setup on the local provider's onboarding page.
     const started = await json(await call("/api/reseller/onboarding", { token: reseller.token, method: "POST" }));
-    expect(started.url).toMatch(/^https:\/\/bp\.test\/local-stripe\/onboarding\/link_local_[0-9a-f]{24}$/);
+    expect(started.url).toMatch(new RegExp(`^${env.APP_ORIGIN}/local-stripe/onboarding/link_local_[0-9a-f]{24}$`));
     expect((await db.select().from(users).where(eq(users.id, reseller.id)).get())!.stripeExpressId).toBe(started.accountId);
     const linkId = started.url.split("/").at(-1);
     expect((await json(await call(`/api/local-stripe/onboarding/${linkId}`))).link).toMatchObject({ account: started.accountId });
     const done = await json(await call(`/api/local-stripe/onboarding/${linkId}/complete`, { method: "POST" }));
-    expect(done.redirectUrl).toBe("https://bp.test/flex/reseller?onboarding=return");
+    expect(done.redirectUrl).toBe(`${env.APP_ORIGIN}/flex/reseller?onboarding=return`);
     expect((await db.select().from(resellers).where(eq(resellers.userId, reseller.id)).get())!.payoutsEnabled).toBe(true);
 
     await vi.waitFor(async () => expect(await commissionOf(payment.id)).toMatchObject({ status: "paid", transferredCents: 2000 }));

@@ -82,7 +82,7 @@ test("an invited friend registers from the texted link and pays on the local che
   await inviter.getByRole("heading", { name: "Invite friends" }).waitFor();
   assert.match(await inviter.getByLabel("Your friend's phone number").inputValue(), /\(786\)/);
   await inviter.getByRole("button", { name: "Send invitation" }).click();
-  await inviter.getByText(`Invitation sent to`).first().waitFor();
+  await inviter.getByText(`Invitation to`).first().waitFor();
   await inviter.getByRole("cell", { name: "Invited", exact: true }).waitFor();
   // In the inviter's language, whichever the demo data gave them.
   const sms = await textTo(friendPhone.e164, invitedAt, /register\?ref=/);

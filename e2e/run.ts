@@ -97,6 +97,9 @@ const server = spawn(
     "--show-interactive-dev-session=false",
     "--var",
     `COMPLIANCE_CLOCK_OFFSET_MS:${clockOffset}`,
+    // Every link the Worker hands out (checkout, onboarding, invitations) is built from APP_ORIGIN.
+    "--var",
+    `APP_ORIGIN:${baseUrl}`,
   ],
   {
     stdio: ["ignore", "inherit", "inherit"],

@@ -370,8 +370,12 @@ async function demoStatements(vars: Record<string, string>, now: number): Promis
       for (let k = 0; k < count; k++) {
         // Some invitees registered (phone of another demo driver), most did not.
         const registered = rand() < 0.3;
-        const phone = registered ? (drivers[Math.floor(rand() * drivers.length)]!.phone as string) : `+1786555${String(Math.floor(rand() * 9000) + 1000)}`;
-        invitations.push({ inviter_id: id, app: d.app, phone, invited_at: now - Math.floor(rand() * 60) * DAY, free_week: registered && rand() < 0.5 });
+        const invitee = registered ? drivers[Math.floor(rand() * drivers.length)]! : null;
+        const phone = invitee ? (invitee.phone as string) : `+1786555${String(Math.floor(rand() * 9000) + 1000)}`;
+        // A friend counts as registered only with an account made after the invitation (docs/payments.md).
+        const ago = Math.floor(rand() * 60) * DAY;
+        const invitedAt = invitee ? Math.min(now - ago, (invitee.created_at as number) - DAY) : now - ago;
+        invitations.push({ inviter_id: id, app: d.app, phone, invited_at: invitedAt, free_week: registered && rand() < 0.5 });
       }
     }
   }

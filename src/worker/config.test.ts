@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app, productionApp } from "./app";
-import { validateConfig } from "./config";
+import { APP_ORIGIN_MAX_LENGTH, appUrl, validateConfig } from "./config";
 import worker from "./index";
 import { createSmsProvider } from "./providers/sms/provider";
 import { createWhatsAppProvider } from "./providers/whatsapp/provider";
@@ -98,6 +98,15 @@ describe("configuration", () => {
     expect(pathsOf(validateConfig(production({ TWILIO_API_BASE: "https://127.0.0.1:8794" }) as never))).toEqual(["TWILIO_API_BASE"]);
     // Outside production the fake platform on loopback is the default.
     expect(validateConfig({ ...env, FLEX_PLATFORM_API_BASE: "http://127.0.0.1:8796/flex" } as never)).toMatchObject({ ok: true });
+  });
+
+  it("takes APP_ORIGIN as an origin only, short enough for a texted link to fit one SMS", () => {
+    const ok = validateConfig(production({ APP_ORIGIN: "https://blockpilot.example/" }) as never);
+    expect(ok.ok && ok.config.APP_ORIGIN).toBe("https://blockpilot.example");
+    expect(appUrl({ APP_ORIGIN: "https://blockpilot.example/" }, "/register?ref=AB")).toBe("https://blockpilot.example/register?ref=AB");
+    for (const origin of ["https://blockpilot.example/app", "https://blockpilot.example?x=1", `https://${"x".repeat(APP_ORIGIN_MAX_LENGTH - 7)}`]) {
+      expect(pathsOf(validateConfig({ ...env, APP_ORIGIN: origin } as never)), origin).toEqual(["APP_ORIGIN"]);
+    }
   });
 
   it("refuses malformed numbers and unknown names in every environment", () => {

@@ -30,10 +30,21 @@ function numberVar(options: { integer: boolean; min: number; max: number }) {
 const secret = z.string().min(1, "is missing");
 const url = z.url({ protocol: /^https?$/, message: "must be an http(s) URL" });
 
+/**
+ * The longest APP_ORIGIN allowed: every link we text (an invitation's sign-up link) starts with it,
+ * and an invitation with the longest first name must still fit one SMS segment (billing/notify.ts).
+ */
+export const APP_ORIGIN_MAX_LENGTH = 32;
+/** Where the SPA is served: the one origin every link we hand out or text is built from (`appUrl`), never a request's. */
+const appOrigin = url
+  .transform((value) => value.replace(/\/$/, ""))
+  .refine((value) => new URL(value).origin === value, "must be an origin: scheme, host and port, no path")
+  .refine((value) => value.length <= APP_ORIGIN_MAX_LENGTH, `must be at most ${APP_ORIGIN_MAX_LENGTH} characters (texted links must fit one SMS)`);
+
 const configSchema = z.object({
   ENVIRONMENT: z.enum(ENVIRONMENTS, { message: `must be one of ${ENVIRONMENTS.join(", ")}` }),
   APP_VERSION: z.string().min(1),
-  APP_ORIGIN: url,
+  APP_ORIGIN: appOrigin,
   SMS_PROVIDER: z.enum(SMS_PROVIDERS, { message: `must be one of ${SMS_PROVIDERS.join(", ")}` }),
   WHATSAPP_PROVIDER: z.enum(WHATSAPP_PROVIDERS, { message: `must be one of ${WHATSAPP_PROVIDERS.join(", ")}` }),
   PAYMENTS_PROVIDER: z.enum(PAYMENTS_PROVIDERS, { message: `must be one of ${PAYMENTS_PROVIDERS.join(", ")}` }),
@@ -201,6 +212,11 @@ export function loadConfig(env: Env): ConfigResult {
     if (!result.ok) console.error(JSON.stringify({ level: "error", msg: "config.invalid", environment: env.ENVIRONMENT, issues: result.issues }));
   }
   return result;
+}
+
+/** A link into the SPA (`/register?ref=…`, a checkout's return page), always from APP_ORIGIN: a request's own origin is whatever its Host header said. */
+export function appUrl(config: Pick<Config, "APP_ORIGIN">, pathAndQuery: string): string {
+  return `${config.APP_ORIGIN.replace(/\/$/, "")}${pathAndQuery}`;
 }
 
 export const isProduction = (env: Pick<Env, "ENVIRONMENT">) => env.ENVIRONMENT === "production";

@@ -4,7 +4,8 @@ import type { Db } from "../db/client";
 import type { Logger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
 import { type CodeSubject, codeMessage, issueCode } from "./codes";
-import { CODE_SMS_BUDGET_KEY, CODE_SMS_BUDGET_WINDOW_MS, enforceRateLimits, limitFor, RateLimited } from "./rate-limit";
+import { limitFor } from "./rate-limit";
+import { chargeRequestedText } from "./sms-budget";
 
 /** What the identity flows need from a request, gathered once by the routes. */
 export type IdentityDeps = {
@@ -20,31 +21,38 @@ export type IdentityDeps = {
 
 export type CodeDelivery = { destination: string };
 
+/** Who a code goes to, as the budget sees it (sms-budget.ts). */
+export type CodeSend = {
+  /** False for the callers that must not reveal whether an account exists: the code is stored, not texted. */
+  send: boolean;
+  /** A confirmed account's SMS sign-in or MFA code (or an unknown phone's SMS sign-in, which must look the same). */
+  mayUseReserve: boolean;
+};
+
 /**
  * The SMS throttles for one code send: per number and purpose, per number, per client address, and
- * the hourly budget of all code texts together (CODE_SMS_HOURLY_BUDGET), which caps what a pumping
- * attack spread over many numbers and addresses can cost. Reaching the budget is logged as an
- * alert (`alert.code_sms_budget`), once when it fills and on every refusal after.
+ * the hourly budget of every requested text (`chargeRequestedText`), which caps what a pumping
+ * attack spread over many numbers and addresses can cost. A code that is not texted does the same
+ * work and spends none of the budget; only confirmed accounts' sign-in and MFA codes may use its
+ * last 20 %.
  */
-export async function enforceCodeSendLimits(deps: IdentityDeps, phone: string, purpose: CodeSubject["purpose"] | "consent-confirmation"): Promise<void> {
-  const budget = deps.config.CODE_SMS_HOURLY_BUDGET;
-  const checks = [
-    limitFor("codeSendBurst", `${phone}:${purpose}`),
-    limitFor("codeSendPerPurpose", `${phone}:${purpose}`),
-    limitFor("codeSendPerPhone", phone),
-    limitFor("codeSendPerAddress", deps.address),
-    { key: CODE_SMS_BUDGET_KEY, limit: budget, windowMs: CODE_SMS_BUDGET_WINDOW_MS },
-  ];
-  let counts: number[];
-  try {
-    counts = await enforceRateLimits(deps.db, checks, deps.now);
-  } catch (err) {
-    if (err instanceof RateLimited && err.keys.includes(CODE_SMS_BUDGET_KEY)) {
-      deps.log.error("alert.code_sms_budget", { state: "refusing", budget, purpose });
-    }
-    throw err;
-  }
-  if (counts[checks.length - 1] === budget) deps.log.error("alert.code_sms_budget", { state: "reached", budget, purpose });
+export async function enforceCodeSendLimits(
+  deps: IdentityDeps,
+  phone: string,
+  purpose: CodeSubject["purpose"] | "consent-confirmation",
+  send: CodeSend,
+): Promise<void> {
+  await chargeRequestedText(deps, {
+    purpose: `code.${purpose}`,
+    texted: send.send,
+    mayUseReserve: send.mayUseReserve,
+    limits: [
+      limitFor("codeSendBurst", `${phone}:${purpose}`),
+      limitFor("codeSendPerPurpose", `${phone}:${purpose}`),
+      limitFor("codeSendPerPhone", phone),
+      limitFor("codeSendPerAddress", deps.address),
+    ],
+  });
 }
 
 /**
@@ -74,7 +82,7 @@ export async function issueAndSendCode(deps: IdentityDeps, subject: CodeSubject 
   return { destination: maskPhone(subject.phone) };
 }
 
-export async function deliverCode(deps: IdentityDeps, subject: CodeSubject & { language: "en" | "es"; send: boolean }): Promise<CodeDelivery> {
-  await enforceCodeSendLimits(deps, subject.phone, subject.purpose);
+export async function deliverCode(deps: IdentityDeps, subject: CodeSubject & CodeSend & { language: "en" | "es" }): Promise<CodeDelivery> {
+  await enforceCodeSendLimits(deps, subject.phone, subject.purpose, subject);
   return issueAndSendCode(deps, subject);
 }

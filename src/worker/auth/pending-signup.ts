@@ -30,7 +30,11 @@ export function holdSignupStatement(db: Db, userId: number, pending: PendingSign
 export async function applyPendingSignup(db: Db, user: User, now: number): Promise<User> {
   const pending = await db.select().from(pendingSignups).where(eq(pendingSignups.userId, user.id)).get();
   if (!pending) return user;
-  const invitation = pending.invitedBy === null ? [] : [linkInvitationStatement(db, { inviterId: pending.invitedBy, app: user.app, phone: user.phone, now })];
+  // The link invited them when they registered through it: dated then, not at the confirmation, so
+  // the friend counts as registered at or after the invitation (friendOf).
+  const invitedAt = Math.min(user.createdAt, pending.createdAt);
+  const invitation =
+    pending.invitedBy === null ? [] : [linkInvitationStatement(db, { inviterId: pending.invitedBy, app: user.app, phone: user.phone, invitedAt })];
   await db.batch([
     db.update(users).set({ referralCode: pending.referralCode, invitedBy: pending.invitedBy }).where(eq(users.id, user.id)),
     ...invitation,

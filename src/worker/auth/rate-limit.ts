@@ -45,6 +45,8 @@ export const RATE_LIMITS = {
   /** SMS sent to one number across purposes, and by one client to any number. */
   codeSendPerPhone: { limit: 10, windowMs: HOUR },
   codeSendPerAddress: { limit: 30, windowMs: HOUR },
+  /** Invitations one client may ask for, whichever driver signs them (each driver also has INVITATIONS_PER_DAY). */
+  invitePerAddress: { limit: 30, windowMs: HOUR },
   /** New accounts from one client. */
   registerPerAddress: { limit: 10, windowMs: HOUR },
   /** Platform challenge codes tried by one driver (each reaches the platform). */
@@ -111,9 +113,17 @@ export async function countSmsCodeFailure(db: Db, account: string, address: stri
   return holdMs;
 }
 
-/** Code texts to all numbers together per hour; the budget itself is CODE_SMS_HOURLY_BUDGET (src/worker/config.ts). */
-export const CODE_SMS_BUDGET_KEY = "codeSendGlobal";
-export const CODE_SMS_BUDGET_WINDOW_MS = HOUR;
+/**
+ * Texts sent on someone's request (codes, invitations, temporary passwords, courtesy texts), to all
+ * numbers together per hour: the budget itself is CODE_SMS_HOURLY_BUDGET (src/worker/config.ts),
+ * charged by `chargeRequestedText` (sms-budget.ts). Requests answered as if a text went out when
+ * none does (an unknown phone) count under their own key, so they do the same writes and spend nothing.
+ */
+export const REQUESTED_SMS_BUDGET_KEY = "requestedSmsGlobal";
+export const UNTEXTED_REQUESTS_KEY = "requestedSmsUntexted";
+export const REQUESTED_SMS_BUDGET_WINDOW_MS = HOUR;
+/** The share of the budget only confirmed accounts' own sign-in and MFA codes may use: everything else stops at 80 %. */
+export const CONFIRMED_SIGN_IN_RESERVE_PERCENT = 20;
 
 export type RateLimitName = keyof typeof RATE_LIMITS;
 export type RateLimitCheck = { key: string; limit: number; windowMs: number };

@@ -138,7 +138,7 @@ export async function advanceSignIn(deps: IdentityDeps, user: User, progress: Om
   }
   const data: ChallengeData = { method: progress.method, passed: progress.passed };
   if (challenge === "SMS_MFA") {
-    await deliverCode(deps, { app: user.app, phone: user.phone, purpose: "mfa", language: user.language, send: true });
+    await deliverCode(deps, { app: user.app, phone: user.phone, purpose: "mfa", language: user.language, send: true, mayUseReserve: user.phoneVerified });
   }
   if (challenge === "MFA_SETUP") {
     const secret = generateTotpSecret();

@@ -1,13 +1,16 @@
-import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
 import type { SessionUser } from "../auth/middleware";
+import { enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { chargeRequestedText } from "../auth/sms-budget";
 import { recordConsent } from "../compliance/consent";
+import { appUrl, type Config } from "../config";
 import type { Db } from "../db/client";
 import { invitations, payments, referralCodes, serviceTimeLedger, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";
 import { createSmsProvider } from "../providers/sms/provider";
 import type { BillingContext } from "./context";
-import { billingMessages, sendCourtesySms, smsOptedOut } from "./notify";
+import { billingMessages, inviterFirstName, sendCourtesySms, smsOptedOut } from "./notify";
 import { DAY_MS, serviceTimeStatements } from "./service-time";
 
 /** The free week (docs/payments.md): what an inviter earns once per friend, on the friend's first payment. */
@@ -17,8 +20,12 @@ export const INVITATIONS_PER_DAY = 20;
 
 export type InvitationState = "invited" | "registered" | "paid" | "free_week";
 
-/** A friend's account: the same app and phone as the invitation. */
-const friendOf = sql`(SELECT ${users.id} FROM ${users} WHERE ${users.app} = ${invitations.app} AND ${users.phone} = ${invitations.phone})`;
+/**
+ * A friend's account: the same app and phone as the invitation, made when or after it was (a
+ * link's invitation is recorded with the account). A number that was a driver's already when
+ * invited stays `invited`: the inviter learns nothing from the list that the answer did not tell.
+ */
+const friendOf = sql`(SELECT ${users.id} FROM ${users} WHERE ${users.app} = ${invitations.app} AND ${users.phone} = ${invitations.phone} AND ${users.createdAt} >= ${invitations.invitedAt})`;
 // Nested so its columns stay qualified: drizzle strips table names from a single-table select's own fields.
 const friendPaid = sql`EXISTS (SELECT 1 FROM ${payments} WHERE ${payments.userId} = ${friendOf} AND ${payments.status} IN ('successful', 'refunded'))`;
 const stateOf = sql<InvitationState>`CASE
@@ -53,32 +60,39 @@ export async function resolveSignUpCode(db: Db, app: "flex" | "spark", code: str
  * owner, once they prove the phone with their registration password (src/worker/auth/pending-signup.ts):
  * the statement, for that confirmation's batch.
  */
-export function linkInvitationStatement(db: Db, input: { inviterId: number; app: "flex" | "spark"; phone: string; now: number }) {
+export function linkInvitationStatement(db: Db, input: { inviterId: number; app: "flex" | "spark"; phone: string; invitedAt: number }) {
   return db
     .insert(invitations)
-    .values({ inviterId: input.inviterId, app: input.app, phone: input.phone, invitedAt: input.now, via: "link" })
+    .values({ inviterId: input.inviterId, app: input.app, phone: input.phone, invitedAt: input.invitedAt, via: "link" })
     .onConflictDoNothing({ target: [invitations.inviterId, invitations.phone] });
 }
 
 /**
- * Invites a friend by SMS, in the inviter's language, with a sign-up link carrying the inviter's
- * invite code. Refused for the inviter's own number, an existing driver, a number that opted out,
- * one already invited, and past 20 invitations in 24 hours (counted in the same statement that
- * inserts, so parallel requests cannot pass the limit together). If the text cannot be sent the
- * invitation is taken back.
+ * Invites a friend by SMS, in the inviter's language, with a sign-up link (from APP_ORIGIN) carrying
+ * the inviter's invite code. The answer must not tell who is a driver or who opted out, so:
+ * - the limits come first, before anything is looked up about the number: 30 requests an hour per
+ *   client address, and 20 invitations per driver in any 24 hours (counted in the statement that
+ *   inserts, so parallel requests cannot pass it together);
+ * - every number then gets the same invitation row and the same answer (201, `invited`), but only a
+ *   number that is neither a driver of the app nor opted out (STOP) is texted. The others do the
+ *   same reads and budget writes (`chargeRequestedText`, texted or not) and nothing is sent;
+ * - the text goes after the answer (its latency would tell), in fixed words with the inviter's
+ *   first name only (`inviterFirstName`); if it fails, the invitation is taken back so it can be
+ *   sent again.
+ * Refused only for the inviter's own number and one they already invited: both about their own data.
  */
-export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, phone: string, origin: string) {
+export async function inviteFriend(
+  ctx: BillingContext,
+  config: Pick<Config, "APP_ORIGIN" | "CODE_SMS_HOURLY_BUDGET">,
+  inviter: SessionUser,
+  phone: string,
+  address: string,
+) {
   const { db } = ctx;
   if (phone === inviter.phone) throw new ApiError("unprocessable", "You cannot invite yourself", { details: { reason: "self" } });
-  const existing = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(users.app, inviter.app), eq(users.phone, phone)))
-    .get();
-  if (existing) throw new ApiError("conflict", "This number already belongs to a driver", { details: { reason: "existing_driver" } });
-  if (await smsOptedOut(db, phone)) throw new ApiError("unprocessable", "This number opted out of our texts", { details: { reason: "opted_out" } });
-
   const now = Date.now();
+  await enforceRateLimits(db, [limitFor("invitePerAddress", address)], now);
+
   const windowStart = now - DAY_MS;
   const sentToday = sql`(SELECT count(*) FROM ${invitations} WHERE ${invitations.inviterId} = ${inviter.id} AND ${invitations.via} = 'sms' AND ${invitations.invitedAt} > ${windowStart})`;
   const inserted = await db
@@ -123,16 +137,54 @@ export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, ph
     });
   }
 
-  const link = `${origin}/register?ref=${encodeURIComponent(inviter.inviteCode)}`;
-  const outcome = await createSmsProvider(ctx.env).send({ to: phone, body: billingMessages.invite(inviter.language, inviter.name, link) });
-  if (!outcome.ok) {
-    ctx.log.warn("invitations.sms_failed", { errorCode: outcome.errorCode });
+  // Only now, within the limits, what the number is; whatever it is, the answer below is the same.
+  const [driver, optedOut] = await Promise.all([
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.app, inviter.app), eq(users.phone, phone)))
+      .get(),
+    smsOptedOut(db, phone),
+  ]);
+  const texted = !driver && !optedOut;
+  try {
+    await chargeRequestedText({ db, config, log: ctx.log, now }, { purpose: "invitation", texted, mayUseReserve: false });
+  } catch (err) {
     await db.delete(invitations).where(eq(invitations.id, inserted.id));
-    throw new ApiError("unavailable", "Couldn't send the invitation. Try again in a moment");
+    throw err;
   }
-  // The ledger says how we got the number: a friend gave it, a weaker basis that allows no marketing (docs/messaging-rules.md).
-  await recordConsent(db, { phone, basis: "invitation", source: "invitation", text: null, language: inviter.language, actorId: inviter.id, at: now });
+  if (texted) {
+    const link = appUrl(config, `/register?ref=${encodeURIComponent(inviter.inviteCode)}`);
+    ctx.waitUntil(
+      textInvitation(ctx, { id: inserted.id, phone, now }, inviter, billingMessages.invite(inviter.language, inviterFirstName(inviter.name), link)),
+    );
+  }
   return { id: inserted.id, phoneNumber: inserted.phone, invitedAt: inserted.invitedAt, state: "invited" as InvitationState };
+}
+
+/** Sends an invitation after the answer; a failed send takes the invitation back (and logs), so the driver may send it again. */
+async function textInvitation(ctx: BillingContext, invitation: { id: number; phone: string; now: number }, inviter: SessionUser, body: string) {
+  const { db } = ctx;
+  try {
+    const outcome = await createSmsProvider(ctx.env).send({ to: invitation.phone, body });
+    if (!outcome.ok) {
+      ctx.log.warn("invitations.sms_failed", { errorCode: outcome.errorCode });
+      await db.delete(invitations).where(eq(invitations.id, invitation.id));
+      return;
+    }
+    // The ledger says how we got the number: a friend gave it, a weaker basis that allows no marketing (docs/messaging-rules.md).
+    await recordConsent(db, {
+      phone: invitation.phone,
+      basis: "invitation",
+      source: "invitation",
+      text: null,
+      language: inviter.language,
+      actorId: inviter.id,
+      at: invitation.now,
+    });
+  } catch (err) {
+    ctx.log.error("invitations.sms_failed", { error: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 /**
@@ -144,7 +196,7 @@ export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, ph
 export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: number; paymentId: number }) {
   const { db } = ctx;
   const invitee = await db
-    .select({ id: users.id, app: users.app, phone: users.phone, invitedBy: users.invitedBy })
+    .select({ id: users.id, app: users.app, phone: users.phone, invitedBy: users.invitedBy, createdAt: users.createdAt })
     .from(users)
     .where(eq(users.id, input.inviteeId))
     .get();
@@ -152,7 +204,15 @@ export async function grantFreeWeek(ctx: BillingContext, input: { inviteeId: num
   const invitation = await db
     .select({ id: invitations.id, inviterId: invitations.inviterId })
     .from(invitations)
-    .where(and(eq(invitations.app, invitee.app), eq(invitations.phone, invitee.phone), ne(invitations.inviterId, invitee.id)))
+    // Only invitations made before the friend's account: inviting someone already a driver earns nothing.
+    .where(
+      and(
+        eq(invitations.app, invitee.app),
+        eq(invitations.phone, invitee.phone),
+        ne(invitations.inviterId, invitee.id),
+        lte(invitations.invitedAt, invitee.createdAt),
+      ),
+    )
     .orderBy(desc(sql`${invitations.inviterId} = ${invitee.invitedBy ?? 0}`), asc(invitations.invitedAt), asc(invitations.id))
     .limit(1)
     .get();

@@ -23,6 +23,7 @@ import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
 import { hashPassword } from "../auth/password";
 import { randomTemporaryPassword } from "../auth/random";
+import { chargeRequestedText } from "../auth/sms-budget";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { csvHeaders, csvStream } from "../csv";
@@ -93,8 +94,10 @@ export const adminUserRoutes = new Hono<AppEnv>()
     const existing = await db.query.users.findFirst({ where: and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)), columns: { id: true } });
     if (existing) throw new ApiError("conflict", "An account with this phone number already exists");
 
-    const temporaryPassword = randomTemporaryPassword();
     const now = Date.now();
+    // The temporary password is a text sent on an administrator's request: it spends the same budget as codes.
+    await chargeRequestedText({ db, config: c.var.config, log: c.var.log, now }, { purpose: "admin.temporary_password", texted: true, mayUseReserve: false });
+    const temporaryPassword = randomTemporaryPassword();
     const created = await insertUser(db, {
       app: body.app,
       phone: body.phoneNumber,

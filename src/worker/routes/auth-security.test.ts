@@ -230,14 +230,14 @@ describe("SMS cost fraud", () => {
       now,
     });
     for (let i = 0; i < 3; i++)
-      await deliverCode(deps(uniqueAddress()), { app: "flex", phone: uniquePhone(), purpose: "confirm", language: "en", send: false });
-    expect(errors.filter((e) => e.includes("alert.code_sms_budget") && e.includes('"reached"'))).toHaveLength(1);
+      await deliverCode(deps(uniqueAddress()), { app: "flex", phone: uniquePhone(), purpose: "sign-in", language: "en", send: true, mayUseReserve: true });
+    expect(errors.filter((e) => e.includes("alert.requested_sms_budget") && e.includes('"reached"'))).toHaveLength(1);
     await expect(
-      deliverCode(deps(uniqueAddress()), { app: "flex", phone: uniquePhone(), purpose: "confirm", language: "en", send: false }),
+      deliverCode(deps(uniqueAddress()), { app: "flex", phone: uniquePhone(), purpose: "sign-in", language: "en", send: true, mayUseReserve: true }),
     ).rejects.toMatchObject({
       status: 429,
     });
-    expect(errors.filter((e) => e.includes("alert.code_sms_budget") && e.includes('"refusing"'))).toHaveLength(1);
+    expect(errors.filter((e) => e.includes("alert.requested_sms_budget") && e.includes('"refusing"'))).toHaveLength(1);
   });
 
   // Fifty PBKDF2 checks: seconds on a busy machine.

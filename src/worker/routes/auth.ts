@@ -181,7 +181,7 @@ export const authRoutes = new Hono<AppEnv>()
     const invitedBy = signUpCode && "invitedBy" in signUpCode ? signUpCode.invitedBy : null;
 
     // Checked before the account exists, so a throttled send never leaves an account without a code.
-    await enforceCodeSendLimits(deps, body.phoneNumber, "confirm");
+    await enforceCodeSendLimits(deps, body.phoneNumber, "confirm", { send: true, mayUseReserve: false });
     const passwordHash = await hashPassword(body.password, c.env.PASSWORD_PEPPER);
     const account = await insertUser(db, {
       app: body.app,
@@ -255,6 +255,7 @@ export const authRoutes = new Hono<AppEnv>()
       purpose: "confirm",
       language: user?.language ?? "en",
       send: !!user && !user.phoneVerified,
+      mayUseReserve: false,
     });
     return c.json({ codeDelivery });
   })
@@ -278,7 +279,15 @@ export const authRoutes = new Hono<AppEnv>()
     const user = await findUser(deps.db, body.app, body.phoneNumber);
 
     if ("method" in body) {
-      await deliverCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "sign-in", language: user?.language ?? "en", send: !!user });
+      // An unknown phone may use the reserve as a confirmed account would, so the answers stay the same.
+      await deliverCode(deps, {
+        app: body.app,
+        phone: body.phoneNumber,
+        purpose: "sign-in",
+        language: user?.language ?? "en",
+        send: !!user,
+        mayUseReserve: !user || user.phoneVerified,
+      });
       // An unknown phone gets a challenge of its own that no code passes, stored and counted like a
       // real one: the answers, the attempts left and the work done are the same either way.
       const data: ChallengeData = user ? { method: "sms", passed: [] } : { method: "sms", passed: [], app: body.app, phone: body.phoneNumber };
@@ -451,7 +460,14 @@ export const authRoutes = new Hono<AppEnv>()
     const body = c.req.valid("json");
     const deps = identityDeps(c);
     const user = await findUser(deps.db, body.app, body.phoneNumber);
-    const codeDelivery = await deliverCode(deps, { app: body.app, phone: body.phoneNumber, purpose: "reset", language: user?.language ?? "en", send: !!user });
+    const codeDelivery = await deliverCode(deps, {
+      app: body.app,
+      phone: body.phoneNumber,
+      purpose: "reset",
+      language: user?.language ?? "en",
+      send: !!user,
+      mayUseReserve: false,
+    });
     return c.json({ codeDelivery });
   })
 

@@ -3,7 +3,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { CONSENT_CONFIRMATION_REQUEST, CONTACT_FORM_CONSENT, REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { countSms } from "../../shared/sms";
-import { CODE_SMS_BUDGET_KEY, RATE_LIMITS } from "../auth/rate-limit";
+import { REQUESTED_SMS_BUDGET_KEY, RATE_LIMITS } from "../auth/rate-limit";
 import { CONSENT_CONFIRMATION_RESEND_MS, consentState, marketingAllowedAmong } from "../compliance/consent";
 import { createDb } from "../db/client";
 import { consentEvents, leads, outbox, rateLimits } from "../db/schema";
@@ -240,7 +240,7 @@ describe("a contact-form tick is confirmed by the number itself", () => {
 
     // A text that goes counts against the number's and the hourly budget's windows, as a code text does.
     const counted = uniquePhone();
-    const budget = await db.select().from(rateLimits).where(eq(rateLimits.key, CODE_SMS_BUDGET_KEY)).get();
+    const budget = await db.select().from(rateLimits).where(eq(rateLimits.key, REQUESTED_SMS_BUDGET_KEY)).get();
     expect((await call("/api/contact", { body: message(counted, ticked) })).status).toBe(201);
     expect(
       (
@@ -251,7 +251,7 @@ describe("a contact-form tick is confirmed by the number itself", () => {
           .get()
       )?.count,
     ).toBe(1);
-    expect((await db.select().from(rateLimits).where(eq(rateLimits.key, CODE_SMS_BUDGET_KEY)).get())?.count).toBeGreaterThan(budget?.count ?? 0);
+    expect((await db.select().from(rateLimits).where(eq(rateLimits.key, REQUESTED_SMS_BUDGET_KEY)).get())?.count).toBeGreaterThan(budget?.count ?? 0);
   });
 
   it("words the confirmation text in GSM-7 characters, one segment, in both languages", () => {

@@ -11,16 +11,16 @@ import { identityDeps } from "./auth";
 
 /**
  * The one text asking a number to confirm a tick made for it on the contact form. It is a text
- * sent on someone's request, so it is charged like a code text: the same per-number, per-address
- * and hourly-budget limits (`enforceCodeSendLimits`, the call site to switch when that budget
- * covers every text sent on request). Refused by a limit, or not due (the number confirmed
+ * sent on someone's request, so it is charged like a code text: the same per-number and
+ * per-address limits and the one budget of requested texts (`enforceCodeSendLimits` →
+ * `chargeRequestedText`), outside the reserve kept for confirmed accounts' sign-in. Refused by a limit, or not due (the number confirmed
  * already, opted out, or was asked within the last 90 days), nothing is sent and the tick stays
  * unconfirmed: the form still answers as received, so it says nothing about the number.
  */
 async function askToConfirmContactConsent(deps: IdentityDeps, input: { phone: string; consentEventId: number; language: Language }): Promise<void> {
   if (!(await consentConfirmationDue(deps.db, input.phone, deps.now))) return;
   try {
-    await enforceCodeSendLimits(deps, input.phone, "consent-confirmation");
+    await enforceCodeSendLimits(deps, input.phone, "consent-confirmation", { send: true, mayUseReserve: false });
   } catch (err) {
     if (!(err instanceof RateLimited)) throw err;
     deps.log.warn("consent.confirmation_refused", { keys: err.keys });

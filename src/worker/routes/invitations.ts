@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import { inviteSchema } from "../../shared/billing";
 import { requireUser, requireVerified } from "../auth/middleware";
+import { clientAddress } from "../auth/rate-limit";
 import { billingContext } from "../billing/context";
 import { invitationPage, inviteFriend } from "../billing/invitations";
+import { appUrl } from "../config";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
@@ -13,10 +15,12 @@ export const invitationRoutes = new Hono<AppEnv>()
   // Each invitation's state (invited → registered → paid → free_week), a summary, and how many may still go out today.
   .get("/", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    const inviteLink = `${new URL(c.req.url).origin}/register?ref=${encodeURIComponent(c.var.user.inviteCode)}`;
+    const inviteLink = appUrl(c.var.config, `/register?ref=${encodeURIComponent(c.var.user.inviteCode)}`);
     return c.json({ ...(await invitationPage(c.var.db, c.var.user.id, page, pageSize)), inviteLink });
   })
   .post("/", validate("json", inviteSchema), async (c) => {
-    const invitation = await inviteFriend(billingContext(c), c.var.user, c.req.valid("json").phoneNumber, new URL(c.req.url).origin);
+    const address = clientAddress(c.req.header("CF-Connecting-IP"));
+    // The same answer for every number: who is a driver, or opted out, is not the inviter's to learn.
+    const invitation = await inviteFriend(billingContext(c), c.var.config, c.var.user, c.req.valid("json").phoneNumber, address);
     return c.json({ invitation }, 201);
   });

@@ -9,6 +9,7 @@ import { paymentPage, paymentView } from "../billing/payment-lists";
 import { cancelCheckout, startCheckout } from "../billing/payments";
 import { approvedReseller, clientOf } from "../billing/resellers";
 import { ledgerPage } from "../billing/service-time";
+import { appUrl } from "../config";
 import type { AppEnv } from "../context";
 import { payments, plans } from "../db/schema";
 import { ApiError } from "../errors";
@@ -45,7 +46,8 @@ export const paymentRoutes = new Hono<AppEnv>()
       beneficiary,
       plan,
       idempotencyKey: body.idempotencyKey,
-      origin: new URL(c.req.url).origin,
+      // Return links from APP_ORIGIN: a request's Host header is the caller's to choose.
+      origin: appUrl(c.var.config, ""),
       returnPath: body.returnPath,
       returnQuery: body.returnQuery,
     });

@@ -4,6 +4,7 @@ import { resellerApplySchema } from "../../shared/billing";
 import { requireUser, requireVerified } from "../auth/middleware";
 import { billingContext } from "../billing/context";
 import { applyAsReseller, approvedReseller, clientPage, commissionPage, refreshOnboarding, resellerSummary, startOnboarding } from "../billing/resellers";
+import { appUrl } from "../config";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
 import { pagingSchema } from "./admin";
@@ -29,7 +30,7 @@ export const resellerRoutes = new Hono<AppEnv>()
     return c.json({ reseller: await resellerSummary(c.var.db, c.var.user) }, 201);
   })
   // Payout setup: a Connect Express onboarding link (the local provider's own page in development).
-  .post("/onboarding", async (c) => c.json(await startOnboarding(billingContext(c), c.var.user, new URL(c.req.url).origin)))
+  .post("/onboarding", async (c) => c.json(await startOnboarding(billingContext(c), c.var.user, appUrl(c.var.config, ""))))
   // Back from onboarding: read the account's state now rather than wait for account.updated.
   .post("/onboarding/refresh", async (c) => c.json({ onboarding: await refreshOnboarding(billingContext(c), c.var.user) }))
   .get("/clients", validate("query", clientQuery), async (c) => {

@@ -23,7 +23,8 @@ function refusalKey(err: unknown): string {
   if (err instanceof ApiClientError) {
     const reason = (err.details as { reason?: string } | undefined)?.reason;
     if (reason === "daily_limit") return "billing:invite.errors.dailyLimit";
-    if (reason === "self" || reason === "existing_driver" || reason === "opted_out" || reason === "already_invited") return `billing:invite.errors.${reason}`;
+    // Only refusals about the driver's own data: whether the number belongs to a driver or opted out is never said.
+    if (reason === "self" || reason === "already_invited") return `billing:invite.errors.${reason}`;
   }
   return apiErrorKey(err, "billing:invite.errors.couldntSend");
 }
@@ -43,6 +44,7 @@ export default function InvitePage() {
   const submit = form.onSubmit(async ({ phoneNumber: phone }) => {
     try {
       await billingApi.invite(phone);
+      // One answer for every number: the server texts only those that are not drivers already and did not opt out.
       toast.success(t("invite.sent", { phone: formatPhoneAsTyped(phone) }));
       form.reset({ phoneNumber: "" });
       // Every page of the list (and the summary) is stale now.

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { cleanup, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../i18n";
@@ -16,7 +16,7 @@ const noPayments = { body: { total: 0, page: 1, pageSize: 20, rows: [], totals: 
 const noChanges = { body: { total: 0, page: 1, pageSize: 20, rows: [] } };
 const plans = { Items: [{ id: 1, app: "flex", name: "1 week", days: 7, priceCents: 3999 }], currency: "usd" };
 
-function renderAt(path: string, session: Partial<SessionValue> = {}) {
+function renderAt(path: string, session: Partial<SessionValue> = {}, toaster = false) {
   const value = signedIn(dana, { reloadUser: vi.fn(async () => {}), ...session });
   const router = renderRoutes(
     [
@@ -24,7 +24,7 @@ function renderAt(path: string, session: Partial<SessionValue> = {}) {
       { path: "/flex/invite", Component: InvitePage },
       { path: "/flex/invite/:phoneNumber", Component: InvitePage },
     ],
-    { path, session: value },
+    { path, session: value, toaster },
   );
   return { router, value };
 }
@@ -202,5 +202,22 @@ describe("/flex/invite", () => {
     expect(phone).toHaveAccessibleDescription("You can send 19 more invitations today.");
     await user.click(screen.getByRole("button", { name: "Send invitation" }));
     await waitFor(() => expect(screen.getByLabelText("Your friend's phone number")).toHaveAccessibleDescription(/You already invited this number/));
+  });
+
+  it("answers every invitation with the same words, whatever the number turns out to be", async () => {
+    const user = userEvent.setup();
+    const invitation = { invitation: { id: 2, phoneNumber: "+13055550142", invitedAt: NOW, state: "invited" } };
+    for (const [language, words] of [
+      ["en", "Invitation to +1 (305) 555-0142 taken. If the number can receive our texts, it's on its way."],
+      ["es", "Invitación a +1 (305) 555-0142 recibida. Si el número puede recibir nuestros mensajes, va en camino."],
+    ] as const) {
+      await setLanguage(language);
+      const calls = stubApi({ "/api/invitations": [{ body: invitations }, { status: 201, body: invitation }, { body: invitations }] });
+      renderAt("/flex/invite/%2B13055550142", {}, true);
+      await user.click(await screen.findByRole("button", { name: language === "en" ? "Send invitation" : "Enviar invitación" }));
+      expect(await screen.findByText(words)).toBeInTheDocument();
+      expect(calls.filter((c) => c.method === "POST")).toEqual([expect.objectContaining({ path: "/api/invitations", body: { phoneNumber: "+13055550142" } })]);
+      cleanup();
+    }
   });
 });

@@ -16,7 +16,8 @@ export type IdentityAuditAction =
   | "billing.reseller_approved"
   | "billing.reseller_rejected"
   | "billing.reseller_revoked"
-  | "billing.service_time_adjusted";
+  | "billing.service_time_adjusted"
+  | "account.erased";
 
 /** What administrators change from the console (docs/admin.md): every change leaves one of these. */
 export type AdminAuditAction =
@@ -28,7 +29,8 @@ export type AdminAuditAction =
   | "admin.system_changed"
   | "admin.users_exported"
   | "admin.payments_exported"
-  | "admin.lead_updated";
+  | "admin.lead_updated"
+  | "admin.account_erased";
 
 export type AuditAction = IdentityAuditAction | AdminAuditAction;
 

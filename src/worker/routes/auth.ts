@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes";
@@ -157,6 +158,8 @@ export const authRoutes = new Hono<AppEnv>()
       invitedBy,
       createdAt: deps.now,
     });
+    // A number whose erased account had opted out is opted out again (src/worker/account/phone-hash.ts).
+    await restoreErasedOptOuts(db, c.env.PASSWORD_PEPPER, [account.phone]);
     if (body.marketingConsent) {
       await recordConsent(db, {
         phone: body.phoneNumber,

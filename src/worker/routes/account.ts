@@ -1,0 +1,108 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { adminEraseSchema, type DeleteReauth, deleteAccountSchema } from "../../shared/account";
+import { eraseAccount } from "../account/erase";
+import { accountExport, EXPORT_FILENAME } from "../account/export";
+import { findUser } from "../admin/user-detail";
+import { deliverCode } from "../auth/code-delivery";
+import { consumeCode, isWrongGuess } from "../auth/codes";
+import { requireAdmin, requireUser, requireVerified } from "../auth/middleware";
+import { ABSENT_ACCOUNT_HASH, verifyPassword } from "../auth/password";
+import { assertUnderLimits, clientAddress, countHits, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import type { AppEnv } from "../context";
+import { ApiError } from "../errors";
+import { validate } from "../validate";
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+/** Administrators are erased by the owner, from the console, so the console never loses its last owner by a click. */
+const administratorRefusal = () =>
+  new ApiError("conflict", "Administrator accounts are deleted by the owner from the admin console", { details: { reason: "administrator" } });
+
+/**
+ * The signed-in account's own data (docs/api.md): a copy of it, and its deletion. Deletion asks the
+ * password again, or for an account without one a code texted to its number (purpose
+ * `delete-account`, limited like every code), and the typed word.
+ */
+export const accountRoutes = new Hono<AppEnv>()
+  .get("/export", requireUser, requireVerified, async (c) => {
+    const body = await accountExport(c.var.db, c.var.user);
+    return c.json(body, 200, { "Content-Disposition": `attachment; filename="${EXPORT_FILENAME}"`, "Cache-Control": "no-store" });
+  })
+  // Which proof deletion needs; for an account without a password, the code is texted now.
+  .post("/delete/start", requireUser, requireVerified, async (c) => {
+    const user = c.var.user;
+    if (user.isAdmin) throw administratorRefusal();
+    if (user.passwordHash) return c.json({ method: "password" } satisfies DeleteReauth as DeleteReauth);
+    const delivery = await deliverCode(
+      {
+        db: c.var.db,
+        env: c.env,
+        config: c.var.config,
+        log: c.var.log,
+        address: clientAddress(c.req.header("CF-Connecting-IP")),
+        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+        now: Date.now(),
+      },
+      { app: user.app, phone: user.phone, purpose: "delete-account", language: user.language, send: true },
+    );
+    return c.json({ method: "code", destination: delivery.destination } satisfies DeleteReauth as DeleteReauth);
+  })
+  .post("/delete", requireUser, requireVerified, validate("json", deleteAccountSchema), async (c) => {
+    const user = c.var.user;
+    const db = c.var.db;
+    const body = c.req.valid("json");
+    const now = Date.now();
+    if (user.isAdmin) throw administratorRefusal();
+    if (user.passwordHash) {
+      if (body.password === undefined) throw new ApiError("bad_request", "Enter your password", { details: { reason: "password_required" } });
+      await enforceRateLimits(
+        db,
+        [limitFor("passwordChangePerUser", String(user.id)), limitFor("signInPerAddress", clientAddress(c.req.header("CF-Connecting-IP")))],
+        now,
+      );
+      const ok = await verifyPassword(body.password, user.passwordHash ?? ABSENT_ACCOUNT_HASH, c.env.PASSWORD_PEPPER);
+      if (!ok) throw new ApiError("bad_request", "Password is incorrect", { details: { reason: "wrong_password" } });
+    } else {
+      if (body.code === undefined) throw new ApiError("bad_request", "Enter the code we texted you", { details: { reason: "code_required" } });
+      const lockout = limitFor("codeFailuresPerAccount", `${user.app}:${user.phone}`);
+      await enforceRateLimits(db, [limitFor("codeCheckPerPhone", `${user.app}:${user.phone}`)], now);
+      await assertUnderLimits(db, [lockout], now);
+      try {
+        await consumeCode(db, c.env.PASSWORD_PEPPER, { app: user.app, phone: user.phone, purpose: "delete-account" }, body.code, now);
+      } catch (err) {
+        if (isWrongGuess(err)) await countHits(db, [lockout], now);
+        throw err;
+      }
+    }
+    const result = await eraseAccount(db, c.env, user.id, { by: "self", actorId: user.id });
+    c.var.log.info("account.erased", { userId: user.id, by: "self" });
+    return c.json(result);
+  });
+
+/**
+ * An administrator erases an account for a written request (docs/admin.md): billing
+ * administrators for drivers (it ends paid service time), the owner for administrators; nobody
+ * erases themselves here, and the owner role is taken away first. The reference is audited in
+ * the same batch as the erasure.
+ */
+export const adminAccountRoutes = new Hono<AppEnv>().post(
+  "/:id/erase",
+  requireUser,
+  requireAdmin,
+  validate("param", idParam),
+  validate("json", adminEraseSchema),
+  async (c) => {
+    const actor = c.var.user;
+    const { id } = c.req.valid("param");
+    const target = await findUser(c.var.db, id);
+    const isOwner = actor.roleName === "owner";
+    if (target.isAdmin && !isOwner) throw new ApiError("forbidden", "Only the owner may delete an administrator's account");
+    if (!target.isAdmin && !isOwner && !actor.roleProperties?.billingDetails) throw new ApiError("forbidden", "Requires the billingDetails permission");
+    if (target.id === actor.id) throw new ApiError("conflict", "You cannot delete your own account here", { details: { reason: "self" } });
+    if (target.roleName === "owner") throw new ApiError("conflict", "Change the owner's role before deleting the account", { details: { reason: "owner" } });
+    const result = await eraseAccount(c.var.db, c.env, id, { by: "admin", actorId: actor.id, reference: c.req.valid("json").reference });
+    c.var.log.info("account.erased", { userId: id, by: "admin", actorId: actor.id });
+    return c.json(result);
+  },
+);

@@ -27,8 +27,9 @@ import {
 import { jobHandlers } from "../messaging/jobs";
 import { captureSessionOf } from "../platform/capture";
 import { connectedDriver } from "../platform/test-driver";
+import { twilioSignature } from "../providers/webhook-signatures";
 import { handleQueueBatch, type Job } from "../queue";
-import { call, codeIn, createUser, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
+import { api, call, codeIn, createUser, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { eraseAccount } from "./erase";
 import { phoneHash } from "./phone-hash";
@@ -279,6 +280,31 @@ describe("an opted-out number after its account is erased", () => {
     // Now that the number is with us again, its opt-out is a plain one again (and the hash is gone).
     expect(await db.select({ channel: optOuts.channel }).from(optOuts).where(eq(optOuts.phone, user.phone)).all()).toEqual([{ channel: "sms" }]);
     expect(await db.select().from(optOutHashes).where(eq(optOutHashes.hash, hash)).all()).toEqual([]);
+  });
+
+  it("a START from the number opts it back in, as for any number", async () => {
+    const user = await createUser({ smsOptOut: true });
+    await db.insert(optOuts).values({ phone: user.phone, channel: "sms", keyword: "STOP" });
+    await eraseAccount(db, env, user.id, { by: "self", actorId: user.id });
+    const path = "/api/webhooks/twilio/inbound";
+    const form = new URLSearchParams({ From: user.phone, To: "+15005550006", Body: "START", MessageSid: uniqueTag("SM") });
+    const res = await api(path, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        "X-Twilio-Signature": await twilioSignature(env.TWILIO_AUTH_TOKEN, `https://bp.test${path}`, form),
+      },
+      body: form.toString(),
+    });
+    expect(await res.text()).toContain("you will receive our messages again");
+    expect(await db.select().from(optOuts).where(eq(optOuts.phone, user.phone)).all()).toEqual([]);
+    expect(
+      await db
+        .select()
+        .from(optOutHashes)
+        .where(eq(optOutHashes.hash, await phoneHash(env.PASSWORD_PEPPER, user.phone)))
+        .all(),
+    ).toEqual([]);
   });
 
   it("stays opted out when the number registers again", async () => {

@@ -307,6 +307,16 @@ describe("an opted-out number after its account is erased", () => {
     ).toEqual([]);
   });
 
+  it("a friend's invitation is refused as for any opted-out number", async () => {
+    const user = await createUser({ smsOptOut: true });
+    await eraseAccount(db, env, user.id, { by: "self", actorId: user.id });
+    const friend = await seedUser();
+    const { idToken } = await signIn(friend);
+    const res = await call("/api/invitations", { token: idToken, body: { phoneNumber: user.phone } });
+    expect(res.status).toBe(422);
+    expect(await json(res)).toMatchObject({ error: { details: { reason: "opted_out" } } });
+  });
+
   it("stays opted out when the number registers again", async () => {
     const user = await createUser({ smsOptOut: true, whatsappOptOut: true });
     await eraseAccount(db, env, user.id, { by: "self", actorId: user.id });

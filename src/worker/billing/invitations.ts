@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, ne, sql } from "drizzle-orm";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import type { SessionUser } from "../auth/middleware";
 import { recordConsent } from "../compliance/consent";
 import type { Db } from "../db/client";
@@ -66,6 +67,8 @@ export async function inviteFriend(ctx: BillingContext, inviter: SessionUser, ph
     .where(and(eq(users.app, inviter.app), eq(users.phone, phone)))
     .get();
   if (existing) throw new ApiError("conflict", "This number already belongs to a driver", { details: { reason: "existing_driver" } });
+  // An erased account's opt-out is only a keyed hash until the number comes back: it does now.
+  await restoreErasedOptOuts(db, ctx.env.PASSWORD_PEPPER, [phone]);
   if (await smsOptedOut(db, phone)) throw new ApiError("unprocessable", "This number opted out of our texts", { details: { reason: "opted_out" } });
 
   const now = Date.now();

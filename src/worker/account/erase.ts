@@ -202,6 +202,7 @@ export async function eraseAccount(
         setupComplete: false,
         status: "stop",
         referralCode: null,
+        // Lower case: sign-up codes are matched upper-cased, so no link can ever name this one.
         inviteCode: sql`'erased-' || ${users.id}`,
         invitedBy: null,
         expiryReminderFor: null,

@@ -334,6 +334,31 @@ describe("an opted-out number after its account is erased", () => {
   });
 });
 
+describe("an erased account in a campaign's audience", () => {
+  it("is no recipient: its row has no number", async () => {
+    const day = new Date(Date.UTC(1990 + Math.floor(Math.random() * 10), Math.floor(Math.random() * 12), 1 + Math.floor(Math.random() * 28), 12));
+    const date = day.toISOString().slice(0, 10);
+    const kept = await createUser({ createdAt: day.getTime() });
+    const gone = await createUser({ createdAt: day.getTime() });
+    await eraseAccount(db, env, gone.id, { by: "self", actorId: gone.id });
+    const { token } = await signInAs("owner");
+    const res = await call("/api/admin/campaigns", {
+      token,
+      body: {
+        idempotencyKey: uniqueTag("k"),
+        source: "drivers",
+        channel: "sms",
+        purpose: "service",
+        message: "Your week",
+        audience: { app: "flex", startDate: date, endDate: date, timeZone: "UTC" },
+      },
+    });
+    expect(res.status).toBe(201);
+    expect((await json(res)).campaign.total).toBe(1);
+    expect(kept.id).not.toBe(gone.id);
+  });
+});
+
 describe("an administrator erasing an account for a written request", () => {
   const erase = (token: string, id: number, body: unknown = { reference: "Letter of 3 May, ticket 812", confirmation: "DELETE" }) =>
     call(`/api/admin/users/${id}/erase`, { token, body });

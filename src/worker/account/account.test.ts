@@ -2,6 +2,7 @@ import { createExecutionContext, env, getQueueResult } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
+import { fileDropOffLeads } from "../admin/leads";
 import { recordConsent } from "../compliance/consent";
 import {
   auditLog,
@@ -356,6 +357,16 @@ describe("an erased account in a campaign's audience", () => {
     expect(res.status).toBe(201);
     expect((await json(res)).campaign.total).toBe(1);
     expect(kept.id).not.toBe(gone.id);
+  });
+});
+
+describe("an account erased in its first day", () => {
+  it("is not filed as a drop-off lead by the cron", async () => {
+    const now = Date.now();
+    const user = await createUser({ createdAt: now - 25 * 3_600_000, phoneVerified: false });
+    await eraseAccount(db, env, user.id, { by: "self", actorId: user.id });
+    await fileDropOffLeads(db, now);
+    expect(await db.select().from(leads).where(eq(leads.userId, user.id)).all()).toEqual([]);
   });
 });
 

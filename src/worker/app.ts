@@ -9,6 +9,7 @@ import { dbMiddleware } from "./db/client";
 import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { openApiDocument } from "./openapi";
+import { accountRoutes, adminAccountRoutes } from "./routes/account";
 import { adminRoutes } from "./routes/admin";
 import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
@@ -88,6 +89,7 @@ function createApp(options: { developmentRoutes: boolean }) {
     .route("/auth", authRoutes)
     .route("/contact", contactRoutes)
     .route("/flex/v1/user", userRoutes)
+    .route("/account", accountRoutes)
     .route("/driver", driverRoutes)
     .route("/plans", planRoutes)
     .route("/payments", paymentRoutes)
@@ -95,6 +97,8 @@ function createApp(options: { developmentRoutes: boolean }) {
     .route("/reseller", resellerRoutes)
     // The embedded checkout's pages: 404 unless PAYMENTS_PROVIDER is "local", which production refuses.
     .route("/local-stripe", localStripeRoutes)
+    // Before adminUserRoutes, whose middleware would otherwise run a second time for the erasure.
+    .route("/admin/users", adminAccountRoutes)
     .route("/admin/users", adminUserRoutes)
     .route("/admin/dashboard", adminDashboardRoutes)
     .route("/admin/invitations", adminInvitationRoutes)

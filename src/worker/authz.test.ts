@@ -68,6 +68,10 @@ const ROUTES: Row[] = [
 
   route("GET", "/api/flex/v1/user", signedIn(200)),
   route("GET", "/api/flex/v1/user/chat", signedIn(200)),
+  // The account's own data: a copy, and its deletion (administrators are deleted by the owner, 409).
+  route("GET", "/api/account/export", signedIn(200)),
+  route("POST", "/api/account/delete/start", { ...signedIn(200), ...admins(409) }),
+  route("POST", "/api/account/delete", signedIn(400)),
 
   route("GET", "/api/driver/connection", signedIn(200)),
   route("POST", "/api/driver/connection", signedIn(400)),
@@ -132,6 +136,8 @@ const ROUTES: Row[] = [
   route("PATCH", "/api/admin/users/:id", adminOnly(400)),
   route("GET", "/api/admin/users/:id/sessions", adminOnly(404)),
   route("POST", "/api/admin/users/:id/sign-out", adminOnly(400)),
+  // Erasing for a written request: billing admins for drivers, the owner for administrators (account.test.ts has the rows by body).
+  route("POST", "/api/admin/users/:id/erase", adminOnly(400)),
   route("POST", "/api/admin/users/:id/reset-totp", ownerOnly(400)),
   route("PUT", "/api/admin/users/:id/role", ownerOnly(400)),
   route("PUT", "/api/admin/users/:id/opt-outs", adminOnly(400)),

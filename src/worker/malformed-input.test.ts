@@ -26,6 +26,8 @@ const NO_INPUT = new Set([
   "GET /api/reseller",
   "GET /api/flex/v1/user",
   "GET /api/flex/v1/user/chat",
+  // The caller's own data, whatever the query.
+  "GET /api/account/export",
   "GET /api/admin/settings",
   "GET /api/admin/users/:id",
   "GET /api/admin/audit/actions",

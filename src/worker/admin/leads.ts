@@ -47,7 +47,7 @@ export async function fileDropOffLeads(db: Db, now = Date.now()): Promise<number
       ${sql.identifier(leads.email.name)}, ${sql.identifier(leads.source.name)}, ${sql.identifier(leads.userId.name)}, ${sql.identifier(leads.createdAt.name)})
     SELECT ${users.app}, ${users.phone}, ${users.name}, ${users.email}, 'drop-off', ${users.id}, ${users.createdAt} + ${DROP_OFF_AFTER_MS}
     FROM ${users}
-    WHERE ${users.app} IN ('flex', 'spark') AND ${users.isAdmin} = 0
+    WHERE ${users.app} IN ('flex', 'spark') AND ${users.isAdmin} = 0 AND ${users.erasedAt} IS NULL
       AND ${users.createdAt} > ${until - FILING_WINDOW_MS} AND ${users.createdAt} <= ${until}
       AND NOT (${users.phoneVerified} = 1 AND ${users.accountConnected} = 1 AND ${hasPaid(users.id)})
     ON CONFLICT DO NOTHING`);

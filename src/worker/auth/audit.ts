@@ -19,7 +19,8 @@ export type IdentityAuditAction =
   | "billing.reseller_rejected"
   | "billing.reseller_revoked"
   | "billing.service_time_adjusted"
-  | "driver.calendar_viewed";
+  | "driver.calendar_viewed"
+  | "account.erased";
 
 /** What administrators change from the console (docs/admin.md): every change leaves one of these. */
 export type AdminAuditAction =
@@ -34,7 +35,8 @@ export type AdminAuditAction =
   | "admin.campaign_exported"
   | "admin.lead_updated"
   | "campaign.create"
-  | "campaign.cancel";
+  | "campaign.cancel"
+  | "admin.account_erased";
 
 export type AuditAction = IdentityAuditAction | AdminAuditAction;
 

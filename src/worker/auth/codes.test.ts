@@ -99,7 +99,7 @@ describe("verification codes", () => {
 
   it("texts each code in one SMS segment, in English and Spanish", () => {
     for (const language of ["en", "es"] as const) {
-      for (const purpose of ["confirm", "reset", "sign-in", "mfa"] as const) {
+      for (const purpose of ["confirm", "reset", "sign-in", "mfa", "delete-account"] as const) {
         const text = codeMessage(purpose, language, "012345");
         expect(text).toContain("012345");
         expect(countSms(text).messages, text).toBe(1);

@@ -123,12 +123,14 @@ export function codeMessage(purpose: CodePurpose, language: "en" | "es", code: s
       reset: `Your Blockpilot password reset code is ${code}. It expires in 10 minutes.`,
       "sign-in": `Your Blockpilot sign-in code is ${code}. It expires in 10 minutes.`,
       mfa: `Your Blockpilot security code is ${code}. It expires in 10 minutes.`,
+      "delete-account": `Your Blockpilot code to DELETE your account is ${code}. It expires in 10 minutes.`,
     },
     es: {
       confirm: `Blockpilot: tu código de verificación es ${code}. Vence en 10 min.`,
       reset: `Blockpilot: código para nueva contraseña: ${code}. Vence en 10 min.`,
       "sign-in": `Blockpilot: tu código para entrar es ${code}. Vence en 10 min.`,
       mfa: `Blockpilot: tu código de seguridad es ${code}. Vence en 10 min.`,
+      "delete-account": `Blockpilot: código para ELIMINAR tu cuenta: ${code}. Vence en 10 min.`,
     },
   } as const;
   return texts[language][purpose];

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import type { SessionUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { chargeRequestedText } from "../auth/sms-budget";
@@ -138,6 +139,8 @@ export async function inviteFriend(
   }
 
   // Only now, within the limits, what the number is; whatever it is, the answer below is the same.
+  // An erased account's opt-out is only a keyed hash until the number comes back: it does now.
+  await restoreErasedOptOuts(db, ctx.env.PASSWORD_PEPPER, [phone]);
   const [driver, optedOut] = await Promise.all([
     db
       .select({ id: users.id })

@@ -52,6 +52,11 @@ export const users = sqliteTable(
      * (migrations/0002_audience_search.sql), never written by code, so every writer gets it right.
      */
     searchKey: text("search_key"),
+    /**
+     * When the account was erased (src/worker/account/erase.ts): the row stays, emptied of personal
+     * data, only so the payments and service time that name it keep their link.
+     */
+    erasedAt: integer("erased_at"),
   },
   (t) => [
     uniqueIndex("users_app_phone").on(t.app, t.phone),
@@ -114,7 +119,7 @@ export const verificationCodes = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     app: text("app", { enum: APPS }).notNull(),
     phone: text("phone").notNull(),
-    purpose: text("purpose", { enum: ["confirm", "reset", "sign-in", "mfa"] }).notNull(),
+    purpose: text("purpose", { enum: ["confirm", "reset", "sign-in", "mfa", "delete-account"] }).notNull(),
     codeHash: text("code_hash").notNull(),
     expiresAt: integer("expires_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -699,6 +704,21 @@ export const optOuts = sqliteTable(
     at: integer("at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.phone, t.channel] })],
+);
+
+/**
+ * Opt-outs of erased accounts, by a keyed hash of the number (src/worker/account/phone-hash.ts)
+ * instead of the number: an erased person who had replied STOP stays opted out. When the number
+ * comes back (it registers, or a campaign reaches it), the opt-out moves back into opt_outs.
+ */
+export const optOutHashes = sqliteTable(
+  "opt_out_hashes",
+  {
+    hash: text("hash").notNull(),
+    channel: text("channel", { enum: ["sms", "whatsapp"] }).notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hash, t.channel] })],
 );
 
 /** What the embedded providers (SMS, WhatsApp) "sent": the local stand-in for a real provider. */

@@ -317,7 +317,8 @@ export function exclusionCase(phone: SQL, optedOut: SQL, rules: SendRules): SQL 
 }
 
 /**
- * The recipients as (user_id, phone, name, opted_out, exclusion, skipped): opted_out reads the
+ * The recipients as (user_id, phone, name, opted_out, exclusion, skipped): only numbers (an erased
+ * account's row keeps a tombstone instead, src/worker/account/erase.ts); opted_out reads the
  * user's own flag for the channel and the opt_outs table (which also covers numbers without an
  * account); exclusion says why the row will not be sent (NULL when it will). `excluded` is a
  * subquery of phones left out.
@@ -357,7 +358,7 @@ export function recipientsSelect(db: Db, from: RecipientSource, channel: Channel
   const exclusion = exclusionCase(sql`r.phone`, optedOut, rules ?? { category: "transactional", channel, now: asOf });
   return sql`SELECT s.*, s.exclusion IS NOT NULL AS skipped FROM (SELECT r.user_id AS user_id, r.phone AS phone, r.name AS name, ${optedOut} AS opted_out,
       ${exclusion} AS exclusion
-    FROM (${inner}) r WHERE r.phone NOT IN (${excluded})) s`;
+    FROM (${inner}) r WHERE r.phone NOT IN (${excluded}) AND r.phone LIKE '+%') s`;
 }
 
 /** Why each of these numbers would be left out (the review marks a page of rows with it). */

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
 import { deferralByAreaCode, nextAllowedAt } from "../compliance/quiet-hours";
@@ -229,7 +230,7 @@ async function expansionDied(db: Db, campaignId: number, attempts: number) {
 const recipient = alias(users, "recipient");
 
 /** Messages with their campaign's content and whether their number opted out of the channel since: one query for a whole batch. */
-const loadMessages = async (db: Db, ids: readonly number[]) => {
+const loadMessages = async (db: Db, pepper: string, ids: readonly number[]) => {
   const m = campaignMessages;
   const optedOut = sql<boolean>`(EXISTS (SELECT 1 FROM ${optOuts} WHERE ${optOuts.phone} = ${m.phone} AND ${optOuts.channel} = ${campaigns.channel})
     OR coalesce((SELECT CASE ${campaigns.channel} WHEN 'sms' THEN ${recipient.smsOptOut} ELSE ${recipient.whatsappOptOut} END
@@ -254,6 +255,13 @@ const loadMessages = async (db: Db, ids: readonly number[]) => {
     .from(m)
     .innerJoin(campaigns, eq(campaigns.id, m.campaignId))
     .where(inArray(m.id, jsonList(ids)));
+  // A number whose erased account had opted out (kept only as a keyed hash) is opted out again here.
+  const restored = await restoreErasedOptOuts(
+    db,
+    pepper,
+    found.filter((r) => r.status === "pending" || r.status === "deferred").map((r) => r.phone),
+  );
+  for (const r of found) if (restored.get(r.phone)?.has(r.channel)) r.optedOut = true;
   return new Map(found.map((r) => [r.id, r]));
 };
 type MessageRecord = Awaited<ReturnType<typeof loadMessages>> extends Map<number, infer R> ? R : never;
@@ -267,11 +275,11 @@ const batchRows = new WeakMap<readonly Job[], Promise<Map<number, MessageRecord>
  */
 function messageOf(db: Db, ctx: JobContext, id: number): Promise<MessageRecord | undefined> {
   const jobs = ctx.batch;
-  if (!jobs) return loadMessages(db, [id]).then((rows) => rows.get(id));
+  if (!jobs) return loadMessages(db, ctx.env.PASSWORD_PEPPER, [id]).then((rows) => rows.get(id));
   let rows = batchRows.get(jobs);
   if (!rows) {
     const ids = [...new Set(jobs.flatMap((j) => (j.kind === "dispatch" ? [j.messageId] : [])))];
-    rows = loadMessages(db, ids.length > 0 ? ids : [id]);
+    rows = loadMessages(db, ctx.env.PASSWORD_PEPPER, ids.length > 0 ? ids : [id]);
     batchRows.set(jobs, rows);
   }
   return rows.then((found) => found.get(id));

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { maskPhone } from "../../shared/phone";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";
 import {
   changeRole,
@@ -111,6 +112,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
       mustChangePassword: true,
       createdAt: now,
     });
+    await restoreErasedOptOuts(db, c.env.PASSWORD_PEPPER, [created.phone]);
 
     // The admin waits for the send: an account whose password never arrived is useless, so it is removed.
     const outcome = await createSmsProvider(c.env).send({ to: created.phone, body: temporaryPasswordMessage(created.language, temporaryPassword) });

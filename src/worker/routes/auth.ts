@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { appSchema, CHALLENGE_NAMES, type ChallengeName, codeSchema, emailSchema, languageSchema, passwordSchema, phoneSchema } from "../../shared/auth";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import { recordAudit } from "../auth/audit";
 import { deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "../auth/code-delivery";
 import { CodeRefusal, codeError, consumeCode, isWrongGuess } from "../auth/codes";
@@ -118,7 +119,7 @@ const accountKey = (account: Account) => `${account.app}:${account.phone}`;
  * account, with growing waits (SMS_CODE_BACKOFF); the owner on another client is not held. The
  * caller refuses a held client first (`assertNoSmsCodeHold`), before anything is counted.
  */
-async function checkingSmsCode<T>(deps: IdentityDeps, account: Account, check: () => Promise<T>): Promise<T> {
+export async function checkingSmsCode<T>(deps: IdentityDeps, account: Account, check: () => Promise<T>): Promise<T> {
   try {
     return await check();
   } catch (err) {
@@ -153,7 +154,7 @@ async function checkingAuthenticatorCode<T>(deps: IdentityDeps, account: Account
  * The limits of one SMS code answer (confirm, reset): a client still held back for this account
  * is refused before anything counts; then the answer counts per account and client, and per client.
  */
-async function enforceSmsCodeCheckLimits(deps: IdentityDeps, account: Account): Promise<void> {
+export async function enforceSmsCodeCheckLimits(deps: IdentityDeps, account: Account): Promise<void> {
   await assertNoSmsCodeHold(deps.db, accountKey(account), deps.address, deps.now);
   await enforceRateLimits(
     deps.db,
@@ -192,6 +193,8 @@ export const authRoutes = new Hono<AppEnv>()
       language: body.language,
       createdAt: deps.now,
     });
+    // A number whose erased account had opted out is opted out again (src/worker/account/phone-hash.ts).
+    await restoreErasedOptOuts(db, c.env.PASSWORD_PEPPER, [account.phone]);
     // Nothing typed here is proven: the referral code and inviter wait for the registrant to confirm
     // with this password, and the marketing tick allows nothing until then (src/worker/auth/pending-signup.ts).
     const hold = holdSignupStatement(db, account.id, { referralCode, invitedBy }, deps.now);

@@ -3,7 +3,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { CONSENT_CONFIRMATION_REQUEST, CONTACT_FORM_CONSENT, REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { countSms } from "../../shared/sms";
-import { REQUESTED_SMS_BUDGET_KEY, RATE_LIMITS } from "../auth/rate-limit";
+import { RATE_LIMITS, REQUESTED_SMS_BUDGET_KEY } from "../auth/rate-limit";
 import { CONSENT_CONFIRMATION_RESEND_MS, consentState, marketingAllowedAmong } from "../compliance/consent";
 import { createDb } from "../db/client";
 import { consentEvents, leads, outbox, rateLimits } from "../db/schema";

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
+import { restoreErasedOptOuts } from "../account/phone-hash";
 import { billingContext } from "../billing/context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
 import { type Channel, confirmConsentByReply, recordOptIn, recordOptOut } from "../compliance/consent";
@@ -86,6 +87,8 @@ async function handleInbound(
   const language = intent.language ?? account?.language ?? "en";
   if (intent.kind === "help") return inboundReply("help", language, env);
   const change = { phone: from, message: body, messageId, via, language: intent.language ?? account?.language ?? null, keyword: intent.keyword, at };
+  // An opt-out kept only as a keyed hash (an erased account's) becomes a plain one first, so a START undoes it like any other.
+  await restoreErasedOptOuts(db, env.PASSWORD_PEPPER, [from]);
   const { changed } = intent.kind === "stop" ? await recordOptOut(db, change) : await recordOptIn(db, change);
   // A YES (or START) to the text that asked this number to confirm a marketing tick confirms it.
   if (intent.kind === "start" && via === "sms") {

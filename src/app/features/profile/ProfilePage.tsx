@@ -6,6 +6,8 @@ import { Badge } from "../../components/ui/Badge";
 import { Splash } from "../../components/ui/Splash";
 import { useSession } from "../../lib/session";
 import { ConnectionSection } from "./ConnectionSection";
+import { DataSection } from "./DataSection";
+import { DeleteAccountSection } from "./DeleteAccountSection";
 import "./profile.css";
 import "../../i18n/auth";
 
@@ -71,6 +73,8 @@ export default function ProfilePage() {
           </button>
         </div>
       </div>
+      <DataSection />
+      {!user.isAdmin && <DeleteAccountSection />}
     </section>
   );
 }

@@ -142,3 +142,87 @@ describe("change password", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("La contraseña actual es incorrecta");
   });
 });
+
+describe("deleting the account", () => {
+  function renderProfileWithHome(session: Partial<SessionValue> = {}) {
+    const value = signedIn(dana, { setUser: vi.fn(), signOut: vi.fn(async () => {}), ...session });
+    const router = renderRoutes(
+      [
+        { path: "/", Component: () => <p>Home</p> },
+        { path: "/profile", Component: ProfilePage },
+      ],
+      { path: "/profile", session: value },
+    );
+    return { router, value };
+  }
+
+  it("says what goes and what stays, asks the password and the typed word, then signs out", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "/api/account/delete/start": [{ body: { method: "password" } }],
+      "/api/account/delete": [{ body: { erased: true, alreadyErased: false } }],
+    });
+    const { router, value } = renderProfileWithHome();
+    expect(await screen.findByRole("heading", { name: "Delete my account" })).toBeInTheDocument();
+    expect(screen.getByText(/What the law makes us keep/)).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Delete my account…" }));
+    await user.type(await screen.findByLabelText("Your password"), "Driver#2026!");
+    await user.type(screen.getByLabelText("Type DELETE to confirm"), "delete it");
+    await user.click(screen.getByRole("button", { name: "Delete my account permanently" }));
+    expect(await screen.findByText("Type the word shown, exactly")).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === "/api/account/delete")).toEqual([]);
+
+    await user.clear(screen.getByLabelText("Type DELETE to confirm"));
+    await user.type(screen.getByLabelText("Type DELETE to confirm"), "DELETE");
+    await user.click(screen.getByRole("button", { name: "Delete my account permanently" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(calls.find((c) => c.path === "/api/account/delete")).toEqual({
+      method: "POST",
+      path: "/api/account/delete",
+      body: { password: "Driver#2026!", confirmation: "DELETE" },
+    });
+    expect(value.signOut).toHaveBeenCalled();
+  });
+
+  it("in Spanish, with a texted code for an account without a password, and words a wrong code", async () => {
+    await setLanguage("es");
+    const user = userEvent.setup();
+    const calls = stubApi({
+      "/api/account/delete/start": [{ body: { method: "code", destination: "***-***-0123" } }],
+      "/api/account/delete": [
+        { status: 400, body: { error: { code: "bad_request", message: "Incorrect code", details: { reason: "mismatch", attemptsLeft: 4 } } } },
+      ],
+    });
+    const { value } = renderProfileWithHome();
+    await user.click(await screen.findByRole("button", { name: "Eliminar mi cuenta…" }));
+    expect(await screen.findByText("Enviamos un código a ***-***-0123.")).toBeInTheDocument();
+    await user.type(screen.getByLabelText("Código del mensaje de texto"), "123456");
+    await user.type(screen.getByLabelText("Escribe ELIMINAR para confirmar"), "eliminar");
+    await user.click(screen.getByRole("button", { name: "Eliminar mi cuenta para siempre" }));
+    await waitFor(() => expect(calls.find((c) => c.path === "/api/account/delete")?.body).toEqual({ code: "123456", confirmation: "eliminar" }));
+    expect(await screen.findAllByText(i18n.t("auth:errors.codeIncorrect"))).not.toHaveLength(0);
+    expect(value.signOut).not.toHaveBeenCalled();
+  });
+
+  it("downloads my data as one JSON file", async () => {
+    const user = userEvent.setup();
+    const calls = stubApi({ "/api/account/export": [{ body: { format: "blockpilot-account-export/1", profile: { name: "Dana Driver" } } }] });
+    const created = vi.fn((_blob: Blob) => "blob:export");
+    // jsdom has no object URLs; this file's environment is its own.
+    Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+    renderAt("/profile");
+    await user.click(await screen.findByRole("button", { name: "Download my data" }));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    expect(calls.map((c) => c.path)).toContain("/api/account/export");
+    const anchor = click.mock.instances[0] as unknown as HTMLAnchorElement;
+    expect(anchor.download).toBe("blockpilot-data.json");
+    expect(JSON.parse(await created.mock.calls[0]![0].text())).toMatchObject({ profile: { name: "Dana Driver" } });
+  });
+
+  it("is not offered to administrators", async () => {
+    renderAt("/profile", { user: { ...dana, isAdmin: true } });
+    expect(await screen.findByRole("heading", { name: "Your data" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Delete my account" })).not.toBeInTheDocument();
+  });
+});

@@ -12,6 +12,7 @@ import { formatDateTime } from "../format";
 import { AccessSection } from "./AccessSection";
 import { AuditSection, InvitationsSection, MessagesSection } from "./ActivitySections";
 import { useUser } from "./api";
+import { EraseSection } from "./EraseSection";
 import { OptOutsSection } from "./OptOutsSection";
 import { ProfileSection } from "./ProfileSection";
 import { ResellerSection } from "./ResellerSection";
@@ -85,6 +86,7 @@ export default function UserPage() {
         <InvitationsSection userId={id} />
         <MessagesSection userId={id} />
         <AuditSection userId={id} />
+        <EraseSection user={u} onErased={() => saved()} />
       </div>
     </section>
   );

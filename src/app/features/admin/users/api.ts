@@ -51,6 +51,8 @@ export const userApi = {
   resetTotp: (id: number, reason: string) => unwrap(user["reset-totp"].$post({ ...param(id), json: { reason } })),
   setRole: (id: number, json: InferRequestType<typeof user.role.$put>["json"]) => unwrap(user.role.$put({ ...param(id), json })),
   setOptOuts: (id: number, json: { sms: boolean; whatsapp: boolean }) => unwrap(user["opt-outs"].$put({ ...param(id), json })),
+  /** Erases the account for a written request (its reference is audited). */
+  erase: (id: number, json: { reference: string; confirmation: string }) => unwrap(user.erase.$post({ ...param(id), json })),
 };
 
 /** Switches a driver's system for support, "acting for" them; the reason is audited. */

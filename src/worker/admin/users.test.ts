@@ -355,6 +355,33 @@ describe("billing data in the user lists and pages", () => {
     expect(billing).toContain(code);
   });
 
+  it("counts and sends a campaign without searching referral codes for administrators without billingDetails", async () => {
+    const { r, code, client } = await resellerAndClient();
+    const summary = async (token: string) =>
+      (await json(await call(`/api/admin/audience/review?search=${code}&region=${encodeURIComponent(r)}&channel=sms&purpose=service`, { token }))).total;
+    expect(await summary(supportToken)).toBe(0);
+    expect(await summary(ownerToken)).toBe(1);
+    const campaign = (token: string) =>
+      call("/api/admin/campaigns", {
+        token,
+        body: {
+          idempotencyKey: crypto.randomUUID(),
+          purpose: "service",
+          source: "drivers",
+          channel: "sms",
+          message: "Your week is waiting",
+          audience: { app: "flex", region: [r], search: code },
+        },
+      });
+    const refused = await campaign(supportToken);
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).error.details).toMatchObject({ reason: "audience_empty" });
+    const sent = await campaign(ownerToken);
+    expect(sent.status).toBe(201);
+    expect((await json(sent)).campaign.total).toBe(1);
+    expect(client.id).toBeGreaterThan(0);
+  });
+
   it("shows a user without referral code, Connect account or commission rate to administrators without billingDetails", async () => {
     const { code, reseller, client } = await resellerAndClient();
     const theirs = (await json(await call(`/api/admin/users/${reseller.id}`, { token: supportToken }))).user;

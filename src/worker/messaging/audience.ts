@@ -26,7 +26,13 @@ import { ApiError } from "../errors";
  */
 
 /** Filters as a campaign stores them: the review's filters and search, without paging. */
-export type DriverFilters = Omit<DriverAudience, "page" | "pageSize">;
+export type DriverFilters = Omit<DriverAudience, "page" | "pageSize"> & {
+  /**
+   * False when whoever chose the audience may not search referral codes (no billingDetails): set by
+   * the server, stored with a campaign's filters so its expansion searches as its review did.
+   */
+  searchReferral?: boolean;
+};
 export type InvitationFilters = Omit<InvitationAudience, "page" | "pageSize">;
 export type Channel = "sms" | "whatsapp";
 export type UserRow = typeof users.$inferSelect;
@@ -121,7 +127,7 @@ function driverWhere(f: DriverFilters, options: BuildOptions): SQL {
   conditions.push(...triState(goodStanding(options.now ?? Date.now()), f.goodStanding));
   conditions.push(...triState(sql`${users.accountConnected}`, f.accountConnected));
   conditions.push(...triState(sql`${users.setupComplete}`, f.setupComplete));
-  const searchKey = options.searchReferral === false ? searchKeyWithoutReferral : sql`${users.searchKey}`;
+  const searchKey = options.searchReferral === false || f.searchReferral === false ? searchKeyWithoutReferral : sql`${users.searchKey}`;
   conditions.push(...searchCondition(f.search, { phone: sql`${users.phone}`, searchKey }));
   if (options.asOf !== undefined) conditions.push(lte(users.createdAt, options.asOf));
   return and(...conditions)!;

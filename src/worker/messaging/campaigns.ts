@@ -367,6 +367,10 @@ export async function createCampaign(
 
   // A retry resends content that passed these rules when its parent was created.
   if (source !== "retry") await checkContent(db, author, input);
+  // Referral codes are billing data: without billingDetails the search does not read them, now or at expansion.
+  if (input.recipients.source === "drivers" && !author.roleProperties?.billingDetails) {
+    input = { ...input, recipients: { ...input.recipients, filters: { ...input.recipients.filters, searchReferral: false } } };
+  }
   const now = Date.now();
   checkSchedule(input, now);
   const rules = sendRulesOf(input, now);

@@ -127,7 +127,8 @@ export const adminRoutes = new Hono<AppEnv>()
   .get("/audience/review", validate("query", driverAudienceSchema), async (c) => {
     assertMayListByReferral(c.var.user, { referral: c.req.valid("query").referral });
     const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
-    return c.json(await summarize(c, { source: "drivers", filters }));
+    // Without billingDetails the search does not read referral codes, here as in the review table.
+    return c.json(await summarize(c, { source: "drivers", filters: { ...filters, searchReferral: hasBillingDetails(c.var.user) } }));
   })
   .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => {
     const page = await invitationPage(c.var.db, c.req.valid("query"));

@@ -14,7 +14,7 @@ import { ReasonDialog } from "./ReasonDialog";
 
 /** Sessions (sign out everywhere), the authenticator (reset: owner) and the role (owner). */
 export function AccessSection({ user, onChanged }: { user: UserDetail; onChanged: (user?: UserDetail) => void }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const me = useSession().user;
   const isOwner = me?.role?.name === "owner";
   const paging = usePaging();
@@ -25,9 +25,9 @@ export function AccessSection({ user, onChanged }: { user: UserDetail; onChanged
 
   const columns: Column<SessionRow>[] = [
     { key: "id", header: t("sessions.id"), cell: (s) => <code>…{s.id}</code> },
-    { key: "started", header: t("sessions.started"), cell: (s) => formatDateTime(s.startedAt, i18n.language) },
-    { key: "last", header: t("sessions.lastUsed"), cell: (s) => formatDateTime(s.lastUsedAt, i18n.language) },
-    { key: "expires", header: t("sessions.expires"), cell: (s) => formatDateTime(s.expiresAt, i18n.language) },
+    { key: "started", header: t("sessions.started"), cell: (s) => formatDateTime(s.startedAt) },
+    { key: "last", header: t("sessions.lastUsed"), cell: (s) => formatDateTime(s.lastUsedAt) },
+    { key: "expires", header: t("sessions.expires"), cell: (s) => formatDateTime(s.expiresAt) },
     { key: "totp", header: t("sessions.totp"), cell: (s) => (s.totp ? t("yes") : t("no")) },
   ];
 

@@ -80,7 +80,7 @@ export default function UserPage() {
 }
 
 function Facts({ user: u }: { user: UserDetail }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const yes = (v: boolean) => (v ? t("yes") : t("no"));
   const facts: [string, string][] = [
     [t("facts.email"), u.email ?? "—"],
@@ -88,8 +88,8 @@ function Facts({ user: u }: { user: UserDetail }) {
     [t("columns.referral"), u.referral ?? "—"],
     [t("facts.inviteCode"), u.inviteCode],
     [t("profile.language"), u.language === "es" ? "Español" : "English"],
-    [t("columns.created"), formatDateTime(u.createdAt, i18n.language)],
-    [t("facts.lastSignIn"), u.lastSignInAt ? formatDateTime(u.lastSignInAt, i18n.language) : "—"],
+    [t("columns.created"), formatDateTime(u.createdAt)],
+    [t("facts.lastSignIn"), u.lastSignInAt ? formatDateTime(u.lastSignInAt) : "—"],
     [t("facts.phoneVerified"), yes(u.phoneVerified)],
     [t("columns.goodStanding"), yes(u.goodStanding)],
     [t("columns.expiration"), formatDDMMYY(u.expirationAt) ?? t("none")],

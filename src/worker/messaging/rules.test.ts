@@ -38,7 +38,10 @@ const consent = (phone: string) =>
 
 async function post(path: string, token: string, json: unknown) {
   const res = await api(path, { method: "POST", token, json });
-  return { status: res.status, body: (await res.json()) as { campaign: CampaignView; message?: string; error?: { code: string; message: string; details?: unknown } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { campaign: CampaignView; message?: string; error?: { code: string; message: string; details?: unknown } },
+  };
 }
 
 function queueEnv() {

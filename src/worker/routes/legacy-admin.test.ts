@@ -287,10 +287,17 @@ describe("POST /api/flex/v1/admin/sendsms and sendWhatsapp", () => {
       .run();
     const phone = uniquePhone();
     const send = (components: unknown) =>
-      post("/api/flex/v1/admin/sendWhatsapp", token, { numbers: [{ number: phone }], msgTemplate: { name, language: "es_MX", components }, purpose: "service" });
+      post("/api/flex/v1/admin/sendWhatsapp", token, {
+        numbers: [{ number: phone }],
+        msgTemplate: { name, language: "es_MX", components },
+        purpose: "service",
+      });
     const text = (value: string) => ({ type: "text", text: value });
     // Too few values for the body: refused, saying how many it takes; a button parameter is not one we send.
-    const short = await send([{ type: "HEADER", parameters: [text("Ana")] }, { type: "BODY", parameters: [text("12/03/26")] }]);
+    const short = await send([
+      { type: "HEADER", parameters: [text("Ana")] },
+      { type: "BODY", parameters: [text("12/03/26")] },
+    ]);
     expect(short.status).toBe(422);
     expect(short.body.error?.details).toMatchObject({ reason: "template_parameters", part: "body", expected: 2, given: 1 });
     expect((await send([{ type: "button", parameters: [text("x")] }])).status).toBe(400);

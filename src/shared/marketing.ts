@@ -7,7 +7,7 @@ import { countSms } from "./sms";
  */
 export const OPT_OUT_LINES = {
   en: "Reply STOP to opt out",
-  es: "Responde STOP para no recibir más",
+  es: "Responde STOP para darte de baja",
 } as const;
 
 export type MessageLanguage = keyof typeof OPT_OUT_LINES;

@@ -98,8 +98,15 @@ describe("smsEncoding", () => {
 });
 
 describe("countSms", () => {
+  it("names the first character that makes the text UTF-16, whole, and none for a GSM-7 text", () => {
+    expect(countSms("Más bloques").unicodeCharacter).toBe("á");
+    expect(countSms("Hola 😀 ç").unicodeCharacter).toBe("😀");
+    expect(countSms("no\u00a0break").unicodeCharacter).toBe("\u00a0");
+    expect(countSms("€ {ok} ñ é").unicodeCharacter).toBeNull();
+  });
+
   it("counts an empty text as one empty message", () => {
-    expect(countSms("")).toEqual({ encoding: "GSM_7BIT", length: 0, perMessage: 160, messages: 1, remaining: 160 });
+    expect(countSms("")).toEqual({ encoding: "GSM_7BIT", length: 0, perMessage: 160, messages: 1, remaining: 160, unicodeCharacter: null });
   });
 
   it("fits 160 GSM characters in one message and splits the 161st into 153-character parts", () => {

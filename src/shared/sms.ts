@@ -24,7 +24,15 @@ export type SmsCount = {
   messages: number;
   /** Unused capacity of the last message. */
   remaining: number;
+  /** The first character outside the GSM-7 alphabet, which makes the whole text UTF-16 (null for a GSM-7 text). */
+  unicodeCharacter: string | null;
 };
+
+/** The first character (a whole code point) outside the GSM-7 alphabet, or null when every one is in it. */
+export function firstUnicodeCharacter(text: string): string | null {
+  for (const ch of text) if (!basic.has(ch) && !extended.has(ch)) return ch;
+  return null;
+}
 
 export function smsEncoding(text: string): SmsEncoding {
   let ext = false;
@@ -49,7 +57,8 @@ export function countSms(text: string): SmsCount {
   for (const ch of text) costs.push(utf16 ? ch.length : extended.has(ch) ? 2 : 1);
   const length = costs.reduce((a, b) => a + b, 0);
   const capacity = utf16 ? SMS_CAPACITY.UTF16 : SMS_CAPACITY.GSM;
-  if (length <= capacity.single) return { encoding, length, perMessage: capacity.single, messages: 1, remaining: capacity.single - length };
+  const unicodeCharacter = utf16 ? firstUnicodeCharacter(text) : null;
+  if (length <= capacity.single) return { encoding, length, perMessage: capacity.single, messages: 1, remaining: capacity.single - length, unicodeCharacter };
   let messages = 1;
   let used = 0;
   for (const cost of costs) {
@@ -59,7 +68,7 @@ export function countSms(text: string): SmsCount {
     }
     used += cost;
   }
-  return { encoding, length, perMessage: capacity.multi, messages, remaining: capacity.multi - used };
+  return { encoding, length, perMessage: capacity.multi, messages, remaining: capacity.multi - used, unicodeCharacter };
 }
 
 /** Does the text fit one SMS segment (the panels' limit)? */

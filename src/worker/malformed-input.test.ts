@@ -39,7 +39,7 @@ const NO_INPUT = new Set([
 ]);
 
 const BAD_QUERY =
-  "page=-1&pageSize=7&from=2026-13-45&to=someday&timeZone=Mars%2FOlympus&app=pluto&channel=fax&status=lost&sort=__proto__&dir=sideways&createdFrom=2026-13-45&createdTo=yesterday&goodStanding=maybe&regions=%00&q=" +
+  "page=-1&pageSize=7&Limit=-1&ExclusiveStartKey=%7Bnope&from=2026-13-45&to=someday&timeZone=Mars%2FOlympus&app=pluto&channel=fax&status=lost&sort=__proto__&dir=sideways&createdFrom=2026-13-45&createdTo=yesterday&goodStanding=maybe&regions=%00&q=" +
   "x".repeat(300);
 
 const BAD_BODIES: { label: string; body: string; contentType?: string }[] = [

@@ -497,7 +497,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       messaging_product?: string;
       to?: string;
       type?: string;
-      template?: { name?: string; language?: { code?: string } };
+      template?: { name?: string; language?: { code?: string }; components?: { type?: string; parameters?: { text?: string }[] }[] };
       text?: { body?: string };
       biz_opaque_callback_data?: string;
     };
@@ -519,7 +519,9 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
         t.rejected.invalid++;
         return json(res, 404, graphError(132001, "Template name does not exist in the translation"));
       }
-      body = `template:${tpl.name}:${tpl.language}`;
+      // The placeholders' values, when the send gave any, as "header=…|body=…".
+      const values = (payload.template?.components ?? []).flatMap((c) => (c.parameters ?? []).map((p) => `${c.type}=${p.text}`));
+      body = `template:${tpl.name}:${tpl.language}${values.length > 0 ? `:${values.join("|")}` : ""}`;
     } else if (payload.type === "text" && payload.text?.body) {
       body = payload.text.body;
     } else {

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { APPS, LANGUAGES, MFA_METHODS } from "../../shared/auth";
+import type { TemplateRef } from "../../shared/templates";
 
 // Conventions: timestamps are epoch milliseconds (UTC), money is integer cents,
 // phone numbers are E.164. Booleans are stored as 0/1 integers.
@@ -563,7 +564,7 @@ export const campaigns = sqliteTable(
     /** drivers (panel 1), invitations (panel 2), list (tools: typed phone list), retry (failed rows of another campaign) */
     source: text("source", { enum: ["drivers", "invitations", "list", "retry"] }).notNull(),
     message: text("message"),
-    template: text("template", { mode: "json" }).$type<{ name: string; language: string; components?: unknown[] }>(),
+    template: text("template", { mode: "json" }).$type<TemplateRef>(),
     audience: text("audience", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
     authorId: integer("author_id")
       .notNull()

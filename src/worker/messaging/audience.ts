@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, max, notExists, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, gte, inArray, lte, max, notExists, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { type DriverAudience, type DriverRow, dayEnd, dayStart, type InvitationAudience, type InvitationRow } from "../../shared/audience";
 import type { App } from "../../shared/auth";
@@ -176,6 +176,22 @@ export async function driverPage(db: Db, f: DriverAudience, options: BuildOption
     db.select().from(users).where(where).orderBy(driverOrder(f)).limit(f.pageSize).offset(pageOffset(f.page, f.pageSize)),
   ]);
   return { total: counted[0]?.n ?? 0, page: f.page, pageSize: f.pageSize, rows };
+}
+
+/**
+ * Up to `limit` users of the audience after the user `afterId`, in id order, and whether more
+ * follow: the old calls' continuation (docs/api.md), which a changing table cannot make skip or
+ * repeat a row the way an offset would.
+ */
+export async function driverRowsAfter(db: Db, f: DriverFilters, afterId: number | null, limit: number, options: BuildOptions = {}) {
+  const where = and(driverWhere(f, { ...options, now: options.now ?? Date.now() }), afterId === null ? undefined : gt(users.id, afterId));
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(asc(users.id))
+    .limit(limit + 1);
+  return { rows: rows.slice(0, limit), more: rows.length > limit };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -386,14 +402,6 @@ export async function recipientGroups(db: Db, from: RecipientSource, excludedPho
   return db.all<{ area: string; exclusion: ExclusionReason | null; n: number }>(
     sql`SELECT substr(phone, 3, 3) AS area, exclusion, count(*) AS n FROM (${recipientsSelect(db, from, rules.channel, excludedSubquery(excludedPhones), asOf, rules)}) GROUP BY 1, 2`,
   );
-}
-
-/** How many the campaign will reach and how many of those are left out (skipped), before anything is written. */
-export async function countRecipients(db: Db, from: RecipientSource, channel: Channel, excludedPhones: string[], asOf: number, rules?: SendRules) {
-  const row = await db.get<{ total: number; skipped: number }>(
-    sql`SELECT count(*) AS total, coalesce(sum(skipped), 0) AS skipped FROM (${recipientsSelect(db, from, channel, excludedSubquery(excludedPhones), asOf, rules)})`,
-  );
-  return { total: row?.total ?? 0, skipped: row?.skipped ?? 0 };
 }
 
 /**

@@ -84,10 +84,14 @@ describe("POST /api/admin/campaigns — drivers", () => {
     await createUser({ humanRegion: region, smsOptOut: true });
     const third = await createUser({ humanRegion: region });
     await env.DB.prepare("INSERT INTO opt_outs (phone, channel, keyword) VALUES (?, 'sms', 'STOP')").bind(third.phone).run();
-    const res = await driversCampaign(token, region);
-    expect(res.body.message).toBe("Message sent successfully to 3 users.");
+    const key = uniqueTag("key");
+    const res = await driversCampaign(token, region, { idempotencyKey: key });
+    // The answer says who is skipped and why.
+    expect(res.body.message).toBe("Message sent successfully to 3 users. 1 queued now, 2 skipped (opted out: 2).");
     const done = await settled(token, res.body.campaign.id);
     expect(done.counts).toMatchObject({ sent: 1, skipped: 2 });
+    // A replay after the send answers the same words (its own message does not count against its cap).
+    expect((await driversCampaign(token, region, { idempotencyKey: key })).body.message).toBe(res.body.message);
     const ledger = (await (await api(`/api/admin/campaigns/${done.id}/messages?status=skipped`, { token })).json()) as { rows: LedgerRow[] };
     expect(ledger.rows.every((r) => r.errorCode === "opted_out")).toBe(true);
   });

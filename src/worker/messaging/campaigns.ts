@@ -7,6 +7,7 @@ import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneCheck } from "../../shared/phone";
 import { countSms, fitsOneSegment } from "../../shared/sms";
+import { parametersOf, placeholderCount, type TemplateParameters, type TemplateRef } from "../../shared/templates";
 import { describeIssue } from "../../shared/validation";
 import { auditInsertWhen, changedAbove } from "../auth/audit";
 import type { SessionUser } from "../auth/middleware";
@@ -17,7 +18,7 @@ import { ApiError } from "../errors";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
 import { MAX_DELAY_SECONDS } from "../queue";
-import { type Channel, countRecipients, type RecipientSource, recipientGroups, type SendRules } from "./audience";
+import { type Channel, type RecipientSource, recipientGroups, type SendRules } from "./audience";
 import { csvRow } from "./csv";
 import { leaseMs } from "./dispatch";
 import { findTemplate } from "./templates";
@@ -35,6 +36,34 @@ export const WHATSAPP_MARKETING_US_REFUSAL =
 export { type CampaignView, type LedgerRow, MESSAGE_STATUSES as STATUSES, type MessageStatus } from "../../shared/campaigns";
 export type Counts = MessageCounts;
 
+/**
+ * A template's placeholder values as Meta's send call takes them: header and body text parameters
+ * (the type may be written in capitals, as the template list writes it). A component without
+ * parameters (the old client sent back the template's own components, as the list gave them) has
+ * nothing to fill in and is left out.
+ */
+export const templateParametersSchema = z
+  .array(
+    z.object({
+      type: z.string().max(20),
+      parameters: z
+        .array(z.object({ type: z.literal("text", { message: "Only text parameters can be given" }), text: z.string().min(1).max(1024) }))
+        .max(20)
+        .optional(),
+    }),
+  )
+  .max(20)
+  .transform((components, ctx) => {
+    const given: TemplateParameters = [];
+    components.forEach((c, i) => {
+      if (!c.parameters) return;
+      const type = c.type.toLowerCase();
+      if (type === "header" || type === "body") given.push({ type, parameters: c.parameters });
+      else ctx.addIssue({ code: "custom", path: [i, "type"], message: "Only header and body parameters can be given" });
+    });
+    return given;
+  });
+
 /** POST /api/admin/campaigns (docs/api.md). Audience filters are checked per source below. */
 export const campaignRequestSchema = z.object({
   idempotencyKey: z.string().trim().min(1).max(200),
@@ -42,7 +71,7 @@ export const campaignRequestSchema = z.object({
   channel: z.enum(["sms", "whatsapp"]),
   app: z.enum(["flex", "spark"]).optional(),
   message: z.string().max(1600).optional(),
-  template: z.object({ name: z.string().min(1).max(512), language: z.string().min(1).max(20) }).optional(),
+  template: z.object({ name: z.string().min(1).max(512), language: z.string().min(1).max(20), components: templateParametersSchema.optional() }).optional(),
   audience: z.record(z.string(), z.unknown()).optional(),
   excludedPhones: z.array(z.string().max(40)).max(MAX_EXCLUDED_PHONES).optional(),
   phones: z.array(z.string().max(40)).max(MAX_LIST_PHONES).optional(),
@@ -62,7 +91,7 @@ export type CampaignInput = {
   app: "flex" | "spark";
   channel: Channel;
   message: string | null;
-  template: { name: string; language: string } | null;
+  template: TemplateRef | null;
   recipients: RecipientSource;
   excludedPhones: string[];
   liftLimit: boolean;
@@ -194,6 +223,20 @@ async function checkContent(db: Db, author: SessionUser, input: CampaignInput) {
         details: { reason: "template_not_approved", name: input.template!.name, language: input.template!.language },
       });
     }
+    // Every placeholder of the template gets its value, and no value is left without a placeholder.
+    for (const part of ["header", "body"] as const) {
+      const expected = placeholderCount(template.components.find((c) => c.type === part.toUpperCase())?.text);
+      const given = parametersOf(input.template!.components, part).length;
+      if (given !== expected) {
+        throw new ApiError(
+          "unprocessable",
+          `${template.name} has ${expected} ${part} placeholder${expected === 1 ? "" : "s"}; ${given} value${given === 1 ? " was" : "s were"} given`,
+          {
+            details: { field: "template.components", part, expected, given, reason: "template_parameters" },
+          },
+        );
+      }
+    }
     // The provider's category decides: a marketing template is a marketing message whatever the panel says.
     if (template.category === "MARKETING" && input.category !== "marketing") {
       throw new ApiError("unprocessable", `${template.name} is a marketing template: classify the campaign as marketing`, {
@@ -249,8 +292,32 @@ export async function reviewSummary(db: Db, recipients: RecipientSource, exclude
   return { total, excluded, sendNow, deferred, refusal };
 }
 
-export function sentMessage(n: number): string {
-  return `Message sent successfully to ${n} user${n === 1 ? "" : "s"}.`;
+const users_ = (n: number) => `${n} user${n === 1 ? "" : "s"}`;
+const EXCLUSION_WORDS: Record<keyof ReviewSummary["excluded"], string> = {
+  opted_out: "opted out",
+  no_consent: "no consent basis",
+  frequency_cap: "frequency cap",
+  whatsapp_marketing_us: "WhatsApp marketing to +1",
+};
+
+/**
+ * The answer to a send, in the specification's words ("Message sent successfully to N users."),
+ * followed, when not everyone goes at once, by how many go now, how many wait for their allowed
+ * hours (their morning) and how many are skipped and why. Without a summary (a replayed request),
+ * just the first sentence.
+ */
+export function sentMessage(n: number, summary?: Pick<ReviewSummary, "excluded" | "sendNow" | "deferred">): string {
+  const first = `Message sent successfully to ${users_(n)}.`;
+  if (!summary) return first;
+  const skipped = Object.values(summary.excluded).reduce((a, b) => a + b, 0);
+  if (skipped === 0 && summary.deferred.count === 0) return first;
+  const parts = [`${summary.sendNow} queued now`];
+  if (summary.deferred.count > 0) parts.push(`${summary.deferred.count} deferred to their allowed hours`);
+  if (skipped > 0) {
+    const why = EXCLUSION_REASONS.filter((r) => summary.excluded[r] > 0).map((r) => `${EXCLUSION_WORDS[r]}: ${summary.excluded[r]}`);
+    parts.push(`${skipped} skipped (${why.join(", ")})`);
+  }
+  return `${first} ${parts.join(", ")}.`;
 }
 
 /** A campaign row with its author's name, as every campaign read needs it. */
@@ -363,7 +430,14 @@ export async function createCampaign(
   const { idempotencyKey: _key, ...hashed } = input;
   const requestHash = await sha256Hex(JSON.stringify(hashed));
   const existing = await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get();
-  if (existing) return replay(env, log, existing, requestHash);
+  // A replayed request is answered in the same words: the same request counted again as of the
+  // campaign's creation, its own messages not counting toward its recipients' caps.
+  const describe = async (row: CampaignRow) =>
+    sentMessage(
+      row.total,
+      await reviewSummary(db, input.recipients, input.excludedPhones, sendRulesOf(input, row.createdAt, row.id), row.scheduledAt ?? row.createdAt),
+    );
+  if (existing) return replay(env, log, existing, requestHash, describe);
 
   // A retry resends content that passed these rules when its parent was created.
   if (source !== "retry") await checkContent(db, author, input);
@@ -374,7 +448,10 @@ export async function createCampaign(
   const now = Date.now();
   checkSchedule(input, now);
   const rules = sendRulesOf(input, now);
-  const { total, skipped } = await countRecipients(db, input.recipients, input.channel, input.excludedPhones, now, rules);
+  // The review's own query: who is left out and why, and who waits for their hours, for the answer's words.
+  const summary = await reviewSummary(db, input.recipients, input.excludedPhones, rules, input.scheduledAt ?? now);
+  const { total } = summary;
+  const skipped = Object.values(summary.excluded).reduce((a, b) => a + b, 0);
   if (total === 0) throw new ApiError("unprocessable", "Nobody to send to: the audience is empty", { details: { reason: "audience_empty" } });
   if (input.category === "marketing" && input.channel === "whatsapp") {
     // Every number we hold is +1 (src/shared/phone.ts), so the combination can reach nobody: refuse it whole, saying why.
@@ -440,23 +517,23 @@ export async function createCampaign(
     // Two identical requests raced: the loser answers with the winner's campaign.
     if (`${String(err)} ${err instanceof Error && err.cause ? String(err.cause) : ""}`.includes("UNIQUE constraint failed")) {
       const winner = await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get();
-      if (winner) return replay(env, log, winner, requestHash);
+      if (winner) return replay(env, log, winner, requestHash, describe);
     }
     throw err;
   }
   const row = (await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get())!;
   await enqueueExpand(env, log, row.id, row.scheduledAt);
   log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
-  return { campaign: (await withCounts(db, [row], leaseMs(env)))[0]!, created: true, message: sentMessage(total) };
+  return { campaign: (await withCounts(db, [row], leaseMs(env)))[0]!, created: true, message: sentMessage(total, summary) };
 }
 
-async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string): Promise<CreateResult> {
+async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string, describe?: (row: CampaignRow) => Promise<string>): Promise<CreateResult> {
   if (row.requestHash && row.requestHash !== requestHash)
     throw new ApiError("conflict", "This idempotency key was already used for a different campaign", { details: { reason: "idempotency_conflict" } });
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
   if (row.status === "queued") await enqueueExpand(env, log, row.id);
   if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduledAt);
-  return { campaign: (await withCounts(dbFor(env.DB), [row], leaseMs(env)))[0]!, created: false, message: sentMessage(row.total) };
+  return { campaign: (await withCounts(dbFor(env.DB), [row], leaseMs(env)))[0]!, created: false, message: describe ? await describe(row) : sentMessage(row.total) };
 }
 
 /**

@@ -38,7 +38,10 @@ const consent = (phone: string) =>
 
 async function post(path: string, token: string, json: unknown) {
   const res = await api(path, { method: "POST", token, json });
-  return { status: res.status, body: (await res.json()) as { campaign: CampaignView; error?: { code: string; message: string; details?: unknown } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as { campaign: CampaignView; message?: string; error?: { code: string; message: string; details?: unknown } },
+  };
 }
 
 function queueEnv() {
@@ -115,6 +118,10 @@ describe("a marketing campaign created at 22:00 Eastern", () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.campaign).toMatchObject({ category: "marketing", message: "New blocks tonight\nReply STOP to opt out", total: 4 });
+    // The answer says who goes now, who waits for their morning, and who is skipped and why.
+    expect(created.body.message).toBe(
+      "Message sent successfully to 4 users. 1 queued now, 1 deferred to their allowed hours, 2 skipped (opted out: 1, no consent basis: 1).",
+    );
 
     const { queue, workerEnv } = queueEnv();
     await runJobs(workerEnv, [{ kind: "expand", campaignId: created.body.campaign.id }]);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, max, notInArray } from "drizzle-orm";
+import { and, asc, count, eq, gt, max, notInArray, or } from "drizzle-orm";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
 import { type TemplateRef, templateCategory, type WhatsAppTemplate } from "../../shared/templates";
@@ -26,7 +26,7 @@ const toTemplate = <Row extends { category: string }>(row: Row) => ({ ...row, ca
 const approved = eq(whatsappTemplates.status, "APPROVED");
 
 /** An approved template by name and language (Meta refuses to send any other). */
-export async function findTemplate(db: Db, ref: TemplateRef): Promise<WhatsAppTemplate | null> {
+export async function findTemplate(db: Db, ref: Pick<TemplateRef, "name" | "language">): Promise<WhatsAppTemplate | null> {
   const row = await db
     .select(templateColumns)
     .from(whatsappTemplates)
@@ -88,6 +88,19 @@ export async function syncTemplates(env: Env, log: Logger, { force = false, now 
 }
 
 /** Approved templates, a page at a time, refreshed from the provider when our copy is stale. */
+/** Up to `limit` approved templates after `after` in (name, language) order, and whether more follow: the old call's continuation. */
+export async function templatesAfter(env: Env, log: Logger, after: TemplateRef | null, limit: number) {
+  await syncTemplates(env, log);
+  const t = whatsappTemplates;
+  const rows = await dbFor(env.DB)
+    .select(templateColumns)
+    .from(t)
+    .where(and(approved, after === null ? undefined : or(gt(t.name, after.name), and(eq(t.name, after.name), gt(t.language, after.language)))))
+    .orderBy(asc(t.name), asc(t.language))
+    .limit(limit + 1);
+  return { rows: rows.slice(0, limit).map(toTemplate), more: rows.length > limit };
+}
+
 export async function templatePage(env: Env, log: Logger, page: number, pageSize: number): Promise<Page<WhatsAppTemplate>> {
   await syncTemplates(env, log);
   const db = dbFor(env.DB);

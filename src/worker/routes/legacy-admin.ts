@@ -1,19 +1,17 @@
-import { asc, count, desc } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
 import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
-import { pageOffset } from "../../shared/paging";
 import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { invitations, referralCodes } from "../db/schema";
-import { driverPage, type UserRow } from "../messaging/audience";
-import { type CampaignRequest, createCampaign, toCampaignInput } from "../messaging/campaigns";
-import { templatePage } from "../messaging/templates";
+import { driverRowsAfter, type UserRow } from "../messaging/audience";
+import { type CampaignRequest, createCampaign, templateParametersSchema, toCampaignInput } from "../messaging/campaigns";
+import { templatesAfter } from "../messaging/templates";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
 
 /**
  * The old product's user item as its all-users tables listed it: the user item (the one mapper
@@ -42,7 +40,8 @@ const sendWhatsappSchema = z.object({
     name: z.string().min(1).max(512),
     // The old client sent the language as the template list gave it: a code, or Meta's { code } object.
     language: z.union([z.string().min(1).max(20), z.object({ code: z.string().min(1).max(20) }).transform((l) => l.code)]),
-    components: z.array(z.unknown()).max(20).optional(),
+    /** The placeholders' values (header and body text parameters), passed on to the send. */
+    components: templateParametersSchema.optional(),
   }),
 });
 
@@ -70,15 +69,62 @@ async function sendToList(
 
 const idempotencyKey = (header: string | undefined) => header?.trim().slice(0, 200) || `legacy:${crypto.randomUUID()}`;
 
+/**
+ * DynamoDB's paging, as the old client read it (docs/api.md, the old product's calls): `Limit`
+ * (1–100, default 100) and `ExclusiveStartKey` (the `LastEvaluatedKey` of the page before, as JSON)
+ * in; `Items`, `Count` and, while more remain, `LastEvaluatedKey` out. Without a key the answer is
+ * the first page; never more than `Limit` rows.
+ */
+const MAX_LEGACY_LIMIT = 100;
+function continuationSchema<Key extends z.ZodType>(key: Key) {
+  return z.object({
+    Limit: z.coerce.number().int().min(1).max(MAX_LEGACY_LIMIT).default(MAX_LEGACY_LIMIT),
+    ExclusiveStartKey: z
+      .string()
+      .max(2000)
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: "custom", message: "Give the LastEvaluatedKey of the page before, as JSON" });
+          return z.NEVER;
+        }
+      })
+      .pipe(key)
+      .optional(),
+  });
+}
+
+/** The answer of a continued call: the page's items and, when more follow, the key to ask from. */
+function continued<T, K>(items: T[], more: boolean, keyOf: (last: T) => K) {
+  return { Items: items, Count: items.length, ...(more && items.length > 0 ? { LastEvaluatedKey: keyOf(items[items.length - 1]!) } : {}) };
+}
+
+const userKey = z.strictObject({ id: z.number().int().positive() });
+const invitationKey = z.strictObject({ id: z.number().int().positive(), dateInvitedTimestamp: z.number().int() });
+const referralKey = z.strictObject({ referralCode: z.string().min(1).max(200) });
+const templateKey = z.strictObject({ name: z.string().min(1).max(512), language: z.string().min(1).max(20) });
+
 function allUsersTable(app: "flex" | "spark") {
-  return new Hono<AppEnv>().get("/", requireUser, requireAdmin, validate("query", driverAudienceSchema), async (c) => {
-    // The same audience query as the review, every user of the app included, one page at a time.
+  return new Hono<AppEnv>().get("/", requireUser, requireAdmin, validate("query", driverAudienceSchema.and(continuationSchema(userKey))), async (c) => {
+    // The same audience filters as the review, every user of the app included, in id order.
+    const { Limit, ExclusiveStartKey, page: _page, pageSize: _pageSize, ...filters } = c.req.valid("query");
     // Referral codes are billing data: filtering, sorting or searching by them needs billingDetails.
-    assertMayListByReferral(c.var.user, c.req.valid("query"));
+    assertMayListByReferral(c.var.user, filters);
     const billing = hasBillingDetails(c.var.user);
     const now = Date.now();
-    const page = await driverPage(c.var.db, { ...c.req.valid("query"), app }, { includeAdmins: true, now, searchReferral: billing });
-    return c.json({ Items: page.rows.map((row) => legacyUser(row, now, billing)), total: page.total, page: page.page, pageSize: page.pageSize });
+    const { rows, more } = await driverRowsAfter(c.var.db, { ...filters, app }, ExclusiveStartKey?.id ?? null, Limit, {
+      includeAdmins: true,
+      now,
+      searchReferral: billing,
+    });
+    return c.json(
+      continued(
+        rows.map((row) => legacyUser(row, now, billing)),
+        more,
+        (item) => ({ id: item.id }),
+      ),
+    );
   });
 }
 
@@ -86,34 +132,55 @@ function allUsersTable(app: "flex" | "spark") {
 export const legacyAdminRoutes = new Hono<AppEnv>()
   .route("/flex/v1/all-users-table", allUsersTable("flex"))
   .route("/spark/v1/admin/all-users-table", allUsersTable("spark"))
-  .get("/flex/v1/admin/invitations", requireUser, requireAdmin, validate("query", pagingSchema), async (c) => {
-    const { page, pageSize } = c.req.valid("query");
-    const db = c.var.db;
-    const [counted, rows] = await db.batch([
-      db.select({ n: count() }).from(invitations),
-      db
-        .select({ phoneNumber: invitations.phone, dateInvitedTimestamp: invitations.invitedAt, freeWeek: invitations.freeWeek })
-        .from(invitations)
-        .orderBy(desc(invitations.invitedAt), desc(invitations.id))
-        .limit(pageSize)
-        .offset(pageOffset(page, pageSize)),
-    ]);
-    return c.json({ Items: rows, total: counted[0]?.n ?? 0, page, pageSize });
+  .get("/flex/v1/admin/invitations", requireUser, requireAdmin, validate("query", continuationSchema(invitationKey)), async (c) => {
+    const { Limit, ExclusiveStartKey: after } = c.req.valid("query");
+    const i = invitations;
+    const rows = await c.var.db
+      .select({ id: i.id, phoneNumber: i.phone, dateInvitedTimestamp: i.invitedAt, freeWeek: i.freeWeek })
+      .from(i)
+      .where(
+        after === undefined ? undefined : or(lt(i.invitedAt, after.dateInvitedTimestamp), and(eq(i.invitedAt, after.dateInvitedTimestamp), lt(i.id, after.id))),
+      )
+      .orderBy(desc(i.invitedAt), desc(i.id))
+      .limit(Limit + 1);
+    const page = rows.slice(0, Limit);
+    return c.json(
+      continued(
+        page.map(({ id: _id, ...item }) => item),
+        rows.length > Limit,
+        () => ({ id: page.at(-1)!.id, dateInvitedTimestamp: page.at(-1)!.dateInvitedTimestamp }),
+      ),
+    );
   })
-  .get("/flex/v1/admin/referrals", requireUser, requireAdmin, requireRoleProperty("billingDetails"), validate("query", pagingSchema), async (c) => {
-    const { page, pageSize } = c.req.valid("query");
-    const db = c.var.db;
-    const [counted, rows] = await db.batch([
-      db.select({ n: count() }).from(referralCodes),
-      db.select({ referralCode: referralCodes.code }).from(referralCodes).orderBy(asc(referralCodes.code)).limit(pageSize).offset(pageOffset(page, pageSize)),
-    ]);
-    return c.json({ Items: rows, total: counted[0]?.n ?? 0, page, pageSize });
-  })
-  .get("/flex/v1/admin/sendWhatsapp", requireUser, requireAdmin, requireRoleProperty("billingDetails"), validate("query", pagingSchema), async (c) => {
-    const { page, pageSize } = c.req.valid("query");
-    const templates = await templatePage(c.env, c.var.log, page, pageSize);
-    return c.json({ Items: templates.rows, total: templates.total, page, pageSize });
-  })
+  .get(
+    "/flex/v1/admin/referrals",
+    requireUser,
+    requireAdmin,
+    requireRoleProperty("billingDetails"),
+    validate("query", continuationSchema(referralKey)),
+    async (c) => {
+      const { Limit, ExclusiveStartKey: after } = c.req.valid("query");
+      const rows = await c.var.db
+        .select({ referralCode: referralCodes.code })
+        .from(referralCodes)
+        .where(after === undefined ? undefined : gt(referralCodes.code, after.referralCode))
+        .orderBy(asc(referralCodes.code))
+        .limit(Limit + 1);
+      return c.json(continued(rows.slice(0, Limit), rows.length > Limit, (last) => ({ referralCode: last.referralCode })));
+    },
+  )
+  .get(
+    "/flex/v1/admin/sendWhatsapp",
+    requireUser,
+    requireAdmin,
+    requireRoleProperty("billingDetails"),
+    validate("query", continuationSchema(templateKey)),
+    async (c) => {
+      const { Limit, ExclusiveStartKey: after } = c.req.valid("query");
+      const { rows, more } = await templatesAfter(c.env, c.var.log, after ?? null, Limit);
+      return c.json(continued(rows, more, (last) => ({ name: last.name, language: last.language })));
+    },
+  )
   .post("/flex/v1/admin/sendsms", requireUser, requireAdmin, validate("json", sendSmsSchema), async (c) => {
     const body = c.req.valid("json");
     return c.json(
@@ -125,7 +192,7 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
     return c.json(
       await sendToList(c, body.numbers, {
         channel: "whatsapp",
-        template: { name: body.msgTemplate.name, language: body.msgTemplate.language },
+        template: { name: body.msgTemplate.name, language: body.msgTemplate.language, components: body.msgTemplate.components },
         purpose: body.purpose,
         language: body.language,
       }),

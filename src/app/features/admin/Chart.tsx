@@ -41,7 +41,7 @@ export function Chart({ title, days, lines }: { title: string; days: string[]; l
         ...(hasMoney ? { money: { range: (_u, _min, max) => [0, Math.max(100, max)] } } : {}),
       },
       series: [
-        { label: t("charts.day"), value: (_u, ts) => (ts === null ? "" : formatDay(new Date(ts * 1000).toISOString().slice(0, 10), language)) },
+        { label: t("charts.day"), value: (_u, ts) => (ts === null ? "" : formatDay(new Date(ts * 1000).toISOString().slice(0, 10))) },
         ...lines.map((line) => ({
           label: line.label,
           stroke: line.color,
@@ -111,7 +111,7 @@ export function Chart({ title, days, lines }: { title: string; days: string[]; l
             <tbody>
               {days.map((day, i) => (
                 <tr key={day}>
-                  <th scope="row">{formatDay(day, language)}</th>
+                  <th scope="row">{formatDay(day)}</th>
                   {lines.map((l) => (
                     <td key={l.label}>{format(l, l.values[i] ?? 0)}</td>
                   ))}

@@ -2,7 +2,7 @@ import type { InferRequestType } from "hono/client";
 import type { TFunction } from "i18next";
 import useSWR, { type SWRConfiguration } from "swr";
 import i18n from "../../i18n";
-import { ApiClientError, api, asQuery, unwrap } from "../../lib/api-client";
+import { ApiClientError, api, unwrap } from "../../lib/api-client";
 
 /** API helpers the admin screens share (notifications, tools, campaigns). */
 
@@ -15,18 +15,21 @@ export function useSettings() {
   return useSWR("admin/settings", () => unwrap(api.admin.settings.$get()), noRetryOn4xx);
 }
 
-type ItemsPage<T> = { Items: T[]; total?: number };
+type ItemsPage<T> = { Items: T[]; LastEvaluatedKey?: unknown };
 
 /**
- * A short list the server pages (referral codes, templates): all of it, 100 rows a request, at
- * most 20 requests. These feed a select, so a first page alone would silently hide options.
+ * A short list the server pages (referral codes, templates): all of it, following the
+ * continuation (`LastEvaluatedKey`, docs/api.md) 100 rows a request, at most 20 requests. These
+ * feed a select, so a first page alone would silently hide options.
  */
-export async function fetchAll<T>(fetchPage: (query: { page: string; pageSize: string }) => Promise<ItemsPage<T>>): Promise<{ Items: T[] }> {
+export async function fetchAll<T>(fetchPage: (query: { Limit: string; ExclusiveStartKey?: string }) => Promise<ItemsPage<T>>): Promise<{ Items: T[] }> {
   const items: T[] = [];
-  for (let page = 1; page <= 20; page++) {
-    const res = await fetchPage(asQuery({ page, pageSize: 100 }));
+  let after: unknown;
+  for (let request = 0; request < 20; request++) {
+    const res = await fetchPage({ Limit: "100", ...(after === undefined ? {} : { ExclusiveStartKey: JSON.stringify(after) }) });
     items.push(...res.Items);
-    if (res.total === undefined || res.Items.length === 0 || items.length >= res.total) break;
+    after = res.LastEvaluatedKey;
+    if (after === undefined || res.Items.length === 0) break;
   }
   return { Items: items };
 }

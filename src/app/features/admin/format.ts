@@ -1,3 +1,5 @@
+import { formatDDMMYY } from "../../../shared/dates";
+
 /** Numbers and money as the admin's language writes them (amounts are US dollars, stored in cents). */
 export function formatCount(n: number, language: string): string {
   return new Intl.NumberFormat(language).format(n);
@@ -7,16 +9,29 @@ export function formatMoney(cents: number, language: string): string {
   return new Intl.NumberFormat(language, { style: "currency", currency: "USD" }).format(cents / 100);
 }
 
-/** A calendar day (YYYY-MM-DD) in the language's short form, e.g. 9 Mar 2031 / 9 mar 2031. */
-export function formatDay(day: string, language: string): string {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(language, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(Date.UTC(y, m - 1, d));
+/*
+ * The console's one date format (docs/product.md): DD/MM/YY in either language, with HH:MM (24 h,
+ * the browser's zone) beside it where the time matters. Every console screen formats dates here.
+ */
+const pad = (n: number) => String(n).padStart(2, "0");
+
+/** An instant's day, DD/MM/YY in the browser's zone; "" for none. */
+export function formatDate(epochMs: number | null | undefined): string {
+  return formatDDMMYY(epochMs) ?? "";
 }
 
-/** Date and time of an instant in the browser's zone, in the language's short form. */
-export function formatDateTime(epochMs: number | null, language: string): string {
-  if (epochMs === null) return "";
-  return new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "short" }).format(epochMs);
+/** An instant as DD/MM/YY HH:MM in the browser's zone; "" for none. */
+export function formatDateTime(epochMs: number | null | undefined): string {
+  const day = formatDDMMYY(epochMs);
+  if (day === null) return "";
+  const d = new Date(epochMs!);
+  return `${day} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A calendar day (YYYY-MM-DD) as DD/MM/YY: the day itself, which no zone can shift; "" for anything else. */
+export function formatDay(day: string): string {
+  const match = /^\d{2}(\d{2})-(\d{2})-(\d{2})$/.exec(day);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : "";
 }
 
 /** Hands text the API answered (a CSV export) to the browser as a download. */

@@ -19,10 +19,21 @@ export function useMultiSelectLabels(): MultiSelectLabels {
   return { selected: (n) => t("multiSelect.selected", { n }), clear: t("multiSelect.clear"), filter: t("multiSelect.filter"), none: t("multiSelect.none") };
 }
 
+/** "U+00E1": how a character is named when it may not be visible (a no-break space, a zero-width joiner). */
+const codePointOf = (character: string) => `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+
 export function useSmsLabels(): SmsTextAreaLabels {
   const { t } = useTranslation("admin");
   return {
-    counter: (c) => t("sms.counter", { remaining: c.remaining, messages: c.messages, encoding: t(`sms.encoding.${c.encoding}`) }),
+    counter: (c) =>
+      t("sms.counter", {
+        remaining: c.remaining,
+        messages: c.messages,
+        // Name the character that forces UTF-16, so the admin can replace it (any text, any language).
+        encoding: c.unicodeCharacter
+          ? t("sms.unicodeBecause", { character: c.unicodeCharacter, codePoint: codePointOf(c.unicodeCharacter) })
+          : t(`sms.encoding.${c.encoding}`),
+      }),
     limitReached: t("sms.limitReached"),
   };
 }

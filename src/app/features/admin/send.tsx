@@ -71,8 +71,9 @@ export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): C
 }
 
 /**
- * Confirm in the app's dialog, a loading toast that is always dismissed, then "queued for N" in
- * the admin's language (the messages go out from the queue) and on to the campaign's page, where
+ * Confirm in the app's dialog, a loading toast that is always dismissed, then the server's message
+ * ("Message sent successfully to N users.", and who waits or is skipped and why; the specification's
+ * sentence in the admin's language if the answer has none) and on to the campaign's page, where
  * each message shows as sent or failed when it is; or the server's error (or ours), staying put.
  * Resolves to the created campaign, or null when cancelled or failed.
  */
@@ -87,7 +88,8 @@ export async function confirmAndSend(
   const loading = toast.loading(t("send.sending"));
   try {
     const created = await createCampaign(body);
-    toast.success(t("send.queued", { count: created.campaign.total }));
+    // The server's own words: how many go now, wait for their hours, or are skipped and why.
+    toast.success(created.message || t("send.sent", { count: created.campaign.total }));
     void navigate(`/admin/campaigns/${created.campaign.id}`);
     return created;
   } catch (err) {

@@ -1,6 +1,6 @@
 import { type ReactNode, startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { HydrationBoundary } from "../../lib/hydration";
 import { lazyPart } from "../../lib/lazy-part";
 import { useSession } from "../../lib/session";
@@ -30,15 +30,18 @@ export default function HomePage({ signIn }: { signIn?: ReactNode }) {
   const { claims, user, loading } = useSession();
   const hydrated = useHydrated();
   const navigate = useNavigate();
+  const { search } = useLocation();
 
   // Someone who signs in here goes on to their dashboard or console; its guard applies the rest of
-  // the routing (confirm the phone, connect, filters, payment). A visitor already signed in stays.
+  // the routing (confirm the phone, connect, filters, payment). The query string goes along, so
+  // rule 5 carries it on to /payment (docs/product.md, post-sign-in routing). A visitor already
+  // signed in stays.
   const signedOutBefore = useRef<boolean | null>(null);
   useEffect(() => {
     if (loading) return;
     if (signedOutBefore.current === null) signedOutBefore.current = claims === null;
-    else if (signedOutBefore.current && claims) void navigate(claims.is_admin ? "/admin" : "/flex/dashboard");
-  }, [loading, claims, navigate]);
+    else if (signedOutBefore.current && claims) void navigate(claims.is_admin ? "/admin" : { pathname: "/flex/dashboard", search });
+  }, [loading, claims, navigate, search]);
 
   return (
     <main id="main" tabIndex={-1} className="landing">

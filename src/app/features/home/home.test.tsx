@@ -19,14 +19,14 @@ const claims = (isAdmin: boolean): IdClaims => ({
   exp: 9e9,
 });
 
-function renderHome(session: SessionValue = signedOutSession) {
+function renderHome(session: SessionValue = signedOutSession, path = "/") {
   const router = createMemoryRouter(
     [
       { path: "/", element: <HomePage signIn={<form aria-label="Sign-in form" />} /> },
       { path: "/flex/dashboard", element: <h1>Driver dashboard</h1> },
       { path: "/admin", element: <h1>Console</h1> },
     ],
-    { initialEntries: ["/"] },
+    { initialEntries: [path] },
   );
   const view = render(
     <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
@@ -127,6 +127,15 @@ describe("landing page", () => {
     const { rerender } = renderHome();
     await act(async () => rerender({ ...signedOutSession, claims: claims(false) }));
     expect(await screen.findByRole("heading", { name: "Driver dashboard" })).toBeInTheDocument();
+  });
+
+  it("keeps the query string on the way from a sign-in on the page, so rule 5 carries it to /payment", async () => {
+    mockApi([plans]);
+    const { router, rerender } = renderHome(signedOutSession, "/?plan=weekly&utm=sms");
+    await act(async () => rerender({ ...signedOutSession, claims: claims(false) }));
+    expect(await screen.findByRole("heading", { name: "Driver dashboard" })).toBeInTheDocument();
+    // The dashboard's guard sends a driver not in good standing to `/payment${search}` (Guard.test.tsx, rule 5).
+    expect(router.state.location.search).toBe("?plan=weekly&utm=sms");
   });
 
   it("reads in Spanish", async () => {

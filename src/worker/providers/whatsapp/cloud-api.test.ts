@@ -42,6 +42,17 @@ describe("CloudApiWhatsApp", () => {
     expect(await whatsapp.sendText(to, "Reply STOP to opt out")).toMatchObject({ ok: true });
   });
 
+  it("passes the template's header and body parameters on to Meta", async () => {
+    const { tenant, whatsapp } = cloudApi();
+    const to = uniquePhone();
+    const components = [
+      { type: "header" as const, parameters: [{ type: "text" as const, text: "Ana" }] },
+      { type: "body" as const, parameters: [{ type: "text" as const, text: "12/03/26" }] },
+    ];
+    expect(await whatsapp.sendTemplate(to, { name: "welcome_back", language: "en_US", components })).toMatchObject({ ok: true });
+    expect((await tenant.messages()).messages).toMatchObject([{ to, body: "template:welcome_back:en_US:header=Ana|body=12/03/26" }]);
+  });
+
   it("tags a send with its ledger reference (biz_opaque_callback_data), which the fake echoes in its status webhook", async () => {
     const { tenant, whatsapp } = cloudApi();
     const to = uniquePhone();

@@ -37,7 +37,12 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
     return this.send({
       to: to.replace(/^\+/, ""),
       type: "template",
-      template: { name: template.name, language: { code: template.language } },
+      // The placeholders' values (header and body text parameters), when the template has any.
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        ...(template.components && template.components.length > 0 ? { components: template.components } : {}),
+      },
       ...(reference ? { biz_opaque_callback_data: reference } : {}),
     });
   }

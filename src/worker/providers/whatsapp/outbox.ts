@@ -23,7 +23,7 @@ export class OutboxWhatsApp implements WhatsAppProvider {
       .where(and(eq(whatsappTemplates.name, template.name), eq(whatsappTemplates.language, template.language)))
       .get();
     if (!row) return { ok: false, retryable: false, errorCode: "132001", errorMessage: `Template ${template.name} (${template.language}) does not exist` };
-    return this.store(to, renderTemplate(row.components));
+    return this.store(to, renderTemplate(row.components, template.components));
   }
 
   sendText(to: string, body: string): Promise<SendOutcome> {

@@ -17,7 +17,7 @@ function stub() {
           rows: [
             {
               id: 9,
-              at: Date.UTC(2031, 2, 10, 15),
+              at: new Date(2031, 2, 10, 15, 4).getTime(),
               actorId: 1,
               actorName: "Olivia Owner",
               action: "billing.service_time_adjusted",
@@ -47,6 +47,8 @@ describe("audit page", () => {
     expect(screen.getByRole("link", { name: "user:42" })).toHaveAttribute("href", "/admin/users/42");
     expect(screen.getByRole("link", { name: "Olivia Owner" })).toHaveAttribute("href", "/admin/users/1");
     expect(screen.getByText('{"days":3}')).toBeInTheDocument();
+    // The console's one date format, DD/MM/YY with the time.
+    expect(screen.getByText('{"days":3}').closest("tr")!.cells[0]).toHaveTextContent(/^10\/03\/31 15:04$/);
     const last = () => api.to("/api/admin/audit").at(-1)!.url.searchParams;
     await user.selectOptions(await screen.findByLabelText("Action"), "admin.role_changed");
     await waitFor(() => expect(last().get("action")).toBe("admin.role_changed"));

@@ -33,7 +33,7 @@ export default function AuditPage() {
   const pagerWords = usePagerWords();
 
   const columns: Column<AuditRow>[] = [
-    { key: "at", header: t("audit.at"), className: "nowrap", cell: (a) => formatDateTime(a.at, i18n.language) },
+    { key: "at", header: t("audit.at"), className: "nowrap", cell: (a) => formatDateTime(a.at) },
     {
       key: "actor",
       header: t("audit.actor"),

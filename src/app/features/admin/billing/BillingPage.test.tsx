@@ -23,7 +23,7 @@ const payment = {
   failureCode: null,
   provider: "local",
   createdAt: 1,
-  settledAt: 2,
+  settledAt: new Date(2031, 2, 4, 10, 30).getTime(),
 };
 const page = <T,>(rows: T[], extra = {}) => ({ body: { total: rows.length, page: 1, pageSize: 20, rows, ...extra } });
 
@@ -76,7 +76,7 @@ function stub() {
               detailsSubmitted: false,
               payoutsEnabled: false,
               clients: 0,
-              appliedAt: 1,
+              appliedAt: new Date(2031, 1, 28, 7, 0).getTime(),
               decidedAt: null,
             },
           ],
@@ -103,6 +103,7 @@ describe("billing page", () => {
     const api = stub();
     renderScreen(<BillingPage />, { path: "/admin/billing" });
     expect(await screen.findByRole("link", { name: "Diego Driver" })).toHaveAttribute("href", "/admin/users/3");
+    expect(screen.getByRole("link", { name: "Diego Driver" }).closest("tr")).toHaveTextContent("04/03/31 10:30");
     const totals = screen.getByText("Days of service sold").closest("dl")!;
     expect(within(totals).getByText("Revenue").nextSibling).toHaveTextContent("$39.99");
     expect(await screen.findByText("revenue chart over 1 days")).toBeInTheDocument();
@@ -127,6 +128,7 @@ describe("billing page", () => {
       expect(api.to("/api/admin/billing/plans/1", "PATCH")[0]?.body).toEqual({ name: "1 week", days: 7, priceCents: 4499, active: true, sortOrder: 0 }),
     );
 
+    expect((await screen.findByRole("button", { name: "Approve" })).closest("tr")).toHaveTextContent("28/02/31 07:00");
     await user.click(await screen.findByRole("button", { name: "Approve" }));
     const dialog = await screen.findByRole("dialog", { name: "Approve Rita Reseller as a reseller" });
     await user.type(within(dialog).getByLabelText("Referral code"), "RITA10");

@@ -51,7 +51,7 @@ export function PaymentsSection() {
   const money = (cents: number) => formatMoney(cents, i18n.language);
 
   const columns: Column<Payment>[] = [
-    { key: "at", header: t("payments.date"), className: "nowrap", cell: (p) => formatDateTime(p.settledAt ?? p.createdAt, i18n.language) },
+    { key: "at", header: t("payments.date"), className: "nowrap", cell: (p) => formatDateTime(p.settledAt ?? p.createdAt) },
     { key: "who", header: t("payments.driver"), cell: (p) => <Link to={`/admin/users/${p.userId}`}>{p.userName}</Link> },
     { key: "phone", header: t("payments.phone"), className: "nowrap", cell: (p) => formatUsPhone(p.phoneNumber) || p.phoneNumber },
     { key: "days", header: t("payments.days"), cell: (p) => p.days },

@@ -64,7 +64,7 @@ export function ResellersSection() {
     { key: "percent", header: t("resellers.commission"), cell: (r) => `${r.commissionPercent}%` },
     { key: "clients", header: t("resellers.clients"), cell: (r) => r.clients },
     { key: "payouts", header: t("resellers.payouts"), cell: (r) => (r.payoutsEnabled ? t("yes") : t("no")) },
-    { key: "applied", header: t("resellers.applied"), className: "nowrap", cell: (r) => formatDateTime(r.appliedAt, i18n.language) },
+    { key: "applied", header: t("resellers.applied"), className: "nowrap", cell: (r) => formatDateTime(r.appliedAt) },
     {
       key: "actions",
       header: <span className="visually-hidden">{t("resellers.actions")}</span>,
@@ -187,14 +187,14 @@ function ApproveDialog({ reseller, maxPercent, onClose, onDone }: { reseller: Re
 }
 
 function CommissionsTable({ money }: { money: (cents: number) => string }) {
-  const { t, i18n } = useTranslation(BILLING_NS);
+  const { t } = useTranslation(BILLING_NS);
   const paging = usePaging();
   const [status, setStatus] = useState<CommissionStatus | "">("");
   const commissions = useCommissions({ page: paging.page, pageSize: paging.pageSize }, status);
   const pagerWords = usePagerWords();
   const statusId = useId();
   const columns: Column<Commission>[] = [
-    { key: "at", header: t("commissions.date"), className: "nowrap", cell: (c) => formatDateTime(c.createdAt, i18n.language) },
+    { key: "at", header: t("commissions.date"), className: "nowrap", cell: (c) => formatDateTime(c.createdAt) },
     { key: "reseller", header: t("commissions.reseller"), cell: (c) => <Link to={`/admin/users/${c.resellerId}`}>#{c.resellerId}</Link> },
     { key: "client", header: t("commissions.client"), cell: (c) => <Link to={`/admin/users/${c.clientId}`}>{c.clientName}</Link> },
     { key: "payment", header: t("commissions.payment"), className: "nowrap", cell: (c) => money(c.paymentCents) },

@@ -13,10 +13,11 @@ import { type CampaignView as Campaign, type LedgerRow, MESSAGE_STATUSES, type M
 import { formatUsPhone } from "../../../../shared/phone";
 import { ApiClientError, api, unwrap, unwrapText } from "../../../lib/api-client";
 import { serverMessage } from "../api";
+import { formatDateTime } from "../format";
 import { usePagerLabels } from "../labels";
 import { isRunning, useCampaign, useLedger } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { campaignTone, formatDateTime, messageTone } from "./format";
+import { campaignTone, messageTone } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns/:id: the campaign's progress and its recipient ledger. */

@@ -7,10 +7,11 @@ import { Pager, usePaging } from "../../../components/ui/Pager";
 import { StatusView } from "../../../components/ui/StatusView";
 import "../../../i18n/admin";
 import type { CampaignView as Campaign } from "../../../../shared/campaigns";
+import { formatDateTime } from "../format";
 import { usePagerLabels } from "../labels";
 import { isRunning, useCampaigns } from "./api";
 import { CampaignProgress } from "./CampaignProgress";
-import { campaignTone, formatDateTime } from "./format";
+import { campaignTone } from "./format";
 import "./campaigns.css";
 
 /** /admin/campaigns: every send, newest first, with live progress while one is running. */

@@ -1,13 +1,5 @@
 import type { CampaignStatus, MessageStatus } from "../../../../shared/campaigns";
-import { formatDDMMYY } from "../../../../shared/dates";
 import type { BadgeTone } from "../../../components/ui/Badge";
-
-/** DD/MM/YY HH:MM in the admin's zone. */
-export function formatDateTime(epochMs: number): string {
-  const d = new Date(epochMs);
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${formatDDMMYY(epochMs)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
 
 /** A campaign's state as a badge tone: running is info, done is success, failed is danger. */
 export function campaignTone(status: CampaignStatus): BadgeTone {

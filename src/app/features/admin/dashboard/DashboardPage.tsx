@@ -144,7 +144,7 @@ function Dashboard() {
           <section className="figure-group" data-tour="paid" aria-label={t("period.paidUsers")}>
             <div className="period-columns">
               <Period title={t("period.today")} figures={f.todayFigures} />
-              <Period title={t("period.range", { from: formatDay(f.from, language), to: formatDay(f.to, language) })} figures={f.rangeFigures} />
+              <Period title={t("period.range", { from: formatDay(f.from), to: formatDay(f.to) })} figures={f.rangeFigures} />
             </div>
           </section>
         </div>

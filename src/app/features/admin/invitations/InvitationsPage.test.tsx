@@ -8,7 +8,7 @@ import InvitationsPage from "./InvitationsPage";
 const row = {
   id: 3,
   app: "flex",
-  invitedAt: Date.UTC(2031, 2, 1),
+  invitedAt: new Date(2031, 2, 4, 18, 30).getTime(),
   inviterId: 10,
   inviterName: "Ana Inviter",
   phone: "+13055550150",
@@ -38,6 +38,7 @@ describe("invitations page", () => {
     const first = (await screen.findAllByText("+1 (305) 555-0150"))[0]!.closest("tr")!;
     expect(within(first).getByRole("link", { name: "Ana Inviter" })).toHaveAttribute("href", "/admin/users/10");
     expect(within(first).getByText("Unregistered")).toBeInTheDocument();
+    expect(within(first).getByText("04/03/31 18:30")).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Ben Friend" })).toHaveAttribute("href", "/admin/users/11");
     expect(screen.getByText("2 invitations")).toBeInTheDocument();
     await user.selectOptions(screen.getByLabelText("Paid"), "no");

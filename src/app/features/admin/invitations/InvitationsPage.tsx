@@ -33,7 +33,7 @@ export default function InvitationsPage() {
   const pagerWords = usePagerWords();
 
   const columns: Column<InvitationListRow>[] = [
-    { key: "at", header: t("invitations.date"), className: "nowrap", cell: (r) => formatDateTime(r.invitedAt, i18n.language) },
+    { key: "at", header: t("invitations.date"), className: "nowrap", cell: (r) => formatDateTime(r.invitedAt) },
     { key: "inviter", header: t("invitations.inviter"), cell: (r) => <Link to={`/admin/users/${r.inviterId}`}>{r.inviterName}</Link> },
     { key: "phone", header: t("invitations.phone"), className: "nowrap", cell: (r) => formatUsPhone(r.phone) || r.phone },
     {

@@ -80,7 +80,7 @@ export default function LeadsPage() {
         />
       ),
     },
-    { key: "at", header: t("leads.date"), className: "nowrap", cell: (l) => formatDateTime(l.createdAt, i18n.language) },
+    { key: "at", header: t("leads.date"), className: "nowrap", cell: (l) => formatDateTime(l.createdAt) },
     { key: "name", header: t("leads.name"), cell: (l) => (l.userId ? <Link to={`/admin/users/${l.userId}`}>{l.name ?? l.phone}</Link> : (l.name ?? "")) },
     { key: "phone", header: t("leads.phone"), className: "nowrap", cell: (l) => formatUsPhone(l.phone) || l.phone },
     { key: "stage", header: t("leads.stage"), cell: (l) => <span className="badge-stage">{t(`leads.stages.${l.stage}`)}</span> },

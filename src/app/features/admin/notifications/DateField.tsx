@@ -1,7 +1,11 @@
 import { useTranslation } from "react-i18next";
 
-/** A calendar day (YYYY-MM-DD) in the app's language, e.g. "Mar 3, 2026" or "3 mar 2026"; "" for no day. */
-export function formatDay(value: string, language: string): string {
+/**
+ * A calendar day (YYYY-MM-DD) in words in the app's language, e.g. "Mar 3, 2026" or "3 mar 2026";
+ * "" for no day. Only the date picker's echo is in words (the picker draws in the browser's own
+ * locale, so the day chosen is spelled out); everywhere else the console writes DD/MM/YY (../format.ts).
+ */
+function dayInWords(value: string, language: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return "";
   const [, y, m, d] = match;
@@ -16,7 +20,7 @@ export function formatDay(value: string, language: string): string {
  */
 export function DateField({ id, label, value, onChange, error }: { id: string; label: string; value: string; onChange: (v: string) => void; error?: string }) {
   const { i18n } = useTranslation();
-  const shown = formatDay(value, i18n.language);
+  const shown = dayInWords(value, i18n.language);
   const described = [shown && `${id}-day`, error && `${id}-error`].filter(Boolean).join(" ");
   return (
     <div className="field">

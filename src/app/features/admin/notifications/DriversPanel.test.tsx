@@ -216,10 +216,15 @@ describe("referral select", () => {
     const api = mockApi([
       {
         path: "/api/flex/v1/admin/referrals",
+        // DynamoDB's continuation (docs/api.md): up to Limit items, and the key to go on from while more remain.
         reply: (c) => {
-          const page = Number(c.url.searchParams.get("page"));
-          const codes = Array.from({ length: 150 }, (_, i) => ({ referralCode: `CODE${i}` }));
-          return { body: { Items: codes.slice((page - 1) * 100, page * 100), total: 150, page, pageSize: 100 } };
+          const limit = Number(c.url.searchParams.get("Limit"));
+          const after = c.url.searchParams.get("ExclusiveStartKey");
+          const codes = Array.from({ length: 150 }, (_, i) => ({ referralCode: `CODE${String(i).padStart(3, "0")}` }));
+          const from = after ? codes.findIndex((x) => x.referralCode === (JSON.parse(after) as { referralCode: string }).referralCode) + 1 : 0;
+          const Items = codes.slice(from, from + limit);
+          const more = from + limit < codes.length;
+          return { body: { Items, Count: Items.length, ...(more ? { LastEvaluatedKey: { referralCode: Items.at(-1)!.referralCode } } : {}) } };
         },
       },
       ...baseRoutes,
@@ -227,7 +232,7 @@ describe("referral select", () => {
     renderScreen(<DriversPanel />);
     const referrals = await screen.findByRole("group", { name: "Referral codes" });
     expect(within(referrals).getByLabelText("CODE149")).toBeInTheDocument();
-    expect(api.to("/api/flex/v1/admin/referrals").map((c) => c.url.searchParams.get("page"))).toEqual(["1", "2"]);
+    expect(api.to("/api/flex/v1/admin/referrals").map((c) => c.url.searchParams.get("ExclusiveStartKey"))).toEqual([null, '{"referralCode":"CODE099"}']);
   });
 
   it("is hidden when no referral codes exist", async () => {
@@ -274,7 +279,20 @@ describe("SMS text and its limit", () => {
     await user.clear(messageBox());
     await user.type(messageBox(), "Hola 😀");
     // 5 + 2 code units for the emoji, out of 70.
-    expect(screen.getByText("63 characters remaining · 1 SMS · Unicode (UTF-16)")).toBeInTheDocument();
+    expect(screen.getByText("63 characters remaining · 1 SMS · Unicode (UTF-16): “😀” (U+1F600) is not in GSM-7")).toBeInTheDocument();
+  });
+
+  it("names the character that makes a Spanish marketing text UTF-16, and the opt-out line is not one", async () => {
+    const user = userEvent.setup();
+    mockApi([...baseRoutes]);
+    renderScreen(<DriversPanel />);
+    await user.click(screen.getByRole("radio", { name: "Marketing: offers, news, invitations to join" }));
+    await user.selectOptions(screen.getByLabelText("Message language"), "es");
+    await user.type(messageBox(), "Bloques hoy");
+    // 11 + newline + "Responde STOP para darte de baja" (32) = 44 of 160: the line keeps the text GSM-7.
+    expect(screen.getByText("116 characters remaining · 1 SMS · GSM-7")).toBeInTheDocument();
+    await user.type(messageBox(), " más");
+    expect(screen.getByText("22 characters remaining · 1 SMS · Unicode (UTF-16): “á” (U+00E1) is not in GSM-7")).toBeInTheDocument();
   });
 
   it("refuses an emoji that would push a GSM text past one segment", async () => {
@@ -285,7 +303,7 @@ describe("SMS text and its limit", () => {
     expect(messageBox()).toHaveValue("a".repeat(69));
     fireEvent.change(messageBox(), { target: { value: `${"a".repeat(68)}😀` } });
     expect(messageBox()).toHaveValue(`${"a".repeat(68)}😀`);
-    expect(screen.getByText("0 characters remaining · 1 SMS · Unicode (UTF-16)")).toBeInTheDocument();
+    expect(screen.getByText("0 characters remaining · 1 SMS · Unicode (UTF-16): “😀” (U+1F600) is not in GSM-7")).toBeInTheDocument();
   });
 });
 
@@ -428,7 +446,7 @@ describe("review and send", () => {
     expect(screen.getByRole("button", { name: "Send" })).toBeEnabled();
   });
 
-  it("shows the loading toast while sending, always dismisses it, says queued and goes to the campaign's page", async () => {
+  it("shows the loading toast while sending, always dismisses it, says the server's message and goes to the campaign's page", async () => {
     const user = userEvent.setup();
     let answer!: () => void;
     const api = mockApi([
@@ -447,26 +465,27 @@ describe("review and send", () => {
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
     expect(await screen.findByText("Sending message...", { selector: ".toast-message" })).toBeInTheDocument();
-    expect(confirm.mock.calls[0]![0]).toContain("Creation date: start: Jan 1, 2026");
+    expect(confirm.mock.calls[0]![0]).toContain("Creation date: start: 01/01/26");
     await waitFor(() => expect(api.to("/api/admin/campaigns", "POST")).toHaveLength(1));
     await act(async () => answer());
-    expect(await screen.findByText("Message queued for 57 users.")).toBeInTheDocument();
+    expect(await screen.findByText("Message sent successfully to 57 users.")).toBeInTheDocument();
     expect(screen.queryByText("Sending message...", { selector: ".toast-message" })).not.toBeInTheDocument();
     // On to the campaign's page, where the messages show as sent when they are.
     expect(await screen.findByText("campaign page")).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/admin/campaigns/42");
   });
 
-  it("says 'Message queued for N users.' in the admin's language, whatever the server's message", async () => {
+  it("says the server's message after a send: who went now, who waits for their hours, who was skipped and why", async () => {
     const user = userEvent.setup();
-    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 }, message: "Message sent successfully to 57 users." } }))]);
+    const words = "Message sent successfully to 57 users. 40 queued now, 12 deferred to their allowed hours, 5 skipped (opted out: 5).";
+    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 }, message: words } }))]);
     stubConfirm(true);
     renderScreen(<DriversPanel />);
     await writeAndReview(user);
     await screen.findByRole("table");
     await user.click(screen.getByRole("button", { name: "Send" }));
-    expect(await screen.findByText("Message queued for 57 users.")).toBeInTheDocument();
-    expect(screen.queryByText("Message sent successfully to 57 users.")).not.toBeInTheDocument();
+    expect(await screen.findByText(words)).toBeInTheDocument();
+    expect(screen.queryByText(/Message queued/)).not.toBeInTheDocument();
   });
 
   it("shows the server's error message, keeps the review, and dismisses the loading toast", async () => {
@@ -669,7 +688,7 @@ describe("the messaging rules in panel 1", () => {
     expect(await screen.findByText("Sent at once: 30")).toBeInTheDocument();
     expect(screen.getByText("Deferred to their allowed hours: 19, from 16/07/26 08:00 to 16/07/26 11:00")).toBeInTheDocument();
     expect(screen.getByText("Left out: Opted out: 2 · No consent basis: 5 · Frequency cap: 1")).toBeInTheDocument();
-    expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Hi\nResponde STOP para no recibir más");
+    expect(screen.getByRole("textbox", { name: "Preview" })).toHaveValue("Hi\nResponde STOP para darte de baja");
     const table = await screen.findByRole("table");
     expect(within(table).getAllByRole("row")[1]).toHaveTextContent("No consent basis");
     expect(within(table).getAllByRole("row")[2]).toHaveTextContent("Waits until 16/07/26 08:00");

@@ -8,12 +8,13 @@ import { BoolMark, type Column } from "../../../components/ui/DataTable";
 import { MultiSelect } from "../../../components/ui/MultiSelect";
 import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
 import { useSettings } from "../api";
+import { formatDay } from "../format";
 import { useMultiSelectLabels, useTriLabels } from "../labels";
 import { emptyMessage, MessageFields, type MessageValue } from "../MessageFields";
 import { useAdminUser } from "../use-admin-user";
 import { type DriverFilters, driverAudienceList, useReferrals, useRegions } from "./api";
 import { AudienceForm, AudiencePanel, filterLines, useAudienceSend } from "./audience-panel";
-import { DateField, formatDay } from "./DateField";
+import { DateField } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
 
 export type DriverForm = MessageValue & {
@@ -68,7 +69,7 @@ export function driverAudience(form: DriverForm, tzOffsetMinutes = new Date().ge
 
 /** Panel 1, "Send SMS (all users)": filters and message, then the review, then send. */
 export function DriversPanel() {
-  const { t, i18n } = useTranslation("admin");
+  const { t } = useTranslation("admin");
   const ids = useId();
   const { isOwner } = useAdminUser();
   const triWord = (v: TriState) => (v === "all" ? "" : t(`tri.${v}`));
@@ -85,10 +86,10 @@ export function DriversPanel() {
     describe: (f) =>
       filterLines([
         [t("drivers.app"), t(`apps.${f.app}`)],
-        [t("drivers.creationStart"), formatDay(f.startDate, i18n.language)],
-        [t("drivers.creationEnd"), formatDay(f.endDate, i18n.language)],
-        [t("drivers.expirationStart"), formatDay(f.startExpirationDate, i18n.language)],
-        [t("drivers.expirationEnd"), formatDay(f.endExpirationDate, i18n.language)],
+        [t("drivers.creationStart"), formatDay(f.startDate)],
+        [t("drivers.creationEnd"), formatDay(f.endDate)],
+        [t("drivers.expirationStart"), formatDay(f.startExpirationDate)],
+        [t("drivers.expirationEnd"), formatDay(f.endExpirationDate)],
         [t("drivers.referral"), f.referral.join(", ")],
         [t("drivers.region"), f.app === "flex" ? f.region.join(", ") : ""],
         [t("filters.goodStanding"), triWord(f.goodStanding)],

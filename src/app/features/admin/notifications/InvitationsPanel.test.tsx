@@ -155,7 +155,8 @@ describe("panel 2, unpaid invitations", () => {
     expect(confirm.mock.calls[0]![0]).toContain("Send this message to 24 people?");
     expect(confirm.mock.calls[0]![0]).toContain("24 invited people matching the filters, less those deselected");
     expect(confirm.mock.calls[0]![0]).toContain("FiltersNone: everyone in this list");
-    expect(await screen.findByText("Message queued for 24 users.")).toBeInTheDocument();
+    // An answer without a message: the specification's sentence, in the admin's language.
+    expect(await screen.findByText("Message sent successfully to 24 users.")).toBeInTheDocument();
     expect(api.to("/api/admin/campaigns", "POST")[0]!.body).toMatchObject({
       source: "invitations",
       channel: "sms",

@@ -5,11 +5,12 @@ import { formatDDMMYY } from "../../../../shared/dates";
 import { formatUsPhone } from "../../../../shared/phone";
 import { BoolMark, type Column } from "../../../components/ui/DataTable";
 import { type TriState, TriStateSelect } from "../../../components/ui/TriStateSelect";
+import { formatDay } from "../format";
 import { useTriLabels } from "../labels";
 import { emptyMessage, MessageFields, type MessageValue } from "../MessageFields";
 import { type InvitationFilters, invitationAudienceList } from "./api";
 import { AudienceForm, AudiencePanel, filterLines, useAudienceSend } from "./audience-panel";
-import { DateField, formatDay } from "./DateField";
+import { DateField } from "./DateField";
 import { ReviewStep } from "./ReviewStep";
 
 export type InvitationForm = MessageValue & {
@@ -46,7 +47,7 @@ export function invitationAudience(form: InvitationForm, tzOffsetMinutes = new D
 
 /** Panel 2, "Send SMS to unpaid invitations": the SMS is always limited to one segment. */
 export function InvitationsPanel() {
-  const { t, i18n } = useTranslation("admin");
+  const { t } = useTranslation("admin");
   const ids = useId();
   const triLabels = useTriLabels();
   const triWord = (v: TriState) => (v === "all" ? "" : t(`tri.${v}`));
@@ -59,8 +60,8 @@ export function InvitationsPanel() {
     limited: () => true,
     describe: (f) =>
       filterLines([
-        [t("invitations.start"), formatDay(f.startDate, i18n.language)],
-        [t("invitations.end"), formatDay(f.endDate, i18n.language)],
+        [t("invitations.start"), formatDay(f.startDate)],
+        [t("invitations.end"), formatDay(f.endDate)],
         [t("filters.registered"), triWord(f.registered)],
         [t("filters.proxyInstalled"), triWord(f.accountConnected)],
         [t("filters.setupComplete"), triWord(f.setupComplete)],

@@ -8,7 +8,7 @@ import { type Column, DataTable, type SortDir } from "../../../components/ui/Dat
 import { Pager, usePaging } from "../../../components/ui/Pager";
 import { StatusView } from "../../../components/ui/StatusView";
 import { noRetryOn4xx } from "../api";
-import { formatDateTime } from "../campaigns/format";
+import { formatDateTime } from "../format";
 import { usePagerLabels } from "../labels";
 import type { ReviewPaging, ReviewRules } from "./api";
 

@@ -6,8 +6,37 @@ import { setLanguage } from "../../../i18n";
 import { mockApi, owner, type Route, renderScreen, stubConfirm, support } from "../../../test/admin-harness";
 import ToolsPage from "./ToolsPage";
 
+const driver = (id: number, name: string, phone: string, over: Record<string, unknown> = {}) => ({
+  id,
+  name,
+  phone,
+  referral: null,
+  region: "Miami",
+  deliveryArea: null,
+  goodStanding: true,
+  accountConnected: true,
+  setupComplete: true,
+  expirationAt: null,
+  status: "start",
+  stripeExpressId: null,
+  ...over,
+});
+const flexDrivers = [driver(1, "Ana Flex", "+13055551100"), driver(2, "Ben Flex", "+13055551101")];
+const sparkDrivers = [driver(3, "Cy Spark", "+14075551200", { region: null, deliveryArea: "Orlando" })];
+/** The audience preview as the server answers it: this app's drivers, searched by name, paged. */
+const audienceRoute = (total?: number): Route => ({
+  path: "/api/admin/audience",
+  reply: (call) => {
+    const q = call.url.searchParams;
+    const search = (q.get("search") ?? "").toLowerCase();
+    const rows = (q.get("app") === "spark" ? sparkDrivers : flexDrivers).filter((d) => d.name.toLowerCase().includes(search));
+    return { body: { total: total ?? rows.length, page: Number(q.get("page")), pageSize: Number(q.get("pageSize")), rows } };
+  },
+});
+
 const routes: Route[] = [
   { path: "/api/admin/settings", reply: () => ({ body: { ownerName: "Olivia Owner" } }) },
+  audienceRoute(),
   {
     path: "/api/flex/v1/admin/sendWhatsapp",
     reply: () => ({
@@ -43,6 +72,51 @@ afterEach(() => {
 });
 
 const phones = () => screen.getByRole("textbox", { name: "Phone numbers" });
+
+describe("tools: recipients from the user tables", () => {
+  it("picks Flex or Spark drivers searched and filtered on the server, and adds them to the list with the count", async () => {
+    const user = userEvent.setup();
+    const api = mockApi(routes);
+    renderScreen(<ToolsPage />, { path: "/admin/tools" });
+    await userEvent.click(await screen.findByRole("button", { name: "Pick from the user tables" }));
+    const picker = await screen.findByRole("region", { name: "Pick from the user tables" });
+    expect(await within(picker).findByRole("cell", { name: "Ana Flex" })).toBeInTheDocument();
+    await user.type(within(picker).getByLabelText("Search by name or phone"), "ana");
+    await user.selectOptions(within(picker).getByLabelText("Good standing"), "yes");
+    await waitFor(() => {
+      const q = api.to("/api/admin/audience").at(-1)!.url.searchParams;
+      expect([q.get("app"), q.get("search"), q.get("goodStanding")]).toEqual(["flex", "ana", "yes"]);
+    });
+    await waitFor(() => expect(within(picker).queryByRole("cell", { name: "Ben Flex" })).not.toBeInTheDocument());
+    await user.click(within(picker).getByRole("checkbox", { name: "Select +13055551100" }));
+    expect(within(picker).getByText("1 selected of 1 matching")).toBeInTheDocument();
+    await user.click(within(picker).getByRole("button", { name: "Add 1 selected to the list" }));
+    expect(phones()).toHaveValue("+13055551100");
+    expect(within(picker).getByText("1 number added to the list.")).toBeInTheDocument();
+    expect(await screen.findByText("Valid numbers: 1 · duplicates removed: 0")).toBeInTheDocument();
+
+    // Spark's drivers, every match at once, beside a pasted number; the one already listed is not repeated.
+    fireEvent.change(phones(), { target: { value: "(305) 555-1100\n(786) 555-0199" } });
+    await user.clear(within(picker).getByLabelText("Search by name or phone"));
+    await user.selectOptions(within(picker).getByLabelText("Good standing"), "all");
+    await user.selectOptions(within(picker).getByLabelText("App"), "spark");
+    expect(await within(picker).findByRole("cell", { name: "Cy Spark" })).toBeInTheDocument();
+    await user.click(within(picker).getByRole("button", { name: "Add the 1 match" }));
+    expect(phones()).toHaveValue("(305) 555-1100\n(786) 555-0199\n+14075551200");
+    expect(await screen.findByText("Valid numbers: 3 · duplicates removed: 0")).toBeInTheDocument();
+    const all = api.to("/api/admin/audience").at(-1)!.url.searchParams;
+    expect([all.get("app"), all.get("page"), all.get("pageSize")]).toEqual(["spark", "1", "100"]);
+  });
+
+  it("adds every match only up to 1000 at once, and says how to reach more", async () => {
+    mockApi([audienceRoute(5000), ...routes]);
+    renderScreen(<ToolsPage />, { path: "/admin/tools" });
+    await userEvent.click(await screen.findByRole("button", { name: "Pick from the user tables" }));
+    const picker = await screen.findByRole("region", { name: "Pick from the user tables" });
+    expect(await within(picker).findByRole("button", { name: "Add all 5000 matching" })).toBeDisabled();
+    expect(within(picker).getByText(/At most 1000 can be added at once/)).toBeInTheDocument();
+  });
+});
 
 describe("tools: send to a phone list", () => {
   it("validates, de-duplicates and lists bad numbers", async () => {
@@ -88,7 +162,7 @@ describe("tools: send to a phone list", () => {
     const asked = confirm.mock.calls[0]![0]!;
     for (const part of ["Send this message to 2 people?", "ChannelSMS", "MessageHi €", "To2 numbers selected from the list", "Send to 2 people"])
       expect(asked).toContain(part);
-    expect(await screen.findByText("Message queued for 2 users.")).toBeInTheDocument();
+    expect(await screen.findByText("Message sent successfully to 2 users.")).toBeInTheDocument();
     const body = api.to("/api/admin/campaigns", "POST")[0]!.body;
     expect(body).toMatchObject({ source: "list", channel: "sms", message: "Hi €", phones: ["+13055551000", "+13055551007"] });
     expect(await screen.findByText("campaign page")).toBeInTheDocument();

@@ -19,6 +19,7 @@ import { confirmAndSend } from "../send";
 import { useAdminUser } from "../use-admin-user";
 import { MAX_LIST_SIZE, parsePhoneList } from "./phone-list";
 import "./tools.css";
+import { UserPicker } from "./UserPicker";
 
 const SHOWN_INVALID = 50;
 type ToolsForm = MessageValue & { text: string; limit: boolean };
@@ -35,6 +36,7 @@ export default function ToolsPage() {
   // "Message these" on the leads page arrives with its numbers filled in.
   const handoff = readToolsHandoff(useLocation().state);
   const [excluded, setExcluded] = useState<ReadonlySet<string>>(new Set());
+  const [picking, setPicking] = useState(false);
   const { page, pageSize, restart, pager } = usePaging();
   // One key per prepared send: a retry after a lost answer, or a double click, sends once.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
@@ -64,6 +66,17 @@ export default function ToolsPage() {
   const change = (patch: Partial<ToolsForm>) => {
     form.update(patch);
     setIdempotencyKey(newIdempotencyKey());
+  };
+  // Numbers picked from the user tables join the typed or pasted ones (the list removes duplicates).
+  const addPhones = (phones: string[]) => {
+    if (phones.length === 0) return;
+    const before = form.values.text.replace(/\s+$/, "");
+    change({ text: `${before}${before ? "\n" : ""}${phones.join("\n")}` });
+    setExcluded((prev) => {
+      const next = new Set(prev);
+      for (const p of phones) next.delete(p);
+      return next;
+    });
   };
 
   const toggle = (phones: string[], on: boolean) => {
@@ -159,6 +172,10 @@ export default function ToolsPage() {
               {t("tools.phonesHint")}
             </small>
           </div>
+          <button type="button" className="button button-secondary" aria-expanded={picking} onClick={() => setPicking((open) => !open)}>
+            {t("tools.picker.open")}
+          </button>
+          {picking && <UserPicker onAdd={addPhones} />}
           <p id={`${ids}-phones-summary`} aria-live="polite">
             {t("tools.summary", { valid: list.valid.length, duplicates: list.duplicates })}
           </p>

@@ -17,7 +17,7 @@ import { ReasonDialog } from "./ReasonDialog";
  * administrator's account only the owner may act (`mayChange`).
  */
 export function AccessSection({ user, mayChange, onChanged }: { user: UserDetail; mayChange: boolean; onChanged: (user?: UserDetail) => void }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const me = useSession().user;
   const isOwner = me?.role?.name === "owner";
   const paging = usePaging();
@@ -28,9 +28,9 @@ export function AccessSection({ user, mayChange, onChanged }: { user: UserDetail
 
   const columns: Column<SessionRow>[] = [
     { key: "id", header: t("sessions.id"), cell: (s) => <code>…{s.id}</code> },
-    { key: "started", header: t("sessions.started"), cell: (s) => formatDateTime(s.startedAt, i18n.language) },
-    { key: "last", header: t("sessions.lastUsed"), cell: (s) => formatDateTime(s.lastUsedAt, i18n.language) },
-    { key: "expires", header: t("sessions.expires"), cell: (s) => formatDateTime(s.expiresAt, i18n.language) },
+    { key: "started", header: t("sessions.started"), cell: (s) => formatDateTime(s.startedAt) },
+    { key: "last", header: t("sessions.lastUsed"), cell: (s) => formatDateTime(s.lastUsedAt) },
+    { key: "expires", header: t("sessions.expires"), cell: (s) => formatDateTime(s.expiresAt) },
     { key: "totp", header: t("sessions.totp"), cell: (s) => (s.totp ? t("yes") : t("no")) },
   ];
 

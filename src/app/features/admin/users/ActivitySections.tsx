@@ -59,11 +59,11 @@ function TableSection<Row>({
 }
 
 export function InvitationsSection({ userId }: { userId: string }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const paging = usePaging();
   const invitations = useUserInvitations(userId, { page: paging.page, pageSize: paging.pageSize });
   const columns: Column<InvitationListRow>[] = [
-    { key: "at", header: t("invitations.date"), cell: (r) => formatDateTime(r.invitedAt, i18n.language) },
+    { key: "at", header: t("invitations.date"), cell: (r) => formatDateTime(r.invitedAt) },
     { key: "phone", header: t("columns.phone"), cell: (r) => formatUsPhone(r.phone) || r.phone },
     {
       key: "invitee",
@@ -89,11 +89,11 @@ export function InvitationsSection({ userId }: { userId: string }) {
 }
 
 export function MessagesSection({ userId }: { userId: string }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const paging = usePaging();
   const messages = useUserMessages(userId, { page: paging.page, pageSize: paging.pageSize });
   const columns: Column<UserMessageRow>[] = [
-    { key: "at", header: t("messages.at"), cell: (m) => formatDateTime(m.at, i18n.language) },
+    { key: "at", header: t("messages.at"), cell: (m) => formatDateTime(m.at) },
     { key: "channel", header: t("messages.channel"), cell: (m) => (m.channel === "sms" ? "SMS" : "WhatsApp") },
     { key: "text", header: t("messages.text"), cell: (m) => m.text ?? (m.template ? t("messages.template", { name: m.template }) : "") },
     { key: "status", header: t("messages.status"), cell: (m) => `${t(`messages.statuses.${m.status}`)}${m.errorCode ? ` (${m.errorCode})` : ""}` },
@@ -115,11 +115,11 @@ export function MessagesSection({ userId }: { userId: string }) {
 }
 
 export function AuditSection({ userId }: { userId: string }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const paging = usePaging();
   const audit = useUserAudit(userId, { page: paging.page, pageSize: paging.pageSize });
   const columns: Column<AuditRow>[] = [
-    { key: "at", header: t("audit.at"), cell: (a) => formatDateTime(a.at, i18n.language) },
+    { key: "at", header: t("audit.at"), cell: (a) => formatDateTime(a.at) },
     {
       key: "actor",
       header: t("audit.actor"),

@@ -11,7 +11,7 @@ const optOutsForm = z.object({ sms: z.boolean(), whatsapp: z.boolean() });
 
 /** Per channel, whether this person may be messaged: a STOP reply shows here, and an admin can set or clear it. */
 export function OptOutsSection({ user, onSaved }: { user: UserDetail; onSaved: (user: UserDetail) => void }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const ids = { sms: useId(), whatsapp: useId() };
   // UserPage keys this section by the saved state, so the form starts again from each save.
   const form = useSchemaForm(optOutsForm, { sms: user.optOuts.sms.optedOut, whatsapp: user.optOuts.whatsapp.optedOut });
@@ -40,7 +40,7 @@ export function OptOutsSection({ user, onSaved }: { user: UserDetail; onSaved: (
               <label htmlFor={ids[channel]}>
                 {t(`optOuts.${channel}`)}
                 {current.optedOut && current.keyword && (
-                  <span className="muted"> · {t("optOuts.since", { keyword: current.keyword, at: formatDateTime(current.at, i18n.language) })}</span>
+                  <span className="muted"> · {t("optOuts.since", { keyword: current.keyword, at: formatDateTime(current.at) })}</span>
                 )}
               </label>
             </div>

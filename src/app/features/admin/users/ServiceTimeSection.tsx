@@ -29,7 +29,7 @@ type Entry = NonNullable<ReturnType<typeof useServiceTime>["data"]>["rows"][numb
  * why), and a manual extension or reduction in days with a required reason. Billing admins only.
  */
 export function ServiceTimeSection({ user, onChanged }: { user: UserDetail; onChanged: () => void }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const ids = { days: useId(), reason: useId() };
   const paging = usePaging();
   const ledger = useServiceTime(String(user.id), { page: paging.page, pageSize: paging.pageSize }, true);
@@ -40,7 +40,7 @@ export function ServiceTimeSection({ user, onChanged }: { user: UserDetail; onCh
   const reasonError = fieldErrorText(t, form.formState.errors.reason);
 
   const columns: Column<Entry>[] = [
-    { key: "at", header: t("serviceTime.at"), className: "nowrap", cell: (e) => formatDateTime(e.createdAt, i18n.language) },
+    { key: "at", header: t("serviceTime.at"), className: "nowrap", cell: (e) => formatDateTime(e.createdAt) },
     { key: "kind", header: t("serviceTime.kind"), cell: (e) => t(`serviceTime.kinds.${e.kind}`) },
     { key: "days", header: t("serviceTime.days"), className: "nowrap", cell: (e) => (e.days > 0 ? `+${e.days}` : String(e.days)) },
     {

@@ -78,7 +78,18 @@ function stub(user = detail()) {
           total: 1,
           page: 1,
           pageSize: 20,
-          rows: [{ id: 1, campaignId: 9, channel: "sms", text: "Renew today", template: null, status: "delivered", errorCode: null, at: 1 }],
+          rows: [
+            {
+              id: 1,
+              campaignId: 9,
+              channel: "sms",
+              text: "Renew today",
+              template: null,
+              status: "delivered",
+              errorCode: null,
+              at: new Date(2031, 2, 4, 8, 15).getTime(),
+            },
+          ],
         },
       }),
     },
@@ -89,7 +100,17 @@ function stub(user = detail()) {
           total: 1,
           page: 1,
           pageSize: 20,
-          rows: [{ id: 1, at: 1, actorId: 1, actorName: "Olivia Owner", action: "admin.user_updated", target: "user:7", details: { reason: "x" } }],
+          rows: [
+            {
+              id: 1,
+              at: new Date(2031, 2, 5, 16, 45).getTime(),
+              actorId: 1,
+              actorName: "Olivia Owner",
+              action: "admin.user_updated",
+              target: "user:7",
+              details: { reason: "x" },
+            },
+          ],
         },
       }),
     },
@@ -141,6 +162,10 @@ describe("user page", () => {
     expect(within(facts).getByText("Invite code").nextSibling).toHaveTextContent("DIEGO7");
     expect(await screen.findByText("Renew today")).toBeInTheDocument();
     expect(await screen.findByText("admin.user_updated")).toBeInTheDocument();
+    // Dates as the console writes them everywhere: DD/MM/YY, with the time where it matters.
+    expect(within(facts).getByText("Created").nextSibling).toHaveTextContent(/^02\/01\/31 \d\d:\d\d$/);
+    expect(screen.getByText("Renew today").closest("tr")).toHaveTextContent("04/03/31 08:15");
+    expect(screen.getByText("admin.user_updated").closest("tr")).toHaveTextContent("05/03/31 16:45");
     expect(screen.getByText("No invitations.")).toBeInTheDocument();
     expect(screen.getByText("Has not applied to the reseller programme.")).toBeInTheDocument();
     expect(api.to("/api/admin/invitations")[0]!.url.searchParams.get("inviter")).toBe("7");

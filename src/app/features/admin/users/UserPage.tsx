@@ -94,7 +94,7 @@ export default function UserPage() {
 
 /** What is known of the account; the referral code and the Connect account only with billingDetails. */
 function Facts({ user: u, billing }: { user: UserDetail; billing: boolean }) {
-  const { t, i18n } = useTranslation(USERS_NS);
+  const { t } = useTranslation(USERS_NS);
   const yes = (v: boolean) => (v ? t("yes") : t("no"));
   const facts: [string, string][] = [
     [t("facts.email"), u.email ?? "—"],
@@ -102,8 +102,8 @@ function Facts({ user: u, billing }: { user: UserDetail; billing: boolean }) {
     ...(billing ? ([[t("columns.referral"), u.referral ?? "—"]] as [string, string][]) : []),
     [t("facts.inviteCode"), u.inviteCode],
     [t("profile.language"), u.language === "es" ? "Español" : "English"],
-    [t("columns.created"), formatDateTime(u.createdAt, i18n.language)],
-    [t("facts.lastSignIn"), u.lastSignInAt ? formatDateTime(u.lastSignInAt, i18n.language) : "—"],
+    [t("columns.created"), formatDateTime(u.createdAt)],
+    [t("facts.lastSignIn"), u.lastSignInAt ? formatDateTime(u.lastSignInAt) : "—"],
     [t("facts.phoneVerified"), yes(u.phoneVerified)],
     [t("columns.goodStanding"), yes(u.goodStanding)],
     [t("columns.expiration"), formatDDMMYY(u.expirationAt) ?? t("none")],

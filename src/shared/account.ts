@@ -2,6 +2,13 @@ import { codeSchema } from "./auth";
 import type { ValidationCode } from "./validation";
 import { z } from "./zod";
 
+/**
+ * What an erased account's phone becomes (src/worker/account/erase.ts): a tombstone, not a number,
+ * so the number can register again and no audience, lead or sign-in reaches the row.
+ */
+export const ERASED_PHONE_PREFIX = "erased:";
+export const isErasedPhone = (phone: string) => phone.startsWith(ERASED_PHONE_PREFIX);
+
 /** The word typed to confirm an account's deletion, in each language (either is accepted). */
 export const DELETE_CONFIRMATION_WORDS = { en: "DELETE", es: "ELIMINAR" } as const;
 

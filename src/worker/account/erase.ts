@@ -22,6 +22,7 @@
  */
 import { and, eq, inArray, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { ERASED_PHONE_PREFIX } from "../../shared/account";
 import { type AuditAction, auditInsert, userTarget } from "../auth/audit";
 import type { Db } from "../db/client";
 import {
@@ -65,7 +66,7 @@ export type ErasureRequest =
 export type ErasureResult = { erased: true; alreadyErased: boolean };
 
 /** The tombstone an erased account's phone becomes: never a number, unique per account. */
-export const erasedPhone = (userId: number) => `erased:${userId}`;
+export const erasedPhone = (userId: number) => `${ERASED_PHONE_PREFIX}${userId}`;
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
@@ -161,7 +162,7 @@ export async function eraseAccount(
       .where(and(messagesOfAccount, eq(m.status, "failed"), isNull(m.retriedBy))),
     db
       .update(m)
-      .set({ phone: sql`'erased:' || ${m.id}`, name: null, userId: null })
+      .set({ phone: sql`${ERASED_PHONE_PREFIX} || ${m.id}`, name: null, userId: null })
       .where(messagesOfAccount),
     // The audit trail keeps what was done, not who the person was.
     db

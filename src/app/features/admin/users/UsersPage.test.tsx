@@ -75,6 +75,15 @@ describe("users page", () => {
     expect(screen.getByRole("link", { name: "Ben Stone" }).closest("tr")).toHaveClass("row-reseller");
   });
 
+  it("names a row without a name: an erased account, or a sign-up whose name was dropped", async () => {
+    stub([row({ id: 7, name: "", phone: "erased:7" }), row({ id: 8, name: "" })]);
+    renderScreen(<UsersPage />, { path: "/admin/users" });
+    const erased = await screen.findByRole("link", { name: "Deleted account" });
+    expect(erased).toHaveAttribute("href", "/admin/users/7");
+    expect(within(erased.closest("tr")!).queryByText(/erased/)).toBeNull();
+    expect(screen.getByRole("link", { name: "(no name)" })).toHaveAttribute("href", "/admin/users/8");
+  });
+
   it("filters, sorts and searches on the server, back on page 1, with the filters in the address", async () => {
     const user = userEvent.setup();
     const api = stub();

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearchParams } from "react-router";
+import { isErasedPhone } from "../../../../shared/account";
 import { USER_ROLES, USER_SORTS, type UserListRow } from "../../../../shared/admin-users";
 import { localTimeZone } from "../../../../shared/audience";
 import { formatDDMMYY } from "../../../../shared/dates";
@@ -119,8 +120,20 @@ export default function UsersPage() {
 
   const yesNo = { yes: t("yes"), no: t("no") };
   const columns: Column<UserListRow>[] = [
-    { key: "name", header: t("columns.name"), sortKey: "name", cell: (u) => <Link to={`/admin/users/${u.id}`}>{u.name}</Link> },
-    { key: "phone", header: t("columns.phone"), sortKey: "phone", className: "nowrap", cell: (u) => formatUsPhone(u.phone) || u.phone },
+    {
+      key: "name",
+      header: t("columns.name"),
+      sortKey: "name",
+      // A name can be empty (a sign-up whose phone was proven by someone else, an erased account): the link still says whose row it is.
+      cell: (u) => <Link to={`/admin/users/${u.id}`}>{u.name || t(isErasedPhone(u.phone) ? "erasedAccount" : "noName")}</Link>,
+    },
+    {
+      key: "phone",
+      header: t("columns.phone"),
+      sortKey: "phone",
+      className: "nowrap",
+      cell: (u) => (isErasedPhone(u.phone) ? "—" : formatUsPhone(u.phone) || u.phone),
+    },
     { key: "region", header: t(filters.app === "flex" ? "columns.region" : "columns.deliveryArea"), sortKey: "region", cell: (u) => u.region ?? "" },
     // Referral codes are billing data: the server sends them only to administrators with billingDetails.
     ...(billingDetails ? [{ key: "referral", header: t("columns.referral"), sortKey: "referral", cell: (u: UserListRow) => u.referral ?? "" }] : []),

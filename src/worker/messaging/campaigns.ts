@@ -533,7 +533,11 @@ async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: stri
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
   if (row.status === "queued") await enqueueExpand(env, log, row.id);
   if (row.status === "scheduled") await enqueueExpand(env, log, row.id, row.scheduledAt);
-  return { campaign: (await withCounts(dbFor(env.DB), [row], leaseMs(env)))[0]!, created: false, message: describe ? await describe(row) : sentMessage(row.total) };
+  return {
+    campaign: (await withCounts(dbFor(env.DB), [row], leaseMs(env)))[0]!,
+    created: false,
+    message: describe ? await describe(row) : sentMessage(row.total),
+  };
 }
 
 /**

@@ -148,17 +148,21 @@ async function rowPhones(rows: Locator, selectRow: string): Promise<string[]> {
 const shown = (e164: string) => `+1 (${e164.slice(2, 5)}) ${e164.slice(5, 8)}-${e164.slice(8)}`;
 
 /**
- * After the confirm: the server's message (English, whatever the console's language: it is the
- * server's own sentence), then the campaign's page, done, listing exactly these recipients; and
- * exactly one message with this send's marker in the outbox for each of them.
+ * After the confirm: the server's message (its own English sentence in English, the same worded
+ * from the answer's figures in Spanish), then the campaign's page, done, listing exactly these
+ * recipients; and exactly one message with this send's marker in the outbox for each of them.
  */
 async function expectSent(page: Page, lang: Lang, marker: string, phones: string[]) {
   const w = WORDS[lang];
   const n = phones.length;
-  const answer = page.getByRole("status").filter({ hasText: /^Message sent successfully to \d+ users?\./ });
+  const sentence =
+    lang === "en"
+      ? `Message sent successfully to ${n} ${n === 1 ? "user" : "users"}.`
+      : `Mensaje enviado correctamente a ${n} ${n === 1 ? "usuario" : "usuarios"}.`;
+  const answer = page.getByRole("status").filter({ hasText: sentence });
   await answer.waitFor();
   // Service notices to numbers that never opted out: nothing waits and nothing is skipped.
-  assert.equal((await answer.textContent())?.trim(), `Message sent successfully to ${n} ${n === 1 ? "user" : "users"}.`);
+  assert.equal((await answer.textContent())?.trim(), sentence);
 
   await page.waitForURL(/\/admin\/campaigns\/\d+$/);
   const id = new URL(page.url()).pathname.split("/").pop()!;

@@ -57,6 +57,13 @@ export type LedgerRow = {
   updatedAt: number;
 };
 
+/**
+ * The figures of a send's answer (POST /api/admin/campaigns), beside its English `message`, so the
+ * console can say the same in the admin's language: who goes now, who waits for their allowed
+ * hours, who is skipped and why.
+ */
+export type SendOutcome = { total: number; sendNow: number; deferred: number; excluded: Record<ExclusionReason, number> };
+
 /** What the review says before anything is sent: who is left out and why, and who waits for their allowed hours. */
 export type ReviewSummary = {
   total: number;

@@ -1,7 +1,15 @@
 import { and, asc, count, desc, eq, getTableColumns, gt, inArray, isNull, max, min, sql } from "drizzle-orm";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
-import { type CampaignView, EXCLUSION_REASONS, type LedgerRow, type MessageCounts, type MessageStatus, type ReviewSummary } from "../../shared/campaigns";
+import {
+  type CampaignView,
+  EXCLUSION_REASONS,
+  type LedgerRow,
+  type MessageCounts,
+  type MessageStatus,
+  type ReviewSummary,
+  type SendOutcome,
+} from "../../shared/campaigns";
 import { CAMPAIGN_PURPOSES, type CampaignPurpose, categoryOf, smsBodyFor } from "../../shared/marketing";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
@@ -306,7 +314,7 @@ const EXCLUSION_WORDS: Record<keyof ReviewSummary["excluded"], string> = {
  * hours (their morning) and how many are skipped and why. Without a summary (a replayed request),
  * just the first sentence.
  */
-export function sentMessage(n: number, summary?: Pick<ReviewSummary, "excluded" | "sendNow" | "deferred">): string {
+export function sentMessage(n: number, summary?: SendSummaryFigures): string {
   const first = `Message sent successfully to ${users_(n)}.`;
   if (!summary) return first;
   const skipped = Object.values(summary.excluded).reduce((a, b) => a + b, 0);
@@ -410,7 +418,18 @@ export async function enqueueExpand(env: Env, log: Logger, campaignId: number, s
   }
 }
 
-export type CreateResult = { campaign: CampaignView; created: boolean; message: string };
+/** `outcome`: the figures behind `message`, for the console to word in the admin's language (null for a retry). */
+export type CreateResult = { campaign: CampaignView; created: boolean; message: string; outcome: SendOutcome | null };
+
+type SendSummaryFigures = Pick<ReviewSummary, "excluded" | "sendNow" | "deferred">;
+
+/** A send's answer: the specification's sentence (sentMessage) and its figures. */
+function sendAnswer(n: number, summary?: SendSummaryFigures): { message: string; outcome: SendOutcome | null } {
+  return {
+    message: sentMessage(n, summary),
+    outcome: summary ? { total: n, sendNow: summary.sendNow, deferred: summary.deferred.count, excluded: summary.excluded } : null,
+  };
+}
 
 /**
  * One request, one campaign: the idempotency key (unique per author) makes a double click or a
@@ -433,7 +452,7 @@ export async function createCampaign(
   // A replayed request is answered in the same words: the same request counted again as of the
   // campaign's creation, its own messages not counting toward its recipients' caps.
   const describe = async (row: CampaignRow) =>
-    sentMessage(
+    sendAnswer(
       row.total,
       await reviewSummary(db, input.recipients, input.excludedPhones, sendRulesOf(input, row.createdAt, row.id), row.scheduledAt ?? row.createdAt),
     );
@@ -524,10 +543,16 @@ export async function createCampaign(
   const row = (await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get())!;
   await enqueueExpand(env, log, row.id, row.scheduledAt);
   log.info("campaign.created", { campaignId: row.id, total, skipped, channel: input.channel, source });
-  return { campaign: (await withCounts(db, [row], leaseMs(env)))[0]!, created: true, message: sentMessage(total, summary) };
+  return { campaign: (await withCounts(db, [row], leaseMs(env)))[0]!, created: true, ...sendAnswer(total, summary) };
 }
 
-async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: string, describe?: (row: CampaignRow) => Promise<string>): Promise<CreateResult> {
+async function replay(
+  env: Env,
+  log: Logger,
+  row: CampaignRow,
+  requestHash: string,
+  describe?: (row: CampaignRow) => Promise<ReturnType<typeof sendAnswer>>,
+): Promise<CreateResult> {
   if (row.requestHash && row.requestHash !== requestHash)
     throw new ApiError("conflict", "This idempotency key was already used for a different campaign", { details: { reason: "idempotency_conflict" } });
   // A campaign whose expand job never made it onto the queue gets another chance; expansion is idempotent.
@@ -536,7 +561,7 @@ async function replay(env: Env, log: Logger, row: CampaignRow, requestHash: stri
   return {
     campaign: (await withCounts(dbFor(env.DB), [row], leaseMs(env)))[0]!,
     created: false,
-    message: describe ? await describe(row) : sentMessage(row.total),
+    ...(describe ? await describe(row) : sendAnswer(row.total)),
   };
 }
 
@@ -639,7 +664,7 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
   await enqueueExpand(env, log, created.id);
   log.info("campaign.created", { campaignId: created.id, total: claimed.length, channel: parent.channel, source: "retry", parent: parentId });
   const campaign = (await getCampaign(db, created.id, leaseMs(env)))!;
-  return { campaign, created: true, message: sentMessage(claimed.length) };
+  return { campaign, created: true, ...sendAnswer(claimed.length) };
 }
 
 /** The newest retry of a campaign (a click that found nothing left to claim answers it), or 422 when there is none. */

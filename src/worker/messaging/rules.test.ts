@@ -40,7 +40,7 @@ async function post(path: string, token: string, json: unknown) {
   const res = await api(path, { method: "POST", token, json });
   return {
     status: res.status,
-    body: (await res.json()) as { campaign: CampaignView; message?: string; error?: { code: string; message: string; details?: unknown } },
+    body: (await res.json()) as { campaign: CampaignView; message?: string; outcome?: unknown; error?: { code: string; message: string; details?: unknown } },
   };
 }
 
@@ -122,6 +122,13 @@ describe("a marketing campaign created at 22:00 Eastern", () => {
     expect(created.body.message).toBe(
       "Message sent successfully to 4 users. 1 queued now, 1 deferred to their allowed hours, 2 skipped (opted out: 1, no consent basis: 1).",
     );
+    // The same figures, for the console to say in the admin's language.
+    expect(created.body.outcome).toEqual({
+      total: 4,
+      sendNow: 1,
+      deferred: 1,
+      excluded: { opted_out: 1, no_consent: 1, frequency_cap: 0, whatsapp_marketing_us: 0 },
+    });
 
     const { queue, workerEnv } = queueEnv();
     await runJobs(workerEnv, [{ kind: "expand", campaignId: created.body.campaign.id }]);

@@ -174,7 +174,7 @@ export const adminRoutes = new Hono<AppEnv>()
   })
   .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));
-    return c.json({ campaign: result.campaign, message: result.message }, result.created ? 201 : 200);
+    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
   })
   .get("/campaigns", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
@@ -197,7 +197,7 @@ export const adminRoutes = new Hono<AppEnv>()
   )
   .post("/campaigns/:id/retry-failed", validate("param", idParam), async (c) => {
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
-    return c.json({ campaign: result.campaign, message: result.message }, result.created ? 201 : 200);
+    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
   })
   // The campaign's ledger (phones, names, outcomes) as CSV; exporting people's details is itself audited.
   .get("/campaigns/:id/export.csv", validate("param", idParam), async (c) => {

@@ -1,7 +1,9 @@
 import type { TFunction } from "i18next";
 import type { NavigateFunction } from "react-router";
+import { EXCLUSION_REASONS, type ExclusionReason } from "../../../shared/campaigns";
 import type { ConfirmOptions } from "../../components/ui/Dialog";
 import { toast } from "../../components/ui/Toast";
+import i18n from "../../i18n";
 import { type CampaignRequest, type CreatedCampaign, createCampaign, serverMessage } from "./api";
 import "./send.css";
 
@@ -70,6 +72,30 @@ export function sendConfirmation(summary: SendSummary, t: TFunction<"admin">): C
   };
 }
 
+/** A reason a recipient is skipped, as the review names it. */
+const reasonKey = (reason: ExclusionReason) => `review.reasons.${reason}` as const;
+
+/**
+ * What a send answered, in the admin's language: the server's own message in English (the
+ * specification's sentence, then who goes now, waits for their allowed hours or is skipped and
+ * why); in another language the same, worded from the answer's figures.
+ */
+export function sentText(created: Pick<CreatedCampaign, "message" | "outcome" | "campaign">, t: TFunction<"admin">): string {
+  const outcome = created.outcome;
+  if (i18n.language === "en" && created.message) return created.message;
+  const first = t("send.sent", { count: outcome?.total ?? created.campaign.total });
+  if (!outcome) return first;
+  const skipped = EXCLUSION_REASONS.reduce((sum, r) => sum + outcome.excluded[r], 0);
+  if (skipped === 0 && outcome.deferred === 0) return first;
+  const parts = [t("send.outcome.now", { count: outcome.sendNow })];
+  if (outcome.deferred > 0) parts.push(t("send.outcome.deferred", { count: outcome.deferred }));
+  if (skipped > 0) {
+    const why = EXCLUSION_REASONS.filter((r) => outcome.excluded[r] > 0).map((r) => `${t(reasonKey(r))}: ${outcome.excluded[r]}`);
+    parts.push(t("send.outcome.skipped", { count: skipped, why: why.join(", ") }));
+  }
+  return `${first} ${parts.join(", ")}.`;
+}
+
 /**
  * Confirm in the app's dialog, a loading toast that is always dismissed, then the server's message
  * ("Message sent successfully to N users.", and who waits or is skipped and why; the specification's
@@ -89,7 +115,7 @@ export async function confirmAndSend(
   try {
     const created = await createCampaign(body);
     // The server's own words: how many go now, wait for their hours, or are skipped and why.
-    toast.success(created.message || t("send.sent", { count: created.campaign.total }));
+    toast.success(sentText(created, t));
     void navigate(`/admin/campaigns/${created.campaign.id}`);
     return created;
   } catch (err) {

@@ -488,6 +488,25 @@ describe("review and send", () => {
     expect(screen.queryByText(/Message queued/)).not.toBeInTheDocument();
   });
 
+  it("says the same in Spanish, worded from the answer's figures", async () => {
+    const user = userEvent.setup();
+    const outcome = { total: 57, sendNow: 40, deferred: 12, excluded: { opted_out: 3, no_consent: 2, frequency_cap: 0, whatsapp_marketing_us: 0 } };
+    const words = "Message sent successfully to 57 users. 40 queued now, 12 deferred to their allowed hours, 5 skipped (opted out: 3, no consent basis: 2).";
+    mockApi([...baseRoutes, sentRoute(() => ({ status: 201, body: { campaign: { id: 7, total: 57 }, message: words, outcome } }))]);
+    stubConfirm(true);
+    renderScreen(<DriversPanel />);
+    await writeAndReview(user);
+    await screen.findByRole("table");
+    await act(() => setLanguage("es"));
+    await user.click(await screen.findByRole("button", { name: "Enviar" }));
+    expect(
+      await screen.findByText(
+        "Mensaje enviado correctamente a 57 usuarios. 40 en cola ahora, 12 aplazados a su horario permitido, 5 omitidos (Se dio de baja: 3, Sin consentimiento: 2).",
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(words)).not.toBeInTheDocument();
+  });
+
   it("shows the server's error message, keeps the review, and dismisses the loading toast", async () => {
     const user = userEvent.setup();
     mockApi([...baseRoutes, sentRoute(() => ({ status: 422, body: { error: { code: "unprocessable", message: "The message is longer than one SMS" } } }))]);

@@ -54,9 +54,9 @@ describe("applying and approval", () => {
     });
 
     // The referral list (docs/product.md): billing admins only.
-    expect((await call("/api/flex/v1/admin/referrals?pageSize=100", { token: support.token })).status).toBe(403);
-    const referrals = await json(await call("/api/flex/v1/admin/referrals?pageSize=100", { token: admin.token }));
-    expect(referrals.total).toBeGreaterThan(0);
+    expect((await call("/api/flex/v1/admin/referrals?Limit=100", { token: support.token })).status).toBe(403);
+    const referrals = await json(await call("/api/flex/v1/admin/referrals?Limit=100", { token: admin.token }));
+    expect(referrals.Count).toBeGreaterThan(0);
   });
 
   it("a chosen code must be free; a rejected driver may apply again; a revoked one may not", async () => {

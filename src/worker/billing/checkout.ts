@@ -112,7 +112,7 @@ export async function startCheckout(ctx: BillingContext, input: StartCheckout): 
  */
 export async function cancelCheckout(ctx: BillingContext, payment: PaymentRow): Promise<void> {
   if (payment.status !== "processing" || !payment.providerRef) return;
-  // The reason first: the provider's expired event (sent at once by the local provider) then keeps it.
+  // The reason first: the provider's expired event (sent at once by the Stripe emulator) then keeps it.
   await recordDecline(ctx, { paymentId: payment.id, code: "canceled" });
   try {
     await paymentsProvider(ctx).expireCheckoutSession(payment.providerRef);

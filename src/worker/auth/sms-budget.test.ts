@@ -6,8 +6,8 @@
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { billingContext } from "../billing/context";
 import { sendCourtesySms } from "../billing/notify";
+import { billingContext } from "../billing/run-context";
 import { invitations, outbox, rateLimits, users } from "../db/schema";
 import { createLogger } from "../log";
 import {

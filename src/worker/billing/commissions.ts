@@ -1,9 +1,9 @@
 import { and, eq, gt, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { commissions, payments, referralCodes, resellers, users } from "../db/schema";
-import { PaymentsProviderError } from "../providers/payments/provider";
+import { PaymentsProviderError } from "../providers/payments/provider-error";
 import type { BillingContext } from "./context";
-import { paymentsProvider } from "./payments";
+import { paymentsProvider } from "./payments-provider";
 
 export type CommissionRow = typeof commissions.$inferSelect;
 

@@ -49,7 +49,7 @@ describe("expiry reminders", () => {
   });
 });
 
-describe("the embedded provider's upkeep", () => {
+describe("the Stripe emulator's upkeep", () => {
   it("expires open checkout sessions past their time, which fails their payments", async () => {
     const user = await driver({ phone: uniquePhone() });
     const { payment, sessionId } = await openCheckout(user, (await testPlan()).id);

@@ -2,12 +2,12 @@ import { and, eq, gt, inArray, isNull, lte, ne, notExists, or, sql } from "drizz
 import { createDb, type Db } from "../db/client";
 import { optOuts, users } from "../db/schema";
 import { createLogger, type Logger } from "../log";
-import { LocalPayments } from "../providers/payments/local";
 import { localPaymentsAllowed } from "../providers/payments/provider";
 import { createSmsProvider } from "../providers/sms/provider";
 import { sweepCommissions } from "./commissions";
-import type { BillingContext } from "./context";
 import { billingMessages } from "./notify";
+import { stripeEmulator } from "./payments-provider";
+import { billingContextOf } from "./run-context";
 import { DAY_MS } from "./service-time";
 
 /** Reminders claimed per cron run (the cron runs every minute). */
@@ -59,16 +59,16 @@ export async function sendExpiryReminders(env: Env, db: Db, log: Logger, now: nu
   return sent;
 }
 
-/** The cron's billing work: expiry reminders, commission transfers and reversals due, and the embedded provider's own upkeep. */
+/** The cron's billing work: expiry reminders, commission transfers and reversals due, and the Stripe emulator's own upkeep. */
 export async function runBillingCron(env: Env, now: number, waitUntil: (promise: Promise<unknown>) => void): Promise<void> {
   const log = createLogger({ task: "billing" });
   const db = createDb(env.DB);
-  const ctx: BillingContext = { env, db, log, waitUntil };
+  const ctx = billingContextOf({ env, db, log, waitUntil });
   const steps: [string, () => Promise<unknown>][] = [
     ["reminders", () => sendExpiryReminders(env, db, log, now)],
     ["commissions", () => sweepCommissions(ctx)],
   ];
-  if (localPaymentsAllowed(env)) steps.push(["local_provider", () => new LocalPayments(env, { log, waitUntil }).housekeeping(now)]);
+  if (localPaymentsAllowed(env)) steps.push(["local_provider", () => stripeEmulator(ctx).housekeeping(now)]);
   // One step failing (an SMS outage) must not stop the others.
   for (const [name, step] of steps) {
     try {

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { commissions, invitations, localStripeObjects, serviceTimeLedger, stripeEvents, users } from "../db/schema";
 import { createLogger } from "../log";
-import { LOCAL_DISPUTED_CARD, LocalPayments } from "../providers/payments/local";
+import { DISPUTED_TEST_CARD } from "../providers/payments/stripe-emulator/cards";
 import {
   billingAdmin,
   driver,
@@ -17,12 +17,14 @@ import {
   userRow,
 } from "../test/billing-fixtures";
 import { call, db, json, PASSWORD, tokenFor, uniquePhone } from "../test/fixtures";
+import { stripeEmulator } from "./payments-provider";
+import { billingContextOf } from "./run-context";
 import { DAY_MS } from "./service-time";
 
-/** The embedded provider, as the app builds it; what it leaves running is awaited by `settled()`. */
+/** The Stripe emulator, as the app builds it; what it leaves running is awaited by `settled()`. */
 function localProvider() {
   const pending: Promise<unknown>[] = [];
-  const provider = new LocalPayments(env, { log: createLogger({ test: "disputes" }), waitUntil: (p) => pending.push(p) });
+  const provider = stripeEmulator(billingContextOf({ env, db, log: createLogger({ test: "disputes" }), waitUntil: (p) => pending.push(p) }));
   return { provider, settled: () => Promise.all(pending) };
 }
 
@@ -106,7 +108,7 @@ describe("charge.dispute.created", () => {
   it("the local provider's disputed test card pays, then disputes, with signed events through the same webhook", async () => {
     const user = await driver();
     const { payment, sessionId } = await openCheckout(user, (await testPlan({ days: 7 })).id);
-    expect((await payLocally(sessionId, LOCAL_DISPUTED_CARD.replace(/(\d{4})(?=\d)/g, "$1 "))).status).toBe(200);
+    expect((await payLocally(sessionId, DISPUTED_TEST_CARD.replace(/(\d{4})(?=\d)/g, "$1 "))).status).toBe(200);
     const row = await paymentRow(payment.id);
     expect(row).toMatchObject({ status: "successful", disputeStatus: "open" });
     expect(row.disputeId).toMatch(/^dp_local_/);

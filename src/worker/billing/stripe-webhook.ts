@@ -2,9 +2,11 @@ import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { z } from "zod";
 import { stripeEvents } from "../db/schema";
+import { recordDecline, settleFailed, settlePaid } from "./checkout";
 import type { BillingContext } from "./context";
-import { recordDecline, settleDisputeClosed, settleDisputeOpened, settleFailed, settlePaid, settleRefund } from "./payments";
-import { updateAccountStatus } from "./resellers";
+import { settleDisputeClosed, settleDisputeOpened } from "./disputes";
+import { settleRefund } from "./refunds";
+import { updateAccountStatus } from "./reseller-onboarding";
 
 /** Stripe's default: a signature more than five minutes old is refused, so a captured request cannot be replayed later. */
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -120,7 +122,7 @@ async function apply(ctx: BillingContext, event: Stripe.Event): Promise<boolean>
 }
 
 /**
- * POST /api/webhooks/stripe, and the embedded provider's events: the signature is checked on the
+ * POST /api/webhooks/stripe, and the Stripe emulator's events: the signature is checked on the
  * raw body before anything is parsed; then the event id is claimed, so each event is acted on
  * once. A redelivery of a finished event is a duplicate (200); one whose first delivery is still
  * running answers in_flight (409, so Stripe tries again later); a failure releases the claim and

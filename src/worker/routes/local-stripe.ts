@@ -2,10 +2,12 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { localCardSchema } from "../../shared/billing";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { stripeEmulator } from "../billing/payments-provider";
+import { billingContext } from "../billing/run-context";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
-import { LocalPayments } from "../providers/payments/local";
 import { localPaymentsAllowed } from "../providers/payments/provider";
+import type { StripeEmulator } from "../providers/payments/stripe-emulator/stripe-emulator";
 import { validate } from "../validate";
 
 // Ids as the local provider makes them: unguessable, so the URL is the capability, as Stripe's checkout URLs are.
@@ -13,9 +15,9 @@ const sessionParam = z.object({ id: z.string().regex(/^cs_local_[0-9a-f]{24}$/) 
 const linkParam = z.object({ id: z.string().regex(/^link_local_[0-9a-f]{24}$/) });
 
 /** The embedded provider, or 404 when real Stripe is configured or in production (these pages then do not exist). */
-function localProvider(c: Context<AppEnv>): LocalPayments {
+function localProvider(c: Context<AppEnv>): StripeEmulator {
   if (!localPaymentsAllowed(c.env)) throw new ApiError("not_found", "The local checkout is off: payments go through Stripe");
-  return new LocalPayments(c.env, { log: c.var.log, waitUntil: (promise) => c.executionCtx.waitUntil(promise) });
+  return stripeEmulator(billingContext(c));
 }
 
 /**

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
 import { restoreErasedOptOuts } from "../account/phone-hash";
-import { billingContext } from "../billing/context";
+import { billingContext } from "../billing/run-context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
 import { type Channel, confirmConsentByReply, recordOptIn, recordOptOut } from "../compliance/consent";
 import { inboundIntent } from "../compliance/inbound-intent";

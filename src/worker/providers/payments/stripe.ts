@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { providerTimeoutMs } from "../http-call";
-import { type CheckoutRequest, type ExpressAccount, type PaymentsProvider, PaymentsProviderError } from "./provider";
+import { PaymentsProviderError } from "./provider-error";
+import type { CheckoutRequest, ExpressAccount, PaymentsProvider } from "./types";
 
 /** A Stripe client on Workers: the fetch HTTP client, and the API base from STRIPE_API_BASE (the fake server in tests). */
 export function stripeClient(env: Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_API_BASE" | "PROVIDER_TIMEOUT_MS">): Stripe {

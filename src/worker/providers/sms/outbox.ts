@@ -2,7 +2,7 @@ import { and, desc, eq, gte } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { outbox } from "../../db/schema";
 import type { SendOutcome } from "../outcome";
-import type { LookupOutcome, SmsLookup, SmsMessage, SmsProvider } from "./provider";
+import type { LookupOutcome, SmsLookup, SmsMessage, SmsProvider } from "./types";
 
 /**
  * The embedded SMS provider for local runs: a message is "sent" by storing it in the outbox table

@@ -1,6 +1,6 @@
 import { callProvider, providerTimeoutMs, readJson, retryAfterSeconds } from "../http-call";
 import type { SendOutcome } from "../outcome";
-import type { LookupOutcome, SmsLookup, SmsMessage, SmsProvider } from "./provider";
+import type { LookupOutcome, SmsLookup, SmsMessage, SmsProvider } from "./types";
 
 type TwilioConfig = Pick<Env, "TWILIO_API_BASE" | "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_FROM" | "PROVIDER_TIMEOUT_MS">;
 

@@ -1,7 +1,7 @@
 import { type TemplateComponent, type TemplateRef, templateCategory, type WhatsAppTemplate } from "../../../shared/templates";
 import { callProvider, providerTimeoutMs, readJson, retryAfterSeconds } from "../http-call";
 import type { SendOutcome } from "../outcome";
-import type { WhatsAppProvider } from "./provider";
+import type { WhatsAppProvider } from "./types";
 
 type CloudApiConfig = Pick<Env, "WHATSAPP_API_BASE" | "WHATSAPP_TOKEN" | "WHATSAPP_PHONE_NUMBER_ID" | "WHATSAPP_BUSINESS_ACCOUNT_ID" | "PROVIDER_TIMEOUT_MS">;
 

@@ -3,8 +3,8 @@ import type { TemplateRef } from "../../../shared/templates";
 import type { Db } from "../../db/client";
 import { outbox, whatsappTemplates } from "../../db/schema";
 import type { SendOutcome } from "../outcome";
-import type { WhatsAppProvider } from "./provider";
 import { renderTemplate } from "./template";
+import type { WhatsAppProvider } from "./types";
 
 /**
  * The embedded WhatsApp provider for local runs: a send stores the rendered template in the outbox

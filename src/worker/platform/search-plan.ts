@@ -2,8 +2,8 @@
  * When a driver's engine searches: while now is inside a schedule window of some selected station,
  * read in that station's zone, or less than SEARCH_LEAD_MS before one opens (docs/engine.md).
  */
-import type { CaptureFilters, Weekday } from "../../shared/offer-filter";
-import { instantAt, localReading, parseClock, WEEKDAYS } from "../../shared/zoned-time";
+import type { CaptureFilters } from "../../shared/offer-filter";
+import { instantAt, localReading, parseClock, WEEKDAYS, type Weekday } from "../../shared/zoned-time";
 
 /** Searching starts this long before a window opens, so the first minutes of a window are covered. */
 export const SEARCH_LEAD_MS = 10 * 60_000;

@@ -40,6 +40,14 @@ export type SearchPlan =
   /** Not now; the next window opens at `opensAt` (null: none in the coming week). */
   | { searching: false; opensAt: number | null };
 
+/**
+ * Whether a plan worked out earlier still holds at `now`: a search until its windows close, a pause
+ * until the lead before the next window (a pause with no window ahead is worked out again).
+ */
+export function planHolds(plan: SearchPlan, now: number): boolean {
+  return plan.searching ? now < plan.until : plan.opensAt !== null && now < plan.opensAt - SEARCH_LEAD_MS;
+}
+
 /** Whether to search at `now` given the schedule and the zones of the selected stations. */
 export function searchPlan(schedule: CaptureFilters["schedule"], timeZones: string[], now: number): SearchPlan {
   const intervals = [...new Set(timeZones)].flatMap((tz) => windowIntervals(schedule, tz, now, now + 8 * DAY)).sort((a, b) => a.start - b.start);

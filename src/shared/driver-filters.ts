@@ -4,8 +4,8 @@
  * translates (filters.errors.<code>).
  */
 import { z } from "zod";
-import type { CaptureFilters, Weekday } from "./offer-filter";
-import { parseClock, WEEKDAYS } from "./zoned-time";
+import type { CaptureFilters } from "./offer-filter";
+import { parseClock, WEEKDAYS, type Weekday } from "./zoned-time";
 
 /** A filter set names at most this many stations (keeps each station query under D1's 100 bound parameters). */
 export const MAX_STATIONS = 80;

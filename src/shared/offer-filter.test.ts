@@ -1,6 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 import { describe, expect, it } from "vitest";
-import { type CaptureFilters, evaluateOffer, type OfferToJudge, type Reason, type Weekday } from "./offer-filter";
+import { type CaptureFilters, evaluateOffer, type OfferToJudge, type Reason } from "./offer-filter";
+import type { Weekday } from "./zoned-time";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -7,9 +7,8 @@
  * station's zone at the block's start: not from the offer's expiry, not in the server's zone, and
  * the buffer is a plain difference of instants (it does not wrap at 24 h).
  */
-import { localReading, parseClock } from "./zoned-time";
+import { localReading, parseClock, type Weekday } from "./zoned-time";
 
-export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
 export type Reason = "station" | "pay" | "hourly" | "buffer" | "day" | "window" | "duration";
 export type OfferToJudge = { stationId: string; startsAt: number; endsAt: number; payCents: number; timeZone: string };
 export type CaptureFilters = {

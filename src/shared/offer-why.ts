@@ -7,8 +7,7 @@
  * $50/hour is under a $0/hour minimum.
  */
 import type { DriverFilters } from "./driver-filters";
-import type { Weekday } from "./offer-filter";
-import { localReading } from "./zoned-time";
+import { localReading, type Weekday } from "./zoned-time";
 
 export type OfferFacts = { stationId: string; startsAt: number; endsAt: number; payCents: number; timeZone: string; seenAt: number };
 

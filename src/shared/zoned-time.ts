@@ -3,7 +3,7 @@
  * browser have it, with the full tz database). Stations keep their own zone: an offer's weekday
  * and minute of the day are the station's, never the server's or the browser's.
  */
-import type { Weekday } from "./offer-filter";
+export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
 
 /** @public (the driver filters and quiet hours use it) */
 export const WEEKDAYS: readonly Weekday[] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];

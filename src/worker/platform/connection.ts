@@ -11,8 +11,8 @@ import type { Db } from "../db/client";
 import { platformSignIns } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "./capture";
-import type { PlatformResult } from "./capture-session";
 import { type App, saveConnection } from "./driver-store";
+import type { PlatformResult } from "./engine-status";
 import { platformFor } from "./http-platform";
 import { PlatformError, type PlatformTokens } from "./platform";
 

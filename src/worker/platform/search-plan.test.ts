@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SEARCH_LEAD_MS, searchPlan, windowIntervals } from "./search-plan";
+import { planHolds, SEARCH_LEAD_MS, type SearchPlan, searchPlan, windowIntervals } from "./search-plan";
 
 const NY = "America/New_York";
 const at = (iso: string) => Date.parse(iso);
@@ -56,4 +56,22 @@ describe("searchPlan", () => {
   it("no windows: never", () => {
     expect(searchPlan({}, [NY], Date.now())).toEqual({ searching: false, opensAt: null });
   });
+});
+
+describe("planHolds", () => {
+  const T = at("2026-06-10T09:00:00-04:00");
+  const rows: [string, SearchPlan, number, boolean][] = [
+    ["searching, before its end", { searching: true, until: T + 1000 }, T, true],
+    ["searching, at its end", { searching: true, until: T }, T, false],
+    ["searching, past its end", { searching: true, until: T - 1000 }, T, false],
+    ["paused, before the lead", { searching: false, opensAt: T + SEARCH_LEAD_MS + 1000 }, T, true],
+    ["paused, at the lead before the window", { searching: false, opensAt: T + SEARCH_LEAD_MS }, T, false],
+    ["paused, within the lead", { searching: false, opensAt: T + 1000 }, T, false],
+    ["paused with no window ahead: worked out again", { searching: false, opensAt: null }, T, false],
+  ];
+  for (const [name, plan, now, holds] of rows) {
+    it(name, () => {
+      expect(planHolds(plan, now)).toBe(holds);
+    });
+  }
 });

@@ -2,8 +2,8 @@
  * When a driver's engine searches: while now is inside a schedule window of some selected station,
  * read in that station's zone, or less than SEARCH_LEAD_MS before one opens (docs/engine.md).
  */
-import type { CaptureFilters, Weekday } from "../../shared/offer-filter";
-import { instantAt, localReading, parseClock, WEEKDAYS } from "../../shared/zoned-time";
+import type { CaptureFilters } from "../../shared/offer-filter";
+import { instantAt, localReading, parseClock, WEEKDAYS, type Weekday } from "../../shared/zoned-time";
 
 /** Searching starts this long before a window opens, so the first minutes of a window are covered. */
 export const SEARCH_LEAD_MS = 10 * 60_000;
@@ -39,6 +39,14 @@ export type SearchPlan =
   | { searching: true; until: number }
   /** Not now; the next window opens at `opensAt` (null: none in the coming week). */
   | { searching: false; opensAt: number | null };
+
+/**
+ * Whether a plan worked out earlier still holds at `now`: a search until its windows close, a pause
+ * until the lead before the next window (a pause with no window ahead is worked out again).
+ */
+export function planHolds(plan: SearchPlan, now: number): boolean {
+  return plan.searching ? now < plan.until : plan.opensAt !== null && now < plan.opensAt - SEARCH_LEAD_MS;
+}
 
 /** Whether to search at `now` given the schedule and the zones of the selected stations. */
 export function searchPlan(schedule: CaptureFilters["schedule"], timeZones: string[], now: number): SearchPlan {

@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { MAX_WINDOWS_PER_DAY } from "../../../shared/driver-filters";
-import type { Weekday } from "../../../shared/offer-filter";
-import { WEEKDAYS } from "../../../shared/zoned-time";
+import { WEEKDAYS, type Weekday } from "../../../shared/zoned-time";
 import { Icon } from "../../components/ui/Icon";
 import { weekdayName } from "./format";
 

@@ -4,9 +4,8 @@
  * translation keys on the form's own fields.
  */
 import { type DriverFilters, defaultDriverFilters, driverFiltersSchema } from "../../../shared/driver-filters";
-import type { Weekday } from "../../../shared/offer-filter";
 import { z } from "../../../shared/zod";
-import { WEEKDAYS } from "../../../shared/zoned-time";
+import { WEEKDAYS, type Weekday } from "../../../shared/zoned-time";
 import { dollarsText, hoursText, parseDollars, parseHours } from "./format";
 import { fullWeek, type WeekSchedule } from "./ScheduleEditor";
 

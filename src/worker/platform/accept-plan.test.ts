@@ -1,0 +1,417 @@
+/**
+ * The accept plan, rule by rule: which new offers are judged, how the takes are ordered, which
+ * blocks are held, the daily cap on the station's day, and the rounds of accepts (overlaps with
+ * what is held, with accepts in doubt and within a round; the cap; ties; round boundaries).
+ */
+import { describe, expect, it } from "vitest";
+import type { CaptureFilters } from "../../shared/offer-filter";
+import { type Commitment, heldBlocks, judgeOffers, offersToJudge, overDailyCap, planRound, type RoundInput } from "./accept-plan";
+import type { PlatformOffer, ScheduledBlock } from "./platform";
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+/** Wednesday 2031-03-12, 00:00 UTC: offers are placed in hours after it. */
+const T0 = Date.parse("2031-03-12T00:00:00Z");
+const LA = "America/Los_Angeles";
+const stations = new Map([
+  ["S1", { timeZone: "UTC" }],
+  ["LA", { timeZone: LA }],
+  ["MARS", { timeZone: "Mars/Olympus_Mons" }],
+]);
+
+/** An offer `id` from hour `from` to hour `to` after T0, paying `dollars`. */
+function offer(id: string, from: number, to: number, dollars: number, over: Partial<PlatformOffer> = {}): PlatformOffer {
+  return { id, stationId: "S1", startsAt: T0 + from * HOUR, endsAt: T0 + to * HOUR, payCents: dollars * 100, expiresAt: T0, hidden: false, ...over };
+}
+const span = (from: number, to: number) => ({ startsAt: T0 + from * HOUR, endsAt: T0 + to * HOUR });
+const ids = (list: { id: string }[]) => list.map((o) => o.id);
+
+const wholeDay = [{ start: "00:00", end: "00:00" }];
+/** Filters that take every offer at S1, LA and MARS, whatever it pays. */
+const open: CaptureFilters = {
+  stations: [{ id: "S1" }, { id: "LA" }, { id: "MARS" }],
+  minPayCents: 0,
+  minHourlyCents: 0,
+  arrivalBufferMinutes: 0,
+  minDurationMinutes: 0,
+  maxDurationMinutes: 0,
+  schedule: { mon: wholeDay, tue: wholeDay, wed: wholeDay, thu: wholeDay, fri: wholeDay, sat: wholeDay, sun: wholeDay },
+};
+
+describe("offersToJudge", () => {
+  const listed = [offer("new", 1, 2, 50), offer("hidden", 1, 2, 50, { hidden: true }), offer("decided", 1, 2, 50), offer("pending", 1, 2, 50)];
+  it("keeps the new and the undecided ones, in the order listed; drops the hidden and the decided", () => {
+    expect(ids(offersToJudge(listed, (id) => id === "decided"))).toEqual(["new", "pending"]);
+  });
+  it("keeps nothing from an empty answer", () => {
+    expect(offersToJudge([], () => false)).toEqual([]);
+  });
+});
+
+describe("judgeOffers", () => {
+  const rows: { name: string; offers: PlatformOffer[]; filters?: Partial<CaptureFilters>; takes: string[]; disliked: [string, string[]][] }[] = [
+    { name: "takes an offer that passes every filter", offers: [offer("a", 2, 4, 60)], takes: ["a"], disliked: [] },
+    { name: "dislikes an offer under the minimum pay", offers: [offer("a", 2, 4, 40)], filters: { minPayCents: 5000 }, takes: [], disliked: [["a", ["pay"]]] },
+    { name: "takes an offer at exactly the minimum pay", offers: [offer("a", 2, 4, 50)], filters: { minPayCents: 5000 }, takes: ["a"], disliked: [] },
+    { name: "dislikes a station not selected", offers: [offer("a", 2, 4, 60, { stationId: "S9" })], takes: [], disliked: [["a", ["station"]]] },
+    {
+      name: "a station whose zone the runtime does not know is the station reason, alone",
+      offers: [offer("a", 2, 4, 1, { stationId: "MARS" })],
+      filters: { minPayCents: 5000 },
+      takes: [],
+      disliked: [["a", ["station"]]],
+    },
+    {
+      name: "reads the day in the station's zone: Wednesday 02:00 UTC is Tuesday in Los Angeles",
+      offers: [offer("a", 2, 4, 60, { stationId: "LA" })],
+      filters: { schedule: { wed: wholeDay } },
+      takes: [],
+      disliked: [["a", ["day"]]],
+    },
+    {
+      name: "a selected station missing from the catalogue is read in UTC",
+      offers: [offer("a", 2, 4, 60, { stationId: "S2" })],
+      filters: { stations: [{ id: "S2" }], schedule: { wed: wholeDay } },
+      takes: ["a"],
+      disliked: [],
+    },
+    {
+      name: "the buffer counts from the judging instant",
+      offers: [offer("soon", 0.5, 2, 60), offer("later", 1, 2, 60)],
+      filters: { arrivalBufferMinutes: 60 },
+      takes: ["later"],
+      disliked: [["soon", ["buffer"]]],
+    },
+    {
+      name: "the disliked keep the order listed, each with all its reasons",
+      offers: [offer("b", 2, 4, 10), offer("ok", 5, 6, 60), offer("a", 7, 9, 10, { stationId: "S9" })],
+      filters: { minPayCents: 5000 },
+      takes: ["ok"],
+      disliked: [
+        ["b", ["pay"]],
+        ["a", ["station", "pay"]],
+      ],
+    },
+    {
+      name: "takes go best pay per hour first",
+      offers: [offer("20/h", 1, 5, 80), offer("30/h", 6, 8, 60), offer("25/h", 9, 13, 100)],
+      takes: ["30/h", "25/h", "20/h"],
+      disliked: [],
+    },
+    {
+      name: "at the same pay per hour, the earlier start first",
+      offers: [offer("late", 9, 11, 40), offer("early", 1, 3, 40)],
+      takes: ["early", "late"],
+      disliked: [],
+    },
+    {
+      name: "at the same pay per hour and start, the better pay first",
+      offers: [offer("short", 1, 3, 40), offer("long", 1, 4, 60)],
+      takes: ["long", "short"],
+      disliked: [],
+    },
+    {
+      name: "an exact tie keeps the order listed",
+      offers: [offer("first", 1, 3, 40), offer("second", 1, 3, 40)],
+      takes: ["first", "second"],
+      disliked: [],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const judged = judgeOffers(row.offers, { ...open, ...row.filters }, stations, T0);
+      expect(ids(judged.takes)).toEqual(row.takes);
+      expect(judged.disliked.map((d) => [d.offer.id, d.reasons])).toEqual(row.disliked);
+    });
+  }
+});
+
+describe("heldBlocks", () => {
+  const own = (offerId: string, blockId: string | null, from: number, to: number): Commitment => ({ offerId, blockId, ...span(from, to) });
+  const scheduled = (id: string, offerId: string | null, from: number, to: number): ScheduledBlock => ({
+    id,
+    offerId,
+    stationId: "S1",
+    payCents: 5000,
+    arrivedAt: null,
+    ...span(from, to),
+  });
+  const now = T0 + 2 * HOUR;
+  const rows: { name: string; own: Commitment[]; scheduled: ScheduledBlock[]; held: [string, string | null][] }[] = [
+    { name: "nothing held", own: [], scheduled: [], held: [] },
+    {
+      name: "keeps our blocks that have not ended",
+      own: [own("o1", "B1", 1, 3), own("o2", "B2", 4, 6)],
+      scheduled: [],
+      held: [
+        ["o1", "B1"],
+        ["o2", "B2"],
+      ],
+    },
+    { name: "drops our blocks that ended, at their end too", own: [own("o1", "B1", 0, 1), own("o2", "B2", 1, 2)], scheduled: [], held: [] },
+    {
+      name: "adds the platform's blocks after ours",
+      own: [own("o1", "B1", 3, 4)],
+      scheduled: [scheduled("B9", "o9", 5, 6)],
+      held: [
+        ["o1", "B1"],
+        ["o9", "B9"],
+      ],
+    },
+    {
+      name: "a scheduled block that is ours (same block) is held once",
+      own: [own("o1", "B1", 3, 4)],
+      scheduled: [scheduled("B1", "o1", 3, 4)],
+      held: [["o1", "B1"]],
+    },
+    {
+      name: "a scheduled block of an offer we hold with no block id yet is held once",
+      own: [own("o1", null, 3, 4)],
+      scheduled: [scheduled("B1", "o1", 3, 4)],
+      held: [["o1", null]],
+    },
+    { name: "a block taken in the platform's app has its block id for an offer id", own: [], scheduled: [scheduled("B7", null, 3, 4)], held: [["B7", "B7"]] },
+    { name: "drops the platform's blocks that ended", own: [], scheduled: [scheduled("B7", "o7", 0, 2)], held: [] },
+    {
+      name: "the platform listing a block twice holds it once",
+      own: [],
+      scheduled: [scheduled("B7", "o7", 3, 4), scheduled("B7", "o7", 3, 4)],
+      held: [["o7", "B7"]],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      expect(heldBlocks(row.own, row.scheduled, now).map((c) => [c.offerId, c.blockId])).toEqual(row.held);
+    });
+  }
+  it("answers copies: adding a won block later leaves the profile's list as it was", () => {
+    const mine = [own("o1", "B1", 3, 4)];
+    const held = heldBlocks(mine, [], now);
+    held[0]!.endsAt = 0;
+    held.push(own("o2", "B2", 5, 6));
+    expect(mine).toEqual([own("o1", "B1", 3, 4)]);
+  });
+});
+
+describe("overDailyCap", () => {
+  // Los Angeles is UTC−7 on 2031-03-12 (daylight time began on the 9th): its Wednesday runs 07:00 UTC to 07:00 UTC.
+  const rows: { name: string; offer: PlatformOffer; held: { startsAt: number; endsAt: number }[]; cap: number; over: boolean }[] = [
+    { name: "no cap (0) never passes", offer: offer("a", 1, 23, 100), held: [span(0, 1)], cap: 0, over: false },
+    { name: "an offer alone within the cap", offer: offer("a", 1, 4, 100), held: [], cap: 180, over: false },
+    { name: "an offer alone longer than the cap", offer: offer("a", 1, 4, 100), held: [], cap: 179, over: true },
+    { name: "held and offered together exactly at the cap", offer: offer("a", 5, 7, 100), held: [span(1, 4)], cap: 300, over: false },
+    { name: "held and offered together a minute over the cap", offer: offer("a", 5, 7, 100), held: [span(1, 4)], cap: 299, over: true },
+    { name: "blocks of another day do not count", offer: offer("a", 5, 7, 100), held: [span(-20, -17), span(25, 28)], cap: 120, over: false },
+    {
+      name: "a held block from the day before does not count, though it ends on this one",
+      offer: offer("a", 1, 3, 100),
+      held: [span(-2, 2)],
+      cap: 120,
+      over: false,
+    },
+    { name: "a held block counts on the day it starts, though it ends on the next", offer: offer("a", 1, 3, 100), held: [span(22, 26)], cap: 300, over: true },
+    {
+      name: "days are the station's: 06:00 UTC is still Tuesday in Los Angeles",
+      offer: offer("a", 8, 10, 100, { stationId: "LA" }),
+      held: [span(4, 6)],
+      cap: 120,
+      over: false,
+    },
+    {
+      name: "days are the station's: 07:00 UTC is Wednesday in Los Angeles",
+      offer: offer("a", 8, 10, 100, { stationId: "LA" }),
+      held: [span(7, 8)],
+      cap: 120,
+      over: true,
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      expect(overDailyCap(row.offer, row.held, row.cap, stations)).toBe(row.over);
+    });
+  }
+});
+
+describe("planRound", () => {
+  type Row = {
+    name: string;
+    takes: PlatformOffer[];
+    held?: { startsAt: number; endsAt: number }[];
+    inDoubt?: PlatformOffer[];
+    cap?: number;
+    accept?: string[];
+    later?: string[];
+    deferred?: string[];
+    disliked?: [string, "overlap" | "daily_cap"][];
+  };
+  const rows: Row[] = [
+    { name: "no takes, no round", takes: [] },
+    { name: "a take with nothing held is asked for", takes: [offer("a", 2, 4, 60)], accept: ["a"] },
+    { name: "a take overlapping a held block is disliked for overlap", takes: [offer("a", 2, 4, 60)], held: [span(3, 5)], disliked: [["a", "overlap"]] },
+    { name: "a take inside a held block overlaps", takes: [offer("a", 2, 3, 60)], held: [span(1, 4)], disliked: [["a", "overlap"]] },
+    { name: "a take that starts as a held block ends does not overlap", takes: [offer("a", 4, 6, 60)], held: [span(2, 4)], accept: ["a"] },
+    { name: "a take that ends as a held block starts does not overlap", takes: [offer("a", 0, 2, 60)], held: [span(2, 4)], accept: ["a"] },
+    { name: "a take overlapping an accept in doubt waits for a later poll", takes: [offer("a", 2, 4, 60)], inDoubt: [offer("x", 3, 5, 90)], deferred: ["a"] },
+    { name: "an accept in doubt listed again is asked for again", takes: [offer("x", 3, 5, 90)], inDoubt: [offer("x", 3, 5, 90)], accept: ["x"] },
+    { name: "an accept in doubt that overlaps nothing lets a take through", takes: [offer("a", 2, 4, 60)], inDoubt: [offer("x", 6, 8, 90)], accept: ["a"] },
+    {
+      name: "overlap with a held block comes before an accept in doubt",
+      takes: [offer("a", 2, 4, 60)],
+      held: [span(1, 3)],
+      inDoubt: [offer("x", 3, 5, 90)],
+      disliked: [["a", "overlap"]],
+    },
+    {
+      name: "takes that overlap nothing are asked for in one round, in order",
+      takes: [offer("b", 5, 7, 90), offer("a", 1, 3, 60), offer("c", 8, 9, 20)],
+      accept: ["b", "a", "c"],
+    },
+    {
+      name: "of two overlapping takes the first is asked for, the second waits a round",
+      takes: [offer("rich", 2, 4, 90), offer("cheap", 3, 6, 60)],
+      accept: ["rich"],
+      later: ["cheap"],
+    },
+    {
+      name: "a take that overlaps only the one waiting is asked for now",
+      takes: [offer("a", 2, 4, 90), offer("b", 3, 6, 80), offer("c", 5, 7, 70)],
+      accept: ["a", "c"],
+      later: ["b"],
+    },
+    {
+      name: "an accept in doubt comes before overlap within the round",
+      takes: [offer("a", 2, 4, 90), offer("b", 3, 6, 80)],
+      inDoubt: [offer("x", 5, 7, 90)],
+      accept: ["a"],
+      deferred: ["b"],
+    },
+    {
+      name: "a take over the cap with nothing in the round is disliked",
+      takes: [offer("a", 1, 4, 60)],
+      held: [span(6, 9)],
+      cap: 300,
+      disliked: [["a", "daily_cap"]],
+    },
+    {
+      name: "a take over the cap only with the round's blocks waits for them",
+      takes: [offer("a", 1, 4, 90), offer("b", 6, 9, 60)],
+      cap: 300,
+      accept: ["a"],
+      later: ["b"],
+    },
+    { name: "a take exactly at the cap is asked for", takes: [offer("a", 1, 4, 90), offer("b", 6, 8, 60)], cap: 300, accept: ["a", "b"] },
+    {
+      name: "the cap counts held blocks and the round's together",
+      takes: [offer("a", 1, 2, 90), offer("b", 3, 4, 90), offer("c", 5, 6, 90)],
+      held: [span(10, 12)],
+      cap: 240,
+      accept: ["a", "b"],
+      later: ["c"],
+    },
+    { name: "a take on another day is not held back by the cap", takes: [offer("a", 1, 4, 90), offer("b", 25, 28, 60)], cap: 180, accept: ["a", "b"] },
+    {
+      name: "everything at once: overlap, in doubt, a later round, the cap",
+      takes: [offer("a", 1, 2, 99), offer("held", 3, 4, 98), offer("doubt", 6, 7, 97), offer("b", 1, 3, 96), offer("c", 9, 11, 95)],
+      held: [span(3, 5)],
+      inDoubt: [offer("x", 6, 8, 90)],
+      cap: 240,
+      accept: ["a"],
+      later: ["b", "c"],
+      deferred: ["doubt"],
+      disliked: [["held", "overlap"]],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const round = planRound(row.takes, { held: row.held ?? [], inDoubt: row.inDoubt ?? [], dailyCapMinutes: row.cap ?? 0, stations });
+      expect({
+        accept: ids(round.accept),
+        later: ids(round.later),
+        deferred: ids(round.deferred),
+        disliked: round.disliked.map((d) => [d.offer.id, d.reason]),
+      }).toEqual({ accept: row.accept ?? [], later: row.later ?? [], deferred: row.deferred ?? [], disliked: row.disliked ?? [] });
+    });
+  }
+});
+
+/** Plans round after round as the engine does: each block won is held before the next round. Answers the rounds that ask for something. */
+function playRounds(takes: PlatformOffer[], input: Omit<RoundInput, "held"> & { held: { startsAt: number; endsAt: number }[] }, won: string[]) {
+  const held = [...input.held];
+  const rounds: string[][] = [];
+  const disliked: [string, string][] = [];
+  let remaining = takes;
+  while (remaining.length > 0) {
+    const round = planRound(remaining, { ...input, held });
+    if (round.accept.length > 0) rounds.push(ids(round.accept));
+    disliked.push(...round.disliked.map((d): [string, string] => [d.offer.id, d.reason]));
+    held.push(...round.accept.filter((o) => won.includes(o.id)));
+    remaining = round.later;
+  }
+  return { rounds, disliked };
+}
+
+describe("rounds one after the other", () => {
+  const base = { held: [], inDoubt: [], dailyCapMinutes: 0, stations };
+  const rows: { name: string; takes: PlatformOffer[]; cap?: number; won: string[]; rounds: string[][]; disliked: [string, string][] }[] = [
+    {
+      name: "the better of two overlapping is won: the other is disliked for overlap in round two",
+      takes: [offer("rich", 2, 4, 90), offer("cheap", 3, 6, 60)],
+      won: ["rich"],
+      rounds: [["rich"]],
+      disliked: [["cheap", "overlap"]],
+    },
+    {
+      name: "the better of two overlapping is gone: the other is asked for in round two",
+      takes: [offer("rich", 2, 4, 90), offer("cheap", 3, 6, 60)],
+      won: [],
+      rounds: [["rich"], ["cheap"]],
+      disliked: [],
+    },
+    {
+      name: "a chain of three overlapping, none won: one round each",
+      takes: [offer("a", 1, 3, 90), offer("b", 2, 4, 80), offer("c", 2.5, 5, 70)],
+      won: [],
+      rounds: [["a"], ["b"], ["c"]],
+      disliked: [],
+    },
+    {
+      name: "a chain whose ends do not overlap: both ends in round one, the middle disliked once one is won",
+      takes: [offer("a", 1, 3, 90), offer("b", 2, 6, 80), offer("c", 5, 7, 70)],
+      won: ["c"],
+      rounds: [["a", "c"]],
+      disliked: [["b", "overlap"]],
+    },
+    {
+      name: "a take waiting on the cap is disliked when the round's block is won",
+      takes: [offer("a", 1, 4, 90), offer("b", 6, 9, 60)],
+      cap: 300,
+      won: ["a"],
+      rounds: [["a"]],
+      disliked: [["b", "daily_cap"]],
+    },
+    {
+      name: "a take waiting on the cap is asked for when the round's block is gone",
+      takes: [offer("a", 1, 4, 90), offer("b", 6, 9, 60)],
+      cap: 300,
+      won: [],
+      rounds: [["a"], ["b"]],
+      disliked: [],
+    },
+    {
+      name: "all won: later rounds keep to the cap and to no overlap",
+      takes: [offer("a", 1, 3, 90), offer("b", 2, 4, 85), offer("c", 5, 7, 80), offer("d", 8, 10, 75)],
+      cap: 240,
+      won: ["a", "b", "c", "d"],
+      rounds: [["a", "c"]],
+      disliked: [
+        ["b", "overlap"],
+        ["d", "daily_cap"],
+      ],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      expect(playRounds(row.takes, { ...base, dailyCapMinutes: row.cap ?? 0 }, row.won)).toEqual({ rounds: row.rounds, disliked: row.disliked });
+    });
+  }
+});

@@ -1,0 +1,96 @@
+/**
+ * The capture engine when things go wrong: accepts whose answer is lost (settled from the platform's
+ * schedule, never accepted twice), the object evicted between polls, the platform's 429s, 5xx and
+ * time-outs (back-off), all against the fake platform over HTTP.
+ */
+import { abortAllDurableObjects, env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { offers } from "../db/schema";
+import { db } from "../test/fixtures";
+import { captureSessionOf } from "./capture";
+import { connectedDriver } from "./test-driver";
+import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords } from "./test-engine";
+
+const start = engineStarter();
+
+describe("failures, restarts and the platform's limits", () => {
+  it("an accept whose answer is lost is resolved from the platform's schedule, not accepted again, across a restart", async () => {
+    const d = await connectedDriver({ faults: [{ kind: "lost", on: "accept" }] });
+    const [id] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 6000 }]);
+    await start(d.user.id);
+    // The accept hangs until the platform time-out (1 s in tests); then the object restarts.
+    await sleep(1300);
+    await abortAllDurableObjects();
+    const [row] = await waitForRecords(d.user.id, 1, 6000);
+    expect(row).toMatchObject({ platformOfferId: id, status: "won", blockId: expect.stringMatching(/^BL/) });
+    const accepts = ((await (await fetch(`${env.FAKE_PLATFORM_URL}/__control/accepts`)).json()) as { accepts: { offerId: string }[] }).accepts;
+    expect(accepts.filter((a) => a.offerId === id)).toHaveLength(1);
+    expect((await d.world.stats()).doubleAccepts).toBe(0);
+  });
+
+  it("takes nothing that overlaps an accept whose answer was lost until that accept is settled", async () => {
+    const d = await connectedDriver({ faults: [{ kind: "lost", on: "accept" }] });
+    const base = soon(3);
+    const [rich, cheap] = await d.world.offers([
+      { serviceAreaId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 9000 },
+      { serviceAreaId: d.stations[0]!, startsAt: base + HOUR, endsAt: base + 3 * HOUR, payCents: 4000 },
+    ]);
+    // The rich one's accept is lost (the platform gives us the block, the answer never comes); the
+    // next poll lists only the cheap one, which must wait for the schedule to say the rich one is ours.
+    await start(d.user.id);
+    const rows = await waitForRecords(d.user.id, 2, 8000);
+    expect(rows.find((r) => r.platformOfferId === rich)).toMatchObject({ status: "won" });
+    expect(rows.find((r) => r.platformOfferId === cheap)).toMatchObject({ status: "disliked", reasons: ["overlap"] });
+    expect(await d.world.stats()).toMatchObject({ overlaps: 0, doubleAccepts: 0 });
+  });
+
+  it("an accept that failed before the platform took it is tried again while the offer is open", async () => {
+    const d = await connectedDriver({ faults: [{ kind: "5xx", on: "accept" }] });
+    const [id] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 6000 }]);
+    await start(d.user.id);
+    const [row] = await waitForRecords(d.user.id, 1, 6000);
+    expect(row).toMatchObject({ platformOfferId: id, status: "won" });
+    expect(await recordsOf(d.user.id)).toHaveLength(1);
+  });
+
+  it("remembers decided offers across a restart: nothing is judged or recorded twice", async () => {
+    const d = await connectedDriver({ filters: { minPayCents: 9000 } });
+    await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 6000, expiresInMs: 120_000 }]);
+    const stub = captureSessionOf(env, d.user.id);
+    await start(d.user.id);
+    await waitForRecords(d.user.id, 1);
+    // A record deleted behind the engine's back is not written again: the object remembers it decided.
+    await db.delete(offers).where(eq(offers.userId, d.user.id));
+    await abortAllDurableObjects();
+    await sleep(1000);
+    expect(await recordsOf(d.user.id)).toHaveLength(0);
+    expect((await stub.status(d.user.id)).state).toBe("searching");
+  });
+
+  it("backs off as the platform asks on a 429 and never polls over its limit again", async () => {
+    // One poll per 2 s allowed; the engine asks every 300 ms until told to wait.
+    const d = await connectedDriver({ offersRate: 0.5, offersBurst: 1 });
+    await start(d.user.id);
+    await sleep(2600);
+    const mine = (await d.world.stats()).drivers[d.driverId]!;
+    expect(mine.overLimit).toBe(1);
+    // The 429 said "Retry-After: 2": at most the first poll, the refused one and one after the wait.
+    expect(mine.polls).toBeLessThanOrEqual(3);
+    const status = await captureSessionOf(env, d.user.id).status(d.user.id);
+    expect(status.state).toBe("searching");
+  });
+
+  it("backs off on 5xx and time-outs, then searches again", async () => {
+    const d = await connectedDriver({
+      faults: [
+        { kind: "5xx", on: "offers" },
+        { kind: "timeout", on: "offers" },
+      ],
+    });
+    const [id] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 6000 }]);
+    await start(d.user.id);
+    const [row] = await waitForRecords(d.user.id, 1, 8000);
+    expect(row).toMatchObject({ platformOfferId: id, status: "won" });
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * What the engine remembers of the offers it saw, in its object's storage: decided offers (kept
+ * across a restart, forgotten after they cannot come back), accepts in doubt, offers left for a
+ * later poll, and the records D1 did not take, written again later.
+ */
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import type { Db } from "../db/client";
+import { offers } from "../db/schema";
+import { createLogger } from "../log";
+import { db, seedUser } from "../test/fixtures";
+import { OfferLedger, offerRecord } from "./offer-ledger";
+import type { PlatformOffer } from "./platform";
+import { memoryKv, testProfile } from "./test-engine";
+
+const NOW = Date.parse("2031-03-12T12:00:00Z");
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const log = createLogger({ task: "test" });
+/** A database that takes nothing. */
+const down = {
+  insert: () => {
+    throw new Error("D1 unavailable");
+  },
+} as unknown as Db;
+const profile = testProfile(NOW);
+
+function offer(id: string, over: Partial<PlatformOffer> = {}): PlatformOffer {
+  return { id, stationId: "S1", startsAt: NOW + HOUR, endsAt: NOW + 3 * HOUR, payCents: 6000, expiresAt: NOW + MIN, hidden: false, ...over };
+}
+const ids = (list: { id: string }[]) => list.map((o) => o.id);
+
+describe("offerRecord", () => {
+  it("names and zones the record after the station", () => {
+    expect(offerRecord(profile, offer("a"), "won", NOW, { blockId: "B1" })).toEqual({
+      userId: 1,
+      app: "flex",
+      platformOfferId: "a",
+      stationId: "S1",
+      stationName: "Station 1",
+      timeZone: "America/Denver",
+      status: "won",
+      reasons: null,
+      payCents: 6000,
+      startsAt: NOW + HOUR,
+      endsAt: NOW + 3 * HOUR,
+      blockId: "B1",
+      seenAt: NOW,
+    });
+  });
+  it("a station not in the catalogue: its id for a name, UTC for a zone", () => {
+    expect(offerRecord(profile, offer("a", { stationId: "S9" }), "disliked", NOW, { reasons: ["station"] })).toMatchObject({
+      stationName: "S9",
+      timeZone: "UTC",
+      reasons: ["station"],
+      blockId: null,
+    });
+  });
+});
+
+describe("OfferLedger", () => {
+  const ledger = (kv = memoryKv(), database: Db = down) => new OfferLedger(kv, database, () => log);
+
+  it("knows nothing at first", () => {
+    const l = ledger();
+    expect([l.decided("a"), l.inDoubt(), l.unlisted(new Set())]).toEqual([false, [], []]);
+  });
+
+  const rows: { name: string; steps: (l: OfferLedger) => void; decided: boolean; inDoubt: string[]; unlisted: string[] }[] = [
+    {
+      name: "asked for: in doubt, and settled from the schedule once not listed",
+      steps: (l) => l.asking(offer("a")),
+      decided: false,
+      inDoubt: ["a"],
+      unlisted: ["a"],
+    },
+    { name: "left for later, never asked: not in doubt", steps: (l) => l.waiting(offer("a")), decided: false, inDoubt: [], unlisted: ["a"] },
+    {
+      name: "left for later after being asked for: still in doubt",
+      steps: (l) => {
+        l.asking(offer("a"));
+        l.waiting(offer("a"));
+      },
+      decided: false,
+      inDoubt: ["a"],
+      unlisted: ["a"],
+    },
+    {
+      name: "decided after being asked for: out of doubt",
+      steps: (l) => {
+        l.asking(offer("a"));
+        l.decide(profile, offer("a"), "won", NOW, { blockId: "B1" });
+      },
+      decided: true,
+      inDoubt: [],
+      unlisted: [],
+    },
+    { name: "disliked: decided", steps: (l) => l.decide(profile, offer("a"), "disliked", NOW, { reasons: ["pay"] }), decided: true, inDoubt: [], unlisted: [] },
+    { name: "gone: decided", steps: (l) => l.decide(profile, offer("a"), "gone", NOW), decided: true, inDoubt: [], unlisted: [] },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const kv = memoryKv();
+      row.steps(ledger(kv));
+      // Read back from storage, as after a restart.
+      const l = ledger(kv);
+      expect(l.decided("a")).toBe(row.decided);
+      expect(ids(l.inDoubt())).toEqual(row.inDoubt);
+      expect(ids(l.unlisted(new Set()))).toEqual(row.unlisted);
+      expect(l.unlisted(new Set(["a"]))).toEqual([]);
+    });
+  }
+
+  it("forgets a decided offer ten minutes after it expired, and never a pending one", () => {
+    const kv = memoryKv();
+    const l = ledger(kv);
+    l.decide(profile, offer("expired", { expiresAt: NOW - 11 * MIN }), "gone", NOW - 12 * MIN);
+    l.decide(profile, offer("recent", { expiresAt: NOW - 9 * MIN }), "gone", NOW - 12 * MIN);
+    l.asking(offer("asked", { expiresAt: NOW - 60 * MIN }));
+    l.prune(NOW);
+    expect([l.decided("expired"), l.decided("recent")]).toEqual([false, true]);
+    expect(ids(l.inDoubt())).toEqual(["asked"]);
+    expect(kv.keys()).toEqual(["seen:asked", "seen:recent"]);
+  });
+
+  it("a decision is remembered from when it was made, if the offer had already expired", () => {
+    const l = ledger();
+    l.decide(profile, offer("a", { expiresAt: NOW - 60 * MIN }), "gone", NOW);
+    l.prune(NOW + 9 * MIN);
+    expect(l.decided("a")).toBe(true);
+  });
+
+  it("prunes at most every five minutes", () => {
+    const l = ledger();
+    l.prune(NOW);
+    l.decide(profile, offer("a", { expiresAt: NOW - 20 * MIN }), "gone", NOW - 20 * MIN);
+    l.prune(NOW + 5 * MIN - 1);
+    expect(l.decided("a")).toBe(true);
+    l.prune(NOW + 5 * MIN);
+    expect(l.decided("a")).toBe(false);
+  });
+
+  it("records D1 does not take wait in storage; their wins still count as held", async () => {
+    const kv = memoryKv();
+    const l = ledger(kv);
+    await l.record([]);
+    expect(kv.keys()).toEqual([]);
+    const won = l.decide(profile, offer("a"), "won", NOW, { blockId: "B1" });
+    const ended = l.decide(profile, offer("b", { startsAt: NOW - 3 * HOUR, endsAt: NOW - HOUR }), "won", NOW, { blockId: "B2" });
+    const gone = l.decide(profile, offer("c"), "gone", NOW);
+    await l.record([won, ended]);
+    await l.record([gone]);
+    expect(kv.get("unrecorded")).toEqual([won, ended, gone]);
+    expect(l.unrecordedWins(NOW)).toEqual([{ offerId: "a", blockId: "B1", startsAt: NOW + HOUR, endsAt: NOW + 3 * HOUR }]);
+    // Still down: they keep waiting.
+    await l.flushUnrecorded();
+    expect(kv.get("unrecorded")).toEqual([won, ended, gone]);
+  });
+
+  it("writes the waiting records once D1 takes them, each once", async () => {
+    const user = await seedUser();
+    const kv = memoryKv();
+    const mine = testProfile(NOW, { id: user.id });
+    const first = offerRecord(mine, offer("a"), "won", NOW, { blockId: "B1" });
+    const second = offerRecord(mine, offer("b"), "disliked", NOW, { reasons: ["pay"] });
+    await ledger(kv, down).record([first, second]);
+    const up = ledger(kv, db);
+    await up.flushUnrecorded();
+    expect(kv.get("unrecorded")).toBeUndefined();
+    expect(up.unrecordedWins(NOW)).toEqual([]);
+    await up.record([first]);
+    const rows = await db.select().from(offers).where(eq(offers.userId, user.id)).orderBy(offers.id).all();
+    expect(rows.map((r) => [r.platformOfferId, r.status])).toEqual([
+      ["a", "won"],
+      ["b", "disliked"],
+    ]);
+  });
+});

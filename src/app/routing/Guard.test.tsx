@@ -2,11 +2,11 @@ import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { IdClaims } from "../../../shared/auth";
-import { setLanguage } from "../../i18n";
-import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
-import { patchRoutesOnNavigation, routes } from "../../router";
-import { aDriver, renderRoutes, signedIn } from "../../test/render";
+import type { IdClaims } from "../../shared/auth";
+import { setLanguage } from "../i18n";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+import { patchRoutesOnNavigation, routes } from "../router";
+import { aDriver, renderRoutes, signedIn } from "../test/render";
 import { forgetResends } from "./Guard";
 
 // The real route table under a fixed session: where does each kind of person end up?

@@ -1,8 +1,8 @@
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setLanguage } from "../../i18n";
-import { renderRoutes, stubApi } from "../../test/render";
+import { setLanguage } from "../i18n";
+import { renderRoutes, stubApi } from "../test/render";
 import LocalCheckoutPage, { formatExpiry, groupCardNumber } from "./LocalCheckoutPage";
 
 const NOW = new Date(2026, 5, 10, 12).getTime();

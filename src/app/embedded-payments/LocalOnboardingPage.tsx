@@ -1,11 +1,11 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { TextField } from "../../components/ui/FormField";
-import { StatusView } from "../../components/ui/StatusView";
+import { TextField } from "../components/ui/FormField";
+import { StatusView } from "../components/ui/StatusView";
 import { localStripeApi, useLocalLink } from "./api";
-import "../../i18n/billing";
-import "./local-stripe.css";
+import "../i18n/billing";
+import "./embedded-payments.css";
 
 /**
  * The local Connect Express onboarding (PAYMENTS_PROVIDER = "local"): stands in for Stripe's

@@ -1,13 +1,13 @@
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { formatCents, localCardSchema } from "../../../shared/billing";
-import { TextField } from "../../components/ui/FormField";
-import { StatusView } from "../../components/ui/StatusView";
-import { ApiClientError } from "../../lib/api-client";
+import { formatCents, localCardSchema } from "../../shared/billing";
+import { TextField } from "../components/ui/FormField";
+import { StatusView } from "../components/ui/StatusView";
+import { ApiClientError } from "../lib/api-client";
 import { localStripeApi, useLocalSession } from "./api";
-import "../../i18n/billing";
-import "./local-stripe.css";
+import "../i18n/billing";
+import "./embedded-payments.css";
 
 type Field = "number" | "expiry" | "cvc";
 const DECLINES = new Set(["generic_decline", "insufficient_funds", "test_mode_live_card"]);

@@ -113,7 +113,7 @@ export const pageRoutes: RouteObject[] = [
         // Inviting friends and reselling need no platform account: a reseller may not drive at all.
         { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
-        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
+        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/reseller/ResellerPage")), handle: { title: "titles.flexReseller" } },
         // Another driver's calendar: for administrators and resellers, who need no platform account of their own (the server decides who may).
         { path: "flex/calendar/:phoneNumber", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
       ]),

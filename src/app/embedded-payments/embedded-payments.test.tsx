@@ -22,7 +22,7 @@ let assign: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   await setLanguage("en");
   assign = vi.fn();
-  vi.stubGlobal("location", { ...window.location, assign });
+  vi.stubGlobal("location", { ...window.location, href: window.location.href, assign });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -32,7 +32,7 @@ let assign: ReturnType<typeof vi.fn>;
 beforeEach(async () => {
   await setLanguage("en");
   assign = vi.fn();
-  vi.stubGlobal("location", { ...window.location, assign, origin: "https://app.test" });
+  vi.stubGlobal("location", { ...window.location, href: window.location.href, assign, origin: "https://app.test" });
 });
 afterEach(() => {
   vi.unstubAllGlobals();

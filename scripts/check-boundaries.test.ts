@@ -74,6 +74,26 @@ describe("checkFile", () => {
     expect(rules("src/app/components/ui/Pager.tsx", 'import { x } from "../../../shared/paging";')).toEqual([]);
   });
 
+  it("keeps the routing and the embedded payments pages apart from the features, meeting in the route table", () => {
+    expect(rules("src/app/routing/Guard.tsx", 'import { x } from "../features/auth/api";')).toEqual(["src/app/routing never imports a feature"]);
+    expect(rules("src/app/embedded-payments/LocalCheckoutPage.tsx", 'import { money } from "../features/billing/format";')).toEqual([
+      "src/app/embedded-payments never imports a feature",
+    ]);
+    expect(rules("src/app/features/auth/LoginPage.tsx", 'import { readResume } from "../../routing/resume";')).toEqual([
+      "features never import src/app/routing",
+    ]);
+    expect(rules("src/app/features/billing/reseller/ResellerPage.tsx", 'import { x } from "../../../embedded-payments/api";')).toEqual([
+      "features never import src/app/embedded-payments",
+    ]);
+    expect(rules("src/app/routing/Guard.tsx", 'import { useSession } from "../lib/session";\nimport { Splash } from "../components/ui/Splash";')).toEqual([]);
+    expect(
+      rules(
+        "src/app/routes.tsx",
+        'import type { GuardLevel } from "./routing/post-sign-in";\nconst p = () => import("./embedded-payments/LocalCheckoutPage");',
+      ),
+    ).toEqual([]);
+  });
+
   it("lets only the typed client fetch the API", () => {
     expect(rules("src/app/layouts/SiteFooter.tsx", 'const res = await fetch("/api/status/health");')).toEqual([
       "the SPA calls the API only through the typed client (src/app/lib/api-client.ts)",

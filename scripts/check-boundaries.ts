@@ -6,6 +6,9 @@
  * - the Worker never imports the SPA;
  * - src/shared imports only src/shared and the pure packages in SHARED_PACKAGES;
  * - src/app/lib and src/app/components never import each other, nor any feature;
+ * - the app's parts that are not features (src/app/routing: the guards and the post-sign-in routing;
+ *   src/app/embedded-payments: the pages of the payments provider embedded for development) import no
+ *   feature, and no feature imports them: src/app/routes.tsx is where they meet;
  * - the SPA calls the API only through the typed client (no `fetch("/api…")` outside src/app/lib/api-client.ts);
  * - the Worker speaks one database dialect, drizzle: no raw D1 statements (`.prepare(…)`, `DB.exec(…)`) outside
  *   its tests (docs/decisions/, "One database dialect").
@@ -52,6 +55,9 @@ const packageName = (specifier: string) => (specifier.startsWith("@") ? specifie
 const featureOf = (path: string) => /^src\/app\/features\/([^/]+)\//.exec(`${path}/`)?.[1] ?? null;
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 const isTest = (path: string) => /\.test\.tsx?$/.test(path);
+/** The SPA's folders that sit beside the features without being one. */
+export const APP_PARTS = ["src/app/routing", "src/app/embedded-payments"];
+const appPartOf = (path: string) => APP_PARTS.find((dir) => under(path, dir)) ?? null;
 
 export function checkFile(file: SourceFile): Violation[] {
   const violations: Violation[] = [];
@@ -79,6 +85,10 @@ export function checkFile(file: SourceFile): Violation[] {
     if (layer === "lib" && under(to, "src/app/components")) fail(ref, "src/app/lib never imports src/app/components");
     if (layer === "components" && under(to, "src/app/lib")) fail(ref, "src/app/components never imports src/app/lib");
     if (layer && into) fail(ref, `src/app/${layer} never imports a feature`);
+    const part = appPartOf(file.path);
+    if (part && into) fail(ref, `${part} never imports a feature`);
+    const intoPart = appPartOf(to);
+    if (from && intoPart) fail(ref, `features never import ${intoPart}`);
   }
   if (under(file.path, "src/app") && !isTest(file.path) && file.path !== "src/app/lib/api-client.ts") {
     for (const m of stripComments(file.source).matchAll(/\bfetch\(\s*["'`]\/api\//g)) {

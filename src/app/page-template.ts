@@ -24,7 +24,7 @@ export const EARLY_PAGE = {
   path: "/flex/dashboard",
   sources: [
     "src/app/routes.tsx",
-    "src/app/features/routing/Guard.tsx",
+    "src/app/routing/Guard.tsx",
     "src/app/features/driver/DashboardPage.tsx",
     "src/app/layouts/UserMenu.tsx",
     "src/app/layouts/SiteFooter.tsx",

@@ -1,10 +1,10 @@
 import type { RouteObject } from "react-router";
-import type { GuardLevel } from "./features/routing/post-sign-in";
 import { AdminLayout } from "./layouts/AdminLayout";
 import { AuthLayout } from "./layouts/AuthLayout";
 import { NotFoundPage } from "./layouts/ErrorPage";
 import { GeneralLayout } from "./layouts/GeneralLayout";
 import { lazyPage } from "./lib/lazy-page";
+import type { GuardLevel } from "./routing/post-sign-in";
 
 /**
  * The route table of every page but the landing page (docs/design-system.md, "Routes"). It loads
@@ -14,10 +14,10 @@ import { lazyPage } from "./lib/lazy-page";
 
 /**
  * A pathless layout route that applies the post-sign-in routing of its level to its children
- * (features/routing). The guard's code loads with the first page that needs it.
+ * (src/app/routing). The guard's code loads with the first page that needs it.
  */
 function guarded(level: GuardLevel, children: RouteObject[]): RouteObject {
-  return { lazy: lazyPage(() => import("./features/routing/Guard").then(({ Guard }) => ({ default: () => <Guard level={level} /> }))), children };
+  return { lazy: lazyPage(() => import("./routing/Guard").then(({ Guard }) => ({ default: () => <Guard level={level} /> }))), children };
 }
 
 export const pageRoutes: RouteObject[] = [
@@ -38,7 +38,7 @@ export const pageRoutes: RouteObject[] = [
     path: "admin",
     // Administrators only: anyone else signed in is told they have no access.
     lazy: lazyPage(() =>
-      import("./features/routing/Guard").then(({ Guard }) => ({
+      import("./routing/Guard").then(({ Guard }) => ({
         default: () => (
           <Guard level="admin">
             <AdminLayout />
@@ -89,12 +89,12 @@ export const pageRoutes: RouteObject[] = [
       // The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"), open like Stripe's hosted ones.
       {
         path: "local-stripe/checkout/:id",
-        lazy: lazyPage(() => import("./features/local-stripe/LocalCheckoutPage")),
+        lazy: lazyPage(() => import("./embedded-payments/LocalCheckoutPage")),
         handle: { title: "billing:titles.localCheckout" },
       },
       {
         path: "local-stripe/onboarding/:id",
-        lazy: lazyPage(() => import("./features/local-stripe/LocalOnboardingPage")),
+        lazy: lazyPage(() => import("./embedded-payments/LocalOnboardingPage")),
         handle: { title: "billing:titles.localOnboarding" },
       },
       // The optional-redirect screens: a session with a confirmed phone is enough.
@@ -113,7 +113,7 @@ export const pageRoutes: RouteObject[] = [
         // Inviting friends and reselling need no platform account: a reseller may not drive at all.
         { path: "flex/invite", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
         { path: "flex/invite/:phoneNumber", lazy: lazyPage(() => import("./features/billing/InvitePage")), handle: { title: "titles.flexInvite" } },
-        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/ResellerPage")), handle: { title: "titles.flexReseller" } },
+        { path: "flex/reseller", lazy: lazyPage(() => import("./features/billing/reseller/ResellerPage")), handle: { title: "titles.flexReseller" } },
         // Another driver's calendar: for administrators and resellers, who need no platform account of their own (the server decides who may).
         { path: "flex/calendar/:phoneNumber", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
       ]),

@@ -4,11 +4,12 @@
  * the console's signed-in admins and a route-matching API stub on top).
  */
 import { render } from "@testing-library/react";
+import { HttpResponse, type HttpResponseResolver, http } from "msw";
 import { createMemoryRouter, type PatchRoutesOnNavigationFunction, type RouteObject, RouterProvider } from "react-router";
 import { SWRConfig } from "swr";
-import { vi } from "vitest";
 import { Toaster } from "../components/ui/Toast";
 import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+import { apiServer } from "./api-server";
 
 /** A driver in good standing with setup done; tests change what they are about. */
 export function aDriver(over: Partial<User> = {}): User {
@@ -47,21 +48,30 @@ export function signedIn(user: User, over: Partial<SessionValue> = {}): SessionV
 type Reply = { status?: number; body?: unknown };
 export type ApiCall = { method: string; path: string; body: unknown };
 
+const notFound: Reply = { status: 404, body: { error: { code: "not_found", message: "Not found" } } };
+
 /**
- * Stubs fetch: each path (without its query) answers from its queue, the last answer repeating;
- * an unknown path answers 404. Every call is kept, in order.
+ * Answers the API for the running test (msw, src/app/test/api-server.ts): each path (without its
+ * query) answers from its queue, the last answer repeating; an unknown path answers 404. Every
+ * request is kept, in order, with its JSON body.
  */
-export function stubApi(answers: Record<string, Reply[]>): ApiCall[] {
+export function stubApi(answers: Record<string, Reply | Reply[]>): ApiCall[] {
   const calls: ApiCall[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (url: string, init: RequestInit = {}) => {
-      const path = url.split("?")[0]!;
-      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : undefined });
-      const queue = answers[path] ?? [{ status: 404, body: { error: { code: "not_found", message: "Not found" } } }];
+  const answer =
+    (queue: Reply[]): HttpResponseResolver =>
+    async ({ request }) => {
+      const call: ApiCall = { method: request.method, path: new URL(request.url).pathname, body: undefined };
+      calls.push(call);
+      const text = await request.clone().text();
+      if (text) call.body = JSON.parse(text);
       const reply = queue.length > 1 ? queue.shift()! : queue[0]!;
-      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
-    }),
+      return HttpResponse.json(reply.body ?? {}, { status: reply.status ?? 200 });
+    };
+  apiServer.use(
+    ...Object.entries(answers).map(([path, replies]) =>
+      http.all(({ request }) => new URL(request.url).pathname === path, answer(Array.isArray(replies) ? [...replies] : [replies])),
+    ),
+    http.all("*", answer([notFound])),
   );
   return calls;
 }

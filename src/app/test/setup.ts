@@ -1,6 +1,7 @@
 import "@testing-library/jest-dom/vitest";
 import { cleanup, configure } from "@testing-library/react";
-import { afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { apiServer } from "./api-server";
 
 // Vitest runs without globals, so Testing Library cannot register its own clean-up.
 afterEach(() => cleanup());
@@ -8,8 +9,9 @@ afterEach(() => cleanup());
 // findBy/waitFor give up after this long; the default second is too short on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
 
-// App tests never reach a network: a request no stub answers (a late SWR retry after a test has
-// ended, say) fails here instead of leaving happy-dom for http://localhost:3000.
-globalThis.fetch = async (input: RequestInfo | URL) => {
-  throw new TypeError(`No test answers this request: ${String(input)}`);
-};
+// App tests never reach a network: msw answers every request, a test's handlers first; one they
+// do not take (a late SWR retry after a test has ended, say) fails as a network error, instead of
+// leaving happy-dom for http://localhost:3000.
+beforeAll(() => apiServer.listen({ onUnhandledFrame: "error" }));
+afterEach(() => apiServer.resetHandlers());
+afterAll(() => apiServer.close());

@@ -14,17 +14,11 @@ import { type App, authApi, type Challenge, isChallenge } from "./api";
 import { ChallengeStep } from "./ChallengeStep";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
-import type { LoginState } from "./LoginPage";
 import { rememberSignIn, takeSignIn } from "./pending-sign-in";
+import type { ConfirmPageState, LoginState } from "./route-state";
 import { confirmSchema } from "./schemas";
 import "./auth.css";
 import "../../i18n/auth";
-
-/**
- * What leads here: registering ("registered") or signing in to an account whose phone is not
- * confirmed yet ("unverified"); both have just sent a code.
- */
-export type ConfirmPageState = { phoneNumber?: string; app?: App; reason?: "registered" | "unverified" };
 
 /** Codes are throttled on the server; the button waits this long between sends. */
 export const RESEND_COOLDOWN_S = 30;

@@ -11,7 +11,7 @@ import { AppChoice } from "./AppChoice";
 import { type App, authApi } from "./api";
 import { CodeField, ResendButton, useResending } from "./code-entry";
 import { codeErrorKey, isCodeRefusal } from "./code-errors";
-import type { LoginState } from "./LoginPage";
+import type { LoginState } from "./route-state";
 import { phoneOnlySchema, resetSchema } from "./schemas";
 import "./auth.css";
 import "../../i18n/auth";

@@ -11,14 +11,11 @@ import { useSession } from "../../lib/session";
 import { AppChoice } from "./AppChoice";
 import { type App, authApi, type Challenge, isChallenge, type SignInAnswer } from "./api";
 import { ChallengeStep } from "./ChallengeStep";
-import type { ConfirmPageState } from "./ConfirmAccountPage";
 import { rememberSignIn } from "./pending-sign-in";
+import type { ConfirmPageState, LoginState } from "./route-state";
 import { loginSchema, smsLoginSchema } from "./schemas";
 import "./auth.css";
 import "../../i18n/auth";
-
-/** What other screens hand to /login: the phone to prefill and why they sent the person here. */
-export type LoginState = { phoneNumber?: string; app?: App; notice?: "confirmed" | "passwordReset" };
 
 type Pending = { challenge: Challenge; phoneNumber: string; app: App };
 

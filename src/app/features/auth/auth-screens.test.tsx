@@ -1,37 +1,20 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { REGISTRATION_CONSENT } from "../../../shared/consent-texts";
 import { setLanguage } from "../../i18n";
 import { type SessionValue, StaticSessionProvider, signedOutSession } from "../../lib/session";
+import { apiServer } from "../../test/api-server";
+import { stubApi } from "../../test/render";
 import ConfirmAccountPage from "./ConfirmAccountPage";
 import ForgotPasswordPage from "./ForgotPasswordPage";
 import LoginPage from "./LoginPage";
 import { rememberSignIn } from "./pending-sign-in";
 import RegisterPage from "./RegisterPage";
 
-type Call = { method: string; path: string; body: Record<string, unknown> };
 type Reply = { status?: number; body?: unknown };
-
-/** A stubbed API: each path answers from a queue (the last answer repeats); every call is kept. */
-function stubApi(answers: Record<string, Reply | Reply[]>) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    "fetch",
-    vi.fn(async (path: string, init: RequestInit = {}) => {
-      calls.push({ method: init.method ?? "GET", path, body: init.body ? JSON.parse(init.body as string) : {} });
-      const queue = answers[path];
-      const reply = Array.isArray(queue)
-        ? queue.length > 1
-          ? queue.shift()!
-          : queue[0]!
-        : (queue ?? { status: 404, body: { error: { code: "not_found", message: "Not found" } } });
-      return new Response(JSON.stringify(reply.body ?? {}), { status: reply.status ?? 200, headers: { "Content-Type": "application/json" } });
-    }),
-  );
-  return calls;
-}
 
 const error = (status: number, code: string, details?: unknown): Reply => ({ status, body: { error: { code, message: "x", details } } });
 const tokens = { idToken: "header.eyJzdWIiOiI3IiwiZXhwIjo0MDAwMDAwMDAwfQ.sig", refreshToken: "r1", expiresIn: 3600 };
@@ -120,13 +103,10 @@ describe("register: validation in both languages", () => {
     await setLanguage("es");
     const user = userEvent.setup();
     let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     const calls = stubApi({ "/api/auth/register": { status: 201, body: { codeDelivery: { destination: "+1***0123" } } } });
-    const fetchMock = vi.mocked(fetch);
-    const original = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (...args) => {
-      await new Promise<void>((resolve) => (release = resolve));
-      return original(...args);
-    });
+    // The registration waits for release(), then goes on to the stub's answer.
+    apiServer.use(http.post("/api/auth/register", () => held));
     const { router } = renderScreen("/register");
     await user.click(await screen.findByRole("radio", { name: "Spark" }));
     await user.type(screen.getByLabelText("Nombre completo"), "  Dana Driver ");
@@ -228,7 +208,7 @@ describe("login", () => {
     expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Wait a few minutes and try again.");
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("An unexpected error occurred. Please try again later");
-    vi.mocked(fetch).mockRejectedValue(new TypeError("Failed to fetch"));
+    apiServer.use(http.post("/api/auth/sign-in", () => HttpResponse.error()));
     await user.click(screen.getByRole("button", { name: "Sign in" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Network error: check your connection and try again.");
   });

@@ -23,6 +23,8 @@ export type ServiceTimeRow = Answer<Awaited<ReturnType<typeof calls.serviceTime>
 export type InvitationRow = Answer<Awaited<ReturnType<typeof calls.invitations>>>["rows"][number];
 export type InvitationState = InvitationRow["state"];
 export type ResellerSummary = Answer<Awaited<ReturnType<typeof calls.reseller>>>["reseller"];
+/** A reseller the program approved (the summary says so in `status`). */
+export type ApprovedReseller = Exclude<ResellerSummary, { status: "none" }> & { status: "approved" };
 export type ClientRow = Answer<Awaited<ReturnType<typeof calls.clients>>>["rows"][number];
 export type CommissionRow = Answer<Awaited<ReturnType<typeof calls.commissions>>>["rows"][number];
 

@@ -35,7 +35,7 @@ beforeEach(async () => {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(NOW);
   assign = vi.fn();
-  vi.stubGlobal("location", { ...window.location, assign, origin: "https://app.test" });
+  vi.stubGlobal("location", { ...window.location, href: window.location.href, assign, origin: "https://app.test" });
 });
 afterEach(() => {
   vi.useRealTimers();

@@ -1,15 +1,18 @@
-import { type FormEvent, useState } from "react";
+import { type ChangeEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { formatCents, localCardSchema } from "../../../shared/billing";
-import { TextField } from "../../components/ui/FormField";
-import { StatusView } from "../../components/ui/StatusView";
-import { ApiClientError } from "../../lib/api-client";
+import { formatCents, localCardSchema } from "../../shared/billing";
+import { z } from "../../shared/zod";
+import { TextField } from "../components/ui/FormField";
+import { StatusView } from "../components/ui/StatusView";
+import { ApiClientError } from "../lib/api-client";
+import { useSchemaForm } from "../lib/forms";
 import { localStripeApi, useLocalSession } from "./api";
-import "../../i18n/billing";
-import "./local-stripe.css";
+import "../i18n/billing";
+import "./embedded-payments.css";
 
 type Field = "number" | "expiry" | "cvc";
+const FIELDS: readonly string[] = ["number", "expiry", "cvc"] satisfies Field[];
 const DECLINES = new Set(["generic_decline", "insufficient_funds", "test_mode_live_card"]);
 
 /** 4242424242424242 → "4242 4242 4242 4242", as card forms show it. */
@@ -27,6 +30,18 @@ export function formatExpiry(value: string): string {
 }
 
 /**
+ * The card as typed, checked by the server's schema: whatever is wrong with a field, it says the
+ * field is invalid in the card forms' own words (billing:localStripe.invalid.<field>).
+ */
+const cardFormSchema = z.object({ number: z.string(), expiry: z.string(), cvc: z.string(), name: z.string() }).transform((card, ctx) => {
+  const parsed = localCardSchema.safeParse(card);
+  if (parsed.success) return parsed.data;
+  const fields = new Set(parsed.error.issues.map((issue) => String(issue.path[0])).filter((field) => FIELDS.includes(field)));
+  for (const field of fields) ctx.addIssue({ code: "custom", path: [field], message: `billing:localStripe.invalid.${field}` });
+  return z.NEVER;
+});
+
+/**
  * The local checkout (PAYMENTS_PROVIDER = "local"): what Stripe's hosted page does, in test mode.
  * Stripe's test cards succeed or decline as there; a decline keeps the session open for another
  * card; Back returns to the app's cancel address.
@@ -35,11 +50,10 @@ export default function LocalCheckoutPage() {
   const { t, i18n } = useTranslation("billing");
   const { id = "" } = useParams();
   const { data, error, mutate } = useLocalSession(id);
-  const [card, setCard] = useState({ number: "", expiry: "", cvc: "", name: "" });
-  // Translation keys, worded when shown, so a language switch rewords them.
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [declined, setDeclined] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useSchemaForm(cardFormSchema, { number: "", expiry: "", cvc: "", name: "" });
+  // Leaving for the app's address: the page stays busy until the browser has gone.
+  const [leaving, setLeaving] = useState(false);
+  const busy = form.submitting || leaving;
 
   if (error || !data) {
     return (
@@ -66,43 +80,41 @@ export default function LocalCheckoutPage() {
     );
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setDeclined(null);
-    const parsed = localCardSchema.safeParse(card);
-    if (!parsed.success) {
-      const found: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        found[field] ??= `localStripe.invalid.${field}`;
-      }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
+  const submit = form.onSubmit(async (card) => {
     try {
-      const { redirectUrl } = await localStripeApi.pay(id, parsed.data);
+      const { redirectUrl } = await localStripeApi.pay(id, card);
+      setLeaving(true);
       window.location.assign(redirectUrl);
     } catch (err) {
-      setBusy(false);
       if (err instanceof ApiClientError && err.status === 422) {
         const code = (err.details as { declineCode?: string } | undefined)?.declineCode ?? "";
-        setDeclined(DECLINES.has(code) ? `localStripe.decline.${code}` : "localStripe.decline.generic_decline");
+        form.setFormError(DECLINES.has(code) ? `billing:localStripe.decline.${code}` : "billing:localStripe.decline.generic_decline");
       } else if (err instanceof ApiClientError && err.status === 400) {
         const field = ((err.details as { path?: string }[] | undefined)?.[0]?.path ?? "number") as Field;
-        setErrors({ [field]: `localStripe.invalid.${field}` });
-      } else setDeclined("localStripe.unavailable");
+        form.setFieldError(field, `billing:localStripe.invalid.${field}`);
+      } else form.setFormError("billing:localStripe.unavailable");
     }
-  };
+  });
 
   const back = async () => {
-    setBusy(true);
+    setLeaving(true);
     try {
       window.location.assign((await localStripeApi.back(id)).redirectUrl);
     } catch {
       window.location.assign(session.cancelUrl);
     }
+  };
+
+  /** A card field that shows what is typed as card forms do (grouped digits, "MM / YY"). */
+  const formatted = (name: Field, format: (value: string) => string) => {
+    const field = form.field(name);
+    return {
+      ...field,
+      onChange: (event: ChangeEvent<HTMLInputElement>) => {
+        event.target.value = format(event.target.value);
+        return field.onChange(event);
+      },
+    };
   };
 
   return (
@@ -127,40 +139,23 @@ export default function LocalCheckoutPage() {
             inputMode="numeric"
             autoComplete="cc-number"
             placeholder="1234 1234 1234 1234"
-            value={card.number}
-            error={errors.number && t(errors.number)}
-            onChange={(e) => setCard({ ...card, number: groupCardNumber(e.target.value) })}
+            {...formatted("number", groupCardNumber)}
           />
           <div className="local-checkout-row">
-            <TextField
-              label={t("localStripe.expiry")}
-              inputMode="numeric"
-              autoComplete="cc-exp"
-              placeholder="MM / YY"
-              value={card.expiry}
-              error={errors.expiry && t(errors.expiry)}
-              onChange={(e) => setCard({ ...card, expiry: formatExpiry(e.target.value) })}
-            />
+            <TextField label={t("localStripe.expiry")} inputMode="numeric" autoComplete="cc-exp" placeholder="MM / YY" {...formatted("expiry", formatExpiry)} />
             <TextField
               label={t("localStripe.cvc")}
               inputMode="numeric"
               autoComplete="cc-csc"
               placeholder="CVC"
               maxLength={4}
-              value={card.cvc}
-              error={errors.cvc && t(errors.cvc)}
-              onChange={(e) => setCard({ ...card, cvc: e.target.value.replace(/\D/g, "") })}
+              {...formatted("cvc", (value) => value.replace(/\D/g, ""))}
             />
           </div>
-          <TextField
-            label={t("localStripe.nameOnCard")}
-            autoComplete="cc-name"
-            value={card.name}
-            onChange={(e) => setCard({ ...card, name: e.target.value })}
-          />
-          {declined && (
+          <TextField label={t("localStripe.nameOnCard")} autoComplete="cc-name" {...form.field("name")} />
+          {form.formError && (
             <p className="alert" role="alert">
-              {t(declined)}
+              {form.formError}
             </p>
           )}
           <button type="submit" className="button button-block button-large" disabled={busy}>

@@ -1,6 +1,6 @@
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
-import { useSession } from "../../lib/session";
+import { useSession } from "../lib/session";
 
 /** docs/product.md, accounts and signing in: the flag raised once when the service expires today, shown until dismissed. */
 export function ExpiryNotice() {

@@ -1,5 +1,5 @@
 import useSWR from "swr";
-import { publicApi, unwrap } from "../../lib/api-client";
+import { publicApi, unwrap } from "../lib/api-client";
 
 /** The embedded payments provider's pages (PAYMENTS_PROVIDER = "local"; docs/payments.md). Open like Stripe's: no token. */
 

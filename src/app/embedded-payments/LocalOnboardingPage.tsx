@@ -1,11 +1,16 @@
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { TextField } from "../../components/ui/FormField";
-import { StatusView } from "../../components/ui/StatusView";
+import { z } from "../../shared/zod";
+import { TextField } from "../components/ui/FormField";
+import { StatusView } from "../components/ui/StatusView";
+import { useSchemaForm } from "../lib/forms";
 import { localStripeApi, useLocalLink } from "./api";
-import "../../i18n/billing";
-import "./local-stripe.css";
+import "../i18n/billing";
+import "./embedded-payments.css";
+
+/** What the page asks, as Stripe's would; none of it is sent. */
+const onboardingSchema = z.object({ legalName: z.string() });
 
 /**
  * The local Connect Express onboarding (PAYMENTS_PROVIDER = "local"): stands in for Stripe's
@@ -16,9 +21,9 @@ export default function LocalOnboardingPage() {
   const { t } = useTranslation("billing");
   const { id = "" } = useParams();
   const { data, error, mutate } = useLocalLink(id);
-  const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const form = useSchemaForm(onboardingSchema, { legalName: "" });
+  // Leaving for the app's address: the page stays busy until the browser has gone.
+  const [leaving, setLeaving] = useState(false);
 
   if (error || !data) {
     return (
@@ -29,17 +34,15 @@ export default function LocalOnboardingPage() {
     );
   }
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setFailed(false);
+  const submit = form.onSubmit(async () => {
     try {
-      window.location.assign((await localStripeApi.completeOnboarding(id)).redirectUrl);
+      const { redirectUrl } = await localStripeApi.completeOnboarding(id);
+      setLeaving(true);
+      window.location.assign(redirectUrl);
     } catch {
-      setFailed(true);
-      setBusy(false);
+      form.setFormError("billing:localStripe.onboardingFailed");
     }
-  };
+  });
 
   return (
     <section className="local-checkout">
@@ -48,14 +51,14 @@ export default function LocalOnboardingPage() {
         <h1>{t("localStripe.onboardingTitle")}</h1>
         <p className="muted">{t("localStripe.account", { id: data.link.account })}</p>
         {data.link.email && <TextField label={t("localStripe.email")} value={data.link.email} readOnly />}
-        <TextField label={t("localStripe.legalName")} autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        <TextField label={t("localStripe.legalName")} autoComplete="name" {...form.field("legalName")} />
         <TextField label={t("localStripe.bankAccount")} value="000123456789" readOnly hint={t("localStripe.bankHint")} />
-        {failed && (
+        {form.formError && (
           <p className="alert" role="alert">
-            {t("localStripe.onboardingFailed")}
+            {form.formError}
           </p>
         )}
-        <button type="submit" className="button button-block" disabled={busy}>
+        <button type="submit" className="button button-block" disabled={form.submitting || leaving}>
           {t("localStripe.submitOnboarding")}
         </button>
       </form>

@@ -1,5 +1,5 @@
-import type { IdClaims } from "../../../shared/auth";
-import type { User } from "../../lib/session";
+import type { IdClaims } from "../../shared/auth";
+import type { User } from "../lib/session";
 
 /**
  * Post-sign-in routing (docs/product.md, routes), as a pure function of the session so it can be tested

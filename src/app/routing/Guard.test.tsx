@@ -1,12 +1,14 @@
 import { cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { HttpResponse, http } from "msw";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import type { IdClaims } from "../../../shared/auth";
-import { setLanguage } from "../../i18n";
-import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../../lib/session";
-import { patchRoutesOnNavigation, routes } from "../../router";
-import { aDriver, renderRoutes, signedIn } from "../../test/render";
+import type { IdClaims } from "../../shared/auth";
+import { setLanguage } from "../i18n";
+import { type SessionValue, StaticSessionProvider, signedOutSession, type User } from "../lib/session";
+import { patchRoutesOnNavigation, routes } from "../router";
+import { apiServer } from "../test/api-server";
+import { type ApiCall, aDriver, renderRoutes, signedIn, stubApi } from "../test/render";
 import { forgetResends } from "./Guard";
 
 // The real route table under a fixed session: where does each kind of person end up?
@@ -27,20 +29,17 @@ async function landsOn(router: ReturnType<typeof renderAt>, pathname: string, se
   expect(router.state.location.search).toBe(search);
 }
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let calls: ApiCall[];
 // Every page's footer reads the running versions (/api/status/health) whenever it renders; the
 // routing's own requests are the rest.
-const routingCalls = () => fetchMock.mock.calls.filter(([url]) => !String(url).startsWith("/api/status/"));
+const routingCalls = () => calls.filter((call) => !call.path.startsWith("/api/status/"));
+const answerEverything = (status: number, code: string, message: string) =>
+  apiServer.use(http.all("*", () => HttpResponse.json({ error: { code, message } }, { status })));
 beforeEach(async () => {
   forgetResends();
   await setLanguage("en");
   // The resend a guard makes; any call a landed page makes (its plans, its lists) finds nothing.
-  fetchMock = vi.fn(async (url: string) =>
-    url === "/api/auth/resend-code"
-      ? new Response(JSON.stringify({ codeDelivery: { destination: "+1***0123" } }), { status: 200, headers: { "Content-Type": "application/json" } })
-      : new Response(JSON.stringify({ error: { code: "not_found", message: "Not here" } }), { status: 404, headers: { "Content-Type": "application/json" } }),
-  );
-  vi.stubGlobal("fetch", fetchMock);
+  calls = stubApi({ "/api/auth/resend-code": { body: { codeDelivery: { destination: "+1***0123" } } } });
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -61,10 +60,9 @@ describe("post-sign-in routing from /login, rule by rule", () => {
     const router = renderAt("/login", value);
     await landsOn(router, "/confirm-account");
     // Only the resend counts: the frame may also read the health headers for the version line.
-    const resends = fetchMock.mock.calls.filter(([url]) => String(url) === "/api/auth/resend-code");
+    const resends = calls.filter((call) => call.path === "/api/auth/resend-code");
     expect(resends).toHaveLength(1);
-    const [, init] = resends[0] as [string, RequestInit];
-    expect(JSON.parse(init.body as string)).toEqual({ phoneNumber: "+13055550123", app: "flex" });
+    expect(resends[0]!.body).toEqual({ phoneNumber: "+13055550123", app: "flex" });
     expect(router.state.location.state).toMatchObject({ phoneNumber: "+13055550123", app: "flex" });
     expect(await screen.findByText(/We sent a 6-digit code to \+1 \(305\) 555-0123/)).toBeInTheDocument();
     expect(screen.getByText("Confirm account to continue")).toBeInTheDocument();
@@ -72,7 +70,7 @@ describe("post-sign-in routing from /login, rule by rule", () => {
 
   it("2. a failed resend is only logged and the person still goes to /confirm-account", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    fetchMock.mockResolvedValue(new Response(JSON.stringify({ error: { code: "rate_limited", message: "Slow down" } }), { status: 429 }));
+    answerEverything(429, "rate_limited", "Slow down");
     const router = renderAt("/flex/dashboard", session(null, {}, { phone_number_verified: false }));
     await landsOn(router, "/confirm-account");
     expect(logged).toHaveBeenCalledWith("Could not resend the confirmation code", expect.anything());
@@ -103,7 +101,7 @@ describe("post-sign-in routing from /login, rule by rule", () => {
 
   it("a signed-in administrator lands on /admin", async () => {
     // The dashboard asks for its figures; an answer of the wrong kind would only test the dashboard.
-    fetchMock.mockImplementation(async () => new Response(JSON.stringify({ error: { code: "internal", message: "stub" } }), { status: 500 }));
+    answerEverything(500, "internal", "stub");
     const router = renderAt("/login", session({ isAdmin: true, proxyInstalled: false }, {}, { is_admin: true }));
     await landsOn(router, "/admin");
     expect(await screen.findByRole("heading", { name: "Admin dashboard" })).toBeInTheDocument();
@@ -113,7 +111,7 @@ describe("post-sign-in routing from /login, rule by rule", () => {
     const router = renderAt("/login", session({ proxyInstalled: false }));
     await landsOn(router, "/flex/login");
     await screen.findByRole("heading", { name: "Connect your account" });
-    const paths = routingCalls().map(([input]) => new URL(String(input), "http://localhost").pathname);
+    const paths = routingCalls().map((call) => call.path);
     expect(paths.filter((p) => p !== "/api/driver/connection")).toEqual([]);
   });
 });

@@ -1,16 +1,16 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
-import { Splash } from "../../components/ui/Splash";
-import { StatusView } from "../../components/ui/StatusView";
-import { publicApi, unwrap } from "../../lib/api-client";
-import { useRouteTitleKey } from "../../lib/page-title";
-import { useSession } from "../../lib/session";
+import { Splash } from "../components/ui/Splash";
+import { StatusView } from "../components/ui/StatusView";
+import { publicApi, unwrap } from "../lib/api-client";
+import { useRouteTitleKey } from "../lib/page-title";
+import { useSession } from "../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
 import { type ConfirmState, decide, type GuardLevel } from "./post-sign-in";
 import { forgetResume, readResume, rememberResume } from "./resume";
-import "../../i18n/auth";
+import "../i18n/auth";
 
 /**
  * A route element that applies the post-sign-in routing for its level (post-sign-in.ts): the

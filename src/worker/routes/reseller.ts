@@ -7,7 +7,7 @@ import { applyAsReseller, approvedReseller, clientPage, commissionPage, refreshO
 import { appUrl } from "../config";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
+import { pagingSchema } from "./params";
 
 const WEEK_MS = 7 * 86_400_000;
 

@@ -3,6 +3,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
 import { phoneSchema } from "../../shared/auth";
+import { MESSAGE_STATUSES } from "../../shared/campaigns";
 import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
@@ -14,26 +15,17 @@ import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
-import {
-  campaignExists,
-  campaignRequestSchema,
-  cancelCampaign,
-  createCampaign,
-  getCampaign,
-  ledgerCsv,
-  ledgerPage,
-  listCampaigns,
-  MAX_SCHEDULE_AHEAD_MS,
-  normalizePhones,
-  retryFailed,
-  reviewSummary,
-  STATUSES,
-  toCampaignInput,
-} from "../messaging/campaigns";
-import { leaseMs } from "../messaging/dispatch";
+import { driverPage, invitationPage, toDriverRow } from "../messaging/audience";
+import { cancelCampaign, createCampaign, retryFailed } from "../messaging/campaign-commands";
+import { ledgerCsv, ledgerPage } from "../messaging/campaign-ledger";
+import { campaignExists, getCampaign, listCampaigns } from "../messaging/campaign-reads";
+import { campaignRequestSchema, MAX_SCHEDULE_AHEAD_MS, normalizePhones, toCampaignInput } from "../messaging/campaign-request";
+import { reviewSummary } from "../messaging/campaign-review";
+import { exclusionsOf, type SendRules } from "../messaging/exclusions";
 import { sendRate } from "../messaging/pacer";
+import type { RecipientSource } from "../messaging/recipients";
 import { findTemplate } from "../messaging/templates";
+import { leaseMs } from "../messaging/waits";
 import { validate } from "../validate";
 
 export const pagingSchema = z.object({
@@ -185,7 +177,7 @@ export const adminRoutes = new Hono<AppEnv>()
     if (!campaign) throw new ApiError("not_found", "No such campaign");
     return c.json({ campaign });
   })
-  .get("/campaigns/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(STATUSES).optional() })), async (c) => {
+  .get("/campaigns/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(MESSAGE_STATUSES).optional() })), async (c) => {
     const { id } = c.req.valid("param");
     const { status, page, pageSize } = c.req.valid("query");
     if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");

@@ -6,7 +6,7 @@ import { TwilioSms } from "./twilio";
 
 export type SmsMessage = { to: string; body: string; statusCallbackUrl?: string };
 
-/** What the provider holds that matches a send whose answer never came (src/worker/messaging/dispatch.ts, reconcile). */
+/** What the provider holds that matches a send whose answer never came (src/worker/messaging/provider-send.ts, reconcile). */
 export type SmsLookup = {
   to: string;
   body: string;

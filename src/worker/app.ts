@@ -10,10 +10,12 @@ import { ApiError, type ErrorCode, errorResponse } from "./errors";
 import { createLogger } from "./log";
 import { openApiDocument } from "./openapi";
 import { accountRoutes, adminAccountRoutes } from "./routes/account";
-import { adminRoutes } from "./routes/admin";
+import { adminAudienceRoutes } from "./routes/admin-audiences";
 import { adminBillingRoutes } from "./routes/admin-billing";
+import { adminCampaignRoutes } from "./routes/admin-campaigns";
 import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
 import { adminDashboardRoutes } from "./routes/admin-dashboard";
+import { adminSettingsRoutes } from "./routes/admin-settings";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
 import { contactRoutes } from "./routes/contact";
@@ -105,7 +107,10 @@ function createApp(options: { developmentRoutes: boolean }) {
     .route("/admin/leads", adminLeadRoutes)
     .route("/admin/audit", adminAuditRoutes)
     .route("/admin/billing", adminBillingRoutes)
-    .route("/admin", adminRoutes)
+    .route("/admin/campaigns", adminCampaignRoutes)
+    .route("/admin/settings", adminSettingsRoutes)
+    // At /admin itself, after the groups above: its guard also answers the /admin paths no group lists.
+    .route("/admin", adminAudienceRoutes)
     .route("/", legacyAdminRoutes)
     .route("/webhooks", webhookRoutes);
   if (options.developmentRoutes) app.route("/admin/outbox", outboxRoutes);

@@ -7,7 +7,7 @@ import { createDb } from "./db/client";
 import { runHousekeeping } from "./housekeeping";
 import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
-import { recoverStalledWork } from "./messaging/sweep";
+import { recoverStalledWork } from "./messaging/recover-stalled-work";
 import { handleQueueBatch } from "./queue";
 
 // Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).

@@ -7,7 +7,7 @@ import { parseReviewSearch } from "../../shared/search";
 import { namedFields } from "../db/batch-fields";
 import { type Db, phoneEndsWith } from "../db/client";
 import { invitations, payments, users } from "../db/schema";
-import { foldSearchText } from "../messaging/audience";
+import { foldSearchText } from "../messaging/audience-search";
 
 /**
  * The invitations page (docs/admin.md): every invitation with its inviter, the invitee's account

@@ -6,7 +6,7 @@ import { parseReviewSearch } from "../../shared/search";
 import type { CsvValue } from "../csv";
 import { type Db, jsonList, phoneEndsWith } from "../db/client";
 import { resellers, users, userTallies } from "../db/schema";
-import { foldSearchText, searchKeyWithoutReferral } from "../messaging/audience";
+import { foldSearchText, searchKeyWithoutReferral } from "../messaging/audience-search";
 import { visibleRow, type WithoutBilling } from "./billing-fields";
 
 /**

@@ -1,8 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { DriverRow, InvitationRow } from "../../shared/audience";
 import { api, createUser, invite, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
-import { foldSearchText, SEARCH_FOLDS } from "./audience";
 
 type Page<T> = { total: number; page: number; pageSize: number; rows: T[] };
 
@@ -347,27 +345,5 @@ describe("GET /api/admin/regions", () => {
     const spark = (await (await api("/api/admin/regions?app=spark", { token })).json()) as { Items: string[] };
     expect(spark.Items.filter((r) => r.startsWith(tag))).toEqual([`${tag}-spark`]);
     expect((await api("/api/admin/regions?app=lyft", { token })).status).toBe(400);
-  });
-});
-
-describe("users.search_key", () => {
-  it("is kept by the database on insert and update, folded exactly like the search term", async () => {
-    const accented = Object.values(SEARCH_FOLDS).join("");
-    const name = `ÁRBOL Ñandú ${accented} Zoë ДМИТРИЙ`;
-    const u = await createUser({ name, humanRegion: "Los Ángeles", referralCode: "MIAMI10" });
-    const key = async () => (await env.DB.prepare("SELECT search_key FROM users WHERE id = ?").bind(u.id).first<{ search_key: string }>())!.search_key;
-    expect(await key()).toBe([name, "Los Ángeles", "MIAMI10"].map(foldSearchText).join("\u001f"));
-    expect(await key()).toContain(
-      `arbol nandu ${Object.entries(SEARCH_FOLDS)
-        .map(([base, chars]) => base.repeat(chars.length))
-        .join("")} zoe ДМИТРИЙ`,
-    );
-    await env.DB.prepare("UPDATE users SET name = 'Renamed', human_region = NULL, delivery_area = 'Área 51', referral_code = NULL WHERE id = ?")
-      .bind(u.id)
-      .run();
-    expect(await key()).toBe("renamed\u001farea 51\u001f");
-    // Other columns do not touch it.
-    await env.DB.prepare("UPDATE users SET status = 'start' WHERE id = ?").bind(u.id).run();
-    expect(await key()).toBe("renamed\u001farea 51\u001f");
   });
 });

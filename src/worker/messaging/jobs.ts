@@ -1,5 +1,6 @@
 import type { JobHandlers } from "../queue";
-import { dispatchMessage, expandCampaign } from "./dispatch";
+import { dispatchMessage } from "./dispatch";
+import { expandCampaign } from "./expand";
 
 /** Queue job handlers by kind (src/worker/queue.ts parses, acks and retries). */
 export const jobHandlers: JobHandlers = {

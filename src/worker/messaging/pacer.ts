@@ -56,7 +56,7 @@ export class SendPacer extends DurableObject<Env> {
 
   /**
    * `count` consecutive slots in one call, as the jobs of one queue batch ask for them together
-   * (src/worker/messaging/dispatch.ts): the same slots as `count` calls in a row, one round trip.
+   * (src/worker/messaging/dispatch-batch.ts): the same slots as `count` calls in a row, one round trip.
    */
   reserveMany(ratePerSecond: number, count: number): number[] {
     if (!Number.isFinite(ratePerSecond) || ratePerSecond <= 0) throw new Error(`Invalid send rate ${ratePerSecond}`);

@@ -1,7 +1,7 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { dbFor } from "../db/client";
 import { campaignMessages } from "../db/schema";
-import { finishStatement } from "./finish";
+import { finishStatement } from "./finish-campaign";
 import { deliveryStatusStatements, recordDeliveryStatus } from "./opt-outs";
 
 /** What a WhatsApp row whose send may or may not have gone out, and cannot be asked about, ends with. */
@@ -23,7 +23,7 @@ export type StatusCallback = {
   errorMessage: string | null;
 };
 
-/** The ledger row a WhatsApp status names through biz_opaque_callback_data ("m:<id>", src/worker/messaging/dispatch.ts). */
+/** The ledger row a WhatsApp status names through biz_opaque_callback_data ("m:<id>", src/worker/messaging/provider-send.ts). */
 export function messageIdOfReference(reference: string | null | undefined): number | null {
   const match = /^m:(\d{1,15})$/.exec(reference ?? "");
   return match ? Number(match[1]) : null;

@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { adminEraseSchema, type DeleteReauth, deleteAccountSchema } from "../../shared/account";
 import { eraseAccount } from "../account/erase";
 import { accountExport, EXPORT_FILENAME } from "../account/export";
@@ -13,8 +12,7 @@ import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
 import { checkingSmsCode, enforceSmsCodeCheckLimits, identityDeps } from "./auth";
-
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+import { idParam } from "./params";
 
 /** Administrators are erased by the owner, from the console, so the console never loses its last owner by a click. */
 const administratorRefusal = () =>

@@ -20,9 +20,8 @@ import { payments, plans, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
+import { idParam, pagingSchema } from "./params";
 
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const epochMs = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
 
 const paymentQuery = pagingSchema.extend({

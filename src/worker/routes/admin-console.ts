@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { auditListSchema, invitationListSchema, leadListSchema, leadPatchSchema } from "../../shared/admin-lists";
 import { auditActions, auditPage } from "../admin/audit-log";
 import { hasBillingDetails } from "../admin/billing-fields";
@@ -8,8 +7,7 @@ import { leadPage, updateLead } from "../admin/leads";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
-
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+import { idParam } from "./params";
 
 /** The console's lists: /api/admin/invitations, /leads, /audit (docs/api.md). Every administrator. */
 export const adminInvitationRoutes = new Hono<AppEnv>()

@@ -33,10 +33,9 @@ import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
 import { engineView, offersPage, offersQuerySchema, switchEngine } from "./driver-dashboard";
+import { idParam, pagingSchema } from "./params";
 
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
 const reasonBody = z.object({ reason: z.string().trim().min(3, "Say why (at least 3 characters)").max(500) }).strict();
 

@@ -7,7 +7,7 @@ import { RATE_LIMITS, REQUESTED_SMS_BUDGET_KEY } from "../auth/rate-limit";
 import { CONSENT_CONFIRMATION_RESEND_MS, consentState, marketingAllowedAmong } from "../compliance/consent";
 import { createDb } from "../db/client";
 import { consentEvents, leads, outbox, rateLimits } from "../db/schema";
-import { exclusionsOf } from "../messaging/audience";
+import { exclusionsOf } from "../messaging/exclusions";
 import { twilioSignature } from "../providers/webhook-signatures";
 import { api, call, lastOutboxId, uniqueAddress, uniquePhone } from "../test/fixtures";
 

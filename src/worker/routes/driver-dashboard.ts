@@ -5,7 +5,7 @@ import type { Db } from "../db/client";
 import { driverFilters, offers, type users } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
-import { pagingSchema } from "./admin";
+import { pagingSchema } from "./params";
 
 /**
  * The driver's dashboard as data: the engine's state with the service it depends on, the switch,

@@ -7,7 +7,7 @@ import { billingContext } from "../billing/run-context";
 import { appUrl } from "../config";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
+import { pagingSchema } from "./params";
 
 /** A driver's invitations: /api/invitations (docs/payments.md). */
 export const invitationRoutes = new Hono<AppEnv>()

@@ -9,7 +9,8 @@ import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { invitations, referralCodes } from "../db/schema";
 import { driverRowsAfter, type UserRow } from "../messaging/audience";
-import { type CampaignRequest, createCampaign, templateParametersSchema, toCampaignInput } from "../messaging/campaigns";
+import { createCampaign } from "../messaging/campaign-commands";
+import { type CampaignRequest, templateParametersSchema, toCampaignInput } from "../messaging/campaign-request";
 import { templatesAfter } from "../messaging/templates";
 import { validate } from "../validate";
 

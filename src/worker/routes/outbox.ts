@@ -7,7 +7,7 @@ import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
 import { outbox } from "../db/schema";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
+import { pagingSchema } from "./params";
 
 const outboxQuery = pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() });
 

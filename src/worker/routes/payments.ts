@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
 import { checkoutSchema } from "../../shared/billing";
 import { requireUser, requireVerified } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
@@ -15,9 +14,7 @@ import type { AppEnv } from "../context";
 import { payments, plans } from "../db/schema";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
-
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+import { idParam, pagingSchema } from "./params";
 
 /** The driver's payments: /api/payments (docs/payments.md). */
 export const paymentRoutes = new Hono<AppEnv>()

@@ -9,7 +9,7 @@ import { billingContext } from "../billing/run-context";
 import { appUrl } from "../config";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
-import { pagingSchema } from "./admin";
+import { pagingSchema } from "./params";
 
 const WEEK_MS = 7 * 86_400_000;
 

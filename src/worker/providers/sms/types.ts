@@ -2,7 +2,7 @@ import type { SendOutcome } from "../outcome";
 
 export type SmsMessage = { to: string; body: string; statusCallbackUrl?: string };
 
-/** What the provider holds that matches a send whose answer never came (src/worker/messaging/dispatch.ts, reconcile). */
+/** What the provider holds that matches a send whose answer never came (src/worker/messaging/provider-send.ts, reconcile). */
 export type SmsLookup = {
   to: string;
   body: string;

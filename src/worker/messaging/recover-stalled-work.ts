@@ -3,8 +3,8 @@ import { dbFor, jsonList } from "../db/client";
 import { campaignMessages, campaigns, deliveryReceipts } from "../db/schema";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
-import { leaseMs } from "./dispatch";
-import { finishIfDone } from "./finish";
+import { finishIfDone } from "./finish-campaign";
+import { leaseMs, requeueAfterMs } from "./waits";
 
 /** Each cron tick looks at no more than this many of each kind of stalled work. */
 const SWEEP_LIMIT = 500;
@@ -114,11 +114,6 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
   if (stalled.length + inDoubt.length + stranded + overdue.length > 0) {
     log.warn("sweep.recovered", { campaigns: stalled.length, inDoubt: inDoubt.length, pending: stranded, deferred: overdue.length });
   }
-}
-
-/** REQUEUE_AFTER_SECONDS (src/worker/config.ts validates it) in milliseconds. */
-export function requeueAfterMs(env: Pick<Env, "REQUEUE_AFTER_SECONDS">): number {
-  return Number(env.REQUEUE_AFTER_SECONDS) * 1000;
 }
 
 /** One dispatch job per row, a hundred per sendBatch (the queue's most). */

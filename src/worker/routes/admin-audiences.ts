@@ -4,9 +4,7 @@ import { z } from "zod";
 import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/audience";
 import { phoneSchema } from "../../shared/auth";
 import { CAMPAIGN_PURPOSES, categoryOf } from "../../shared/marketing";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
 import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
-import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import { complianceNow } from "../compliance/clock";
 import { consentHistory, consentState } from "../compliance/consent";
@@ -14,37 +12,14 @@ import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
-import { driverPage, exclusionsOf, invitationPage, type RecipientSource, type SendRules, toDriverRow } from "../messaging/audience";
-import {
-  campaignExists,
-  campaignRequestSchema,
-  cancelCampaign,
-  createCampaign,
-  getCampaign,
-  ledgerCsv,
-  ledgerPage,
-  listCampaigns,
-  MAX_SCHEDULE_AHEAD_MS,
-  normalizePhones,
-  retryFailed,
-  reviewSummary,
-  STATUSES,
-  toCampaignInput,
-} from "../messaging/campaigns";
-import { leaseMs } from "../messaging/dispatch";
-import { sendRate } from "../messaging/pacer";
+import { driverPage, invitationPage, toDriverRow } from "../messaging/audience";
+import { MAX_SCHEDULE_AHEAD_MS, normalizePhones } from "../messaging/campaign-request";
+import { reviewSummary } from "../messaging/campaign-review";
+import { exclusionsOf, type SendRules } from "../messaging/exclusions";
+import type { RecipientSource } from "../messaging/recipients";
 import { findTemplate } from "../messaging/templates";
 import { validate } from "../validate";
-
-export const pagingSchema = z.object({
-  page: z.coerce.number().int().min(FIRST_PAGE).max(100_000).default(FIRST_PAGE),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), `Rows per page must be one of ${PAGE_SIZES.join(", ")}`)
-    .default(DEFAULT_PAGE_SIZE),
-});
-const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+import { pagingSchema } from "./params";
 
 /**
  * What the review is checked against (docs/messaging-rules.md): the channel, what the message is
@@ -104,8 +79,12 @@ async function summarize(c: Context<AppEnv>, recipients: RecipientSource) {
   return reviewSummary(c.var.db, recipients, excluded.phones, review.rules, review.startAt);
 }
 
-/** The admin console's API: /api/admin/* (docs/api.md). Administrators only. */
-export const adminRoutes = new Hono<AppEnv>()
+/**
+ * The messaging console's audiences: /api/admin/audience, /invitation-audience (each a review table
+ * and its summary), a number's consent (/consent/:phone) and the regions to filter by (docs/api.md).
+ * Administrators only.
+ */
+export const adminAudienceRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // Panel 1's review: filters, search, sort and paging all run in D1; the browser gets one page and the count.
   // Referral codes and Stripe ids are billing data: filtered, sorted, searched and shown with billingDetails only.
@@ -156,56 +135,4 @@ export const adminRoutes = new Hono<AppEnv>()
       .orderBy(asc(column))
       .limit(1000);
     return c.json({ Items: rows.map((r) => r.region as string) });
-  })
-  .get("/settings", async (c) => {
-    // The "only {name} can uncheck this" label names the owner admin; OWNER_NAME covers a database without one.
-    const owner = await c.var.db
-      .select({ name: users.name })
-      .from(users)
-      .where(and(eq(users.isAdmin, true), eq(users.roleName, "owner")))
-      .orderBy(asc(users.id))
-      .get();
-    return c.json({
-      ownerName: owner?.name ?? c.env.OWNER_NAME,
-      smsProvider: c.env.SMS_PROVIDER,
-      whatsappProvider: c.env.WHATSAPP_PROVIDER,
-      sendRatePerSecond: sendRate(c.env),
-    });
-  })
-  .post("/campaigns", validate("json", campaignRequestSchema), async (c) => {
-    const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));
-    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
-  })
-  .get("/campaigns", validate("query", pagingSchema), async (c) => {
-    const { page, pageSize } = c.req.valid("query");
-    return c.json(await listCampaigns(c.var.db, page, pageSize, leaseMs(c.env)));
-  })
-  .get("/campaigns/:id", validate("param", idParam), async (c) => {
-    const campaign = await getCampaign(c.var.db, c.req.valid("param").id, leaseMs(c.env));
-    if (!campaign) throw new ApiError("not_found", "No such campaign");
-    return c.json({ campaign });
-  })
-  .get("/campaigns/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(STATUSES).optional() })), async (c) => {
-    const { id } = c.req.valid("param");
-    const { status, page, pageSize } = c.req.valid("query");
-    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
-    return c.json(await ledgerPage(c.var.db, id, status, page, pageSize));
-  })
-  // A scheduled (or still queued) campaign can be cancelled until it starts.
-  .post("/campaigns/:id/cancel", validate("param", idParam), async (c) =>
-    c.json({ campaign: await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id, leaseMs(c.env)) }),
-  )
-  .post("/campaigns/:id/retry-failed", validate("param", idParam), async (c) => {
-    const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
-    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
-  })
-  // The campaign's ledger (phones, names, outcomes) as CSV; exporting people's details is itself audited.
-  .get("/campaigns/:id/export.csv", validate("param", idParam), async (c) => {
-    const { id } = c.req.valid("param");
-    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.campaign_exported", target: `campaign:${id}` });
-    return c.body(ledgerCsv(c.var.db, id), 200, {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="campaign-${id}.csv"`,
-    });
   });

@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { MESSAGE_STATUSES } from "../../shared/campaigns";
+import { recordAudit } from "../auth/audit";
+import { requireAdmin, requireUser } from "../auth/middleware";
+import type { AppEnv } from "../context";
+import { ApiError } from "../errors";
+import { cancelCampaign, createCampaign, retryFailed } from "../messaging/campaign-commands";
+import { ledgerCsv, ledgerPage } from "../messaging/campaign-ledger";
+import { campaignExists, getCampaign, listCampaigns } from "../messaging/campaign-reads";
+import { campaignRequestSchema, toCampaignInput } from "../messaging/campaign-request";
+import { leaseMs } from "../messaging/waits";
+import { validate } from "../validate";
+import { idParam, pagingSchema } from "./params";
+
+/** The messaging console's campaigns: /api/admin/campaigns (docs/api.md). Administrators only. */
+export const adminCampaignRoutes = new Hono<AppEnv>()
+  .use(requireUser, requireAdmin)
+  .post("/", validate("json", campaignRequestSchema), async (c) => {
+    const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));
+    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
+  })
+  .get("/", validate("query", pagingSchema), async (c) => {
+    const { page, pageSize } = c.req.valid("query");
+    return c.json(await listCampaigns(c.var.db, page, pageSize, leaseMs(c.env)));
+  })
+  .get("/:id", validate("param", idParam), async (c) => {
+    const campaign = await getCampaign(c.var.db, c.req.valid("param").id, leaseMs(c.env));
+    if (!campaign) throw new ApiError("not_found", "No such campaign");
+    return c.json({ campaign });
+  })
+  .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(MESSAGE_STATUSES).optional() })), async (c) => {
+    const { id } = c.req.valid("param");
+    const { status, page, pageSize } = c.req.valid("query");
+    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
+    return c.json(await ledgerPage(c.var.db, id, status, page, pageSize));
+  })
+  // A scheduled (or still queued) campaign can be cancelled until it starts.
+  .post("/:id/cancel", validate("param", idParam), async (c) =>
+    c.json({ campaign: await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id, leaseMs(c.env)) }),
+  )
+  .post("/:id/retry-failed", validate("param", idParam), async (c) => {
+    const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
+    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
+  })
+  // The campaign's ledger (phones, names, outcomes) as CSV; exporting people's details is itself audited.
+  .get("/:id/export.csv", validate("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.campaign_exported", target: `campaign:${id}` });
+    return c.body(ledgerCsv(c.var.db, id), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="campaign-${id}.csv"`,
+    });
+  });

@@ -5,7 +5,7 @@ import { refreshTokens, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { verifyIdToken } from "./tokens";
 
-export type SessionUser = typeof users.$inferSelect;
+export type { SessionUser } from "./session-user";
 
 /**
  * Every signed-in route: a valid ID token, the user it names still exists with a confirmed phone,

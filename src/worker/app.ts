@@ -112,9 +112,9 @@ function createApp(options: { developmentRoutes: boolean }) {
 
   // The generated API reference, for developers: nothing in production exposes the route map.
   if (options.developmentRoutes) {
-    app.get("/openapi.json", (c) => {
+    app.get("/openapi.json", async (c) => {
       if (isProduction(c.env)) throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
-      return c.json(openApiDocument(app, c.env.APP_VERSION));
+      return c.json(await openApiDocument(app, c.env.APP_VERSION));
     });
   }
 

@@ -11,7 +11,7 @@ import { validate } from "../validate";
 
 const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
-/** The console's lists: /api/admin/invitations, /leads, /audit (docs/api.md). Every administrator. */
+/** The console's lists: invitations (/api/admin/invitations), leads (/leads) and the audit log (/audit); docs/api.md. Every administrator. */
 export const adminInvitationRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   .get("/", validate("query", invitationListSchema), async (c) => c.json(await invitationListPage(c.var.db, c.req.valid("query"))));

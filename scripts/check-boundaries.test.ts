@@ -34,11 +34,11 @@ describe("importsOf", () => {
 describe("checkFile", () => {
   it("refuses raw D1 statements in the Worker, but not in its tests", () => {
     const raw = 'await env.DB.prepare("SELECT 1").first();';
-    expect(rules("src/worker/messaging/sweep.ts", raw)).toEqual([
+    expect(rules("src/worker/messaging/recover-stalled-work.ts", raw)).toEqual([
       "the Worker queries D1 only through drizzle (src/worker/db/client.ts), never with raw statements",
     ]);
-    expect(rules("src/worker/messaging/sweep.ts", "await db.select().from(campaigns);")).toEqual([]);
-    expect(rules("src/worker/messaging/sweep.test.ts", raw)).toEqual([]);
+    expect(rules("src/worker/messaging/recover-stalled-work.ts", "await db.select().from(campaigns);")).toEqual([]);
+    expect(rules("src/worker/messaging/recover-stalled-work.test.ts", raw)).toEqual([]);
     expect(rules("src/worker/test/fixtures.ts", raw)).toEqual([]);
   });
 

@@ -30,12 +30,16 @@ export type IdClaims = {
   exp: number;
 };
 
-/** The user item GET /api/flex/v1/user answers: the old product's fields plus what the SPA routes on. */
+/**
+ * The user item GET /api/flex/v1/user answers: the old product's fields plus what the SPA routes on.
+ * Two of them the old product named otherwise (flexEmail, proxyInstalled): the old calls answer
+ * those names too (src/worker/auth/user-item.ts `withOldFieldNames`).
+ */
 export type UserItem = {
   id: number;
   name: string;
   phoneNumber: string;
-  flexEmail: string | null;
+  email: string | null;
   goodStanding: boolean;
   expirationDateTimestamp: number | null;
   /** dd/MM/yy in UTC, or null. */
@@ -43,7 +47,8 @@ export type UserItem = {
   createDateTimestamp: number;
   humanRegion: string | null;
   driverOptions: { deliveryArea: string | null };
-  proxyInstalled: boolean;
+  /** The driver has connected their delivery-platform account (the old product called it proxyInstalled). */
+  accountConnected: boolean;
   setupComplete: boolean;
   isAdmin: boolean;
   referral: string | null;

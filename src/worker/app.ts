@@ -13,8 +13,8 @@ import { accountRoutes, adminAccountRoutes } from "./routes/account";
 import { adminAudienceRoutes } from "./routes/admin-audiences";
 import { adminBillingRoutes } from "./routes/admin-billing";
 import { adminCampaignRoutes } from "./routes/admin-campaigns";
-import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-console";
 import { adminDashboardRoutes } from "./routes/admin-dashboard";
+import { adminAuditRoutes, adminInvitationRoutes, adminLeadRoutes } from "./routes/admin-lists";
 import { adminSettingsRoutes } from "./routes/admin-settings";
 import { adminUserRoutes } from "./routes/admin-users";
 import { authRoutes } from "./routes/auth";
@@ -117,9 +117,9 @@ function createApp(options: { developmentRoutes: boolean }) {
 
   // The generated API reference, for developers: nothing in production exposes the route map.
   if (options.developmentRoutes) {
-    app.get("/openapi.json", (c) => {
+    app.get("/openapi.json", async (c) => {
       if (isProduction(c.env)) throw new ApiError("not_found", `No route for ${c.req.method} ${c.req.path}`);
-      return c.json(openApiDocument(app, c.env.APP_VERSION));
+      return c.json(await openApiDocument(app, c.env.APP_VERSION));
     });
   }
 

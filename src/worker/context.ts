@@ -1,4 +1,4 @@
-import type { SessionUser } from "./auth/middleware";
+import type { SessionUser } from "./auth/session-user";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { Logger } from "./log";

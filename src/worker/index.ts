@@ -1,14 +1,8 @@
-import { pruneDashboardCache } from "./admin/dashboard";
-import { fileDropOffLeads } from "./admin/leads";
 import { appFor } from "./app";
-import { runBillingCron } from "./billing/cron";
 import { loadConfig } from "./config";
-import { createDb } from "./db/client";
-import { runHousekeeping } from "./housekeeping";
-import { createLogger } from "./log";
 import { jobHandlers } from "./messaging/jobs";
-import { recoverStalledWork } from "./messaging/recover-stalled-work";
 import { handleQueueBatch } from "./queue";
+import { runScheduledJobs } from "./scheduled";
 
 // Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).
 export { SendPacer } from "./messaging/pacer";
@@ -22,16 +16,9 @@ export default {
     if (!loadConfig(env).ok) return batch.retryAll({ delaySeconds: 60 });
     await handleQueueBatch(batch, env, jobHandlers, ctx);
   },
+  // Every scheduled job is listed in src/worker/scheduled.ts.
   scheduled: (controller, env, ctx) => {
     if (!loadConfig(env).ok) return;
-    ctx.waitUntil(runHousekeeping(env, controller.scheduledTime));
-    ctx.waitUntil(recoverStalledWork(env, createLogger({ task: "sweep" }), controller.scheduledTime));
-    ctx.waitUntil(pruneDashboardCache(createDb(env.DB), controller.scheduledTime));
-    ctx.waitUntil(
-      fileDropOffLeads(createDb(env.DB), controller.scheduledTime).then((filed) => {
-        if (filed > 0) createLogger({ task: "leads" }).info("leads.filed", { filed });
-      }),
-    );
-    ctx.waitUntil(runBillingCron(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise)));
+    runScheduledJobs(env, controller.scheduledTime, (promise) => ctx.waitUntil(promise));
   },
 } satisfies ExportedHandler<Env, unknown>;

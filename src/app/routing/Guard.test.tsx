@@ -77,7 +77,7 @@ describe("post-sign-in routing from /login, rule by rule", () => {
   });
 
   it("3. no account connected → /flex/login, ahead of setup and standing", async () => {
-    const router = renderAt("/login", session({ proxyInstalled: false, setupComplete: false, goodStanding: false }));
+    const router = renderAt("/login", session({ accountConnected: false, setupComplete: false, goodStanding: false }));
     await landsOn(router, "/flex/login");
     expect(await screen.findByRole("heading", { name: "Connect your account" })).toBeInTheDocument();
   });
@@ -102,13 +102,13 @@ describe("post-sign-in routing from /login, rule by rule", () => {
   it("a signed-in administrator lands on /admin", async () => {
     // The dashboard asks for its figures; an answer of the wrong kind would only test the dashboard.
     answerEverything(500, "internal", "stub");
-    const router = renderAt("/login", session({ isAdmin: true, proxyInstalled: false }, {}, { is_admin: true }));
+    const router = renderAt("/login", session({ isAdmin: true, accountConnected: false }, {}, { is_admin: true }));
     await landsOn(router, "/admin");
     expect(await screen.findByRole("heading", { name: "Admin dashboard" })).toBeInTheDocument();
   });
 
   it("no fetch happens for a routed driver beyond the resend case (the screen reached reads only its own data)", async () => {
-    const router = renderAt("/login", session({ proxyInstalled: false }));
+    const router = renderAt("/login", session({ accountConnected: false }));
     await landsOn(router, "/flex/login");
     await screen.findByRole("heading", { name: "Connect your account" });
     const paths = routingCalls().map((call) => call.path);
@@ -171,7 +171,7 @@ describe("guards", () => {
   });
 
   it("keeps the optional-redirect screens reachable for a driver who would be routed elsewhere", async () => {
-    const worst = session({ proxyInstalled: false, setupComplete: false, goodStanding: false });
+    const worst = session({ accountConnected: false, setupComplete: false, goodStanding: false });
     for (const path of ["/faqs", "/terms", "/privacy", "/contact", "/payment", "/profile", "/profile/edit", "/profile/password"]) {
       const router = renderAt(path, worst);
       await waitFor(() => expect(document.querySelector("h1")).not.toBeNull());

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { decide, landingDecision, type RoutingInput, type RoutingUser } from "./post-sign-in";
 
 const claims = { phone_number: "+13055550123", phone_number_verified: true, app: "flex" as const };
-const ready: RoutingUser = { isAdmin: false, proxyInstalled: true, setupComplete: true, goodStanding: true, phoneNumberVerified: true };
+const ready: RoutingUser = { isAdmin: false, accountConnected: true, setupComplete: true, goodStanding: true, phoneNumberVerified: true };
 
 function input(over: Partial<RoutingInput> = {}, user: Partial<RoutingUser> | null = {}): RoutingInput {
   return { loading: false, claims, user: user === null ? null : { ...ready, ...user }, error: null, ...over };
@@ -16,7 +16,7 @@ describe("post-sign-in routing, in the product's order", () => {
   it("2. phone not verified → a code is resent and /confirm-account gets the phone", () => {
     const unverified = input(
       { claims: { ...claims, phone_number_verified: false } },
-      { phoneNumberVerified: false, proxyInstalled: false, setupComplete: false, goodStanding: false },
+      { phoneNumberVerified: false, accountConnected: false, setupComplete: false, goodStanding: false },
     );
     expect(landingDecision(unverified)).toEqual({
       kind: "confirm",
@@ -34,7 +34,7 @@ describe("post-sign-in routing, in the product's order", () => {
   });
 
   it("3. account not connected → /flex/login (before setup and standing)", () => {
-    expect(landingDecision(input({}, { proxyInstalled: false, setupComplete: false, goodStanding: false }))).toEqual({ kind: "redirect", to: "/flex/login" });
+    expect(landingDecision(input({}, { accountConnected: false, setupComplete: false, goodStanding: false }))).toEqual({ kind: "redirect", to: "/flex/login" });
   });
 
   it("4. setup incomplete → /flex/settings (before standing)", () => {
@@ -60,7 +60,7 @@ describe("post-sign-in routing, in the product's order", () => {
   });
 
   it("an administrator lands on /admin", () => {
-    expect(landingDecision(input({}, { isAdmin: true, proxyInstalled: false }))).toEqual({ kind: "redirect", to: "/admin" });
+    expect(landingDecision(input({}, { isAdmin: true, accountConnected: false }))).toEqual({ kind: "redirect", to: "/admin" });
   });
 
   it("waits while the session or the user loads, and reports a user that failed to load", () => {
@@ -73,7 +73,7 @@ describe("post-sign-in routing, in the product's order", () => {
 describe("screens by level", () => {
   it("guest screens are open without a session and send a signed-in person on", () => {
     expect(decide("guest", input({ claims: null }, null))).toEqual({ kind: "allow" });
-    expect(decide("guest", input({}, { proxyInstalled: false }))).toEqual({ kind: "redirect", to: "/flex/login" });
+    expect(decide("guest", input({}, { accountConnected: false }))).toEqual({ kind: "redirect", to: "/flex/login" });
   });
 
   it("/confirm-account is open without a session and to an unverified one", () => {
@@ -83,7 +83,7 @@ describe("screens by level", () => {
   });
 
   it("optional-redirect screens only need a session with a confirmed phone", () => {
-    const worst = input({}, { proxyInstalled: false, setupComplete: false, goodStanding: false });
+    const worst = input({}, { accountConnected: false, setupComplete: false, goodStanding: false });
     expect(decide("signedIn", worst)).toEqual({ kind: "allow" });
     expect(decide("signedIn", input({ claims: null }, null))).toEqual({ kind: "redirect", to: "/", remember: true });
     expect(decide("signedIn", input({ claims: { ...claims, phone_number_verified: false } }, null)).kind).toBe("confirm");
@@ -91,7 +91,7 @@ describe("screens by level", () => {
 
   it("/flex/settings needs a connected account only", () => {
     expect(decide("settings", input({}, { setupComplete: false, goodStanding: false }))).toEqual({ kind: "allow" });
-    expect(decide("settings", input({}, { proxyInstalled: false }))).toEqual({ kind: "redirect", to: "/flex/login" });
+    expect(decide("settings", input({}, { accountConnected: false }))).toEqual({ kind: "redirect", to: "/flex/login" });
   });
 
   it("driver screens apply every rule", () => {

@@ -19,7 +19,7 @@ import type { User } from "../lib/session";
  */
 export type GuardLevel = "guest" | "confirm" | "signedIn" | "settings" | "full" | "admin";
 
-export type RoutingUser = Pick<User, "isAdmin" | "proxyInstalled" | "setupComplete" | "goodStanding" | "phoneNumberVerified">;
+export type RoutingUser = Pick<User, "isAdmin" | "accountConnected" | "setupComplete" | "goodStanding" | "phoneNumberVerified">;
 
 export type RoutingInput = {
   loading: boolean;
@@ -84,7 +84,7 @@ export function landingDecision(input: RoutingInput, search = ""): Decision {
 function driverRules(user: RoutingUser, search: string, level: "signedIn" | "settings" | "full"): Decision | null {
   if (level === "signedIn") return null;
   // 3. Account not connected.
-  if (!user.proxyInstalled) return redirect("/flex/login");
+  if (!user.accountConnected) return redirect("/flex/login");
   if (level === "settings") return null;
   // 4. Connected but setup incomplete.
   if (!user.setupComplete) return redirect("/flex/settings");

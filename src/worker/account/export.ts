@@ -6,10 +6,10 @@
  * Bounded: each list is read newest first up to EXPORT_LIMITS, and the document says per section
  * how many rows there are in all and whether it was cut. A driver's offers are the one list that
  * can grow large (every offer the engine was shown); 10,000 covers months of driving, and older
- * ones are deleted by the retention job anyway (src/worker/housekeeping.ts).
+ * ones are deleted by the retention job anyway (src/worker/retention.ts).
  */
 import { count, desc, eq, or } from "drizzle-orm";
-import type { SessionUser } from "../auth/middleware";
+import type { SessionUser } from "../auth/session-user";
 import type { Db } from "../db/client";
 import {
   commissions,

@@ -5,7 +5,7 @@ import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
 import { auditInsert } from "../auth/audit";
-import type { SessionUser } from "../auth/middleware";
+import type { SessionUser } from "../auth/session-user";
 import { namedFields } from "../db/batch-fields";
 import { type Db, phoneEndsWith } from "../db/client";
 import { leads, payments, users } from "../db/schema";

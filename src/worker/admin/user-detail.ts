@@ -2,8 +2,8 @@ import { and, count, desc, eq, gt, isNull, max, min, or, sql } from "drizzle-orm
 import type { AuditRow, SessionRow, UserDetail, UserMessageRow, UserProfilePatch } from "../../shared/admin-users";
 import { type Page, pageOffset } from "../../shared/paging";
 import { auditInsert, userTarget } from "../auth/audit";
-import type { SessionUser } from "../auth/middleware";
 import { familyPassedTotp } from "../auth/refresh-tokens";
+import type { SessionUser } from "../auth/session-user";
 import { isInGoodStanding } from "../auth/user-item";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";

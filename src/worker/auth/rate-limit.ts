@@ -175,7 +175,7 @@ export async function assertUnderLimits(db: Db, checks: RateLimitCheck[], now = 
 
 /**
  * Counts one hit against each limit (in one D1 batch) and answers the counts. The upsert starts a
- * fresh window when the stored one has ended, so no sweep is needed for correctness; housekeeping
+ * fresh window when the stored one has ended, so no sweep is needed for correctness; the retention job
  * only deletes ended windows to keep the table small.
  */
 export async function countHits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<{ count: number; resetAt: number }[]> {

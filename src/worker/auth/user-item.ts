@@ -18,14 +18,14 @@ export function toUserItem(user: UserRow, now = Date.now()): UserItem {
     id: user.id,
     name: user.name,
     phoneNumber: user.phone,
-    flexEmail: user.email,
+    email: user.email,
     goodStanding: isInGoodStanding(user, now),
     expirationDateTimestamp: user.expirationAt,
     expirationDate: formatDDMMYY(user.expirationAt),
     createDateTimestamp: user.createdAt,
     humanRegion: user.humanRegion,
     driverOptions: { deliveryArea: user.deliveryArea },
-    proxyInstalled: user.accountConnected,
+    accountConnected: user.accountConnected,
     setupComplete: user.setupComplete,
     isAdmin: user.isAdmin,
     referral: user.referralCode,
@@ -38,4 +38,20 @@ export function toUserItem(user: UserRow, now = Date.now()): UserItem {
     mfaMethod: user.mfaMethod,
     inviteCode: user.inviteCode,
   };
+}
+
+/** The old product's names of two fields, `flexEmail` and `proxyInstalled`, as its calls promised them. */
+type OldFieldNames = { flexEmail: string | null; proxyInstalled: boolean };
+
+/** A user item as the old calls answer it (GET /api/flex/v1/user): every field, and the two under their old names as well. */
+export function withOldFieldNames<Item extends Pick<UserItem, "email" | "accountConnected">>(item: Item): Item & OldFieldNames {
+  return { ...item, flexEmail: item.email, proxyInstalled: item.accountConnected };
+}
+
+/** A user item under the old names only (the old all-users tables, which never had the new ones). */
+export function withOldFieldNamesOnly<Item extends Pick<UserItem, "email" | "accountConnected">>(
+  item: Item,
+): Omit<Item, "email" | "accountConnected"> & OldFieldNames {
+  const { email, accountConnected, ...rest } = item;
+  return { ...rest, flexEmail: email, proxyInstalled: accountConnected };
 }

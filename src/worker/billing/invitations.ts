@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
 import { restoreErasedOptOuts } from "../account/phone-hash";
-import type { SessionUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
+import type { SessionUser } from "../auth/session-user";
 import { chargeRequestedText } from "../auth/sms-budget";
 import { recordConsent } from "../compliance/consent";
 import { appUrl, type Config } from "../config";

@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { SessionUser } from "../auth/middleware";
+import type { SessionUser } from "../auth/session-user";
 import { commissions, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { PaymentsProviderError } from "../providers/payments/provider-error";

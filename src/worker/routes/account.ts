@@ -3,15 +3,16 @@ import { adminEraseSchema, type DeleteReauth, deleteAccountSchema } from "../../
 import { eraseAccount } from "../account/erase";
 import { accountExport, EXPORT_FILENAME } from "../account/export";
 import { findUser } from "../admin/user-detail";
+import { checkingSmsCode, enforceSmsCodeCheckLimits } from "../auth/code-checks";
 import { deliverCode } from "../auth/code-delivery";
 import { consumeCode } from "../auth/codes";
+import { identityDeps } from "../auth/identity-deps";
 import { requireAdmin, requireUser, requireVerified } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, verifyPassword } from "../auth/password";
 import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
-import { checkingSmsCode, enforceSmsCodeCheckLimits, identityDeps } from "./auth";
 import { idParam } from "./params";
 
 /** Administrators are erased by the owner, from the console, so the console never loses its last owner by a click. */

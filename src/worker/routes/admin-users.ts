@@ -30,10 +30,10 @@ import type { AppEnv } from "../context";
 import { csvHeaders, csvStream } from "../csv";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
+import { engineView, offersPage, offersQuerySchema, switchEngine } from "../driver/dashboard";
 import { ApiError } from "../errors";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
-import { engineView, offersPage, offersQuerySchema, switchEngine } from "./driver-dashboard";
 import { idParam, pagingSchema } from "./params";
 
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
@@ -167,7 +167,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),
   )
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
-  // as the driver's own routes (driver-dashboard.ts), read-only but for the system switch.
+  // as the driver's own routes (src/worker/driver/dashboard.ts), read-only but for the system switch.
   .get("/:id/dashboard/engine", validate("param", idParam), async (c) => c.json(await engineView(c.env, await findDriver(c.var.db, c.req.valid("param").id))))
   .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);

@@ -2,12 +2,12 @@ import { Hono } from "hono";
 import { CONTACT_FORM_CONSENT } from "../../shared/consent-texts";
 import { contactSchema } from "../../shared/contact";
 import { enforceCodeSendLimits, type IdentityDeps, sendSmsInBackground } from "../auth/code-delivery";
+import { identityDeps } from "../auth/identity-deps";
 import { enforceRateLimits, limitFor, RateLimited } from "../auth/rate-limit";
 import { claimConsentConfirmation, consentConfirmationDue, consentConfirmationText, consentStatement, type Language } from "../compliance/consent";
 import type { AppEnv } from "../context";
 import { consentEvents, leads } from "../db/schema";
 import { validate } from "../validate";
-import { identityDeps } from "./auth";
 
 /**
  * The one text asking a number to confirm a tick made for it on the contact form. It is a text

@@ -4,17 +4,18 @@ import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
 import { driverFiltersSchema } from "../../shared/driver-filters";
 import { recordAudit, userTarget } from "../auth/audit";
-import { requireUser, requireVerified, type SessionUser } from "../auth/middleware";
+import { requireUser, requireVerified } from "../auth/middleware";
 import { clientAddress, limitFor } from "../auth/rate-limit";
+import type { SessionUser } from "../auth/session-user";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
 import { driverFilters, offers, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
+import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "../driver/dashboard";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
 import { answerConnectionCode, cancelConnection, checkConnectionApproval, enforcePlatformLimits, startConnection, unwrap } from "../platform/connection";
 import { cachedStations } from "../platform/driver-store";
 import { validate } from "../validate";
-import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "./driver-dashboard";
 
 /** Attempt ids are 18 random bytes in base64url (platform/connection.ts). */
 const attemptParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{24}$/, "Unknown sign-in") });

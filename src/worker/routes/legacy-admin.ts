@@ -5,7 +5,7 @@ import { driverAudienceSchema } from "../../shared/audience";
 import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
 import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
-import { toUserItem } from "../auth/user-item";
+import { toUserItem, withOldFieldNamesOnly } from "../auth/user-item";
 import type { AppEnv } from "../context";
 import { invitations, referralCodes } from "../db/schema";
 import { driverRowsAfter, type UserRow } from "../messaging/audience";
@@ -16,12 +16,12 @@ import { validate } from "../validate";
 
 /**
  * The old product's user item as its all-users tables listed it: the user item (the one mapper
- * of a user row, src/worker/auth/user-item.ts) without the fields the old tables never had, and
+ * of a user row, src/worker/auth/user-item.ts) under the old field names, without the fields the old tables never had, and
  * without the billing fields (referral, stripeExpressId) unless the caller has billingDetails.
  */
 function legacyUser(row: UserRow, now: number, billing: boolean) {
   const { app: _app, language: _language, phoneNumberVerified: _verified, mfaMethod: _mfa, inviteCode: _invite, ...item } = toUserItem(row, now);
-  return visibleRow(item, billing);
+  return visibleRow(withOldFieldNamesOnly(item), billing);
 }
 
 const numbersSchema = z

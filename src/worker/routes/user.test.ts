@@ -37,14 +37,14 @@ describe("GET /api/flex/v1/user", () => {
         id: user.id,
         name: "Ana López",
         phoneNumber: user.phone,
-        flexEmail: "ana@example.com",
+        email: "ana@example.com",
         goodStanding: true,
         expirationDateTimestamp: expiration,
         expirationDate: "07/03/31",
         createDateTimestamp: Date.UTC(2030, 0, 2),
         humanRegion: "Miami",
         driverOptions: { deliveryArea: null },
-        proxyInstalled: true,
+        accountConnected: true,
         setupComplete: true,
         isAdmin: false,
         referral: "MIAMI10",
@@ -56,6 +56,9 @@ describe("GET /api/flex/v1/user", () => {
         phoneNumberVerified: true,
         mfaMethod: "none",
         inviteCode: user.inviteCode,
+        // The old product's names of email and accountConnected, which its callers read.
+        flexEmail: "ana@example.com",
+        proxyInstalled: true,
       },
     });
   });

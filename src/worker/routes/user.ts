@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { isoDate } from "../../shared/dates";
 import { requireUser } from "../auth/middleware";
-import { isInGoodStanding, toUserItem } from "../auth/user-item";
+import { isInGoodStanding, toUserItem, withOldFieldNames } from "../auth/user-item";
 import type { AppEnv } from "../context";
 
 /** HMAC-SHA256 of the phone, hex: the chat provider checks it to trust the identity we hand the widget. */
@@ -18,7 +18,7 @@ const productLabel = { flex: "Blockpilot Flex", spark: "Blockpilot Spark" } as c
  * too: the SPA reads this to route them to /confirm-account.
  */
 export const userRoutes = new Hono<AppEnv>()
-  .get("/", requireUser, (c) => c.json({ Item: toUserItem(c.var.user) }))
+  .get("/", requireUser, (c) => c.json({ Item: withOldFieldNames(toUserItem(c.var.user)) }))
 
   .get("/chat", requireUser, async (c) => {
     const user = c.var.user;

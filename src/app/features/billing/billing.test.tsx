@@ -10,7 +10,7 @@ import PaymentPage from "./PaymentPage";
 const DAY = 86_400_000;
 const NOW = new Date(2026, 5, 10, 12).getTime();
 
-const dana = aDriver({ flexEmail: "dana@example.com", expirationDateTimestamp: NOW + 3 * DAY, inviteCode: "ABCD2345" });
+const dana = aDriver({ email: "dana@example.com", expirationDateTimestamp: NOW + 3 * DAY, inviteCode: "ABCD2345" });
 
 const noPayments = { body: { total: 0, page: 1, pageSize: 20, rows: [], totals: { grossCents: 0, refundedCents: 0, netCents: 0, daysSold: 0 } } };
 const noChanges = { body: { total: 0, page: 1, pageSize: 20, rows: [] } };

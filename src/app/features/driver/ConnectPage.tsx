@@ -26,7 +26,7 @@ export default function ConnectPage() {
   const connection = useConnection();
   const app = user?.app ?? "flex";
   const platform = t(`platform.${app}`);
-  const form = useSchemaForm(connectSchema, { email: user?.flexEmail ?? "", password: "" });
+  const form = useSchemaForm(connectSchema, { email: user?.email ?? "", password: "" });
 
   const submit = form.onSubmit(async ({ email, password }) => {
     try {

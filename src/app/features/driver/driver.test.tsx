@@ -14,7 +14,7 @@ import DashboardPage from "./DashboardPage";
 import { fromFormValues, toFormValues } from "./filters-form";
 import SettingsPage from "./SettingsPage";
 
-const driver = { name: "Dana Driver", isAdmin: false, app: "flex", flexEmail: null, proxyInstalled: false, setupComplete: false } as Partial<User>;
+const driver = { name: "Dana Driver", isAdmin: false, app: "flex", email: null, accountConnected: false, setupComplete: false } as Partial<User>;
 const HOUR = 3_600_000;
 
 beforeEach(() => setLanguage("en"));
@@ -356,7 +356,7 @@ describe("dashboard", () => {
 
   it("says what the system does, the service state, and each offer with its why", async () => {
     dashboardApi("searching");
-    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
     expect(await screen.findByText("Searching 3 stations until 2:00 PM")).toBeInTheDocument();
     expect(screen.getByRole("switch", { name: /Search for blocks/ })).toHaveAttribute("aria-checked", "true");
     expect(screen.getByText("Expires in 2 days")).toBeInTheDocument();
@@ -369,7 +369,7 @@ describe("dashboard", () => {
 
   it("I've arrived while the system is off: the message docs/product.md keeps", async () => {
     dashboardApi("stopped");
-    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
     expect(await screen.findByText("Off: turn it on to search.")).toBeInTheDocument();
     await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
     expect(await screen.findByText('Turn on system to use "I\'ve arrived"')).toBeInTheDocument();
@@ -383,7 +383,7 @@ describe("dashboard", () => {
       },
     });
     dashboardApi("searching", () => now, limited);
-    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
     await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
     expect(await screen.findByText("Too many attempts. Try again in 40 minutes.")).toBeInTheDocument();
     await act(() => setLanguage("es"));
@@ -393,7 +393,7 @@ describe("dashboard", () => {
 
   it("the switch turns the system off", async () => {
     const api = dashboardApi("searching");
-    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
     await userEvent.click(await screen.findByRole("switch"));
     await waitFor(() => expect(api.to("/api/driver/engine", "POST")[0]?.body).toEqual({ on: false }));
   });
@@ -413,7 +413,7 @@ describe("dashboard", () => {
         <Profiler id="dashboard" onRender={commits}>
           <DashboardPage />
         </Profiler>,
-        { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" },
+        { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" },
       );
       expect(await screen.findByText("Searching 3 stations until 2:00 PM")).toBeInTheDocument();
       expect(await screen.findByText("Pay $62 is under your $70 minimum")).toBeInTheDocument();
@@ -448,7 +448,7 @@ describe("dashboard", () => {
       if (String(input).startsWith("/api/driver/engine")) await engineHeld;
       return reply(input, init);
     });
-    renderScreen(<DashboardPage />, { user: { ...driver, proxyInstalled: true, setupComplete: true }, path: "/flex/dashboard" });
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
     await waitFor(() => expect(api.to("/api/driver/offers")).toHaveLength(1));
     // Time for the offers' answer to render, were they not hidden.
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));

@@ -23,7 +23,7 @@ function EditForm({ user }: { user: User }) {
   const { t, i18n } = useTranslation("auth");
   const navigate = useNavigate();
   const { setUser } = useSession();
-  const form = useSchemaForm(profileSchema, { name: user.name, email: user.flexEmail ?? "", language: user.language });
+  const form = useSchemaForm(profileSchema, { name: user.name, email: user.email ?? "", language: user.language });
 
   const submit = form.onSubmit(async (data) => {
     try {

@@ -23,12 +23,12 @@ export default function ProfilePage() {
   const rows: [string, string][] = [
     [t("fields.name"), user.name],
     [t("fields.phone"), formatUsPhone(user.phoneNumber) || user.phoneNumber],
-    [t("fields.email"), user.flexEmail || t("profile.notSet")],
+    [t("fields.email"), user.email || t("profile.notSet")],
     [t("fields.app"), t(`apps.${user.app}`)],
     [t("fields.language"), t(`languages.${user.language}`)],
     [t("profile.expiration"), user.expirationDate ?? t("profile.none")],
     [t("profile.goodStanding"), yesNo(user.goodStanding)],
-    [t("profile.accountConnected"), yesNo(user.proxyInstalled)],
+    [t("profile.accountConnected"), yesNo(user.accountConnected)],
   ];
   if (user.referral) rows.push([t("fields.referralCode"), user.referral]);
   if (user.mfaMethod !== "none") rows.push([t("profile.twoStep"), t(`profile.mfa.${user.mfaMethod}`)]);

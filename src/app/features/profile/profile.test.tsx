@@ -9,10 +9,10 @@ import ProfilePage from "./ProfilePage";
 import ProfilePasswordPage from "./ProfilePasswordPage";
 
 const dana = aDriver({
-  flexEmail: "dana@example.com",
+  email: "dana@example.com",
   expirationDateTimestamp: 1_800_000_000_000,
   expirationDate: "15/01/27",
-  proxyInstalled: false,
+  accountConnected: false,
   setupComplete: false,
   referral: "MIAMI10",
   status: "stop",
@@ -56,7 +56,7 @@ describe("profile", () => {
 
   it("reads in Spanish", async () => {
     await setLanguage("es");
-    renderAt("/profile", { user: { ...dana, expirationDate: null, flexEmail: null } });
+    renderAt("/profile", { user: { ...dana, expirationDate: null, email: null } });
     expect(await screen.findByRole("heading", { name: "Mi perfil" })).toBeInTheDocument();
     expect(screen.getByText("Ninguna")).toBeInTheDocument();
     expect(screen.getByText("Sin definir")).toBeInTheDocument();

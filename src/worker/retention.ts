@@ -55,10 +55,11 @@ export const RETENTION_BATCH = { offers: 5_000, other: 1_000 } as const;
 const oldest = (table: SQLiteTable, id: SQLiteColumn, where: SQL | undefined, limit: number) => sql`(SELECT ${id} FROM ${table} WHERE ${where} LIMIT ${limit})`;
 
 /**
- * The cron trigger's work: drop expired codes, challenges, rate-limit windows, refresh tokens and
- * platform sign-ins, and everything past its time in RETENTION. One batch (one transaction).
+ * Deletes expired rows: codes, sign-in challenges, rate-limit windows, refresh tokens and platform
+ * sign-ins past their expiry, and everything past its time in RETENTION. One batch (one
+ * transaction); a scheduled job (src/worker/scheduled.ts).
  */
-export async function runHousekeeping(env: Env, now: number): Promise<void> {
+export async function deleteExpiredRows(env: Env, now: number): Promise<void> {
   const db = dbFor(env.DB);
   const before = (ms: number) => now - ms;
   const o = offers;
@@ -144,5 +145,5 @@ export async function runHousekeeping(env: Env, now: number): Promise<void> {
     db.delete(auditLog).where(inArray(auditLog.id, oldest(auditLog, auditLog.id, lt(auditLog.at, before(RETENTION.auditLog)), RETENTION_BATCH.other))),
     db.delete(outbox).where(inArray(outbox.id, oldest(outbox, outbox.id, lt(outbox.createdAt, before(RETENTION.outbox)), RETENTION_BATCH.other))),
   ]);
-  createLogger({ task: "housekeeping" }).info("housekeeping.done", { deleted: results.map((r) => r.meta.changes) });
+  createLogger({ task: "retention" }).info("retention.done", { deleted: results.map((r) => r.meta.changes) });
 }

@@ -15,12 +15,12 @@ import {
   refreshTokens,
   verificationCodes,
 } from "./db/schema";
-import { RETENTION, runHousekeeping } from "./housekeeping";
+import { deleteExpiredRows, RETENTION } from "./retention";
 import { createUser, db, uniquePhone, uniqueTag } from "./test/fixtures";
 
 const DAY = 86_400_000;
 
-describe("retention (the cron's housekeeping)", () => {
+describe("retention (deleteExpiredRows, a scheduled job)", () => {
   it("deletes each kind of row past its time and keeps the fresh ones", async () => {
     const now = Date.now();
     const user = await createUser();
@@ -128,7 +128,7 @@ describe("retention (the cron's housekeeping)", () => {
       ])
       .returning({ id: outbox.id });
 
-    await runHousekeeping(env, now);
+    await deleteExpiredRows(env, now);
 
     const ids = async <T extends { id: number }>(rows: T[]) => rows.map((r) => r.id);
     expect(

@@ -9,7 +9,7 @@ import type { AppEnv } from "../context";
 import { validate } from "../validate";
 import { idParam } from "./params";
 
-/** The console's lists: /api/admin/invitations, /leads, /audit (docs/api.md). Every administrator. */
+/** The console's lists: invitations (/api/admin/invitations), leads (/leads) and the audit log (/audit); docs/api.md. Every administrator. */
 export const adminInvitationRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   .get("/", validate("query", invitationListSchema), async (c) => c.json(await invitationListPage(c.var.db, c.req.valid("query"))));

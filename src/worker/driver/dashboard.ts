@@ -5,12 +5,12 @@ import type { Db } from "../db/client";
 import { driverFilters, offers, type users } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
-import { pagingSchema } from "./params";
+import { pagingSchema } from "../routes/params";
 
 /**
  * The driver's dashboard as data: the engine's state with the service it depends on, the switch,
- * and the offers page. The driver's own routes (driver.ts) and the admin's view of a driver
- * (admin-users.ts, "acting for") answer from these, so both see the same thing.
+ * and the offers page. The driver's own routes (routes/driver.ts) and the admin's view of a driver
+ * (routes/admin-users.ts, "acting for") answer from these, so both see the same thing.
  */
 
 type Driver = Pick<typeof users.$inferSelect, "id" | "expirationAt" | "goodStanding" | "isAdmin">;

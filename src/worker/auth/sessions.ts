@@ -1,0 +1,50 @@
+import { ApiError } from "../errors";
+import { findUserById } from "./accounts";
+import { recordAudit } from "./audit";
+import type { IdentityDeps } from "./code-delivery";
+import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "./refresh-tokens";
+import type { SignOutRequest } from "./requests";
+import { familyAllowedFor, idTokenFor, type Tokens } from "./sign-in-flow";
+import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "./tokens";
+
+/**
+ * New tokens for a refresh token, which is rotated: a rotated token that comes back revokes its
+ * whole session. A user no longer confirmed, or an administrator whose session did not pass
+ * TOTP, gets nothing and the session ends.
+ */
+export async function refreshSession(deps: IdentityDeps, refreshToken: string): Promise<{ tokens: Tokens }> {
+  const { db, now } = deps;
+  const result = await rotateRefreshToken(db, refreshToken, now);
+  if (!result.ok) {
+    if (result.reason === "reused") deps.log.warn("auth.refresh_reuse", { address: deps.address });
+    throw new ApiError("unauthorized", result.reason === "reused" ? "Session revoked. Sign in again" : "Session expired. Sign in again", {
+      details: { reason: result.reason },
+    });
+  }
+  const user = await findUserById(db, result.userId);
+  if (!user?.phoneVerified || !familyAllowedFor(user, result.family)) {
+    await revokeFamily(db, result.family, now);
+    throw new ApiError("unauthorized", "Sign in again", { details: { reason: "revoked" } });
+  }
+  return { tokens: { idToken: await idTokenFor(deps.env, user, result.family, now), refreshToken: result.token, expiresIn: ID_TOKEN_TTL_SECONDS } };
+}
+
+/**
+ * Ends the session of one refresh token, or with `global` every session of the user: that ends
+ * everything they hold, so the caller must prove who they are (`authorization`, a Bearer ID token),
+ * not just hold one token.
+ */
+export async function signOut(deps: IdentityDeps, body: SignOutRequest, authorization: string | undefined): Promise<{ signedOut: true }> {
+  const { db } = deps;
+  if (body.global) {
+    const header = authorization ?? "";
+    const verified = header.startsWith("Bearer ") ? await verifyIdToken(deps.env, header.slice(7).trim()) : null;
+    const userId = verified?.ok ? Number(verified.claims.sub) : NaN;
+    if (!Number.isInteger(userId)) throw new ApiError("unauthorized", "Sign in to sign out everywhere");
+    await revokeAllRefreshTokens(db, userId);
+    await recordAudit(db, { actorId: userId, action: "auth.sign_out_global", target: `user:${userId}` });
+  } else {
+    await revokeRefreshToken(db, body.refreshToken);
+  }
+  return { signedOut: true };
+}

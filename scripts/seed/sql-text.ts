@@ -37,7 +37,7 @@ export function insertRows<T extends SQLiteTable>(table: T, rows: T["$inferInser
 }
 
 /** `excluded.<column>` in an upsert's SET: the value the conflicting insert brought. */
-export const excluded = (column: { name: string }) => sql.raw(`excluded.${dialect.escapeName(column.name)}`);
+export const excluded = (column: { name: string }) => sql`excluded.${sql.identifier(column.name)}`;
 
 /** The value of each named column of the insert: an expression over the query's sources, or a constant. */
 export type InsertExpressions<T extends SQLiteTable> = { [K in keyof T["$inferInsert"]]?: SQLWrapper | string | number };

@@ -18,13 +18,15 @@
  *
  * Options: --short (the small run npm test makes), --sizes 100,500,1000, --seconds 60, --scale-only
  * (skip (a)), --switch-concurrency K (switch requests in flight at once),
- * --port P (the Worker; the fake platform takes P+1), --skip-build, --build-dir DIR.
+ * --port P (the Worker; the fake platform takes P+1; default: the first two free ports from 8834),
+ * --skip-build, --build-dir DIR.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
+import { freePorts } from "../scripts/ports.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
 import { buildCopy, devVarsOf, freshState, percentile, run, startWorker } from "./harness.ts";
@@ -37,7 +39,7 @@ const short = process.argv.includes("--short");
 const scaleOnly = process.argv.includes("--scale-only");
 const sizes = (arg("sizes") ?? (short ? "20" : "100,500,1000")).split(",").map(Number);
 const seconds = Number(arg("seconds") ?? (short ? 12 : 60));
-const port = Number(arg("port") ?? 8834);
+const port = Number(arg("port") ?? (await freePorts(8834, 2)));
 const buildDir = arg("build-dir") ?? ".wrangler/bench-engine-build";
 const state = `.wrangler/bench-engine-state-${port}`;
 const INTERVAL_MS = 2000;

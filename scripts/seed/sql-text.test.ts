@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { campaigns, leads, users } from "../../src/worker/db/schema";
+import { leads, users } from "../../src/worker/db/schema";
 import { db, excluded, insertRows, insertSelect, statementText } from "./sql-text";
 
 describe("insertRows", () => {
@@ -18,24 +18,26 @@ describe("insertRows", () => {
       chunk,
     );
     expect(out).toHaveLength(statements);
-    for (const s of out) expect(s).toMatch(/^insert into "users" \(.*\) values .* on conflict do nothing;$/s);
+    for (const s of out) expect(s).toMatch(/^insert or ignore into "users" \("app", "phone", "name", "invite_code", "phone_verified"\) values \(.*\);$/s);
   });
 
-  it("writes the values in, quoted, booleans as 0/1, left-out columns as the schema's default", () => {
-    const [text] = insertRows(users, [row(2), row(3)]);
-    expect(text).toContain("'O''Brien 2'");
-    expect(text).toContain("'+13055550003'");
-    // phone_verified, then email and password_hash (no default), language 'en', is_admin 0.
-    expect(text).toMatch(/'\+13055550002', 1, 'O''Brien 2', null, null, 'en', 0,/);
-    expect(text).toMatch(/'\+13055550003', 0, 'O''Brien 3', null, null, 'en', 0,/);
+  it.each([
+    { name: "quotes strings, doubling quotes", rows: [row(2)], values: `('flex', '+13055550002', 'O''Brien 2', 'C2', 1)` },
+    { name: "writes booleans as 0/1", rows: [row(3)], values: `('flex', '+13055550003', 'O''Brien 3', 'C3', 0)` },
+    {
+      name: "names every column a row sets, NULL where another leaves it out",
+      rows: [{ ...row(4), email: "a@b.c" }, row(5)],
+      values: `('flex', '+13055550004', 'O''Brien 4', 'C4', 1, 'a@b.c'),\n('flex', '+13055550005', 'O''Brien 5', 'C5', 0, null)`,
+    },
+    { name: "writes a json column as its JSON text", rows: [{ ...row(6), roleProperties: { billingDetails: true } }], values: `'{"billingDetails":true}'` },
+  ])("$name", ({ rows, values }) => {
+    const [text] = insertRows(users, rows);
+    expect(text).toContain(values);
     expect(text).not.toContain("?");
   });
 
-  it("writes a json column as its JSON text", () => {
-    const [text] = insertRows(leads, [{ app: "spark", phone: "+1", source: "contact" }]);
-    expect(text).toContain("'spark', '+1', null, null, 'contact'");
-    const [campaign] = insertRows(campaigns, [{ app: "flex", channel: "sms", source: "drivers", audience: { app: "flex" }, authorId: 1, idempotencyKey: "k" }]);
-    expect(campaign).toContain(`'{"app":"flex"}'`);
+  it("refuses a key that is not a column", () => {
+    expect(() => insertRows(leads, [{ app: "flex", phone: "+1", source: "x", nope: 1 } as never])).toThrow("nope is not a column of leads");
   });
 });
 

@@ -5,7 +5,7 @@
  *
  *   --drivers N     extra drivers to seed, with a year of activity each (default 100000; 2000 with --short)
  *   --runs N        requests per query shape (default 30; 3 with --short)
- *   --port P        the Worker's port (default 8851)
+ *   --port P        the Worker's port (default: the first free port from 8851)
  *   --short         the small run: figures and budget lines printed, the budget not enforced
  *   --skip-build    reuse the last private build copy (or the one --build-dir names)
  *   --build-dir D   a build copy made by someone else (bench/short.ts builds once for all benches)
@@ -13,7 +13,7 @@
  */
 import { benchOptions, flag, freshState, median, numberArg, percentile, prepareBuild, signInOwner, startWorker } from "./harness.ts";
 
-const options = benchOptions(8851);
+const options = await benchOptions(8851);
 const SHORT = options.short;
 const DRIVERS = numberArg("drivers", SHORT ? 2_000 : 100_000);
 const RUNS = numberArg("runs", SHORT ? 3 : 30);

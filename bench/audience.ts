@@ -6,7 +6,7 @@
  *
  *   --drivers N     extra drivers to seed (default 100000; 2000 with --short)
  *   --runs N        requests per query shape (default 40; 5 with --short)
- *   --port P        the Worker's port (default 8792)
+ *   --port P        the Worker's port (default: the first free port from 8792)
  *   --short         the small run of `npm test`: the budget line is printed, not enforced
  *   --skip-build    reuse the last private build copy (or the one --build-dir names)
  *   --skip-seed     reuse the last seeded state
@@ -14,7 +14,7 @@
 import { gzipSync } from "node:zlib";
 import { benchOptions, flag, freshState, median, numberArg, percentile, prepareBuild, signInOwner, startWorker } from "./harness.ts";
 
-const options = benchOptions(8792);
+const options = await benchOptions(8792);
 const DRIVERS = numberArg("drivers", options.short ? 2_000 : 100_000);
 const RUNS = numberArg("runs", options.short ? 5 : 40);
 const STATE = `.wrangler/bench-audience-state${options.short ? "-short" : ""}`;

@@ -25,7 +25,7 @@
  *   --clock-offset-hours H  move the messaging rules' clock (the Worker's COMPLIANCE_CLOCK_OFFSET_MS,
  *                    and this bench's own hours check) by H hours, so a mixed-zone run with zones
  *                    closed can be made at any hour (from 18:00 to 23:30 UTC every zone is open)
- *   --port P         the Worker's port (default 8793); --fake-port P  the fake provider's (default port + 1)
+ *   --port P         the Worker's port (default: the first two free ports from 8793); --fake-port P  the fake provider's (default port + 1)
  *   --short          the small run of `npm test`: the rate line is printed, not enforced (the rest is)
  *   --skip-build     reuse the last private build copy (or the one --build-dir names)
  */
@@ -33,7 +33,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { type AcceptedMessage, startFakeProvider } from "../test/fake-provider/server.ts";
 import { benchOptions, devVarsOf, freshState, numberArg, prepareBuild, run, signInOwner, startWorker } from "./harness.ts";
 
-const options = benchOptions(8793);
+const options = await benchOptions(8793, 2);
 const RECIPIENTS = numberArg("recipients", options.short ? 200 : 10_000);
 const RATE = numberArg("rate", 50);
 const FAIL_429 = numberArg("fail429", 0.005);

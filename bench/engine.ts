@@ -16,28 +16,24 @@
  * a thousand password sign-ins would spend the run in PBKDF2 and trip the per-address sign-in
  * limit. Every engine is then turned on through the real route (POST /api/driver/engine).
  *
- * Options: --short (the small run npm test makes), --sizes 100,500,1000, --seconds 60, --scale-only
- * (skip (a)), --switch-concurrency K (switch requests in flight at once),
- * --port P (the Worker; the fake platform takes P+1), --skip-build, --build-dir DIR.
+ * Options: --short (the small run npm test makes), --sizes 100,500,1000, --seconds 60, --scale-only (skip (a)),
+ * --switch-concurrency K (switch requests in flight at once), --skip-build, --build-dir DIR, --port P (the Worker;
+ * the fake platform takes P+1; default: the first two free ports from 8834).
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
+import { freePorts } from "../scripts/ports.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
-import { buildCopy, devVarsOf, freshState, percentile, run, startWorker } from "./harness.ts";
+import { stringArg as arg, buildCopy, devVarsOf, flag, freshState, percentile, run, startWorker } from "./harness.ts";
 
-const arg = (name: string) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const short = process.argv.includes("--short");
-const scaleOnly = process.argv.includes("--scale-only");
+const [short, scaleOnly] = [flag("short"), flag("scale-only")];
 const sizes = (arg("sizes") ?? (short ? "20" : "100,500,1000")).split(",").map(Number);
 const seconds = Number(arg("seconds") ?? (short ? 12 : 60));
-const port = Number(arg("port") ?? 8834);
+const port = Number(arg("port") ?? (await freePorts(8834, 2)));
 const buildDir = arg("build-dir") ?? ".wrangler/bench-engine-build";
 const state = `.wrangler/bench-engine-state-${port}`;
 const INTERVAL_MS = 2000;

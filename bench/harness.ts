@@ -10,7 +10,7 @@ import * as OTPAuth from "otpauth";
 import { ensureDevVars, readDevVars } from "../scripts/dev-vars.ts";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
-import { portHolder } from "../scripts/ports.ts";
+import { freePorts, portHolder } from "../scripts/ports.ts";
 import { DEMO } from "../scripts/seed.ts";
 
 /**
@@ -35,8 +35,13 @@ export function stringArg(name: string): string | null {
 
 export const flag = (name: string) => process.argv.includes(`--${name}`);
 
-export function benchOptions(defaultPort: number): BenchOptions {
-  return { short: flag("short"), skipBuild: flag("skip-build"), buildDir: stringArg("build-dir"), port: numberArg("port", defaultPort) };
+/**
+ * The options, and the first of `ports` consecutive ports: --port's, or the first free ones at or
+ * after the bench's default (so a bench runs beside `npm run dev`, the e2e run or another bench).
+ */
+export async function benchOptions(defaultPort: number, ports = 1): Promise<BenchOptions> {
+  const port = stringArg("port") === null ? await freePorts(defaultPort, ports) : numberArg("port", defaultPort);
+  return { short: flag("short"), skipBuild: flag("skip-build"), buildDir: stringArg("build-dir"), port };
 }
 
 /** The build copy a bench runs: the one it was handed, or its own (built now unless told to reuse it). */

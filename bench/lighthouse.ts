@@ -9,7 +9,7 @@
  *                  machine under `npm test` makes timing scores noisy; the other three are not)
  *   --skip-build   reuse the last private build copy (or the one --build-dir names)
  *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
- *   --port N       where the Worker listens (default 8796)
+ *   --port N       where the Worker listens (default: the first free port from 8796)
  *   --runs N       N runs of each page, alternating pages (default 1); the table shows the median
  *                  of each column (timing scores swing between runs on a busy machine)
  *   --pages P,Q    only these pages, by path (--pages /flex/dashboard), for working on one
@@ -33,7 +33,7 @@ import puppeteer from "puppeteer-core";
 import { DEMO, dashboardDriverPhone } from "../scripts/seed.ts";
 import { benchOptions, flag, freshState, numberArg, prepareBuild, startWorker, stringArg } from "./harness.ts";
 
-const options = benchOptions(8796);
+const options = await benchOptions(8796);
 const SHORT = options.short;
 const PORT = options.port;
 const RUNS = Math.max(1, numberArg("runs", 1));

@@ -17,14 +17,14 @@
  *   --connections N  concurrent connections (default 50; 10 with --short)
  *   --duration S     seconds per route (default 10; 2 with --short)
  *   --campaigns N    campaigns listed (default 40; 5 with --short)
- *   --port P         the Worker's port (default 8795); the bare route listens on P + 1
+ *   --port P         the Worker's port (default: the first two free ports from 8795); the bare route listens on P + 1
  *   --short          the small run of `npm test`: the goals are printed, not enforced
  *   --skip-build     reuse the last private build copy (or the one --build-dir names)
  */
 import autocannon from "autocannon";
 import { benchOptions, freshState, numberArg, prepareBuild, signInDriver, signInOwner, startWorker, startWranglerDev } from "./harness.ts";
 
-const options = benchOptions(8795);
+const options = await benchOptions(8795, 2);
 const CONNECTIONS = numberArg("connections", options.short ? 10 : 50);
 const DURATION = numberArg("duration", options.short ? 2 : 10);
 const CAMPAIGNS = numberArg("campaigns", options.short ? 5 : 40);

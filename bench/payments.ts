@@ -10,7 +10,7 @@
  *
  *   --payments N   per part (default 8; checkouts are limited to 20 an hour per driver)
  *   --short        2 per part (the mode npm test runs: bench/short.ts)
- *   --port P       the Worker's port (default 8841)
+ *   --port P       the Worker's port (default: the first free port from 8841)
  *   --skip-build   reuse the last private build copy (or the one --build-dir names)
  */
 
@@ -18,7 +18,7 @@ import { DEMO } from "../scripts/seed.ts";
 import { stripeSignatureHeader } from "../src/worker/providers/payments/stripe-signature.ts";
 import { benchOptions, devVarsOf, freshState, median, numberArg, percentile, prepareBuild, startWorker } from "./harness.ts";
 
-const options = benchOptions(8841);
+const options = await benchOptions(8841);
 const SHORT = options.short;
 const N = SHORT ? 2 : numberArg("payments", 8);
 if (2 * N > 20) throw new Error("at most 10 payments per part: a driver may open 20 checkouts an hour");

@@ -6,6 +6,7 @@
 import react from "@vitejs/plugin-react";
 import type { RouteObject } from "react-router";
 import { createServer } from "vite";
+import { BUILD_TIME_CACHE_DIR } from "../scripts/build-time-vite.ts";
 import { iconSprite } from "../scripts/icon-sprite.ts";
 import { DEMO } from "../scripts/seed.ts";
 
@@ -28,6 +29,7 @@ export async function loadRoutePaths(): Promise<string[]> {
   const server = await createServer({
     configFile: false,
     root: new URL("..", import.meta.url).pathname,
+    cacheDir: BUILD_TIME_CACHE_DIR,
     plugins: [react(), iconSprite()],
     server: { middlewareMode: true, hmr: false, ws: false },
     appType: "custom",

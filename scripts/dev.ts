@@ -1,12 +1,14 @@
 /**
  * `npm run dev`: one command for a working local product on embedded defaults.
- * Makes .dev.vars (with a fresh JWT key pair) on first run, applies the D1 migrations locally,
+ * Makes .dev.vars (with a fresh JWT key pair) on first run, applies the D1 migrations locally
+ * (after bringing the names of those a local database applied before a rename up to date),
  * seeds the demo data (idempotent), starts the fake delivery platform (test/fake-platform), then
  * runs Vite with the Worker inside it (SPA hot reload, API, queue consumer, capture engines) and
  * fires the cron trigger every minute, as production would.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { ensureDevVars } from "./dev-vars.ts";
+import { renameAppliedMigrations } from "./renamed-migrations.ts";
 import { printDemoDetails } from "./seed.ts";
 
 // Nothing here needs a real request.cf; without this the runtime fetches it from workers.cloudflare.com
@@ -22,6 +24,8 @@ function run(command: string, args: string[]) {
 }
 
 if (ensureDevVars()) console.log("Created .dev.vars with a fresh ID-token key pair and local secrets.");
+// A local database that applied migrations under their former names keeps its data.
+if (renameAppliedMigrations(".wrangler/state/v3/d1")) console.log("Brought the local database's applied migrations up to their current names.");
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
 run("node", ["scripts/seed.ts"]);
 

@@ -13,6 +13,7 @@ import { dirname, join, relative } from "node:path";
 import react from "@vitejs/plugin-react";
 import { createServer, createServerModuleRunner, type Plugin } from "vite";
 import { assetsOf, EARLY_PAGE, fillTemplate, type Manifest } from "../src/app/page-template.ts";
+import { BUILD_TIME_CACHE_DIR } from "./build-time-vite.ts";
 import { iconSprite } from "./icon-sprite.ts";
 
 /**
@@ -43,6 +44,7 @@ export function prerenderPages(): Plugin {
       const server = await createServer({
         configFile: false,
         root,
+        cacheDir: BUILD_TIME_CACHE_DIR,
         logLevel: "error",
         plugins: [react(), iconSprite()],
         server: { middlewareMode: true, hmr: false, ws: false },

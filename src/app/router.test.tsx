@@ -17,9 +17,7 @@ function renderAt(path: string, table: RouteObject[] = routes) {
 }
 
 // The footer reads the versions from the health check's headers; nothing else is fetched signed out.
-const health = vi.fn(
-  async (_input: RequestInfo | URL) => new Response('{"status":"ok"}', { headers: { "x-app-version": "1.4.2", "x-schema-version": "0007_leads" } }),
-);
+const health = vi.fn(async (_input: RequestInfo | URL) => new Response('{"status":"ok"}', { headers: { "x-app-version": "1.4.2", "x-schema-version": "21" } }));
 
 beforeEach(async () => {
   localStorage.clear();
@@ -50,7 +48,7 @@ describe("route table", () => {
   it("shows the two version identifiers from the health check's headers in the footer", async () => {
     renderAt("/faqs");
     const footer = await screen.findByRole("contentinfo");
-    expect(await within(footer).findByText("App 1.4.2 · Data 0007_leads")).toBeInTheDocument();
+    expect(await within(footer).findByText("App 1.4.2 · Schema 21")).toBeInTheDocument();
     for (const name of ["FAQs", "Contact us", "Terms of service", "Privacy policy"]) expect(within(footer).getByRole("link", { name })).toBeInTheDocument();
   });
 

@@ -100,6 +100,21 @@ describe("configuration", () => {
     expect(validateConfig({ ...env, FLEX_PLATFORM_API_BASE: "http://127.0.0.1:8796/flex" } as never)).toMatchObject({ ok: true });
   });
 
+  it("refuses the placeholders wrangler.toml's production environment ships until the real addresses are written in", () => {
+    const shipped = {
+      APP_ORIGIN: "https://blockpilot.invalid",
+      FLEX_PLATFORM_API_BASE: "https://flex-platform.invalid",
+      SPARK_PLATFORM_API_BASE: "https://spark-platform.invalid",
+    };
+    expect(pathsOf(validateConfig(production(shipped) as never))).toEqual(["APP_ORIGIN", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"]);
+    for (const base of ["https://invalid/v1", "https://api.platform.invalid/v1"]) {
+      expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: base }) as never)), base).toEqual(["FLEX_PLATFORM_API_BASE"]);
+    }
+    // A host that only contains the word is a real one; outside production the placeholders are not looked at.
+    expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: "https://invalid.platform.example/v1" }) as never))).toEqual([]);
+    expect(validateConfig({ ...env, ...shipped } as never)).toMatchObject({ ok: true });
+  });
+
   it("takes APP_ORIGIN as an origin only, short enough for a texted link to fit one SMS", () => {
     const ok = validateConfig(production({ APP_ORIGIN: "https://blockpilot.example/" }) as never);
     expect(ok.ok && ok.config.APP_ORIGIN).toBe("https://blockpilot.example");

@@ -6,7 +6,7 @@ import { z } from "zod";
  * are numbers. In production also: no embedded provider (the outbox keeps every code and
  * temporary password in D1 for admins to read; the local checkout takes no money), every secret
  * set to a real value, https origins, and a real delivery platform (not the fake one `npm run dev`
- * serves on loopback).
+ * serves on loopback, nor the ".invalid" placeholders wrangler.toml's production environment ships).
  * A configuration that fails answers 503 to everything and says why in the log, so a bad deploy is
  * loud at once instead of sending nothing (or sending into the outbox) later.
  */
@@ -151,6 +151,12 @@ function isLocalHost(hostname: string): boolean {
   );
 }
 
+/**
+ * Addresses wrangler.toml's production environment ships until the real ones are written in: the
+ * reserved ".invalid" domain (RFC 2606), which never resolves.
+ */
+const isPlaceholderHost = (hostname: string) => hostname === "invalid" || hostname.endsWith(".invalid");
+
 function base64Length(text: string): number {
   try {
     return atob(text).length;
@@ -178,8 +184,10 @@ function productionIssues(config: Config): Issue[] {
   if (config.MFA_ENCRYPTION_KEY && base64Length(config.MFA_ENCRYPTION_KEY) !== 32) add("MFA_ENCRYPTION_KEY", "must be 32 bytes, base64-encoded");
   if (config.TWILIO_FROM && !/^\+[1-9]\d{7,14}$/.test(config.TWILIO_FROM)) add("TWILIO_FROM", "must be an E.164 number");
   for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE", "STRIPE_API_BASE", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"] as const) {
-    if (!config[name].startsWith("https://")) add(name, "must be https in production");
-    else if (isLocalHost(new URL(config[name]).hostname)) add(name, "must not be a loopback or private address in production");
+    const hostname = config[name].startsWith("https://") ? new URL(config[name]).hostname : "";
+    if (!hostname) add(name, "must be https in production");
+    else if (isLocalHost(hostname)) add(name, "must not be a loopback or private address in production");
+    else if (isPlaceholderHost(hostname)) add(name, "is still wrangler.toml's placeholder: write in the real address");
   }
   if (config.CHAT_WIDGET_URL && !config.CHAT_WIDGET_URL.startsWith("https://")) add("CHAT_WIDGET_URL", "must be https in production");
   return issues;

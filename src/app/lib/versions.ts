@@ -1,6 +1,7 @@
 /**
  * The two version identifiers the health check sends in its headers (docs/api.md): the app's
- * release and the last database migration applied. Shown in the footer for support.
+ * release and the number of the last database migration applied (the schema version, "21").
+ * Shown in the footer for support.
  */
 export type Versions = { app: string; schema: string };
 

@@ -328,7 +328,7 @@ export const payments = sqliteTable(
     settledAt: integer("settled_at"),
     /**
      * When the same driver's previous payment settled (null for their first). Kept by triggers
-     * (migrations/*_lane12_payer_chain.sql), never by code: it lets the admin dashboard count the
+     * (migrations/0011_payer_chain.sql), never by code: it lets the admin dashboard count the
      * drivers who paid in a range without a DISTINCT — a payment whose previous one settled before
      * the range is its driver's first in the range (docs/admin.md).
      */
@@ -809,7 +809,7 @@ export const consentEvents = sqliteTable(
 /**
  * How many accounts there are of each kind (docs/admin.md, dashboard): the figures' "drivers",
  * "system on" and "disconnected" are sums of these few rows instead of counts over every account.
- * Kept by triggers on users (migrations/*_lane12_user_tallies_triggers.sql), so every writer keeps
+ * Kept by triggers on users (migrations/0015_user_tallies_triggers.sql), so every writer keeps
  * them right.
  */
 export const userTallies = sqliteTable(

@@ -4,7 +4,7 @@ import { phoneEndsWith } from "../db/client";
 import { users } from "../db/schema";
 
 /**
- * The fold users.search_key is stored in (migrations/0013_lane12b_search_fold.sql): case and the
+ * The fold users.search_key is stored in (migrations/0013_search_fold.sql): case and the
  * accents of the product's languages are dropped, so `garcia` finds `García` and `nandu` finds
  * `Ñandú`. SQLite's lower() folds ASCII only and it has no accent folding, so the triggers spell
  * out this table; any other character is kept as it is. The term is folded the same way, so both

@@ -77,7 +77,7 @@ export function adjustServiceTime(id: number, json: { days: number; reason: stri
 
 const reseller = api.admin.billing.resellers[":id"];
 
-/** The reseller programme's decisions (billing admins; lane 11's routes, docs/payments.md). */
+/** The reseller programme's decisions (billing admins; docs/payments.md). */
 export const resellerApi = {
   approve: (id: number) => unwrap(reseller.approve.$post({ param: { id: String(id) }, json: {} })),
   reject: (id: number) => unwrap(reseller.reject.$post({ param: { id: String(id) } })),

@@ -37,7 +37,7 @@ if (!Number.isInteger(port) || port < 1024) throw new Error(`BENCH_PORT must be 
 buildCopy(BUILD_DIR);
 const results: { script: string; status: number; seconds: number }[] = [];
 for (const bench of BENCHES) {
-  // Ports something else holds now (another lane's server) are skipped.
+  // Ports something else holds now (another job's server) are skipped.
   if (bench.ports > 0) port = await freePorts(port, bench.ports);
   const args = [bench.script, "--short", "--skip-build", "--build-dir", BUILD_DIR, ...(bench.ports > 0 ? ["--port", String(port)] : []), ...(bench.args ?? [])];
   port += bench.ports;

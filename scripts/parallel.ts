@@ -1,6 +1,6 @@
 /**
  * `node scripts/parallel.ts "<command>" "<command>" …`: runs the commands at once and fails if any
- * fails. `npm test` runs its three lanes this way (Vitest; the browser tests; the benches' short
+ * fails. `npm test` runs its three jobs this way (Vitest; the browser tests; the benches' short
  * runs, then the type-check and lint), and `npm run test:unit` its two Vitest processes: each spends much of its time
  * waiting (on timers, a browser, local servers, timed runs), so together they keep two cores busy
  * where one after another left one idle. Each command's output is kept and printed whole when it

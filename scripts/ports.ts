@@ -1,7 +1,7 @@
 /**
  * Local ports for the e2e run and the benches. Their defaults (8788…, 8792…) are fixed so a person
  * knows where to look, but `npm test` runs them beside Vitest's workers, browsers and several
- * `wrangler dev`s: a lane takes the first free ports at or after its default instead of failing
+ * `wrangler dev`s: a job takes the first free ports at or after its default instead of failing
  * on one that something else holds, and a server that cannot start says who holds its port.
  */
 import { spawnSync } from "node:child_process";

@@ -18,9 +18,6 @@ export async function renderPage(path: string, { storedSession = false } = {}): 
   const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   await routerReady(router);
   if (router.state.errors) throw new Error(`${path} rendered an error: ${JSON.stringify(router.state.errors)}`);
-  // Loaded here, so the page's HTML preloads it and inlines its style sheets (scripts/prerender.ts
-  // takes the files of every module this render evaluated).
-  await Promise.all(router.state.matches.map((match) => (match.route.handle as RouteHandle | undefined)?.loadsAfterHydrating?.()));
   takeRenderedParts();
   const { prelude } = await prerender(<AppRoot router={router} storedSession={storedSession} />);
   const html = await new Response(prelude).text();

@@ -28,7 +28,7 @@ export const EARLY_PAGE = {
     "src/app/features/driver/DashboardPage.tsx",
     "src/app/layouts/UserMenu.tsx",
     "src/app/layouts/SiteFooter.tsx",
-    "src/app/lib/session-live.tsx",
+    "src/app/lib/live-session/LiveSession.tsx",
     "src/app/components/ui/Toast.tsx",
   ],
   /** Its first reads (start-early.ts's: the user's, then the dashboard's), which the inline script starts too. */

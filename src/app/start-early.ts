@@ -1,6 +1,7 @@
 import { DASHBOARD_READS } from "./features/driver/dashboard-reads";
 import { startEarlyReads } from "./lib/early-reads";
-import { hasStoredSession, USER_PATH } from "./lib/session";
+import { hasStoredSession } from "./lib/session-storage";
+import { USER_PATH } from "./lib/session-value";
 
 /**
  * What a signed-in page opened directly can start as soon as the entry runs, instead of one after
@@ -23,7 +24,7 @@ export function startEarly(pathname: string) {
   if (!hasStoredSession()) return;
   // The live session's code, which SessionProvider would only ask for after the first render, and the
   // frame's parts a signed-in page shows, which the first render would only then ask for.
-  load(() => import("./lib/session-live"));
+  load(() => import("./lib/live-session/LiveSession"));
   load(() => import("./layouts/UserMenu"));
   load(() => import("./layouts/SiteFooter"));
   if (pathname !== DASHBOARD_PATH) return;

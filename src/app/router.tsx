@@ -1,12 +1,12 @@
 import { lazy, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createBrowserRouter, Link, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
+import { HydrationBoundary } from "./boot/hydration";
+import { lazyPart } from "./boot/lazy-part";
 import { Splash } from "./components/ui/Splash";
 import HomePage from "./features/home/HomePage";
 import { ErrorPage } from "./layouts/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
-import { HydrationBoundary } from "./lib/hydration";
-import { lazyPart } from "./lib/lazy-part";
 import type { RouteHandle } from "./lib/page-title";
 
 /**

@@ -4,7 +4,7 @@ import { Link, NavLink, useLocation } from "react-router";
 import { Icon } from "../components/ui/Icon";
 import { LanguageToggle } from "../components/ui/LanguageToggle";
 import { Logo } from "../components/ui/Logo";
-import { HydrationBoundary } from "../lib/hydration";
+import { HydrationBoundary } from "../boot/hydration";
 import { useSession } from "../lib/session";
 
 // The user menu exists only for signed-in people: its code stays off the landing route.

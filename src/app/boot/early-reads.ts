@@ -1,4 +1,4 @@
-import { currentStoredIdToken } from "./session-storage";
+import { currentStoredIdToken } from "../lib/session-storage";
 
 /**
  * Reads started before the code that makes them has loaded. A page opened directly waits for the
@@ -17,16 +17,6 @@ export const EARLY_READ_MAX_AGE_MS = 10_000;
 
 type EarlyRead = { idToken: string; startedAt: number; answer: Promise<Response> };
 const started = new Map<string, EarlyRead>();
-
-declare global {
-  interface Window {
-    /**
-     * Reads index.html's inline script started during the parse, for the page the build names
-     * (EARLY_PAGE in page-template.ts, data-early-reads), with the same token check as here.
-     */
-    blockpilotEarlyReads?: { idToken: string; startedAt: number; answers: Record<string, Promise<Response>> };
-  }
-}
 
 /**
  * Starts a GET of each path ("/api/…?query", as the typed client writes it) when a current session

@@ -9,7 +9,8 @@
  *                  machine under `npm test` makes timing scores noisy; the other three are not)
  *   --skip-build   reuse the last private build copy (or the one --build-dir names)
  *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
- *   --port N       where the Worker listens (default 8796)
+ *   --port N       the first port to try for the Worker (default 8798; the first free one at or
+ *                  after it is taken, so the bench runs beside `npm run dev`, which holds 8796)
  *   --runs N       N runs of each page, alternating pages (default 1); the table shows the median
  *                  of each column (timing scores swing between runs on a busy machine)
  *   --pages P,Q    only these pages, by path (--pages /flex/dashboard), for working on one
@@ -30,12 +31,13 @@ import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import * as lighthouseConstants from "lighthouse/core/config/constants.js";
 import puppeteer from "puppeteer-core";
+import { freePorts } from "../scripts/ports.ts";
 import { DEMO, dashboardDriverPhone } from "../scripts/seed.ts";
 import { benchOptions, flag, freshState, numberArg, prepareBuild, startWorker, stringArg } from "./harness.ts";
 
-const options = benchOptions(8796);
+const options = benchOptions(8798);
 const SHORT = options.short;
-const PORT = options.port;
+const PORT = await freePorts(options.port);
 const RUNS = Math.max(1, numberArg("runs", 1));
 const APPLIED = flag("applied");
 const CPU_MULTIPLIER = numberArg("cpu", 0);

@@ -1,4 +1,4 @@
-import { lazy, useEffect, useState } from "react";
+import { lazy, startTransition, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { createBrowserRouter, Link, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
 import { HydrationBoundary } from "./boot/hydration";
@@ -43,7 +43,8 @@ function LandingSignIn() {
   const [wanted, setWanted] = useState(loginPageLoaded);
   useEffect(() => {
     if (wanted) return;
-    const want = () => setWanted(true);
+    // In a transition: the link stays until the form's code has arrived, rather than an empty card between.
+    const want = () => startTransition(() => setWanted(true));
     for (const type of INTENT_EVENTS) window.addEventListener(type, want, { capture: true, passive: true, once: true });
     return () => {
       for (const type of INTENT_EVENTS) window.removeEventListener(type, want, { capture: true });

@@ -8,7 +8,7 @@ import type { IdClaims } from "../../shared/auth";
  * same expiry check from here.
  */
 
-/** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
+/** The e2e tests and the benches seed this key directly: keep its name and its JSON shape. */
 export const SESSION_STORAGE_KEY = "bp.session";
 
 /**

@@ -44,22 +44,25 @@ export function withInlineScript(html: string, code: string): string {
 export type InlineScriptPlugin = Plugin<{ code: () => Promise<string> }>;
 
 /**
- * The Vite plugin: compiles the script once per build (on every page load in development, so edits
- * show). `api.code()` is the compiled text, for the plugin that hashes it into the CSP.
+ * The Vite plugin: compiles the script once per build (in development, again after any source file
+ * changed, so edits show). `api.code()` is the compiled text, for the plugin that hashes it into the CSP.
  */
 export function inlineScript(): InlineScriptPlugin {
   let root = process.cwd();
   let built: Promise<string> | null = null;
-  let serving = false;
   const code = () => {
-    if (serving || !built) built = compileInlineScript(root);
+    built ??= compileInlineScript(root);
     return built;
   };
   return {
     name: "blockpilot:inline-script",
     configResolved(config) {
       root = config.root;
-      serving = config.command === "serve";
+    },
+    configureServer(server) {
+      server.watcher.on("change", () => {
+        built = null;
+      });
     },
     transformIndexHtml: {
       order: "pre",

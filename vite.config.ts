@@ -4,6 +4,7 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { assetHeaders, inlineScriptSources } from "./scripts/asset-headers.ts";
 import { iconSprite } from "./scripts/icon-sprite.ts";
+import { type InlineScriptPlugin, inlineScript, withInlineScript } from "./scripts/inline-script.ts";
 import { prerenderPages } from "./scripts/prerender.ts";
 
 /**
@@ -14,12 +15,16 @@ import { prerenderPages } from "./scripts/prerender.ts";
  */
 let chatWidgetUrl = "";
 
-function assetHeadersFile(): Plugin {
+/** index.html's inline script, compiled from its typed module (scripts/inline-script.ts). */
+const firstLoadScript = inlineScript();
+
+function assetHeadersFile(inline: InlineScriptPlugin): Plugin {
   return {
     name: "blockpilot:asset-headers",
-    generateBundle() {
+    async generateBundle() {
       if (this.environment.name !== "client") return;
-      const inlineScripts = inlineScriptSources(readFileSync("index.html", "utf8"));
+      // The hashes of the inline scripts as the built index.html holds them.
+      const inlineScripts = inlineScriptSources(withInlineScript(readFileSync("index.html", "utf8"), await inline.api!.code()));
       this.emitFile({ type: "asset", fileName: "_headers", source: assetHeaders(chatWidgetUrl, inlineScripts) });
     },
   };
@@ -30,6 +35,7 @@ export default defineConfig({
   plugins: [
     react(),
     iconSprite(),
+    firstLoadScript,
     cloudflare({
       config: (worker) => {
         const fromEnv = process.env.CHAT_WIDGET_URL;
@@ -37,7 +43,7 @@ export default defineConfig({
         if (fromEnv !== undefined) return { vars: { ...worker.vars, CHAT_WIDGET_URL: fromEnv } };
       },
     }),
-    assetHeadersFile(),
+    assetHeadersFile(firstLoadScript),
     // The public pages' HTML, written into the client build (docs/public-site.md, "Pre-rendered pages").
     prerenderPages(),
   ],

@@ -74,18 +74,34 @@ test("a pre-rendered page fetches its scripts only after its first paint; a page
   // splash: it fetches the app's code at once, and not the modules of the landing page it is not showing.
   const landingModules = ((await (await fetch(`${baseUrl}/`)).text()).match(/data-modules="([^"]*)"/)?.[1] ?? "").split(" ").filter(Boolean);
   assert.ok(
-    landingModules.some((file) => file.includes("LoginPage")),
-    "the landing page names its sign-in form's modules",
+    landingModules.some((file) => file.includes("LandingSections")),
+    "the landing page names the modules of its sections",
   );
+  assert.ok(!landingModules.some((file) => file.includes("LoginPage")), "the sign-in form is not among them: it loads on intent");
   const page = await newPage(browser);
   await page.goto("/no-such-page");
   await page.getByRole("heading", { name: /not found/i }).waitFor();
   const fetched = await page.evaluate(() => performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname));
   assert.deepEqual(
-    landingModules.filter((file) => file.includes("LoginPage") && fetched.includes(file)),
+    landingModules.filter((file) => file.includes("LandingSections") && fetched.includes(file)),
     [],
-    "the sign-in form's code is not fetched for a page without it",
+    "the landing page's sections are not fetched for a page without them",
   );
+  await page.close();
+});
+
+test("the landing page's sign-in form loads on the visitor's first intent, a link to /login standing in until then", async () => {
+  const page = await newPage(browser);
+  await page.goto("/");
+  await page.waitForFunction(() => !document.getElementById("root")?.hasAttribute("inert"));
+  const signIn = page.locator(".landing-signin");
+  await signIn.getByRole("link", { name: "Sign in" }).waitFor();
+  await page.waitForTimeout(1500);
+  const fetchedLogin = () => page.evaluate(() => performance.getEntriesByType("resource").some((e) => e.name.includes("LoginPage")));
+  assert.equal(await fetchedLogin(), false, "nothing of the form is fetched while the visitor does nothing");
+  await page.mouse.move(200, 200);
+  await signIn.getByLabel("Phone number").waitFor();
+  assert.equal(await fetchedLogin(), true);
   await page.close();
 });
 

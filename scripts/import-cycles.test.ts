@@ -28,7 +28,7 @@ function lint(files: Record<string, string>) {
 }
 
 describe("the import-cycle rule", () => {
-  it.each([
+  it.each<{ kind: string; files: Record<string, string> }>([
     {
       kind: "two modules importing each other",
       files: { "a.ts": 'import { b } from "./b";\nexport const a = () => b;\n', "b.ts": 'import { a } from "./a";\nexport const b = () => a;\n' },

@@ -1,7 +1,7 @@
 /**
  * The Vite plugin that pre-renders the public pages at build time (docs/public-site.md,
  * "Pre-rendered pages"). After the client build is written, it renders each page with
- * src/app/prerender.tsx (in Node, through a Vite server in middleware mode) and writes the HTML
+ * src/app/boot/prerender.tsx (in Node, through a Vite server in middleware mode) and writes the HTML
  * into the client build: "/" into index.html, "/faqs" into faqs.html… which the Worker's static
  * assets serve as they are. The browser paints them before any script runs; main.tsx hydrates
  * them. Each page also inlines the style sheets and names the scripts (for index.html's inline
@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import react from "@vitejs/plugin-react";
 import { createServer, createServerModuleRunner, type Plugin } from "vite";
-import { assetsOf, EARLY_PAGE, fillTemplate, type Manifest } from "../src/app/page-template.ts";
+import { assetsOf, EARLY_PAGE, fillTemplate, type Manifest } from "../src/app/boot/page-template.ts";
 import { BUILD_TIME_CACHE_DIR } from "./build-time-vite.ts";
 import { iconSprite } from "./icon-sprite.ts";
 
@@ -56,14 +56,14 @@ export function prerenderPages(): Plugin {
           // A module runner of its own per page: what it evaluated is what that page was rendered with.
           const runner = createServerModuleRunner(server.environments.ssr!, { hmr: false });
           try {
-            const { renderPage } = (await runner.import("/src/app/prerender.tsx")) as {
+            const { renderPage } = (await runner.import("/src/app/boot/prerender.tsx")) as {
               renderPage: (path: string, options: { storedSession?: boolean }) => Promise<{ html: string; title: string; parts: string[] }>;
             };
             const sources = () =>
               [...runner.evaluatedModules.idToModuleMap.keys()].map((id) => relative(root, id.split("?")[0]!)).filter((path) => path.startsWith("src/"));
             const { html, title, parts } = await renderPage(page.path, { storedSession: page.storedSession });
             // Style sheets and scripts of everything on the page: the route's modules and the lazy
-            // parts inside it, all of which the browser loads before hydrating (lib/lazy-part.tsx;
+            // parts inside it, all of which the browser loads before hydrating (boot/lazy-part.tsx;
             // the style sheets are inline, so the first paint waits for the HTML alone).
             const { styles, scripts } = assetsOf(manifest, sources());
             const filled = {

@@ -45,6 +45,16 @@ describe("route table", () => {
     await waitFor(() => expect(document.title).toBe("Better blocks, without the refresh · Blockpilot"));
   });
 
+  it("shows the landing's sign-in form on the visitor's first intent, a link to /login until then", async () => {
+    renderAt("/");
+    const card = await waitFor(() => document.querySelector<HTMLElement>(".landing-signin:not(.landing-signin-waiting)")!);
+    expect(within(card).getByRole("link", { name: "Sign in" })).toHaveAttribute("href", "/login");
+    expect(within(card).queryByLabelText("Phone number")).toBeNull();
+    act(() => void window.dispatchEvent(new Event("pointerover")));
+    expect(await within(card).findByLabelText("Phone number", {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(within(card).queryByRole("link", { name: "Sign in" })).toBeNull();
+  });
+
   it("shows the two version identifiers from the health check's headers in the footer", async () => {
     renderAt("/faqs");
     const footer = await screen.findByRole("contentinfo");

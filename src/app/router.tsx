@@ -1,11 +1,12 @@
-import { lazy } from "react";
-import { createBrowserRouter, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
+import { lazy, startTransition, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { createBrowserRouter, Link, type PatchRoutesOnNavigationFunction, type RouteObject } from "react-router";
+import { HydrationBoundary } from "./boot/hydration";
+import { lazyPart } from "./boot/lazy-part";
 import { Splash } from "./components/ui/Splash";
 import HomePage from "./features/home/HomePage";
 import { ErrorPage } from "./layouts/ErrorPage";
 import { RootLayout } from "./layouts/RootLayout";
-import { HydrationBoundary } from "./lib/hydration";
-import { lazyPart } from "./lib/lazy-part";
 import type { RouteHandle } from "./lib/page-title";
 
 /**
@@ -18,9 +19,46 @@ import type { RouteHandle } from "./lib/page-title";
 // Toasts are raised from lazily loaded screens; their region loads in its own chunk too.
 const Toaster = lazyPart("toaster", () => import("./components/ui/Toast").then((m) => ({ default: m.Toaster })));
 
-// "/" is also the sign-in page: the auth feature's form, embedded, loads after the first paint.
-const loadLoginPage = () => import("./features/auth/LoginPage");
-const LandingSignIn = lazy(() => loadLoginPage().then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));
+// "/" is also the sign-in page: the auth feature's form, embedded. Its code (the form, react-hook-form
+// and zod: a quarter of the landing page's JavaScript) loads on the visitor's first sign of intent,
+// not with the page: a visit that only reads never fetches it (bench/size.ts).
+let loginPageLoaded = false;
+const loadLoginPage = () =>
+  import("./features/auth/LoginPage").then((module) => {
+    loginPageLoaded = true;
+    return module;
+  });
+const LandingSignInForm = lazy(() => loadLoginPage().then(({ default: LoginPage }) => ({ default: () => <LoginPage embedded /> })));
+
+/** What counts as intent: any pointer, touch, key, wheel, scroll or focus on the page. */
+const INTENT_EVENTS = ["pointerover", "pointerdown", "touchstart", "keydown", "focusin", "wheel", "scroll"] as const;
+
+/**
+ * The landing page's sign-in card: the form once the visitor moves, touches, scrolls or types
+ * anywhere (it is then there before they reach it), and until then a link to /login, which works
+ * without the form's code (for a screen reader's browse mode, which sends the page no events).
+ */
+function LandingSignIn() {
+  const { t } = useTranslation();
+  const [wanted, setWanted] = useState(loginPageLoaded);
+  useEffect(() => {
+    if (wanted) return;
+    // In a transition: the link stays until the form's code has arrived, rather than an empty card between.
+    const want = () => startTransition(() => setWanted(true));
+    for (const type of INTENT_EVENTS) window.addEventListener(type, want, { capture: true, passive: true, once: true });
+    return () => {
+      for (const type of INTENT_EVENTS) window.removeEventListener(type, want, { capture: true });
+    };
+  }, [wanted]);
+  if (wanted) return <LandingSignInForm />;
+  return (
+    <div style={{ minHeight: "calc(30rem - 2 * var(--space-6))", display: "flex", alignItems: "center" }}>
+      <Link className="button button-large button-block" to="/login">
+        {t("nav.signIn")}
+      </Link>
+    </div>
+  );
+}
 
 /** The id of the pathless route every page hangs under: inside the frame, with its error boundary. */
 export const FRAME_ROUTE_ID = "frame";
@@ -50,7 +88,7 @@ export const routes: RouteObject[] = [
           {
             index: true,
             Component: () => <HomePage signIn={<LandingSignIn />} />,
-            handle: { title: "titles.home", loadsAfterHydrating: loadLoginPage } satisfies RouteHandle,
+            handle: { title: "titles.home" } satisfies RouteHandle,
           },
         ],
       },

@@ -1,6 +1,6 @@
 import i18n from "i18next";
 import { initReactI18next } from "react-i18next";
-import { untilHydrated } from "../lib/hydration";
+import { untilHydrated } from "../boot/hydration";
 
 export const LANGUAGES = ["en", "es"] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -46,7 +46,7 @@ export function storedLanguage(): Language {
 export async function setLanguage(lang: Language): Promise<void> {
   await loadLanguage(lang);
   // Not while a pre-rendered page is still hydrating: a part of it still server HTML would hydrate
-  // with the new language's words against the old ones (src/app/lib/hydration.tsx).
+  // with the new language's words against the old ones (src/app/boot/hydration.tsx).
   await untilHydrated();
   try {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, lang);

@@ -1,8 +1,8 @@
 import { type MouseEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet, useNavigation } from "react-router";
-import { HydrationBoundary } from "../lib/hydration";
-import { lazyPart } from "../lib/lazy-part";
+import { HydrationBoundary } from "../boot/hydration";
+import { lazyPart } from "../boot/lazy-part";
 import { PageTitleContext, useRouteTitleKey } from "../lib/page-title";
 import { TopBar } from "./TopBar";
 

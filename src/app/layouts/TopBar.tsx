@@ -1,10 +1,10 @@
 import { lazy, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, NavLink, useLocation } from "react-router";
+import { HydrationBoundary } from "../boot/hydration";
 import { Icon } from "../components/ui/Icon";
 import { LanguageToggle } from "../components/ui/LanguageToggle";
 import { Logo } from "../components/ui/Logo";
-import { HydrationBoundary } from "../lib/hydration";
 import { useSession } from "../lib/session";
 
 // The user menu exists only for signed-in people: its code stays off the landing route.

@@ -2,7 +2,7 @@ import { type ClientResponse, hc } from "hono/client";
 // The one import the SPA makes from the Worker: a type, erased at build time (tsconfig.app.json
 // reads it from the Worker project's declarations, so the routes' types are computed once).
 import type { AppType } from "../../worker/app";
-import { takeEarlyRead } from "./early-reads";
+import { takeEarlyRead } from "../boot/early-reads";
 
 /**
  * The one way the SPA calls the API: Hono's typed client over the Worker's routes, so paths,

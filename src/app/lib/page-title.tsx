@@ -21,13 +21,6 @@ export function usePageTitle(title: string | null | undefined) {
 /** A route's handle: its title's translation key (namespace "common" unless prefixed). */
 export type RouteHandle = {
   title?: string;
-  /**
-   * Code the page loads right after it is hydrated (the landing page's sign-in form). The build
-   * pre-renders the page with it loaded, so the HTML preloads its chunks and inlines its style
-   * sheets (docs/public-site.md, "Pre-rendered pages"): nothing is fetched or appended to the
-   * document then.
-   */
-  loadsAfterHydrating?: () => Promise<unknown>;
 };
 
 /** The title key of the deepest matched route that has one (RootLayout's document title, a guarded page's pending heading). */

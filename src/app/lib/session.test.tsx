@@ -4,8 +4,9 @@ import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n, { LANGUAGE_STORAGE_KEY, setLanguage } from "../i18n";
 import { api, unwrap } from "./api-client";
+import { cacheConfig } from "./live-session/cache-config";
 import { SessionProvider, type User, useSession } from "./session";
-import { cacheConfig, REFRESH_LEAD_MS, refreshDelay, SESSION_STORAGE_KEY } from "./session-live";
+import { REFRESH_LEAD_MS, refreshDelay, SESSION_STORAGE_KEY } from "./session-tokens";
 
 const MINUTE = 60_000;
 

@@ -1,5 +1,6 @@
 import { type ComponentType, createContext, type ReactNode, startTransition, useCallback, useContext, useEffect, useMemo, useRef, useState } from "react";
-import type { IdClaims, UserItem } from "../../shared/auth";
+import { hasStoredSession } from "./session-storage";
+import type { LiveSessionProps, SessionValue, TokenAnswer } from "./session-value";
 
 /**
  * The session (docs/product.md, accounts and signing in; docs/architecture.md, identity): tokens kept in localStorage, the ID token's claims, and the
@@ -7,48 +8,12 @@ import type { IdClaims, UserItem } from "../../shared/auth";
  * expired one is refreshed first, and a timer refreshes ten minutes before expiry.
  *
  * This module is on the landing route, whose JavaScript has a budget (docs/architecture.md, budgets): it holds only
- * the types, the context and a provider that loads the live session (session-live.tsx: tokens,
- * refresh, the user through SWR) in a chunk of its own right after the first render. Tokens are
+ * the context and a provider that loads the live session (live-session/: tokens, refresh, the
+ * user through SWR) in a chunk of its own right after the first render. Tokens are
  * kept under the localStorage key "bp.session" as { idToken, refreshToken }.
  */
 
-/** Another engineer's e2e test seeds this key directly: keep its name and its JSON shape. */
-export const SESSION_STORAGE_KEY = "bp.session";
-
-/**
- * A token this close to its expiry counts as expired before a call, so it cannot lapse while the
- * request is in flight (or on a client clock a little ahead of the server's). Here rather than in
- * session-live.tsx because the reads a page starts early (early-reads.ts) apply it too.
- */
-export const EXPIRY_SKEW_MS = 30_000;
-
-export type Tokens = { idToken: string; refreshToken: string };
-export type TokenAnswer = Tokens & { expiresIn?: number };
-
-/** The signed-in user, as GET /api/flex/v1/user answers it. */
-export type User = UserItem;
-/** Where the live session reads the user (also the key of that read in SWR's cache). */
-export const USER_PATH = "/api/flex/v1/user";
-
-export type SessionValue = {
-  /** True until the stored session has been read (and refreshed when it had expired). */
-  loading: boolean;
-  user: User | null;
-  claims: IdClaims | null;
-  session: Tokens | null;
-  /** True while a session exists, the user is not loaded and there is no error. */
-  userLoading: boolean;
-  error: Error | null;
-  /** Raised once when the user's service expires today; cleared by dismissExpiryNotice. */
-  expiresToday: boolean;
-  dismissExpiryNotice: () => void;
-  signIn: (tokens: TokenAnswer) => void;
-  signOut: (options?: { global?: boolean }) => Promise<void>;
-  /** Rotates the tokens now (e.g. after confirming the phone, so the claims say verified). */
-  refreshSession: () => Promise<boolean>;
-  reloadUser: () => Promise<unknown>;
-  setUser: (user: User) => void;
-};
+export type { SessionValue, TokenAnswer, User } from "./session-value";
 
 const noop = () => {};
 const asyncNoop = async () => {};
@@ -82,8 +47,6 @@ export function StaticSessionProvider({ value, children }: { value: SessionValue
 
 /** Until the live session has loaded, screens that need one show the splash. */
 export const startingSession: SessionValue = { ...signedOutSession, loading: true };
-
-type LiveSessionProps = { onChange: (value: SessionValue) => void; onSignOut?: () => void };
 
 /**
  * The real session. The live part renders nothing and hands its value up, so the app below is
@@ -137,7 +100,7 @@ export function SessionProvider({
     else setValue(live);
   }, []);
   useEffect(() => {
-    import("./session-live").then(
+    import("./live-session/LiveSession").then(
       (m) => setLive(() => m.LiveSession),
       (err: unknown) => {
         // Without its code there is no session: screens that need one send the visitor to "/".
@@ -152,14 +115,4 @@ export function SessionProvider({
       <SessionContext.Provider value={shown}>{children}</SessionContext.Provider>
     </>
   );
-}
-
-/** Whether a session is stored: it may still have expired or been revoked, which only the live session can tell. */
-export function hasStoredSession(): boolean {
-  try {
-    return localStorage.getItem(SESSION_STORAGE_KEY) !== null;
-  } catch {
-    // No storage (a private window that refuses it, or the build's pre-rendering): nothing stored.
-    return false;
-  }
 }

@@ -1,8 +1,8 @@
 import { type ReactNode, startTransition, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation, useNavigate } from "react-router";
-import { HydrationBoundary } from "../../lib/hydration";
-import { lazyPart } from "../../lib/lazy-part";
+import { HydrationBoundary } from "../../boot/hydration";
+import { lazyPart } from "../../boot/lazy-part";
 import { useSession } from "../../lib/session";
 import "./landing.css";
 

@@ -1,6 +1,7 @@
-import { DASHBOARD_READS } from "./features/driver/dashboard-reads";
-import { startEarlyReads } from "./lib/early-reads";
-import { hasStoredSession, USER_PATH } from "./lib/session";
+import { DASHBOARD_READS } from "../features/driver/dashboard-reads";
+import { hasStoredSession } from "../lib/session-storage";
+import { USER_PATH } from "../lib/session-value";
+import { startEarlyReads } from "./early-reads";
 
 /**
  * What a signed-in page opened directly can start as soon as the entry runs, instead of one after
@@ -23,9 +24,9 @@ export function startEarly(pathname: string) {
   if (!hasStoredSession()) return;
   // The live session's code, which SessionProvider would only ask for after the first render, and the
   // frame's parts a signed-in page shows, which the first render would only then ask for.
-  load(() => import("./lib/session-live"));
-  load(() => import("./layouts/UserMenu"));
-  load(() => import("./layouts/SiteFooter"));
+  load(() => import("../lib/live-session/LiveSession"));
+  load(() => import("../layouts/UserMenu"));
+  load(() => import("../layouts/SiteFooter"));
   if (pathname !== DASHBOARD_PATH) return;
   // Its chunks need nothing from here: index.html's inline script fetched them with this code
   // (EARLY_PAGE in page-template.ts), and main.tsx evaluates them before the router asks for them.

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { api, setTokenSource, unwrap } from "./api-client";
+import { api, setTokenSource, unwrap } from "../lib/api-client";
+import { SESSION_STORAGE_KEY } from "../lib/session-tokens";
 import { EARLY_READ_MAX_AGE_MS, startEarlyReads, takeEarlyRead } from "./early-reads";
-import { SESSION_STORAGE_KEY } from "./session";
 
 /** An unsigned JWT whose claims say it expires at `exp` (seconds): only its claims are read here. */
 const jwt = (exp: number, sub = "7") => `h.${btoa(JSON.stringify({ sub, exp })).replace(/=+$/, "")}.s`;

@@ -1,4 +1,4 @@
-import { EXPIRY_SKEW_MS, SESSION_STORAGE_KEY } from "./session";
+import { currentStoredIdToken } from "../lib/session-storage";
 
 /**
  * Reads started before the code that makes them has loaded. A page opened directly waits for the
@@ -18,36 +18,12 @@ export const EARLY_READ_MAX_AGE_MS = 10_000;
 type EarlyRead = { idToken: string; startedAt: number; answer: Promise<Response> };
 const started = new Map<string, EarlyRead>();
 
-/** The stored ID token while it is current; an expired one is refreshed by the session first, so nothing starts early. */
-function storedIdToken(now: number): string | null {
-  try {
-    const idToken: unknown = JSON.parse(localStorage.getItem(SESSION_STORAGE_KEY) ?? "{}").idToken;
-    if (typeof idToken !== "string") return null;
-    const part = idToken.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/");
-    const { exp } = JSON.parse(atob(part)) as { exp?: unknown };
-    return typeof exp === "number" && exp * 1000 - EXPIRY_SKEW_MS > now ? idToken : null;
-  } catch {
-    // No storage, or a token that is not a JWT: the page asks as usual.
-    return null;
-  }
-}
-
-declare global {
-  interface Window {
-    /**
-     * Reads index.html's inline script started during the parse, for the page the build names
-     * (EARLY_PAGE in page-template.ts, data-early-reads), with the same token check as here.
-     */
-    blockpilotEarlyReads?: { idToken: string; startedAt: number; answers: Record<string, Promise<Response>> };
-  }
-}
-
 /**
  * Starts a GET of each path ("/api/…?query", as the typed client writes it) when a current session
  * is stored; one index.html's inline script already started with that token is taken over instead.
  */
 export function startEarlyReads(paths: readonly string[], now = Date.now()) {
-  const idToken = storedIdToken(now);
+  const idToken = currentStoredIdToken(now);
   if (!idToken) return;
   const inline = window.blockpilotEarlyReads;
   delete window.blockpilotEarlyReads;

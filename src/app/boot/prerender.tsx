@@ -1,10 +1,10 @@
 import { prerender } from "react-dom/static";
 import { createMemoryRouter } from "react-router";
-import { AppRoot, routerReady } from "./app-root";
-import i18n from "./i18n";
-import { takeRenderedParts } from "./lib/lazy-part";
-import type { RouteHandle } from "./lib/page-title";
-import { patchRoutesOnNavigation, routes } from "./router";
+import { AppRoot, routerReady } from "../app-root";
+import i18n from "../i18n";
+import type { RouteHandle } from "../lib/page-title";
+import { patchRoutesOnNavigation, routes } from "../router";
+import { takeRenderedParts } from "./lazy-part";
 
 /**
  * Build time only (scripts/prerender.ts runs it in Node): the HTML of one page as an English
@@ -18,9 +18,6 @@ export async function renderPage(path: string, { storedSession = false } = {}): 
   const router = createMemoryRouter(routes, { initialEntries: [path], patchRoutesOnNavigation });
   await routerReady(router);
   if (router.state.errors) throw new Error(`${path} rendered an error: ${JSON.stringify(router.state.errors)}`);
-  // Loaded here, so the page's HTML preloads it and inlines its style sheets (scripts/prerender.ts
-  // takes the files of every module this render evaluated).
-  await Promise.all(router.state.matches.map((match) => (match.route.handle as RouteHandle | undefined)?.loadsAfterHydrating?.()));
   takeRenderedParts();
   const { prelude } = await prerender(<AppRoot router={router} storedSession={storedSession} />);
   const html = await new Response(prelude).text();
@@ -28,6 +25,6 @@ export async function renderPage(path: string, { storedSession = false } = {}): 
   const appName = i18n.t("appName");
   const title = handle?.title ? `${i18n.t(handle.title)} · ${appName}` : appName;
   router.dispose();
-  // The lazy parts in the HTML: the browser loads them before hydrating (lib/lazy-part.tsx).
+  // The lazy parts in the HTML: the browser loads them before hydrating (boot/lazy-part.tsx).
   return { html, title, parts: takeRenderedParts() };
 }

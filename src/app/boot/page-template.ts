@@ -3,7 +3,7 @@
  * "Pre-rendered pages"): the built index.html filled with one page, and which client files the
  * page needs. Plain string work, kept apart from the Vite plugin so the app's tests can check it.
  */
-import { DASHBOARD_READS } from "./features/driver/dashboard-reads.ts";
+import { DASHBOARD_READS } from "../features/driver/dashboard-reads.ts";
 
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
@@ -28,7 +28,7 @@ export const EARLY_PAGE = {
     "src/app/features/driver/DashboardPage.tsx",
     "src/app/layouts/UserMenu.tsx",
     "src/app/layouts/SiteFooter.tsx",
-    "src/app/lib/session-live.tsx",
+    "src/app/lib/live-session/LiveSession.tsx",
     "src/app/components/ui/Toast.tsx",
   ],
   /** Its first reads (start-early.ts's: the user's, then the dashboard's), which the inline script starts too. */
@@ -77,7 +77,7 @@ export function fillTemplate(
     "data-prerendered": page.path,
     // Whom the markup is for: index.html's inline script shows it only to a visit that matches.
     "data-prerendered-session": page.storedSession ? "stored" : "none",
-    // The lazy parts in the markup, which main.tsx loads before hydrating (lib/lazy-part.tsx).
+    // The lazy parts in the markup, which main.tsx loads before hydrating (boot/lazy-part.tsx).
     "data-parts": (page.parts ?? []).join(" "),
     "data-entry": entry[1]!,
     "data-boot": [entry[1]!, ...entryImports].join(" "),

@@ -1,18 +1,18 @@
 import { startTransition, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { AppRoot, routerReady } from "./app-root";
-import { ready } from "./i18n";
-import { expectBoundaries, rootCommitted, untilHydrated } from "./lib/hydration";
-import { loadParts } from "./lib/lazy-part";
-import { createRouter } from "./router";
+import { AppRoot, routerReady } from "../app-root";
+import { ready } from "../i18n";
+import { createRouter } from "../router";
+import { expectBoundaries, rootCommitted, untilHydrated } from "./hydration";
+import { loadParts } from "./lazy-part";
 import { startEarly } from "./start-early";
-import "./styles.css";
+import "../styles.css";
 
 const container = document.getElementById("root")!;
 
 /**
  * Runs once the app's first render is on screen: index.html's splash goes, and once the page is
- * wholly hydrated (its Suspense boundaries hydrate after the root, src/app/lib/hydration.tsx) it
+ * wholly hydrated (its Suspense boundaries hydrate after the root, src/app/boot/hydration.tsx) it
  * takes clicks and typing (a pre-rendered page is inert until then, so nothing done before is lost,
  * and nothing changes under a part React has not taken over yet).
  */

@@ -1,15 +1,16 @@
 import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import DashboardPage from "./features/driver/DashboardPage";
-import { DASHBOARD_READS } from "./features/driver/dashboard-reads";
-import { setLanguage } from "./i18n";
-import { setTokenSource } from "./lib/api-client";
-import { takeEarlyRead } from "./lib/early-reads";
-import { SESSION_STORAGE_KEY, USER_PATH } from "./lib/session";
+import DashboardPage from "../features/driver/DashboardPage";
+import { DASHBOARD_READS } from "../features/driver/dashboard-reads";
+import { setLanguage } from "../i18n";
+import { setTokenSource } from "../lib/api-client";
+import { SESSION_STORAGE_KEY } from "../lib/session-tokens";
+import { USER_PATH } from "../lib/session-value";
+import { mockApi, renderScreen } from "../test/admin-harness";
+import { aDriver } from "../test/render";
+import { takeEarlyRead } from "./early-reads";
 import { EARLY_PAGE } from "./page-template";
 import { DASHBOARD_PATH, startEarly } from "./start-early";
-import { mockApi, renderScreen } from "./test/admin-harness";
-import { aDriver } from "./test/render";
 
 const idToken = `h.${btoa(JSON.stringify({ sub: "7", exp: Math.floor(Date.now() / 1000) + 3600 })).replace(/=+$/, "")}.s`;
 const now = Date.now();
@@ -85,7 +86,7 @@ describe("a page opened directly", () => {
     // index.html's inline script starts the same reads as startEarly, which takes them over.
     expect(EARLY_PAGE.reads).toEqual([USER_PATH, ...DASHBOARD_READS]);
     const source = await import("./start-early.ts?raw").then((m: { default: string }) => m.default);
-    const loaded = [...source.matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => `src/app/${m[1]}`);
+    const loaded = [...source.matchAll(/import\("\.\.\/([^"]+)"\)/g)].map((m) => `src/app/${m[1]}`);
     expect(loaded.length).toBeGreaterThanOrEqual(3);
     for (const module of loaded) expect(EARLY_PAGE.sources.some((file) => file.replace(/\.tsx?$/, "") === module)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setLanguage } from "./i18n";
+import { setLanguage } from "../i18n";
 import { assetsOf, fillTemplate } from "./page-template";
 import { renderPage } from "./prerender";
 

@@ -1,20 +1,12 @@
 import { z } from "zod";
 import { isoDay, isTimeZone } from "./audience";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
+import { pagingFields } from "./paging-query";
 
 /**
  * Queries and rows of the console's other lists (docs/admin.md): invitations, leads, the audit
  * log. Dates are calendar days in the admin's zone, both ends included.
  */
 const triState = z.enum(["all", "yes", "no"]).default("all");
-const paging = {
-  page: z.coerce.number().int().min(FIRST_PAGE).max(100_000).default(FIRST_PAGE),
-  pageSize: z.coerce
-    .number()
-    .int()
-    .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), `Rows per page must be one of ${PAGE_SIZES.join(", ")}`)
-    .default(DEFAULT_PAGE_SIZE),
-};
 const days = {
   from: isoDay.optional(),
   to: isoDay.optional(),
@@ -25,7 +17,7 @@ const inOrder = (q: { from?: unknown; to?: unknown }) => typeof q.from !== "stri
 
 /** A list's query: its own filters, then a range of days (in order) in the admin's zone, and paging. */
 const datedList = <Filters extends z.ZodRawShape>(filters: Filters) =>
-  z.object({ ...filters, ...days, ...paging }).refine(inOrder, { message: "The start date is after the end date", path: ["to"] });
+  z.object({ ...filters, ...days, ...pagingFields }).refine(inOrder, { message: "The start date is after the end date", path: ["to"] });
 
 export const invitationListSchema = datedList({
   app: z.enum(["all", "flex", "spark"]).default("all"),

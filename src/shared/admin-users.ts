@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isoDay, isTimeZone } from "./audience";
 import type { MessageStatus } from "./campaigns";
-import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "./paging";
+import { pagingFields } from "./paging-query";
 
 /**
  * The users page's query (docs/admin.md, users): the review table's search and filters, plus
@@ -52,12 +52,7 @@ export type UserFilters = z.infer<typeof userFiltersSchema>;
 export const userListSchema = ordered(
   z.object({
     ...filters,
-    page: z.coerce.number().int().min(FIRST_PAGE).max(100_000).default(FIRST_PAGE),
-    pageSize: z.coerce
-      .number()
-      .int()
-      .refine((n) => (PAGE_SIZES as readonly number[]).includes(n), `Rows per page must be one of ${PAGE_SIZES.join(", ")}`)
-      .default(DEFAULT_PAGE_SIZE),
+    ...pagingFields,
   }),
 );
 export type UserListQuery = z.infer<typeof userListSchema>;

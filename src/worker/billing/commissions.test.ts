@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { commissions, localStripeObjects, resellers, users } from "../db/schema";
-import { billingAdmin, openCheckout, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
+import { billingAdmin, payForClient, resellerWithClient } from "../test/billing-fixtures";
 import { call, db, json } from "../test/fixtures";
 
 async function commissionOf(paymentId: number) {
@@ -11,16 +11,6 @@ async function commissionOf(paymentId: number) {
 
 async function localObject(id: string) {
   return (await db.select().from(localStripeObjects).where(eq(localStripeObjects.id, id)).get())?.data;
-}
-
-/** The reseller pays a client's plan on the local checkout. */
-async function payForClient(reseller: { token: string }, clientId: number, priceCents = 10_000) {
-  const { payment, sessionId } = await openCheckout(reseller, (await testPlan({ priceCents })).id, {
-    forUserId: clientId,
-    returnPath: "/flex/reseller",
-  });
-  expect((await payLocally(sessionId, "4242424242424242")).status).toBe(200);
-  return payment;
 }
 
 describe("commissions", () => {

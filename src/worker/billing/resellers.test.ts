@@ -1,21 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { commissions, offers, payments, pendingSignups, referralCodes, resellers, users } from "../db/schema";
-import { billingAdmin, checkout, driver, openCheckout, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
+import { billingAdmin, checkout, driver, openCheckout, payForClient, payLocally, resellerWithClient, testPlan } from "../test/billing-fixtures";
 import { call, db, json, PASSWORD, uniquePhone } from "../test/fixtures";
 
 async function commissionOf(paymentId: number) {
   return db.select().from(commissions).where(eq(commissions.paymentId, paymentId)).get();
-}
-
-/** The reseller pays a client's plan on the local checkout. */
-async function payForClient(reseller: { token: string }, clientId: number, priceCents = 10_000) {
-  const { payment, sessionId } = await openCheckout(reseller, (await testPlan({ priceCents })).id, {
-    forUserId: clientId,
-    returnPath: "/flex/reseller",
-  });
-  expect((await payLocally(sessionId, "4242424242424242")).status).toBe(200);
-  return payment;
 }
 
 describe("applying and approval", () => {

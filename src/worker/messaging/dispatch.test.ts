@@ -189,8 +189,6 @@ describe("dispatch through Twilio (fake provider over HTTP)", () => {
   });
 });
 
-/** Moves a held row's wait into the past, as CALLBACK_WAIT_SECONDS passing would. */
-
 describe("dispatch through the WhatsApp Cloud API (fake provider over HTTP)", () => {
   it("sends the template and fails numbers not on WhatsApp with 131026", async () => {
     const s = setup();

@@ -104,3 +104,14 @@ export async function resellerWithClient(options: { commissionBps?: number; payo
   const client = await driver({ name: "Carl Client", referralCode: code });
   return { reseller, client, code };
 }
+
+/** The reseller pays a client's plan on the local checkout; the payment it opened. */
+export async function payForClient(reseller: { token: string }, clientId: number, priceCents = 10_000) {
+  const { payment, sessionId } = await openCheckout(reseller, (await testPlan({ priceCents })).id, {
+    forUserId: clientId,
+    returnPath: "/flex/reseller",
+  });
+  const paid = await payLocally(sessionId, "4242424242424242");
+  if (paid.status !== 200) throw new Error(`the local checkout answered ${paid.status}`);
+  return payment;
+}

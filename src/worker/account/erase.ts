@@ -80,9 +80,10 @@ export async function eraseAccount(
   if (!user) throw new ApiError("not_found", "No such user");
   if (user.erasedAt !== null) return { erased: true, alreadyErased: true };
 
-  // The engine first: it stops, and the platform's tokens are destroyed. Nothing in D1 changes if it fails.
+  // The engine first: it stops, the platform's tokens are destroyed and the offer history it kept
+  // is deleted. Nothing in D1 changes if it fails.
   try {
-    await captureSessionOf(env, userId).disconnect(userId);
+    await captureSessionOf(env, userId).erase(userId);
   } catch {
     throw new ApiError("unavailable", "Couldn't stop the capture engine. Nothing was deleted; try again in a minute");
   }

@@ -6,23 +6,13 @@
  * Bounded: each list is read newest first up to EXPORT_LIMITS, and the document says per section
  * how many rows there are in all and whether it was cut. A driver's offers are the one list that
  * can grow large (every offer the engine was shown); 10,000 covers months of driving, and older
- * ones are deleted by the retention job anyway (src/worker/retention.ts).
+ * ones are deleted by the engine's own retention (RETENTION in src/worker/retention.ts).
  */
 import { count, desc, eq, or } from "drizzle-orm";
 import type { SessionUser } from "../auth/session-user";
 import type { Db } from "../db/client";
-import {
-  commissions,
-  consentEvents,
-  driverFilters,
-  invitations,
-  offers,
-  optOuts,
-  payments,
-  platformAccounts,
-  resellers,
-  serviceTimeLedger,
-} from "../db/schema";
+import { commissions, consentEvents, driverFilters, invitations, optOuts, payments, platformAccounts, resellers, serviceTimeLedger } from "../db/schema";
+import { captureSessionOf } from "../platform/capture";
 
 export const EXPORT_LIMITS = { offers: 10_000, payments: 5_000, serviceTime: 5_000, invitations: 5_000, consent: 5_000, commissions: 5_000 } as const;
 
@@ -34,14 +24,16 @@ function section<T>(rows: T[], total: number, limit: number) {
   return { total, limit, truncated: total > rows.length, rows };
 }
 
-export async function accountExport(db: Db, user: SessionUser, now = Date.now()) {
+export async function accountExport(db: Db, env: Pick<Env, "CAPTURE_SESSION">, user: SessionUser, now = Date.now()) {
   const id = user.id;
+  // The offers live in the driver's own history, in their capture engine's object.
+  const history = await captureSessionOf(env, id).offersPage(id, { page: 1, pageSize: EXPORT_LIMITS.offers });
+  const offerCount = history.counts.won + history.counts.disliked + history.counts.gone;
+  const offerRows = history.rows.map(({ id: _id, ...offer }) => offer);
   const consentOf = or(eq(consentEvents.phone, user.phone), eq(consentEvents.userId, id));
   const [
     filters,
     connection,
-    [offerCount],
-    offerRows,
     [paymentCount],
     paymentRows,
     [ledgerCount],
@@ -65,27 +57,6 @@ export async function accountExport(db: Db, user: SessionUser, now = Date.now())
       })
       .from(platformAccounts)
       .where(eq(platformAccounts.userId, id)),
-    db.select({ n: count() }).from(offers).where(eq(offers.userId, id)),
-    db
-      .select({
-        platformOfferId: offers.platformOfferId,
-        stationId: offers.stationId,
-        stationName: offers.stationName,
-        timeZone: offers.timeZone,
-        status: offers.status,
-        reasons: offers.reasons,
-        payCents: offers.payCents,
-        startsAt: offers.startsAt,
-        endsAt: offers.endsAt,
-        blockId: offers.blockId,
-        forfeitedAt: offers.forfeitedAt,
-        arrivedAt: offers.arrivedAt,
-        seenAt: offers.seenAt,
-      })
-      .from(offers)
-      .where(eq(offers.userId, id))
-      .orderBy(desc(offers.seenAt), desc(offers.id))
-      .limit(EXPORT_LIMITS.offers),
     db
       .select({ n: count() })
       .from(payments)
@@ -203,7 +174,7 @@ export async function accountExport(db: Db, user: SessionUser, now = Date.now())
     },
     platformConnection: connection[0] ?? null,
     filters: filters[0] ?? null,
-    offers: section(offerRows, offerCount?.n ?? 0, EXPORT_LIMITS.offers),
+    offers: section(offerRows, offerCount, EXPORT_LIMITS.offers),
     payments: section(paymentRows, paymentCount?.n ?? 0, EXPORT_LIMITS.payments),
     serviceTime: section(ledgerRows, ledgerCount?.n ?? 0, EXPORT_LIMITS.serviceTime),
     invitations: section(invitationRows, invitationCount?.n ?? 0, EXPORT_LIMITS.invitations),

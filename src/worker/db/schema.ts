@@ -239,8 +239,11 @@ export const driverFilters = sqliteTable("driver_filters", {
 });
 
 /**
- * Every offer the capture engine was shown, recorded once: won, disliked (with the reasons) or
- * gone. Station name and zone are copied so the dashboard reads one table.
+ * Won blocks, copied here by each driver's capture engine from the driver's own offer history
+ * (src/worker/platform/offer-history.ts), for what reads across drivers: the admin's figures, the
+ * reseller's clients, and the engine's own D1 writes are only these. Every offer shown (won,
+ * disliked with the reasons, or gone) lives in the history; rows of other statuses here date from
+ * before it and move there the first time the driver's engine wakes.
  */
 export const offers = sqliteTable(
   "offers",
@@ -269,7 +272,6 @@ export const offers = sqliteTable(
   },
   (t) => [
     uniqueIndex("offers_user_offer").on(t.userId, t.platformOfferId),
-    index("offers_user_seen").on(t.userId, t.seenAt),
     index("offers_user_status_start").on(t.userId, t.status, t.startsAt),
     // Blocks won per day on the admin dashboard.
     index("offers_status_created").on(t.status, t.createdAt),

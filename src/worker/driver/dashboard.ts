@@ -1,8 +1,8 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { isInGoodStanding } from "../auth/user-item";
 import type { Db } from "../db/client";
-import { driverFilters, offers, type users } from "../db/schema";
+import { driverFilters, type users } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
 import { pagingSchema } from "../routes/params";
@@ -50,23 +50,13 @@ export async function switchEngine(env: Pick<Env, "CAPTURE_SESSION">, userId: nu
   return engine;
 }
 
-/** Every offer the engine saw, newest first, a page at a time, with the counts per status and the filters that judged them. */
-export async function offersPage(db: Db, userId: number, query: z.infer<typeof offersQuerySchema>, now = Date.now()) {
+/**
+ * Every offer the engine saw, newest first, a page at a time, with the counts per status and the
+ * filters that judged them: read from the driver's own history, in their capture engine's object.
+ */
+export async function offersPage(env: Pick<Env, "CAPTURE_SESSION">, userId: number, query: z.infer<typeof offersQuerySchema>, now = Date.now()) {
   const { page, pageSize, status } = query;
-  const where = status ? and(eq(offers.userId, userId), eq(offers.status, status)) : eq(offers.userId, userId);
-  const [counts, rows, filters] = await Promise.all([
-    db.select({ status: offers.status, n: count() }).from(offers).where(eq(offers.userId, userId)).groupBy(offers.status),
-    db
-      .select()
-      .from(offers)
-      .where(where)
-      .orderBy(desc(offers.seenAt), desc(offers.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    readFilters(db, userId),
-  ]);
-  const byStatus = { won: 0, disliked: 0, gone: 0 };
-  for (const r of counts) byStatus[r.status] = r.n;
+  const { counts: byStatus, rows, filters } = await captureSessionOf(env, userId).offersPage(userId, { page, pageSize, status });
   return {
     total: status ? byStatus[status] : byStatus.won + byStatus.disliked + byStatus.gone,
     page,
@@ -82,7 +72,7 @@ export async function offersPage(db: Db, userId: number, query: z.infer<typeof o
       startsAt: r.startsAt,
       endsAt: r.endsAt,
       payCents: r.payCents,
-      reasons: r.reasons ?? [],
+      reasons: r.reasons,
       seenAt: r.seenAt,
       forfeitedAt: r.forfeitedAt,
       arrivedAt: r.arrivedAt,

@@ -4,16 +4,14 @@
  * accept stopping the rounds, and accepts in doubt settled from the platform's schedule.
  */
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../log";
 import type { Commitment } from "./accept-plan";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import { OfferLedger } from "./offer-ledger";
 import { type AcceptOutcome, type DeliveryPlatform, PlatformError, type PlatformOffer, type ScheduledBlock } from "./platform";
-import { memoryKv, testProfile } from "./test-engine";
+import { memoryHistory, memoryKv, testProfile } from "./test-engine";
 
 const NOW = Date.parse("2031-03-12T12:00:00Z");
 const HOUR = 3_600_000;
-const log = createLogger({ task: "test" });
 const profile = testProfile(NOW);
 
 /** An offer `id` from hour `from` to hour `to` after now. */
@@ -58,9 +56,10 @@ function platformAnswering(answers: Record<string, Answer>, schedule: () => Prom
 }
 
 function setup(answers: Record<string, Answer>, schedule?: () => Promise<ScheduledBlock[]>) {
-  const ledger = new OfferLedger(memoryKv(), undefined as never, () => log);
+  const history = memoryHistory();
+  const ledger = new OfferLedger(memoryKv(), history);
   const p = platformAnswering(answers, schedule);
-  return { ledger, ...p, context: { platform: p.platform, token: "t", ledger, profile, now: NOW } };
+  return { ledger, history, ...p, context: { platform: p.platform, token: "t", ledger, profile, now: NOW } };
 }
 const decisions = (records: { platformOfferId: string; status: string; reasons?: string[] | null }[]) =>
   records.map((r) => [r.platformOfferId, r.status, ...(r.reasons ?? [])].join(" "));
@@ -121,16 +120,15 @@ describe("acceptInRounds", () => {
   ];
   for (const row of rows) {
     it(row.name, async () => {
-      const { ledger, asked, know, context } = setup(row.answers);
+      const { ledger, history, asked, know, context } = setup(row.answers);
       know(row.takes);
       const held = [...(row.held ?? [])];
       const done = await acceptInRounds(row.takes, held, context);
       expect(asked()).toEqual(row.rounds);
-      expect(decisions(done.records)).toEqual(row.decided);
+      expect(decisions(history.records)).toEqual(row.decided);
       expect(done.stalled !== null).toBe(row.stalled ?? false);
       const wonIds = row.decided.filter((d) => d.endsWith(" won")).map((d) => d.split(" ")[0]);
       expect(done.won.map((r) => r.platformOfferId)).toEqual(wonIds);
-      expect(done.wins.map((w) => w.offerId)).toEqual(wonIds);
       expect(held.slice(row.held?.length ?? 0).map((w) => w.offerId)).toEqual(wonIds);
       expect(ledger.unlisted(new Set()).map((o) => o.id)).toEqual(row.waiting ?? []);
       for (const id of row.takes.map((o) => o.id)) expect(ledger.decided(id)).toBe(row.decided.some((d) => d.startsWith(`${id} `)));
@@ -152,14 +150,14 @@ describe("acceptInRounds", () => {
   });
 
   it("a take overlapping an accept in doubt from an earlier poll waits, never asked for", async () => {
-    const { ledger, asked, know, context } = setup({ b: "won" });
+    const { ledger, history, asked, know, context } = setup({ b: "won" });
     const earlier = offer("earlier", 1, 3);
     ledger.asking(earlier);
     const [a, b] = [offer("a", 2, 4), offer("b", 5, 6)];
     know([a, b]);
-    const done = await acceptInRounds([a, b], [], context);
+    await acceptInRounds([a, b], [], context);
     expect(asked()).toEqual([["b"]]);
-    expect(decisions(done.records)).toEqual(["b won"]);
+    expect(decisions(history.records)).toEqual(["b won"]);
     expect(ledger.inDoubt().map((o) => o.id)).toEqual(["earlier"]);
     expect(ledger.unlisted(new Set(["earlier"])).map((o) => o.id)).toEqual(["a"]);
   });
@@ -172,31 +170,31 @@ describe("settleUnlisted", () => {
       reads++;
       return [];
     });
-    expect(await settleUnlisted([], context)).toEqual({ records: [], won: [], wins: [], stalled: null, schedule: null });
+    expect(await settleUnlisted([], context)).toEqual({ won: [], stalled: null, schedule: null });
     expect(reads).toBe(0);
   });
 
   it("on the schedule: won, with its block; not on it: gone", async () => {
     const [a, b] = [offer("a", 1, 3), offer("b", 4, 5)];
     const blocks = [block(a), { ...block(offer("other", 7, 8)), offerId: null }];
-    const { ledger, context } = setup({}, async () => blocks);
+    const { ledger, history, context } = setup({}, async () => blocks);
     ledger.asking(a);
     ledger.asking(b);
     const done = await settleUnlisted(ledger.unlisted(new Set()), context);
-    expect(decisions(done.records)).toEqual(["a won", "b gone"]);
-    expect(done.records[0]).toMatchObject({ blockId: "B-a" });
+    expect(decisions(history.records)).toEqual(["a won", "b gone"]);
+    expect(history.records[0]).toMatchObject({ blockId: "B-a" });
     expect(done.won.map((r) => r.platformOfferId)).toEqual(["a"]);
-    expect(done.wins).toEqual([{ offerId: "a", blockId: "B-a", startsAt: a.startsAt, endsAt: a.endsAt }]);
     expect(done.schedule?.blocks).toBe(blocks);
     expect(done.stalled).toBeNull();
     expect([ledger.decided("a"), ledger.decided("b")]).toEqual([true, true]);
   });
 
   it("the schedule failing leaves them in doubt, and stalls", async () => {
-    const { ledger, context } = setup({}, () => Promise.reject(new Error("socket hang up")));
+    const { ledger, history, context } = setup({}, () => Promise.reject(new Error("socket hang up")));
     ledger.asking(offer("a", 1, 3));
     const done = await settleUnlisted(ledger.unlisted(new Set()), context);
-    expect(done).toMatchObject({ records: [], schedule: null, stalled: { kind: "unavailable", message: "Error: socket hang up" } });
+    expect(history.records).toEqual([]);
+    expect(done).toMatchObject({ won: [], schedule: null, stalled: { kind: "unavailable", message: "Error: socket hang up" } });
     expect(ledger.inDoubt().map((o) => o.id)).toEqual(["a"]);
   });
 });

@@ -2,7 +2,7 @@
  * The engine's accepts against the platform (docs/engine.md): the rounds of the accept plan
  * (accept-plan.ts) asked for one after the other, each won block held before the next round is
  * planned; and the accepts left in doubt, settled from the platform's schedule. Every decision goes
- * to the ledger first; the records are handed back for the caller to write to D1.
+ * to the ledger, which records it in the driver's history; the won ones are handed back to text the driver.
  */
 import { type Commitment, planRound } from "./accept-plan";
 import type { DriverProfile, OfferRecord } from "./driver-store";
@@ -10,12 +10,8 @@ import type { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type ScheduledBlock } from "./platform";
 
 export type Accepted = {
-  /** In the order decided. */
-  records: OfferRecord[];
   /** The records of blocks won, to text the driver. */
   won: OfferRecord[];
-  /** The blocks won, to hold until the next read of D1 has them. */
-  wins: Commitment[];
   /** The platform failed a call: the engine backs off; what it left undecided waits for a later poll. */
   stalled: PlatformError | null;
 };
@@ -29,14 +25,14 @@ const asPlatformError = (err: unknown) => (err instanceof PlatformError ? err : 
  * (the platform failed an accept, or one overlaps an accept in doubt) wait in the ledger.
  */
 export async function acceptInRounds(takes: PlatformOffer[], held: Commitment[], { platform, token, ledger, profile, now }: Context): Promise<Accepted> {
-  const done: Accepted = { records: [], won: [], wins: [], stalled: null };
+  const done: Accepted = { won: [], stalled: null };
   const inDoubt = ledger.inDoubt();
   const dailyCapMinutes = profile.filters?.dailyCapMinutes ?? 0;
   const deferred: PlatformOffer[] = [];
   let remaining = takes;
   while (remaining.length > 0 && !done.stalled) {
     const round = planRound(remaining, { held, inDoubt, dailyCapMinutes, stations: profile.stations });
-    for (const { offer, reason } of round.disliked) done.records.push(ledger.decide(profile, offer, "disliked", now, { reasons: [reason] }));
+    for (const { offer, reason } of round.disliked) ledger.decide(profile, offer, "disliked", now, { reasons: [reason] });
     deferred.push(...round.deferred);
     for (const offer of round.accept) ledger.asking(offer);
     const outcomes = await Promise.allSettled(round.accept.map((offer) => platform.accept(token, offer.id)));
@@ -46,13 +42,9 @@ export async function acceptInRounds(takes: PlatformOffer[], held: Commitment[],
         // Stays pending: the next poll tries again while the offer is listed, or reads the schedule.
         done.stalled = asPlatformError(outcome.reason);
       } else if (outcome.value.kind === "won") {
-        const block = { offerId: offer.id, blockId: outcome.value.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt };
-        held.push(block);
-        done.wins.push(block);
-        const record = ledger.decide(profile, offer, "won", now, { blockId: outcome.value.block.id });
-        done.records.push(record);
-        done.won.push(record);
-      } else done.records.push(ledger.decide(profile, offer, "gone", now));
+        held.push({ offerId: offer.id, blockId: outcome.value.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt });
+        done.won.push(ledger.decide(profile, offer, "won", now, { blockId: outcome.value.block.id }));
+      } else ledger.decide(profile, offer, "gone", now);
     });
     remaining = round.later;
   }
@@ -69,7 +61,7 @@ export async function settleUnlisted(
   unlisted: PlatformOffer[],
   { platform, token, ledger, profile, now }: Context,
 ): Promise<Accepted & { schedule: { blocks: ScheduledBlock[]; at: number } | null }> {
-  const done: Accepted & { schedule: { blocks: ScheduledBlock[]; at: number } | null } = { records: [], won: [], wins: [], stalled: null, schedule: null };
+  const done: Accepted & { schedule: { blocks: ScheduledBlock[]; at: number } | null } = { won: [], stalled: null, schedule: null };
   if (unlisted.length === 0) return done;
   try {
     const blocks = await platform.scheduledBlocks(token);
@@ -77,11 +69,7 @@ export async function settleUnlisted(
     for (const offer of unlisted) {
       const block = blocks.find((b) => b.offerId === offer.id);
       const record = ledger.decide(profile, offer, block ? "won" : "gone", now, block ? { blockId: block.id } : {});
-      done.records.push(record);
-      if (block) {
-        done.won.push(record);
-        done.wins.push({ offerId: offer.id, blockId: block.id, startsAt: block.startsAt, endsAt: block.endsAt });
-      }
+      if (block) done.won.push(record);
     }
   } catch (err) {
     done.stalled = asPlatformError(err);

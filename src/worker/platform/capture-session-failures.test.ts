@@ -3,14 +3,11 @@
  * schedule, never accepted twice), the object evicted between polls, the platform's 429s, 5xx and
  * time-outs (back-off), all against the fake platform over HTTP.
  */
-import { abortAllDurableObjects, env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { offers } from "../db/schema";
-import { db } from "../test/fixtures";
+import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it, vi } from "vitest";
 import { captureSessionOf } from "./capture";
 import { connectedDriver } from "./test-driver";
-import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords } from "./test-engine";
+import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
 
 const start = engineStarter();
 
@@ -27,6 +24,30 @@ describe("failures, restarts and the platform's limits", () => {
     const accepts = ((await (await fetch(`${env.FAKE_PLATFORM_URL}/__control/accepts`)).json()) as { accepts: { offerId: string }[] }).accepts;
     expect(accepts.filter((a) => a.offerId === id)).toHaveLength(1);
     expect((await d.world.stats()).doubleAccepts).toBe(0);
+  });
+
+  it("a restart in the middle of a poll loses no offer: each is in the history once, the won block in D1 once", async () => {
+    const d = await connectedDriver({ filters: { minPayCents: 5000 }, faults: [{ kind: "lost", on: "accept" }] });
+    const [good, poor] = await d.world.offers([
+      { serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 7200 },
+      // Gone from the platform's list before the object is back: only what the first poll wrote can record it.
+      { serviceAreaId: d.stations[0]!, startsAt: soon(6), endsAt: soon(8), payCents: 3000, expiresInMs: 700 },
+    ]);
+    await start(d.user.id);
+    // The accept of the good one is out (its answer never comes) when the object restarts.
+    await sleep(450);
+    await abortAllDurableObjects();
+    const rows = await waitForRecords(d.user.id, 2, 6000);
+    expect(rows.map((r) => [r.platformOfferId, r.status]).sort()).toEqual(
+      [
+        [good, "won"],
+        [poor, "disliked"],
+      ].sort(),
+    );
+    await vi.waitFor(async () => expect((await wonBlocksInD1(d.user.id)).map((r) => r.platformOfferId)).toEqual([good]));
+    await sleep(600);
+    expect(await recordsOf(d.user.id)).toHaveLength(2);
+    expect(await wonBlocksInD1(d.user.id)).toHaveLength(1);
   });
 
   it("takes nothing that overlaps an accept whose answer was lost until that accept is settled", async () => {
@@ -61,11 +82,11 @@ describe("failures, restarts and the platform's limits", () => {
     await start(d.user.id);
     await waitForRecords(d.user.id, 1);
     // A record deleted behind the engine's back is not written again: the object remembers it decided.
-    await db.delete(offers).where(eq(offers.userId, d.user.id));
+    await runInDurableObject(stub, (_instance, state) => void state.storage.sql.exec("DELETE FROM offers"));
     await abortAllDurableObjects();
     await sleep(1000);
     expect(await recordsOf(d.user.id)).toHaveLength(0);
-    expect((await stub.status(d.user.id)).state).toBe("searching");
+    expect((await captureSessionOf(env, d.user.id).status(d.user.id)).state).toBe("searching");
   });
 
   it("backs off as the platform asks on a 429 and never polls over its limit again", async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from "vitest";
 import { outbox, users } from "../db/schema";
 import { db, lastOutboxId } from "../test/fixtures";
 import { connectedDriver } from "./test-driver";
-import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords } from "./test-engine";
+import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
 
 const start = engineStarter();
 
@@ -23,7 +23,7 @@ describe("the alarm loop", () => {
     ]);
     expect((await start(d.user.id)).state).toBe("searching");
     const rows = await waitForRecords(d.user.id, 2);
-    expect(rows.find((r) => r.platformOfferId === good)).toMatchObject({ status: "won", payCents: 7200, reasons: null, blockId: expect.stringMatching(/^BL/) });
+    expect(rows.find((r) => r.platformOfferId === good)).toMatchObject({ status: "won", payCents: 7200, reasons: [], blockId: expect.stringMatching(/^BL/) });
     expect(rows.find((r) => r.platformOfferId === poor)).toMatchObject({ status: "disliked", reasons: ["pay"] });
     // Several more polls: nothing is recorded twice.
     await sleep(1000);
@@ -142,6 +142,8 @@ describe("the alarm loop", () => {
     const [id] = await d.world.offers([{ app: "spark", serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 5000 }]);
     await start(d.user.id);
     const [row] = await waitForRecords(d.user.id, 1);
-    expect(row).toMatchObject({ platformOfferId: id, app: "spark", status: "won", timeZone: "America/Chicago" });
+    expect(row).toMatchObject({ platformOfferId: id, status: "won", timeZone: "America/Chicago" });
+    // The won block's copy in D1 names the app.
+    await vi.waitFor(async () => expect(await wonBlocksInD1(d.user.id)).toMatchObject([{ platformOfferId: id, app: "spark", status: "won" }]));
   });
 });

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { toCaptureFilters } from "../../shared/driver-filters";
+import { type DriverFilters, toCaptureFilters } from "../../shared/driver-filters";
+import type { HistoryOffer } from "../../shared/insights";
 import { isKnownTimeZone } from "../../shared/zoned-time";
 import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
@@ -9,6 +10,7 @@ import { type DriverProfile, endConnection, loadDriverProfile, openTokens, saveE
 import { textDisconnected, textWonBlock } from "./driver-texts";
 import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
 import { platformFor } from "./http-platform";
+import { OfferHistory, type OfferStatus } from "./offer-history";
 import { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type PlatformStation, type ScheduledBlock } from "./platform";
 import { type Backoff, backoffAfter, earliestPoll, nextPoll, pollIntervalMs, wakeWhilePaused } from "./poll-pacing";
@@ -20,12 +22,15 @@ import { PlatformTokenHolder, withAccessToken } from "./token-refresh";
  * system is on, service is paid and a schedule window is open (or about to open), polls the
  * platform at the configured interval with jitter (poll-pacing.ts), accepts the offers the accept
  * plan picks (accept-plan.ts: pay per hour first, never overlapping, within the daily cap) and
- * records every offer once in D1: won, disliked (with reasons) or gone. This object does the I/O:
- * the platform's calls, D1, its storage, the alarm and the texts.
+ * records every offer once in the driver's offer history, in its own storage (offer-history.ts):
+ * won, disliked (with reasons) or gone; won blocks are copied to D1, where other drivers' views and
+ * the admin's figures read them. This object does the I/O: the platform's calls, D1, its storage,
+ * the alarm and the texts.
  *
  * What must survive a restart lives in the object's storage: whether it runs and why it stopped,
- * the offers already decided, accepts whose outcome is unknown and records D1 has not taken yet
- * (offer-ledger.ts), the last poll time (so a restart cannot poll early) and back-off.
+ * the offers already decided and accepts whose outcome is unknown (offer-ledger.ts), the history
+ * with the won blocks D1 does not have yet, the last poll time (so a restart cannot poll early)
+ * and back-off. A poll that brings nothing new writes nothing to D1.
  * The platform tokens stay sealed in D1 and are opened only here (token-refresh.ts).
  */
 
@@ -33,12 +38,19 @@ import { PlatformTokenHolder, withAccessToken } from "./token-refresh";
 const PROFILE_TTL_MS = 60_000;
 /** The platform's own schedule (blocks won elsewhere count for overlaps and the cap) is re-read this often. */
 const SCHEDULE_TTL_MS = 15 * 60_000;
+/** The history is pruned (RETENTION) at most this often, and a stopped object wakes this often to prune it. */
+const HOUSEKEEPING_EVERY_MS = 86_400_000;
+
+export type OffersPageData = { counts: Record<OfferStatus, number>; rows: HistoryOffer[]; filters: DriverFilters | null };
 
 export class CaptureSession extends DurableObject<Env> {
   private userId: number | null;
   private running: boolean;
   private stopReason: StopReason;
   private readonly ledger: OfferLedger;
+  private readonly history: OfferHistory;
+  /** The move of this driver's offers out of D1, once (offer-history.ts importFromD1). */
+  private importing: Promise<void> | null = null;
   private backoff: Backoff;
   private lastPollAt: number | null;
   private plannedAt: number | null = null;
@@ -46,8 +58,6 @@ export class CaptureSession extends DurableObject<Env> {
   private profileAt = 0;
   private readonly tokens: PlatformTokenHolder;
   private schedule: { blocks: ScheduledBlock[]; at: number } | null = null;
-  /** Blocks this object won since its profile was last read (kept until they end). */
-  private recentWins: Commitment[] = [];
   /**
    * The search plan last worked out, for the profile it was read from: a plan holds until its
    * `until` (searching) or until the lead before `opensAt` (paused), so it is worked out again only
@@ -68,7 +78,8 @@ export class CaptureSession extends DurableObject<Env> {
     this.backoff = kv.get<Backoff>("backoff") ?? { level: 0, until: 0 };
     this.lastPollAt = kv.get<number>("lastPollAt") ?? null;
     this.db = createDb(env.DB);
-    this.ledger = new OfferLedger(kv, this.db, () => this.log);
+    this.history = new OfferHistory(ctx.storage.sql, kv);
+    this.ledger = new OfferLedger(kv, this.history);
     this.tokens = new PlatformTokenHolder(
       (sealed) => openTokens(sealed, env.MFA_ENCRYPTION_KEY),
       (tokens, now) => saveTokens(this.db, env.MFA_ENCRYPTION_KEY, this.userId!, tokens, now),
@@ -173,6 +184,78 @@ export class CaptureSession extends DurableObject<Env> {
     return this.forRoute((profile) => this.withToken(profile, (platform, token) => platform.checkIn(token, blockId)));
   }
 
+  // ---- The driver's offer history (offer-history.ts) ----
+
+  /** A page of the offers seen, newest first, with the counts per status and the filters in force. */
+  async offersPage(userId: number, query: { page: number; pageSize: number; status?: OfferStatus }): Promise<OffersPageData> {
+    this.bind(userId);
+    await this.ensureHistory();
+    const profile = await this.loadProfile(Date.now(), false);
+    return { counts: this.history.counts(), rows: this.history.page(query.page, query.pageSize, query.status), filters: profile?.filters ?? null };
+  }
+
+  /** One offer of the history, or null. */
+  async offer(userId: number, id: number): Promise<HistoryOffer | null> {
+    this.bind(userId);
+    await this.ensureHistory();
+    return this.history.byId(id);
+  }
+
+  /** Won blocks not given back that start in [from, to), by start (the calendar). */
+  async blocksStarting(userId: number, from: number, to: number, limit: number): Promise<HistoryOffer[]> {
+    this.bind(userId);
+    await this.ensureHistory();
+    return this.history
+      .wonStarting(from, to, limit + 1_000)
+      .filter((o) => o.forfeitedAt === null)
+      .slice(0, limit);
+  }
+
+  /** Offers shown since `from`, oldest first, at most `limit` (the insights, the export). */
+  async offersSeenSince(userId: number, from: number, limit: number): Promise<HistoryOffer[]> {
+    this.bind(userId);
+    await this.ensureHistory();
+    return this.history.seenSince(from, limit);
+  }
+
+  /** Gives a won block back to the platform, then marks it in the history (and D1's copy). */
+  async forfeitBlock(userId: number, id: number): Promise<PlatformResult<{ id: number; forfeitedAt: number }>> {
+    this.bind(userId);
+    await this.ensureHistory();
+    const block = this.history.byId(id);
+    if (block?.status !== "won" || !block.blockId) return failedResult(new PlatformError("refused", "No such block"));
+    if (block.forfeitedAt !== null) return { ok: true, value: { id, forfeitedAt: block.forfeitedAt } };
+    const done = await this.forfeit(userId, block.blockId);
+    if (!done.ok) return done;
+    const forfeitedAt = Date.now();
+    this.history.update(id, { forfeitedAt });
+    await this.shareWon();
+    return { ok: true, value: { id, forfeitedAt } };
+  }
+
+  /** "I've arrived" for a won block, then marked in the history (and D1's copy). */
+  async checkInBlock(userId: number, id: number): Promise<PlatformResult<{ id: number; arrivedAt: number }>> {
+    this.bind(userId);
+    await this.ensureHistory();
+    const block = this.history.byId(id);
+    if (block?.status !== "won" || !block.blockId) return failedResult(new PlatformError("refused", "No such block"));
+    const done = await this.checkIn(userId, block.blockId);
+    if (!done.ok) return done;
+    const arrivedAt = done.value.arrivedAt ?? Date.now();
+    this.history.update(id, { arrivedAt });
+    await this.shareWon();
+    return { ok: true, value: { id, arrivedAt } };
+  }
+
+  /** The account is erased: the engine stops, the tokens go (disconnect), and so does everything this object stored. */
+  async erase(userId: number): Promise<void> {
+    await this.disconnect(userId);
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.userId = null;
+    this.profile = null;
+  }
+
   /** Platform errors cross the RPC boundary as plain values (an Error's class does not survive it). */
   private async forRoute<T>(run: (profile: DriverProfile) => Promise<T>): Promise<PlatformResult<T>> {
     try {
@@ -187,8 +270,14 @@ export class CaptureSession extends DurableObject<Env> {
   // ---- The loop ----
 
   override async alarm(): Promise<void> {
-    if (!this.running || this.userId === null) return;
+    if (this.userId === null) return;
     const now = Date.now();
+    await this.ensureHistory();
+    await this.housekeeping(now);
+    if (!this.running) {
+      await this.wakeForHousekeeping(now);
+      return;
+    }
     let profile = await this.loadProfile(now, false);
     // Before stopping, read again: a payment or a new connection may have come since the cached read.
     if (!profile || blocker(profile, now)) profile = await this.loadProfile(now, true);
@@ -202,7 +291,6 @@ export class CaptureSession extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(earliest);
       return;
     }
-    await this.ledger.flushUnrecorded();
     const plan = this.planFor(profile, now);
     if (!plan.searching) {
       this.plannedAt = null;
@@ -226,7 +314,7 @@ export class CaptureSession extends DurableObject<Env> {
     if (!token) return;
 
     // Read before asking for offers, so no extra platform call sits between an offer and its accept.
-    const held = await this.commitments(profile, platform, token, now);
+    const held = await this.commitments(platform, token, now);
     // The platform counts when its offers call arrives, which is some time after it is sent and
     // before its answer comes back. The gap to the next call is measured from the answer: measured
     // from the sending, a call held up on its way (a busy runtime or network) would arrive closer
@@ -250,28 +338,29 @@ export class CaptureSession extends DurableObject<Env> {
       this.ctx.storage.kv.put("backoff", this.backoff);
     }
 
-    // Judged at the moment the answer arrived (the buffer counts from then). The disliked ones are
-    // recorded after the accepts, so nothing but judging stands between an offer and its accept.
+    // Judged at the moment the answer arrived (the buffer counts from then; the records carry that
+    // moment, so a replay of the history judges as the engine did). The disliked ones are recorded
+    // in the same storage transaction as the accepts' "asking" marks, before any accept goes out:
+    // whatever happens to the object after that, every offer of this answer is in the history or
+    // in the ledger. Recording is synchronous, so nothing but judging stands between an offer and its accept.
+    const judgedAt = Date.now();
     const fresh = offersToJudge(list, (id) => this.ledger.decided(id));
-    const { takes, disliked } = judgeOffers(fresh, toCaptureFilters(profile.filters!), profile.stations, Date.now());
+    const { takes, disliked } = judgeOffers(fresh, toCaptureFilters(profile.filters!), profile.stations, judgedAt);
+    for (const { offer, reasons } of disliked) this.ledger.decide(profile, offer, "disliked", judgedAt, { reasons });
     // An accept whose answer never came may have won its block: until that is known (below, from
     // the platform's schedule, or by asking again while it is listed), nothing overlapping it is asked for.
-    const context = { platform, token, ledger: this.ledger, profile, now };
+    const context = { platform, token, ledger: this.ledger, profile, now: judgedAt };
     const accepted = await acceptInRounds(takes, held, context);
-    this.recentWins.push(...accepted.wins);
-    const records = [...accepted.records, ...disliked.map(({ offer, reasons }) => this.ledger.decide(profile, offer, "disliked", now, { reasons }))];
     const won = [...accepted.won];
     let stalled = accepted.stalled;
     if (!stalled) {
       const settled = await settleUnlisted(this.ledger.unlisted(new Set(list.map((o) => o.id))), context);
       if (settled.schedule) this.schedule = settled.schedule;
-      this.recentWins.push(...settled.wins);
-      records.push(...settled.records);
       won.push(...settled.won);
       stalled = settled.stalled;
     }
 
-    await this.ledger.record(records);
+    if (won.length > 0) await this.shareWon();
     for (const record of won) {
       this.log.info("capture.won", { offerId: record.platformOfferId, payCents: record.payCents });
       this.keep(textWonBlock(this.env, this.log, profile.user, record));
@@ -280,17 +369,54 @@ export class CaptureSession extends DurableObject<Env> {
     this.ledger.prune(now);
   }
 
+  /** Copies won blocks D1 does not have yet to D1; when D1 refuses they wait for the next alarm. */
+  private async shareWon(): Promise<void> {
+    if (this.userId === null) return;
+    try {
+      await this.history.shareWon(this.db, this.userId, Date.now());
+    } catch (err) {
+      this.log.warn("capture.share_deferred", { blocks: this.history.unsharedCount(), error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  /** Prunes the history (at most daily) and shares what D1 still lacks. */
+  private async housekeeping(now: number): Promise<void> {
+    if ((this.ctx.storage.kv.get<number>("history.prunedAt") ?? 0) + HOUSEKEEPING_EVERY_MS <= now) {
+      this.history.prune(now);
+      this.ctx.storage.kv.put("history.prunedAt", now);
+    }
+    if (this.history.unsharedCount() > 0) await this.shareWon();
+  }
+
+  /** While stopped, the object wakes once a day to prune its history, as long as it keeps any. */
+  private async wakeForHousekeeping(now: number): Promise<void> {
+    if (this.history.oldestSeenAt() !== null || this.history.unsharedCount() > 0) await this.ctx.storage.setAlarm(now + HOUSEKEEPING_EVERY_MS);
+  }
+
+  /** Moves this driver's offers out of D1 the first time the history is read (offer-history.ts). */
+  private ensureHistory(): Promise<void> {
+    if (this.history.imported() || this.userId === null) return Promise.resolve();
+    const userId = this.userId;
+    this.importing ??= this.history.importFromD1(this.db, userId).then(
+      (moved) => {
+        if (moved > 0) this.log.info("capture.history_imported", { offers: moved });
+      },
+      (err) => {
+        this.importing = null;
+        throw err;
+      },
+    );
+    return this.importing;
+  }
+
   /** The poll's time, in memory and in storage. */
   private polled() {
     this.lastPollAt = Date.now();
     this.ctx.storage.kv.put("lastPollAt", this.lastPollAt);
   }
 
-  /** Won blocks (ours in D1, and the platform's schedule, which includes blocks taken in its own app). */
-  private async commitments(profile: DriverProfile, platform: DeliveryPlatform, token: string, now: number): Promise<Commitment[]> {
-    // Blocks won since the profile and the schedule were read are not in them yet; records still
-    // waiting for D1 (after a restart) are not in D1 either.
-    this.recentWins = this.recentWins.filter((c) => c.endsAt > now);
+  /** Won blocks (ours in the history, and the platform's schedule, which includes blocks taken in its own app). */
+  private async commitments(platform: DeliveryPlatform, token: string, now: number): Promise<Commitment[]> {
     if (!this.schedule || now - this.schedule.at > SCHEDULE_TTL_MS) {
       try {
         this.schedule = { blocks: await platform.scheduledBlocks(token), at: now };
@@ -299,7 +425,7 @@ export class CaptureSession extends DurableObject<Env> {
         this.log.warn("capture.schedule_unavailable", { error: err instanceof Error ? err.message : String(err) });
       }
     }
-    return heldBlocks([...profile.commitments, ...this.recentWins, ...this.ledger.unrecordedWins(now)], this.schedule?.blocks ?? [], now);
+    return heldBlocks(this.history.commitments(now), this.schedule?.blocks ?? [], now);
   }
 
   /** A failed call: a refused token is refreshed at once; anything else backs off (poll-pacing.ts). */
@@ -357,9 +483,11 @@ export class CaptureSession extends DurableObject<Env> {
     this.setRunning(false, reason);
     this.plannedAt = null;
     await this.ctx.storage.deleteAlarm();
-    // Records D1 did not take yet would otherwise wait for an alarm that no longer comes.
-    await this.ledger.flushUnrecorded();
-    if (this.userId !== null) await setSystemStatus(this.db, this.userId, "stop");
+    if (this.userId !== null) {
+      await setSystemStatus(this.db, this.userId, "stop");
+      await this.shareWon();
+    }
+    await this.wakeForHousekeeping(Date.now());
   }
 
   private setRunning(running: boolean, reason: StopReason) {
@@ -379,7 +507,7 @@ export class CaptureSession extends DurableObject<Env> {
 
   private async loadProfile(now: number, fresh: boolean): Promise<DriverProfile | null> {
     if (!fresh && this.profile && now - this.profileAt < PROFILE_TTL_MS) return this.profile;
-    this.profile = await loadDriverProfile(this.db, this.userId!, now);
+    this.profile = await loadDriverProfile(this.db, this.userId!);
     this.profileAt = now;
     return this.profile;
   }

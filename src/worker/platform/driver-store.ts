@@ -1,12 +1,13 @@
 /**
  * What the capture engine and the driver routes read and write in D1: the driver's connection
- * (sealed tokens), filters, the station catalogue, and the offer records.
+ * (sealed tokens), filters and the station catalogue. Offers live in each driver's own history
+ * (offer-history.ts); D1 keeps the won blocks.
  */
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { openSecret, sealSecret } from "../auth/secret-box";
 import { type Db, excluded, jsonList } from "../db/client";
-import { driverFilters, offers, platformAccounts, stations, users } from "../db/schema";
+import { driverFilters, type offers, platformAccounts, stations, users } from "../db/schema";
 import type { PlatformStation, PlatformTokens } from "./platform";
 
 export type App = "flex" | "spark";
@@ -22,12 +23,10 @@ export type DriverProfile = {
   account: { email: string; sealedTokens: string | null } | null;
   filters: DriverFilters | null;
   stations: Map<string, StationInfo>;
-  /** Won blocks not forfeited that have not ended. */
-  commitments: { offerId: string; blockId: string | null; startsAt: number; endsAt: number }[];
 };
 
-export async function loadDriverProfile(db: Db, userId: number, now: number): Promise<DriverProfile | null> {
-  const [userRows, accountRows, filterRows, wonRows] = await db.batch([
+export async function loadDriverProfile(db: Db, userId: number): Promise<DriverProfile | null> {
+  const [userRows, accountRows, filterRows] = await db.batch([
     db
       .select({
         id: users.id,
@@ -50,12 +49,6 @@ export async function loadDriverProfile(db: Db, userId: number, now: number): Pr
       .where(eq(platformAccounts.userId, userId))
       .limit(1),
     db.select().from(driverFilters).where(eq(driverFilters.userId, userId)).limit(1),
-    db
-      .select({ offerId: offers.platformOfferId, blockId: offers.blockId, startsAt: offers.startsAt, endsAt: offers.endsAt })
-      .from(offers)
-      .where(and(eq(offers.userId, userId), eq(offers.status, "won"), gt(offers.endsAt, now), isNull(offers.forfeitedAt)))
-      // A driver works a handful of blocks a day: a week's worth is far below this bound.
-      .limit(500),
   ]);
   const user = userRows[0];
   if (!user) return null;
@@ -88,7 +81,7 @@ export async function loadDriverProfile(db: Db, userId: number, now: number): Pr
       );
     for (const r of rows) stationMap.set(r.id, r);
   }
-  return { user, account: accountRows[0] ?? null, filters, stations: stationMap, commitments: wonRows };
+  return { user, account: accountRows[0] ?? null, filters, stations: stationMap };
 }
 
 export async function openTokens(sealed: string, key: string): Promise<PlatformTokens> {
@@ -194,21 +187,4 @@ export async function cachedStations(db: Db, userId: number, app: App, maxAgeMs:
     .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
     .from(stations)
     .where(and(eq(stations.app, app), inArray(stations.id, jsonList(account.stationIds))));
-}
-
-/** Columns of an offer record: chunks of 6 rows keep a statement under D1's 100 bound parameters. */
-const RECORD_CHUNK = 6;
-
-/** Records offers, each once: a record already there (a retried write) is left as it is. */
-export async function recordOffers(db: Db, rows: OfferRecord[]) {
-  const statements = [];
-  for (let i = 0; i < rows.length; i += RECORD_CHUNK) {
-    statements.push(
-      db
-        .insert(offers)
-        .values(rows.slice(i, i + RECORD_CHUNK))
-        .onConflictDoNothing({ target: [offers.userId, offers.platformOfferId] }),
-    );
-  }
-  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
 }

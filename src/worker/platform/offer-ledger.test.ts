@@ -1,28 +1,16 @@
 /**
  * What the engine remembers of the offers it saw, in its object's storage: decided offers (kept
  * across a restart, forgotten after they cannot come back), accepts in doubt, offers left for a
- * later poll, and the records D1 did not take, written again later.
+ * later poll; each decision recorded in the history as it is made.
  */
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Db } from "../db/client";
-import { offers } from "../db/schema";
-import { createLogger } from "../log";
-import { db, seedUser } from "../test/fixtures";
 import { OfferLedger, offerRecord } from "./offer-ledger";
 import type { PlatformOffer } from "./platform";
-import { memoryKv, testProfile } from "./test-engine";
+import { memoryHistory, memoryKv, testProfile } from "./test-engine";
 
 const NOW = Date.parse("2031-03-12T12:00:00Z");
 const MIN = 60_000;
 const HOUR = 60 * MIN;
-const log = createLogger({ task: "test" });
-/** A database that takes nothing. */
-const down = {
-  insert: () => {
-    throw new Error("D1 unavailable");
-  },
-} as unknown as Db;
 const profile = testProfile(NOW);
 
 function offer(id: string, over: Partial<PlatformOffer> = {}): PlatformOffer {
@@ -59,7 +47,7 @@ describe("offerRecord", () => {
 });
 
 describe("OfferLedger", () => {
-  const ledger = (kv = memoryKv(), database: Db = down) => new OfferLedger(kv, database, () => log);
+  const ledger = (kv = memoryKv(), history = memoryHistory()) => new OfferLedger(kv, history);
 
   it("knows nothing at first", () => {
     const l = ledger();
@@ -140,39 +128,25 @@ describe("OfferLedger", () => {
     expect(l.decided("a")).toBe(false);
   });
 
-  it("records D1 does not take wait in storage; their wins still count as held", async () => {
-    const kv = memoryKv();
-    const l = ledger(kv);
-    await l.record([]);
-    expect(kv.keys()).toEqual([]);
+  it("a decision goes to the history with its record, in the same step", () => {
+    const history = memoryHistory();
+    const l = ledger(memoryKv(), history);
     const won = l.decide(profile, offer("a"), "won", NOW, { blockId: "B1" });
-    const ended = l.decide(profile, offer("b", { startsAt: NOW - 3 * HOUR, endsAt: NOW - HOUR }), "won", NOW, { blockId: "B2" });
-    const gone = l.decide(profile, offer("c"), "gone", NOW);
-    await l.record([won, ended]);
-    await l.record([gone]);
-    expect(kv.get("unrecorded")).toEqual([won, ended, gone]);
-    expect(l.unrecordedWins(NOW)).toEqual([{ offerId: "a", blockId: "B1", startsAt: NOW + HOUR, endsAt: NOW + 3 * HOUR }]);
-    // Still down: they keep waiting.
-    await l.flushUnrecorded();
-    expect(kv.get("unrecorded")).toEqual([won, ended, gone]);
+    const disliked = l.decide(profile, offer("b"), "disliked", NOW, { reasons: ["pay"] });
+    expect(history.records).toEqual([won, disliked]);
+    expect(won).toMatchObject({ platformOfferId: "a", status: "won", blockId: "B1", seenAt: NOW });
   });
 
-  it("writes the waiting records once D1 takes them, each once", async () => {
-    const user = await seedUser();
+  it("records an older engine left waiting for D1 move into the history once", () => {
     const kv = memoryKv();
-    const mine = testProfile(NOW, { id: user.id });
-    const first = offerRecord(mine, offer("a"), "won", NOW, { blockId: "B1" });
-    const second = offerRecord(mine, offer("b"), "disliked", NOW, { reasons: ["pay"] });
-    await ledger(kv, down).record([first, second]);
-    const up = ledger(kv, db);
-    await up.flushUnrecorded();
+    const first = offerRecord(profile, offer("a"), "won", NOW, { blockId: "B1" });
+    const second = offerRecord(profile, offer("b"), "disliked", NOW, { reasons: ["pay"] });
+    kv.put("unrecorded", [first, second]);
+    const history = memoryHistory();
+    ledger(kv, history);
+    expect(history.records).toEqual([first, second]);
     expect(kv.get("unrecorded")).toBeUndefined();
-    expect(up.unrecordedWins(NOW)).toEqual([]);
-    await up.record([first]);
-    const rows = await db.select().from(offers).where(eq(offers.userId, user.id)).orderBy(offers.id).all();
-    expect(rows.map((r) => [r.platformOfferId, r.status])).toEqual([
-      ["a", "won"],
-      ["b", "disliked"],
-    ]);
+    ledger(kv, history);
+    expect(history.records).toHaveLength(2);
   });
 });

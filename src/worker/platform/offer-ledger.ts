@@ -1,12 +1,12 @@
 /**
  * What the engine remembers of the offers it saw (docs/engine.md), in its Durable Object's storage
  * so it survives a restart: every decided offer, so none is judged, accepted or recorded twice;
- * accepts whose answer never came; and the records D1 did not take yet, written again later.
+ * accepts whose answer never came; and offers left for a later poll. A decision is written to the
+ * driver's offer history (offer-history.ts) in the same storage transaction as the decision itself.
  */
-import type { Db } from "../db/client";
-import type { Logger } from "../log";
-import type { Commitment, SkipReason } from "./accept-plan";
-import { type DriverProfile, type OfferRecord, recordOffers } from "./driver-store";
+import type { SkipReason } from "./accept-plan";
+import type { DriverProfile, OfferRecord } from "./driver-store";
+import type { OfferHistory } from "./offer-history";
 import type { PlatformOffer } from "./platform";
 
 /**
@@ -20,6 +20,7 @@ const FORGET_AFTER_MS = 10 * 60_000;
 /** Offers past remembering are dropped at most this often. */
 const PRUNE_EVERY_MS = 5 * 60_000;
 const SEEN = "seen:";
+/** Where records D1 had not taken waited before histories lived in the object (read once, then moved). */
 const UNRECORDED = "unrecorded";
 
 /** The D1 row of a decided offer, named and zoned after its station. */
@@ -54,10 +55,14 @@ export class OfferLedger {
 
   constructor(
     private readonly kv: SyncKvStorage,
-    private readonly db: Db,
-    private readonly log: () => Logger,
+    private readonly history: Pick<OfferHistory, "record">,
   ) {
     for (const [key, value] of kv.list<Seen>({ prefix: SEEN })) this.seen.set(key.slice(SEEN.length), value);
+    const waiting = kv.get<OfferRecord[]>(UNRECORDED);
+    if (waiting) {
+      for (const r of waiting) history.record(r);
+      kv.delete(UNRECORDED);
+    }
   }
 
   /** Whether the offer was decided in an earlier poll (won, disliked or gone). */
@@ -85,7 +90,7 @@ export class OfferLedger {
     this.remember(offer.id, { status: "pending", forgetAt: offer.expiresAt + FORGET_AFTER_MS, offer, asked: this.seen.get(offer.id)?.asked === true });
   }
 
-  /** Marks an offer decided (in storage first) and builds its record. */
+  /** Marks an offer decided and records it in the history, in one storage transaction; answers its record. */
   decide(
     profile: DriverProfile,
     offer: PlatformOffer,
@@ -94,38 +99,9 @@ export class OfferLedger {
     extra: { reasons?: SkipReason[]; blockId?: string } = {},
   ): OfferRecord {
     this.remember(offer.id, { status, forgetAt: Math.max(offer.expiresAt, now) + FORGET_AFTER_MS });
-    return offerRecord(profile, offer, status, now, extra);
-  }
-
-  /** Records go to D1; any D1 will not take now wait in storage for the next alarm. */
-  async record(rows: OfferRecord[]): Promise<void> {
-    if (rows.length === 0) return;
-    try {
-      await recordOffers(this.db, rows);
-    } catch (err) {
-      this.log().warn("capture.record_deferred", { rows: rows.length, error: err instanceof Error ? err.message : String(err) });
-      const waiting = this.kv.get<OfferRecord[]>(UNRECORDED) ?? [];
-      this.kv.put(UNRECORDED, [...waiting, ...rows]);
-    }
-  }
-
-  /** Writes the records D1 did not take before. */
-  async flushUnrecorded(): Promise<void> {
-    const waiting = this.kv.get<OfferRecord[]>(UNRECORDED);
-    if (!waiting || waiting.length === 0) return;
-    try {
-      await recordOffers(this.db, waiting);
-      this.kv.delete(UNRECORDED);
-    } catch (err) {
-      this.log().warn("capture.record_still_deferred", { rows: waiting.length, error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-
-  /** Won blocks among the records still waiting for D1 (not in D1's commitments yet) that have not ended. */
-  unrecordedWins(now: number): Commitment[] {
-    return (this.kv.get<OfferRecord[]>(UNRECORDED) ?? [])
-      .filter((r) => r.status === "won" && r.endsAt > now)
-      .map((r) => ({ offerId: r.platformOfferId, blockId: r.blockId ?? null, startsAt: r.startsAt, endsAt: r.endsAt }));
+    const record = offerRecord(profile, offer, status, now, extra);
+    this.history.record(record);
+    return record;
   }
 
   /** Forgets decided offers past remembering (at most every few minutes). */

@@ -10,7 +10,7 @@ import type { DriverFilters } from "../../shared/driver-filters";
 import { offers } from "../db/schema";
 import { db } from "../test/fixtures";
 import { captureSessionOf } from "./capture";
-import type { DriverProfile } from "./driver-store";
+import type { DriverProfile, OfferRecord } from "./driver-store";
 
 export const HOUR = 3_600_000;
 
@@ -29,7 +29,11 @@ export function engineStarter() {
   };
 }
 
-export const recordsOf = (userId: number) => db.select().from(offers).where(eq(offers.userId, userId)).orderBy(offers.id).all();
+/** The offers a driver's engine recorded in its history, in the order recorded. */
+export const recordsOf = async (userId: number) => (await captureSessionOf(env, userId).offersSeenSince(userId, 0, 10_000)).sort((a, b) => a.id - b.id);
+
+/** The won blocks D1 holds for a driver (copied there from the history). */
+export const wonBlocksInD1 = (userId: number) => db.select().from(offers).where(eq(offers.userId, userId)).orderBy(offers.id).all();
 
 export async function waitForRecords(userId: number, count: number, timeout = 5000) {
   return vi.waitFor(
@@ -85,7 +89,19 @@ export function testProfile(now: number, change: ProfileChange = {}): DriverProf
     account: account === null ? null : { email: "d@example.com", sealedTokens },
     filters,
     stations: new Map(zones.map((timeZone, i) => [`S${i + 1}`, { id: `S${i + 1}`, name: `Station ${i + 1}`, region: "R", timeZone }])),
-    commitments: [],
+  };
+}
+
+/** An offer history that keeps the records it is given, in order, each offer once (offer-history.ts `record`). */
+export function memoryHistory() {
+  const records: OfferRecord[] = [];
+  return {
+    records,
+    record: (r: OfferRecord) => {
+      if (records.some((x) => x.platformOfferId === r.platformOfferId)) return false;
+      records.push(r);
+      return true;
+    },
   };
 }
 

@@ -26,7 +26,7 @@ const administratorRefusal = () =>
  */
 export const accountRoutes = new Hono<AppEnv>()
   .get("/export", requireUser, requireVerified, async (c) => {
-    const body = await accountExport(c.var.db, c.var.user);
+    const body = await accountExport(c.var.db, c.env, c.var.user);
     return c.json(body, 200, { "Content-Disposition": `attachment; filename="${EXPORT_FILENAME}"`, "Cache-Control": "no-store" });
   })
   // Which proof deletion needs; for an account without a password, the code is texted now.

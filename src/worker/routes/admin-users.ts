@@ -171,7 +171,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:id/dashboard/engine", validate("param", idParam), async (c) => c.json(await engineView(c.env, await findDriver(c.var.db, c.req.valid("param").id))))
   .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    return c.json(await offersPage(c.var.db, driver.id, c.req.valid("query")));
+    return c.json(await offersPage(c.env, driver.id, c.req.valid("query")));
   })
   // Any administrator may switch a driver's system for support: it changes no money or access and
   // the driver can switch it back; the reason and the outcome are audited.

@@ -8,6 +8,7 @@ import { idTokenFor } from "../auth/sign-in-flow";
 import { driverFilters, offers, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
 import { connectedDriver, defaultWorld } from "../platform/test-driver";
+import { waitForRecords } from "../platform/test-engine";
 import { resellerWithClient } from "../test/billing-fixtures";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin, uniqueAddress } from "../test/fixtures";
 
@@ -320,23 +321,22 @@ describe("limits on what reaches the platform", () => {
     const { idToken } = await signIn(d.user);
     await db.update(users).set({ status: "start" }).where(eq(users.id, d.user.id));
     const startsAt = Date.now() + 3 * HOUR;
-    const [won] = await db
-      .insert(offers)
-      .values({
-        userId: d.user.id,
-        app: "flex",
-        platformOfferId: `limit-${d.user.id}`,
-        stationId: d.stations[0]!,
-        stationName: "Test station",
-        timeZone: "America/New_York",
-        status: "won",
-        payCents: 5000,
-        startsAt,
-        endsAt: startsAt + HOUR,
-        blockId: `BLunknown${d.user.id}`,
-        seenAt: Date.now(),
-      })
-      .returning({ id: offers.id });
+    // A won block D1 held before histories lived in the engine's object: moved there on the first read.
+    await db.insert(offers).values({
+      userId: d.user.id,
+      app: "flex",
+      platformOfferId: `limit-${d.user.id}`,
+      stationId: d.stations[0]!,
+      stationName: "Test station",
+      timeZone: "America/New_York",
+      status: "won",
+      payCents: 5000,
+      startsAt,
+      endsAt: startsAt + HOUR,
+      blockId: `BLunknown${d.user.id}`,
+      seenAt: Date.now(),
+    });
+    const won = ((await json(await call("/api/driver/offers?status=won", { token: idToken }))).rows as { id: number }[])[0];
     const asked = async () => {
       const calls = await d.world.calls(d.email);
       return (calls["POST /schedule/blocks/:id/arrive"] ?? 0) + (calls["POST /schedule/blocks/:id/forfeit"] ?? 0);
@@ -388,14 +388,7 @@ describe("offers, blocks and check-in", () => {
     ]);
     running.push(d.user.id);
     await call("/api/driver/engine", { token: idToken, body: { on: true } });
-    const { vi } = await import("vitest");
-    await vi.waitFor(
-      async () => {
-        const n = (await db.select().from(offers).where(eq(offers.userId, d.user.id)).all()).length;
-        if (n < 3) throw new Error(`${n} records`);
-      },
-      { timeout: 5000, interval: 50 },
-    );
+    await waitForRecords(d.user.id, 3);
     return { d, idToken };
   }
 

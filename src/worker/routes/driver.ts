@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNull, lt } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
@@ -9,7 +9,7 @@ import { clientAddress, limitFor } from "../auth/rate-limit";
 import type { SessionUser } from "../auth/session-user";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
-import { driverFilters, offers, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
+import { driverFilters, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
 import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "../driver/dashboard";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
@@ -57,36 +57,24 @@ function weekRange(date: string): { from: number; to: number; monday: string } {
   return { from: monday.getTime(), to: monday.getTime() + 7 * 86_400_000, monday: monday.toISOString().slice(0, 10) };
 }
 
-/** A driver's calendar for a week: their windows, their stations, and the blocks they won. */
-async function calendarOf(db: Db, driver: Pick<SessionUser, "id" | "app" | "name" | "phone">, week: string) {
+/** A driver's calendar for a week: their windows, their stations, and the blocks they won (from their own history). */
+async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: Pick<SessionUser, "id" | "app" | "name" | "phone">, week: string) {
   const range = weekRange(week);
   // Blocks are placed on their station-local day, which may be a day off the UTC one: read a day either side.
-  const [filters, blocks] = await Promise.all([
+  const [filters, won] = await Promise.all([
     readFilters(db, driver.id),
-    db
-      .select({
-        id: offers.id,
-        stationId: offers.stationId,
-        stationName: offers.stationName,
-        timeZone: offers.timeZone,
-        startsAt: offers.startsAt,
-        endsAt: offers.endsAt,
-        payCents: offers.payCents,
-        arrivedAt: offers.arrivedAt,
-      })
-      .from(offers)
-      .where(
-        and(
-          eq(offers.userId, driver.id),
-          eq(offers.status, "won"),
-          isNull(offers.forfeitedAt),
-          gte(offers.startsAt, range.from - 86_400_000),
-          lt(offers.startsAt, range.to + 86_400_000),
-        ),
-      )
-      .orderBy(offers.startsAt)
-      .limit(CALENDAR_LIMIT),
+    captureSessionOf(env, driver.id).blocksStarting(driver.id, range.from - 86_400_000, range.to + 86_400_000, CALENDAR_LIMIT),
   ]);
+  const blocks = won.map(({ id, stationId, stationName, timeZone, startsAt, endsAt, payCents, arrivedAt }) => ({
+    id,
+    stationId,
+    stationName,
+    timeZone,
+    startsAt,
+    endsAt,
+    payCents,
+    arrivedAt,
+  }));
   const stationRows =
     filters && filters.stations.length > 0
       ? await db
@@ -212,40 +200,29 @@ export const driverRoutes = new Hono<AppEnv>()
   )
 
   // ---- Offers and blocks ----
-  .get("/offers", validate("query", offersQuerySchema), async (c) => c.json(await offersPage(c.var.db, c.var.user.id, c.req.valid("query"))))
+  .get("/offers", validate("query", offersQuerySchema), async (c) => c.json(await offersPage(c.env, c.var.user.id, c.req.valid("query"))))
   .post("/offers/:id/arrive", validate("param", offerParam), async (c) => {
     const user = c.var.user;
-    const block = await c.var.db
-      .select()
-      .from(offers)
-      .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
-      .get();
+    const session = captureSessionOf(c.env, user.id);
+    const block = await session.offer(user.id, c.req.valid("param").id);
     if (block?.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
     // docs/product.md: "I've arrived" only works while the system is on.
     if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
     await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
-    const arrivedAt = unwrap(await captureSessionOf(c.env, user.id).checkIn(user.id, block.blockId)).arrivedAt ?? Date.now();
-    await c.var.db.update(offers).set({ arrivedAt }).where(eq(offers.id, block.id));
-    return c.json({ id: block.id, arrivedAt });
+    return c.json(unwrap(await session.checkInBlock(user.id, block.id)));
   })
   .post("/offers/:id/forfeit", validate("param", offerParam), async (c) => {
     const user = c.var.user;
-    const block = await c.var.db
-      .select()
-      .from(offers)
-      .where(and(eq(offers.id, c.req.valid("param").id), eq(offers.userId, user.id)))
-      .get();
+    const session = captureSessionOf(c.env, user.id);
+    const block = await session.offer(user.id, c.req.valid("param").id);
     if (block?.status !== "won" || !block.blockId) throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
     await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
-    unwrap(await captureSessionOf(c.env, user.id).forfeit(user.id, block.blockId));
-    const forfeitedAt = Date.now();
-    await c.var.db.update(offers).set({ forfeitedAt }).where(eq(offers.id, block.id));
-    return c.json({ id: block.id, forfeitedAt });
+    return c.json(unwrap(await session.forfeitBlock(user.id, block.id)));
   })
 
   // ---- Calendar ----
-  .get("/calendar", validate("query", weekQuery), async (c) => c.json(await calendarOf(c.var.db, c.var.user, c.req.valid("query").week)))
+  .get("/calendar", validate("query", weekQuery), async (c) => c.json(await calendarOf(c.var.db, c.env, c.var.user, c.req.valid("query").week)))
   .get(
     "/calendar/:phoneNumber",
     validate("param", z.object({ phoneNumber: phoneSchema })),
@@ -271,7 +248,7 @@ export const driverRoutes = new Hono<AppEnv>()
           details: { week, as: caller.isAdmin ? "admin" : "reseller" },
         });
       }
-      return c.json(await calendarOf(c.var.db, driver, week));
+      return c.json(await calendarOf(c.var.db, c.env, driver, week));
     },
   );
 

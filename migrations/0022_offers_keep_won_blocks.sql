@@ -1,0 +1,1 @@
+DROP INDEX `offers_user_seen`;

@@ -1,0 +1,331 @@
+/**
+ * A driver's offer history, kept by the driver's own capture engine in its Durable Object's SQLite
+ * storage (docs/capacity.md, "Where offers live"): every offer the engine was shown, won, disliked
+ * (with the reasons) or gone. The dashboard, the calendar, "why not taken", the insights and the
+ * admin's acting-for view read it through the object; D1 keeps only the won blocks, which other
+ * drivers' views and the admin's figures need (shareWon).
+ *
+ * Writes are synchronous and land in the same storage transaction as the ledger's decision, so a
+ * restart can never leave an offer decided but unrecorded. Rows are kept as long as the privacy
+ * policy says (RETENTION in src/worker/retention.ts) and pruned by the object itself.
+ */
+import { and, eq, gt, sql } from "drizzle-orm";
+import type { HistoryOffer } from "../../shared/insights";
+import type { Db } from "../db/client";
+import { offers } from "../db/schema";
+import { RETENTION } from "../retention";
+import type { SkipReason } from "./accept-plan";
+import type { OfferRecord } from "./driver-store";
+
+export type OfferStatus = HistoryOffer["status"];
+export type Counts = Record<OfferStatus, number>;
+
+/** One version of the table below; a new version adds a step to `migrate`. */
+const SCHEMA_VERSION = 1;
+/** Rows a read answers at most (a page, a calendar, a period of the insights). */
+export const HISTORY_READ_LIMIT = 100_000;
+/** Rows one prune deletes at most; a backlog goes over the next prunes. */
+const PRUNE_BATCH = 5_000;
+/** Won blocks written to D1 in one go (6 rows a statement, 10 statements a batch). */
+const SHARE_BATCH = 60;
+/** Legacy D1 rows moved per read when a history is first opened. */
+const IMPORT_PAGE = 500;
+
+type Row = {
+  id: number;
+  platform_offer_id: string;
+  station_id: string;
+  station_name: string;
+  time_zone: string;
+  status: OfferStatus;
+  reasons: string | null;
+  pay_cents: number;
+  starts_at: number;
+  ends_at: number;
+  block_id: string | null;
+  forfeited_at: number | null;
+  arrived_at: number | null;
+  seen_at: number;
+};
+
+const COLUMNS =
+  "id, platform_offer_id, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, block_id, forfeited_at, arrived_at, seen_at";
+
+function toOffer(r: Row): HistoryOffer {
+  return {
+    id: r.id,
+    platformOfferId: r.platform_offer_id,
+    stationId: r.station_id,
+    stationName: r.station_name,
+    timeZone: r.time_zone,
+    status: r.status,
+    reasons: r.reasons ? (JSON.parse(r.reasons) as SkipReason[]) : [],
+    payCents: r.pay_cents,
+    startsAt: r.starts_at,
+    endsAt: r.ends_at,
+    blockId: r.block_id,
+    forfeitedAt: r.forfeited_at,
+    arrivedAt: r.arrived_at,
+    seenAt: r.seen_at,
+  };
+}
+
+export class OfferHistory {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly kv: SyncKvStorage,
+  ) {
+    this.migrate();
+  }
+
+  private migrate() {
+    const version = this.kv.get<number>("history.version") ?? 0;
+    if (version >= SCHEMA_VERSION) return;
+    // `shared_at`: when a won block was last written to D1; null while D1 does not have its latest state.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS offers (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      platform_offer_id TEXT NOT NULL UNIQUE,
+      app TEXT NOT NULL,
+      station_id TEXT NOT NULL,
+      station_name TEXT NOT NULL,
+      time_zone TEXT NOT NULL,
+      status TEXT NOT NULL,
+      reasons TEXT,
+      pay_cents INTEGER NOT NULL,
+      starts_at INTEGER NOT NULL,
+      ends_at INTEGER NOT NULL,
+      block_id TEXT,
+      forfeited_at INTEGER,
+      arrived_at INTEGER,
+      seen_at INTEGER NOT NULL,
+      shared_at INTEGER
+    )`);
+    this.sql.exec("CREATE INDEX IF NOT EXISTS offers_seen ON offers (seen_at)");
+    this.sql.exec("CREATE INDEX IF NOT EXISTS offers_status_seen ON offers (status, seen_at)");
+    this.sql.exec("CREATE INDEX IF NOT EXISTS offers_status_start ON offers (status, starts_at)");
+    this.sql.exec("CREATE INDEX IF NOT EXISTS offers_unshared ON offers (shared_at) WHERE status = 'won' AND shared_at IS NULL");
+    this.kv.put("history.version", SCHEMA_VERSION);
+  }
+
+  /** Records an offer once (a second record of the same offer is ignored); answers whether it was new. */
+  record(r: OfferRecord): boolean {
+    const won = r.status === "won";
+    const cursor = this.sql.exec(
+      `INSERT INTO offers (platform_offer_id, app, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, block_id, forfeited_at, arrived_at, seen_at, shared_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (platform_offer_id) DO NOTHING RETURNING id`,
+      r.platformOfferId,
+      r.app,
+      r.stationId,
+      r.stationName,
+      r.timeZone,
+      r.status,
+      r.reasons && r.reasons.length > 0 ? JSON.stringify(r.reasons) : null,
+      r.payCents,
+      r.startsAt,
+      r.endsAt,
+      r.blockId ?? null,
+      r.forfeitedAt ?? null,
+      r.arrivedAt ?? null,
+      r.seenAt,
+      // A won block goes to D1 after the poll (shareWon); anything else stays here only.
+      won ? null : 0,
+    );
+    const added = cursor.toArray().length > 0;
+    if (added) this.count(r.status, 1);
+    return added;
+  }
+
+  /** Offers recorded per status, kept as counters so a dashboard read does not count the table. */
+  counts(): Counts {
+    return this.kv.get<Counts>("history.counts") ?? { won: 0, disliked: 0, gone: 0 };
+  }
+
+  private count(status: OfferStatus, by: number) {
+    const counts = this.counts();
+    counts[status] += by;
+    this.kv.put("history.counts", counts);
+  }
+
+  /** Newest first, a page at a time. */
+  page(page: number, pageSize: number, status?: OfferStatus): HistoryOffer[] {
+    const offset = (page - 1) * pageSize;
+    const rows = status
+      ? this.sql.exec<Row>(`SELECT ${COLUMNS} FROM offers WHERE status = ? ORDER BY seen_at DESC, id DESC LIMIT ? OFFSET ?`, status, pageSize, offset)
+      : this.sql.exec<Row>(`SELECT ${COLUMNS} FROM offers ORDER BY seen_at DESC, id DESC LIMIT ? OFFSET ?`, pageSize, offset);
+    return rows.toArray().map(toOffer);
+  }
+
+  byId(id: number): HistoryOffer | null {
+    const row = this.sql.exec<Row>(`SELECT ${COLUMNS} FROM offers WHERE id = ?`, id).toArray()[0];
+    return row ? toOffer(row) : null;
+  }
+
+  /** Offers shown from `from` on, oldest first (the insights' periods). */
+  seenSince(from: number, limit = HISTORY_READ_LIMIT): HistoryOffer[] {
+    return this.sql.exec<Row>(`SELECT ${COLUMNS} FROM offers WHERE seen_at >= ? ORDER BY seen_at, id LIMIT ?`, from, limit).toArray().map(toOffer);
+  }
+
+  /** Won blocks starting in [from, to), forfeited ones included, by start. */
+  wonStarting(from: number, to: number, limit = HISTORY_READ_LIMIT): HistoryOffer[] {
+    return this.sql
+      .exec<Row>(`SELECT ${COLUMNS} FROM offers WHERE status = 'won' AND starts_at >= ? AND starts_at < ? ORDER BY starts_at, id LIMIT ?`, from, to, limit)
+      .toArray()
+      .map(toOffer);
+  }
+
+  /** Won blocks not given back that have not ended: the engine holds them against overlaps and the daily cap. */
+  commitments(now: number): { offerId: string; blockId: string | null; startsAt: number; endsAt: number }[] {
+    // Won blocks start within days of being shown: the index range starts a day before the longest block could.
+    return this.sql
+      .exec<{ platform_offer_id: string; block_id: string | null; starts_at: number; ends_at: number }>(
+        "SELECT platform_offer_id, block_id, starts_at, ends_at FROM offers WHERE status = 'won' AND starts_at >= ? AND ends_at > ? AND forfeited_at IS NULL ORDER BY starts_at LIMIT 500",
+        now - 86_400_000,
+        now,
+      )
+      .toArray()
+      .map((r) => ({ offerId: r.platform_offer_id, blockId: r.block_id, startsAt: r.starts_at, endsAt: r.ends_at }));
+  }
+
+  /** Marks a won block given back or checked in; D1's copy follows with the next shareWon. */
+  update(id: number, change: { forfeitedAt?: number; arrivedAt?: number }) {
+    if (change.forfeitedAt !== undefined) this.sql.exec("UPDATE offers SET forfeited_at = ?, shared_at = NULL WHERE id = ?", change.forfeitedAt, id);
+    if (change.arrivedAt !== undefined) this.sql.exec("UPDATE offers SET arrived_at = ?, shared_at = NULL WHERE id = ?", change.arrivedAt, id);
+  }
+
+  /** Won blocks whose latest state D1 does not have yet (records still to share). */
+  unsharedCount(): number {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM offers WHERE status = 'won' AND shared_at IS NULL").one().n;
+  }
+
+  /**
+   * Writes won blocks D1 does not have (or has an older state of) to D1, then marks them shared.
+   * Throws when D1 refuses: they stay unshared for the next call.
+   */
+  async shareWon(db: Db, userId: number, now: number): Promise<number> {
+    let shared = 0;
+    for (;;) {
+      const rows = this.sql
+        .exec<Row & { app: "flex" | "spark" }>(`SELECT ${COLUMNS}, app FROM offers WHERE status = 'won' AND shared_at IS NULL ORDER BY id LIMIT ?`, SHARE_BATCH)
+        .toArray();
+      if (rows.length === 0) return shared;
+      await writeWonBlocks(
+        db,
+        rows.map((r) => ({ ...recordOf(toOffer(r), userId, r.app) })),
+      );
+      for (const r of rows) this.sql.exec("UPDATE offers SET shared_at = ? WHERE id = ?", now, r.id);
+      shared += rows.length;
+    }
+  }
+
+  /** Deletes what is past its time (RETENTION): offers not won after 90 days, won blocks after 400. Answers the rows deleted. */
+  prune(now: number): number {
+    let deleted = 0;
+    for (const [status, keep] of [
+      ["disliked", RETENTION.offersNotWon],
+      ["gone", RETENTION.offersNotWon],
+      ["won", RETENTION.offersWon],
+    ] as const) {
+      const n = this.sql.exec(
+        "DELETE FROM offers WHERE id IN (SELECT id FROM offers WHERE status = ? AND seen_at < ? ORDER BY seen_at LIMIT ?)",
+        status,
+        now - keep,
+        PRUNE_BATCH,
+      ).rowsWritten;
+      if (n > 0) this.count(status, -n);
+      deleted += n;
+    }
+    return deleted;
+  }
+
+  /** The oldest offer kept, or null when the history is empty (when the next prune is due). */
+  oldestSeenAt(): number | null {
+    return this.sql.exec<{ t: number | null }>("SELECT min(seen_at) AS t FROM offers").one().t;
+  }
+
+  /**
+   * Moves a driver's offers D1 held before histories lived here into this history, once: read in
+   * pages by id (resumable: the last id moved is kept), then D1's rows of offers not won are
+   * deleted (the won ones stay in D1, which keeps won blocks). Answers the rows moved.
+   */
+  async importFromD1(db: Db, userId: number): Promise<number> {
+    if (this.kv.get<boolean>("history.imported")) return 0;
+    let after = this.kv.get<number>("history.importedThrough") ?? 0;
+    let moved = 0;
+    for (;;) {
+      const page = await db
+        .select()
+        .from(offers)
+        .where(and(eq(offers.userId, userId), gt(offers.id, after)))
+        .orderBy(offers.id)
+        .limit(IMPORT_PAGE);
+      for (const r of page) {
+        if (this.record({ ...r, reasons: r.reasons ?? null })) moved++;
+        // D1 already has the won ones.
+        if (r.status === "won") this.sql.exec("UPDATE offers SET shared_at = ? WHERE platform_offer_id = ?", r.createdAt, r.platformOfferId);
+        after = r.id;
+      }
+      this.kv.put("history.importedThrough", after);
+      if (page.length < IMPORT_PAGE) break;
+    }
+    // D1 has no DELETE … LIMIT: bounded subqueries, a batch at a time.
+    for (;;) {
+      const result = await db.run(
+        sql`DELETE FROM ${offers} WHERE ${offers.id} IN (SELECT ${offers.id} FROM ${offers} WHERE ${offers.userId} = ${userId} AND ${offers.status} != 'won' LIMIT 5000)`,
+      );
+      if ((result.meta.changes ?? 0) < 5000) break;
+    }
+    this.kv.put("history.imported", true);
+    this.kv.delete("history.importedThrough");
+    return moved;
+  }
+
+  /** A history just begun has nothing in D1 to move. */
+  markImported() {
+    if (!this.kv.get<boolean>("history.imported")) this.kv.put("history.imported", true);
+  }
+
+  imported(): boolean {
+    return this.kv.get<boolean>("history.imported") === true;
+  }
+}
+
+/** The D1 row of a won block, from its history entry. */
+function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): OfferRecord {
+  return {
+    userId,
+    app,
+    platformOfferId: o.platformOfferId,
+    stationId: o.stationId,
+    stationName: o.stationName,
+    timeZone: o.timeZone,
+    status: "won",
+    reasons: null,
+    payCents: o.payCents,
+    startsAt: o.startsAt,
+    endsAt: o.endsAt,
+    blockId: o.blockId,
+    forfeitedAt: o.forfeitedAt,
+    arrivedAt: o.arrivedAt,
+    seenAt: o.seenAt,
+  };
+}
+
+/** Columns of an offer record: chunks of 6 rows keep a statement under D1's 100 bound parameters. */
+const RECORD_CHUNK = 6;
+
+/** Writes won blocks to D1: new ones inserted, known ones brought up to date (given back, checked in). */
+export async function writeWonBlocks(db: Db, rows: OfferRecord[]) {
+  const statements = [];
+  for (let i = 0; i < rows.length; i += RECORD_CHUNK) {
+    statements.push(
+      db
+        .insert(offers)
+        .values(rows.slice(i, i + RECORD_CHUNK))
+        .onConflictDoUpdate({
+          target: [offers.userId, offers.platformOfferId],
+          set: { forfeitedAt: sql`excluded.forfeited_at`, arrivedAt: sql`excluded.arrived_at`, blockId: sql`excluded.block_id` },
+        }),
+    );
+  }
+  if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
+}

@@ -60,6 +60,24 @@ describe("the alarm loop", () => {
     expect(sent.some((m) => m.to === quiet.user.phone)).toBe(false);
   });
 
+  it("a driver who opts out while the engine runs gets no text for a block won after", async () => {
+    const d = await connectedDriver();
+    await start(d.user.id);
+    await sleep(400);
+    // The engine read the profile when it started; the opt-out comes after.
+    await db.update(users).set({ smsOptOut: true }).where(eq(users.id, d.user.id));
+    const before = await lastOutboxId();
+    await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(3), endsAt: soon(5), payCents: 6000 }]);
+    await waitForRecords(d.user.id, 1);
+    await sleep(300);
+    const sent = await db
+      .select()
+      .from(outbox)
+      .where(and(gt(outbox.id, before), eq(outbox.to, d.user.phone)))
+      .all();
+    expect(sent).toEqual([]);
+  });
+
   it("takes the best pay per hour first and never two overlapping blocks", async () => {
     const d = await connectedDriver();
     const base = soon(4);

@@ -6,7 +6,17 @@ import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
 import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "./accept-plan";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
-import { type DriverProfile, endConnection, loadDriverProfile, openTokens, saveEligibleStations, saveTokens, setSystemStatus } from "./driver-store";
+import {
+  type DriverContact,
+  type DriverProfile,
+  endConnection,
+  loadDriverProfile,
+  openTokens,
+  readContact,
+  saveEligibleStations,
+  saveTokens,
+  setSystemStatus,
+} from "./driver-store";
 import { textDisconnected, textWonBlock } from "./driver-texts";
 import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
 import { platformFor } from "./http-platform";
@@ -34,8 +44,13 @@ import { PlatformTokenHolder, withAccessToken } from "./token-refresh";
  * The platform tokens stay sealed in D1 and are opened only here (token-refresh.ts).
  */
 
-/** Profile (user row, filters, stations, won blocks) is re-read this often while searching, and whenever told. */
-const PROFILE_TTL_MS = 60_000;
+/**
+ * The profile (user row, filters, stations) is re-read this often while searching, and whenever
+ * told: filters and connections call `reload`, every change of service time calls `resume`
+ * (capture.ts), and texts read the driver's number, language and opt-out afresh. So a poll that
+ * brings nothing new reads nothing from D1; this is the net for anything else (a station renamed).
+ */
+const PROFILE_TTL_MS = 15 * 60_000;
 /** The platform's own schedule (blocks won elsewhere count for overlaps and the cap) is re-read this often. */
 const SCHEDULE_TTL_MS = 15 * 60_000;
 /** The history is pruned (RETENTION) at most this often, and a stopped object wakes this often to prune it. */
@@ -363,7 +378,7 @@ export class CaptureSession extends DurableObject<Env> {
     if (won.length > 0) await this.shareWon();
     for (const record of won) {
       this.log.info("capture.won", { offerId: record.platformOfferId, payCents: record.payCents });
-      this.keep(textWonBlock(this.env, this.log, profile.user, record));
+      this.text((driver) => textWonBlock(this.env, this.log, driver, record));
     }
     if (stalled) await this.failed(stalled, profile);
     this.ledger.prune(now);
@@ -468,7 +483,7 @@ export class CaptureSession extends DurableObject<Env> {
     if (profile?.account?.sealedTokens) {
       await endConnection(this.db, profile.user.id, "refused", Date.now());
       this.log.warn("capture.disconnected", { why });
-      this.keep(textDisconnected(this.env, this.log, profile.user));
+      this.text((driver) => textDisconnected(this.env, this.log, driver));
     }
     this.profile = null;
     await this.halt("disconnected");
@@ -477,6 +492,17 @@ export class CaptureSession extends DurableObject<Env> {
   /** Keeps the object alive until a text is sent. */
   private keep(sending: Promise<void> | null) {
     if (sending) this.ctx.waitUntil(sending);
+  }
+
+  /** Texts the driver at their number, in their language, unless they opted out, all as D1 says now (the profile may be minutes old). */
+  private text(send: (driver: DriverContact) => Promise<void> | null) {
+    const userId = this.userId;
+    if (userId === null) return;
+    this.keep(
+      readContact(this.db, userId)
+        .then((driver) => (driver ? send(driver) : undefined))
+        .catch((err: unknown) => this.log.error("capture.text_failed", { error: err instanceof Error ? err.message : String(err) })),
+    );
   }
 
   private async halt(reason: StopReason) {

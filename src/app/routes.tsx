@@ -68,7 +68,7 @@ export const pageRoutes: RouteObject[] = [
             default: () => <page.default Insights={driver.DriverInsights} />,
           })),
         ),
-        handle: { title: "titles.adminUserInsights" },
+        handle: { title: "insights:titles.adminUserInsights" },
       },
       { path: "tools", lazy: lazyPage(() => import("./features/admin/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
       { path: "billing", lazy: lazyPage(() => import("./features/admin/billing/BillingPage")), handle: { title: "titles.adminBilling" } },
@@ -134,7 +134,7 @@ export const pageRoutes: RouteObject[] = [
       guarded("full", [
         { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
         { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
-        { path: "flex/insights", lazy: lazyPage(() => import("./features/driver/InsightsPage")), handle: { title: "titles.flexInsights" } },
+        { path: "flex/insights", lazy: lazyPage(() => import("./features/driver/InsightsPage")), handle: { title: "insights:titles.flexInsights" } },
       ]),
     ],
   },

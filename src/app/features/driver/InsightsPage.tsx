@@ -26,7 +26,7 @@ export default function InsightsPage() {
   const { t } = useTranslation(INSIGHTS_NS);
   return (
     <section className="driver-page driver-insights">
-      <h1>{t("common:titles.flexInsights")}</h1>
+      <h1>{t("titles.flexInsights")}</h1>
       <p className="muted">{t("lead")}</p>
       <DriverInsights />
       <p>

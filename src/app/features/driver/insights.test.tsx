@@ -1,10 +1,11 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
+import type { RouteObject } from "react-router";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DriverFilters } from "../../../shared/driver-filters";
 import type { InsightsReport, MarketSlice, WhatIfResult } from "../../../shared/insights";
-import { setLanguage } from "../../i18n";
+import i18n, { setLanguage } from "../../i18n";
 import { apiServer } from "../../test/api-server";
 import { aDriver, renderRoutes, signedIn, stubApi } from "../../test/render";
 
@@ -384,6 +385,21 @@ describe("insights", () => {
 });
 
 describe("the way to the insights", () => {
+  it("the route table titles the driver's page and the admin's in both languages, from the page's own strings", async () => {
+    const { pageRoutes } = await import("../../routes");
+    const titles: string[] = [];
+    const walk = (routes: RouteObject[]) => {
+      for (const r of routes) {
+        if (r.path === "flex/insights" || r.path === "users/:id/insights") titles.push((r.handle as { title: string }).title);
+        if (r.children) walk(r.children);
+      }
+    };
+    walk(pageRoutes);
+    expect(titles.map((key) => i18n.t(key))).toEqual(["User insights", "Insights"]);
+    await setLanguage("es");
+    expect(titles.map((key) => i18n.t(key))).toEqual(["Estadísticas del usuario", "Estadísticas"]);
+  });
+
   it("the dashboard links to them", async () => {
     const { default: DashboardPage } = await import("./DashboardPage");
     stubApi({

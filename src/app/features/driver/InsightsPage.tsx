@@ -120,7 +120,8 @@ const hours = (minutes: number) => Math.round((minutes / 60) * 10) / 10;
 function Earnings({ weeks }: { weeks: EarningsWeek[] }) {
   const { t, i18n } = useTranslation(INSIGHTS_NS);
   const lang = i18n.language;
-  const shown = weeks.slice(-EARNINGS_WEEKS);
+  // The chart redraws when its lines change: they are kept while the weeks are the same.
+  const shown = useMemo(() => weeks.slice(-EARNINGS_WEEKS), [weeks]);
   const chart = useMemo(() => {
     const money$ = (v: number) => money(Math.round(v), lang);
     const count$ = (v: number) => count(v, lang);

@@ -35,19 +35,21 @@ export function WhatIf({ days, driverId, readOnly, market }: Props) {
   const saved = useSavedFilters(driverId);
   const platform = useStationList(driverId);
 
+  const filters = (saved.data?.filters ?? null) as DriverFilters | null;
+  const stations = platform.data?.stations;
+  const initial = useMemo(() => toFormValues(stations ?? stationsFrom(filters, market), filters), [stations, filters, market]);
+
   let body: ReactNode;
   if (saved.error && !saved.data) {
     body = <StatusView kind="error" compact message={t("whatIf.loadError")} onRetry={() => void saved.mutate()} />;
   } else if (!saved.data || (driverId === undefined && !platform.data && !platform.error)) {
     body = <StatusView kind="loading" compact />;
   } else {
-    const filters = saved.data.filters as DriverFilters | null;
-    const stations = platform.data?.stations ?? stationsFrom(filters, market);
     body = (
       <WhatIfForm
         // A new saved set (just applied) starts the form again from it.
         key={JSON.stringify(filters)}
-        initial={toFormValues(stations, filters)}
+        initial={initial}
         days={days}
         driverId={driverId}
         readOnly={readOnly}

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { TableScroll } from "./TableScroll";
 import "./Chart.css";
 
 /**
@@ -28,6 +29,8 @@ export type ChartProps = {
   title: string;
   /** Each point's name, in the first column of the table and under the chart. */
   points: string[];
+  /** Shorter names for the axis under the chart ("Mon" for "Monday"); the points' own by default. */
+  ticks?: string[];
   /** The first column's heading ("Day", "Week"). */
   pointHeading: string;
   /** The points on a time axis (epoch seconds, shown in UTC); without, the points are evenly spaced categories. */
@@ -48,7 +51,7 @@ const HEIGHT = 220;
 const AXIS = "#64748b";
 const GRID = "#e2e8f0";
 
-export function Chart({ title, points, pointHeading, times, lines, columns = [], summary, asTable, none = "—" }: ChartProps) {
+export function Chart({ title, points, ticks = points, pointHeading, times, lines, columns = [], summary, asTable, none = "—" }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -75,8 +78,9 @@ export function Chart({ title, points, pointHeading, times, lines, columns = [],
           stroke: line.color,
           width: 2,
           scale: line.secondary ? "right" : "y",
-          value: (_u: uPlot, v: number | null) => (v === null ? none : line.format(v)),
-          ...(line.secondary ? { points: { show: points.length <= 62 } } : { fill: `${line.color}55`, paths: bars }),
+          // The legend's live value: empty until the pointer is over a point.
+          value: (_u: uPlot, v: number | null) => (v === null ? "" : line.format(v)),
+          ...(line.secondary ? { points: { show: points.length <= 62 } } : { fill: `${line.color}55`, paths: bars, points: { show: false } }),
         })),
       ],
       axes: [
@@ -87,7 +91,7 @@ export function Chart({ title, points, pointHeading, times, lines, columns = [],
               grid: { show: false },
               incrs: [1, 2, 3, 4, 6, 12],
               space: 32,
-              values: (_u: uPlot, ticks: number[]) => ticks.map((v) => (Number.isInteger(v) ? (points[v] ?? "") : "")),
+              values: (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? (ticks[v] ?? "") : "")),
             },
         { stroke: AXIS, grid: { stroke: GRID }, values: (_u, ticks) => ticks.map((v) => (left ? left.format(v) : String(v))) },
         ...(right
@@ -110,11 +114,11 @@ export function Chart({ title, points, pointHeading, times, lines, columns = [],
       resize.disconnect();
       plot.destroy();
     };
-  }, [points, pointHeading, times, lines, none]);
+  }, [points, ticks, pointHeading, times, lines]);
 
   const all = [...lines, ...columns];
   const table = (
-    <div className="table-wrap">
+    <TableScroll label={title}>
       <table className="data-table">
         <caption className="visually-hidden">{title}</caption>
         <thead>
@@ -139,7 +143,7 @@ export function Chart({ title, points, pointHeading, times, lines, columns = [],
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 
   return (

@@ -8,7 +8,7 @@ import { StatusView } from "../../components/ui/StatusView";
 import { TableScroll } from "../../components/ui/TableScroll";
 import { INSIGHTS_NS } from "../../i18n/insights";
 import { findingWords } from "./findings";
-import { count, hourName, money, shortDate, weekdayName } from "./format";
+import { count, hourName, money, shortDate, weekdayName, weekdayShort } from "./format";
 import { useInsights } from "./insights-api";
 import { WhatIf } from "./WhatIf";
 import { reasonName } from "./why";
@@ -54,7 +54,7 @@ export function DriverInsights({ driverId, readOnly = false }: DriverInsightsPro
 
   return (
     <div className="insights">
-      <fieldset className="offer-tabs insights-period">
+      <fieldset className="insights-period">
         <legend>{t("period.legend")}</legend>
         {INSIGHT_PERIODS.map((d) => (
           <button
@@ -170,7 +170,19 @@ function sliceColumns(slices: MarketSlice[], t: TFunction<"insights">, lang: str
   ];
 }
 
-function MarketChart({ title, pointHeading, points, slices }: { title: string; pointHeading: string; points: string[]; slices: MarketSlice[] }) {
+function MarketChart({
+  title,
+  pointHeading,
+  points,
+  ticks,
+  slices,
+}: {
+  title: string;
+  pointHeading: string;
+  points: string[];
+  ticks?: string[];
+  slices: MarketSlice[];
+}) {
   const { t, i18n } = useTranslation(INSIGHTS_NS);
   const lang = i18n.language;
   const chart = useMemo(
@@ -194,6 +206,7 @@ function MarketChart({ title, pointHeading, points, slices }: { title: string; p
     <Chart
       title={title}
       points={points}
+      ticks={ticks}
       pointHeading={pointHeading}
       lines={chart.lines}
       columns={chart.columns}
@@ -212,6 +225,7 @@ function Market({ report }: { report: InsightsReport }) {
   const { totals } = market;
   const hourPoints = useMemo(() => market.byHour.map((h) => hourName(h.hour, lang)), [market.byHour, lang]);
   const dayPoints = useMemo(() => market.byWeekday.map((d) => weekdayName(d.weekday, lang)), [market.byWeekday, lang]);
+  const dayTicks = useMemo(() => market.byWeekday.map((d) => weekdayShort(d.weekday, lang)), [market.byWeekday, lang]);
   const cell = (cents: number | null) => (cents === null ? t("none") : money(cents, lang));
 
   return (
@@ -267,7 +281,7 @@ function Market({ report }: { report: InsightsReport }) {
 
           <div className="insights-charts">
             <MarketChart title={t("market.byHour")} pointHeading={t("market.hour")} points={hourPoints} slices={market.byHour} />
-            <MarketChart title={t("market.byWeekday")} pointHeading={t("market.weekday")} points={dayPoints} slices={market.byWeekday} />
+            <MarketChart title={t("market.byWeekday")} pointHeading={t("market.weekday")} points={dayPoints} ticks={dayTicks} slices={market.byWeekday} />
           </div>
 
           <h3>{t("market.reasons")}</h3>

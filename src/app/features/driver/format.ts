@@ -66,6 +66,12 @@ export function weekdayName(weekday: string, lang: string): string {
   return dateTime(lang, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
 }
 
+/** A weekday's short name: "Mon", "lun". */
+export function weekdayShort(weekday: string, lang: string): string {
+  const index = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(weekday);
+  return dateTime(lang, { weekday: "short", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
+}
+
 /** Dollars as typed ("70", "70.5", "$70.50") to cents; null when it is not an amount. */
 export function parseDollars(text: string): number | null {
   const cleaned = text.trim().replace(/^\$/, "").replace(/,/g, "");

@@ -197,7 +197,7 @@ describe("insights", () => {
 
   it("words the same report in Spanish", async () => {
     await setLanguage("es");
-    stub();
+    stub({ "/api/driver/insights/what-if": { body: result(14, 123_400) } });
     renderPage();
     const findings = await screen.findByRole("region", { name: "Esta semana" });
     expect(within(findings).getAllByRole("listitem")[0]).toHaveTextContent(
@@ -212,6 +212,12 @@ describe("insights", () => {
     expect(within(reasons).getByText("Fuera de las franjas de tu horario")).toBeInTheDocument();
     const whatIf = screen.getByRole("region", { name: "¿Y si…?" });
     expect(within(whatIf).getByRole("button", { name: "Aplicar estos filtros" })).toBeDisabled();
+    expect(await within(whatIf).findByText(/estos filtros habrían tomado 14 bloques por \$1,234; el sistema tomó 10 por \$1,050/)).toBeInTheDocument();
+    expect(
+      within(whatIf).getByText(
+        /4 de ellos son ofertas que el sistema dejó pasar: otras personas podrían haberlas tomado primero, así que quizá se las habrían llevado otros conductores de todos modos\. Otras personas tomaron 2 ofertas más/,
+      ),
+    ).toBeInTheDocument();
   });
 
   it("says there is no history yet when the engine has seen nothing", async () => {

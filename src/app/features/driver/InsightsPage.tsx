@@ -81,6 +81,8 @@ export function DriverInsights({ driverId, readOnly = false }: DriverInsightsPro
         />
       ) : (
         <div className="insights-body" aria-busy={loadingOther || undefined}>
+          {/* Another period failed to load: the one on screen stays, and says so. */}
+          {report.error && <StatusView kind="error" compact message={t("error")} onRetry={() => void report.mutate()} />}
           <Findings report={data} />
           <Earnings weeks={data.earnings} />
           <Market report={data} />

@@ -272,6 +272,22 @@ describe("insights", () => {
     expect(asked).toEqual(["30", "7"]);
   });
 
+  it("a period that fails to load leaves the last one on screen, and says so", async () => {
+    stub();
+    apiServer.use(
+      http.get("*/api/driver/insights", ({ request }) =>
+        new URL(request.url).searchParams.get("days") === "7"
+          ? HttpResponse.json({ error: { code: "bad_request", message: "No" } }, { status: 400 })
+          : HttpResponse.json(report),
+      ),
+    );
+    renderPage();
+    await screen.findByRole("region", { name: "The market, last 30 days" });
+    await userEvent.click(screen.getByRole("button", { name: "Last 7 days" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Could not load your insights.");
+    expect(screen.getByRole("region", { name: "The market, last 30 days" })).toBeInTheDocument();
+  });
+
   it("the what-if asks once the driver stops typing, keeps the last answer while it works, then shows the new one", async () => {
     const user = userEvent.setup();
     let release: () => void = () => {};

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:lighthouse`: Lighthouse (mobile preset: a mid-range phone on a slow 4G link,
- * simulated) on the landing page, /login, /faqs and the driver's dashboard, driving Debian's
+ * simulated) on the landing page, /login, /faqs and the driver's dashboard and insights, driving Debian's
  * Chromium, against the production build on the local runtime. Goal: ≥ 95 in performance,
  * accessibility, best practices and SEO on each page; the table is printed, and the run exits
  * non-zero when a score is under the goal.
@@ -49,6 +49,7 @@ const ALL_PAGES: { name: string; path: string; driver?: boolean }[] = [
   { name: "sign in", path: "/login" },
   { name: "FAQ", path: "/faqs" },
   { name: "driver dashboard", path: "/flex/dashboard", driver: true },
+  { name: "driver insights", path: "/flex/insights", driver: true },
 ];
 const only = stringArg("pages")?.split(",");
 const PAGES = SHORT ? ALL_PAGES.slice(0, 1) : ALL_PAGES.filter((page) => !only || only.includes(page.path));

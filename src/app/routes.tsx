@@ -60,6 +60,16 @@ export const pageRoutes: RouteObject[] = [
         ),
         handle: { title: "titles.adminUserDashboard" },
       },
+      {
+        path: "users/:id/insights",
+        // The driver's insights, read-only, in the same frame.
+        lazy: lazyPage(() =>
+          Promise.all([import("./features/admin/users/UserInsightsPage"), import("./features/driver/InsightsPage")]).then(([page, driver]) => ({
+            default: () => <page.default Insights={driver.DriverInsights} />,
+          })),
+        ),
+        handle: { title: "insights:titles.adminUserInsights" },
+      },
       { path: "tools", lazy: lazyPage(() => import("./features/admin/tools/ToolsPage")), handle: { title: "titles.adminTools" } },
       { path: "billing", lazy: lazyPage(() => import("./features/admin/billing/BillingPage")), handle: { title: "titles.adminBilling" } },
       { path: "invitations", lazy: lazyPage(() => import("./features/admin/invitations/InvitationsPage")), handle: { title: "titles.adminInvitations" } },
@@ -124,6 +134,7 @@ export const pageRoutes: RouteObject[] = [
       guarded("full", [
         { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
         { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
+        { path: "flex/insights", lazy: lazyPage(() => import("./features/driver/InsightsPage")), handle: { title: "insights:titles.flexInsights" } },
       ]),
     ],
   },

@@ -71,6 +71,8 @@ type DriverDashboardProps = {
   /** What the switch does; the dashboard reads the engine again once it settles. */
   onSwitch: (on: boolean) => Promise<void>;
   calendarHref: string;
+  /** Where the driver's insights are: their own page, or the administrator's view of them. */
+  insightsHref?: string;
   /** What only the driver does (edit filters, renew, "I've arrived") is left out. */
   readOnly?: boolean;
   /** What comes below the offers (the driver's summaries): hidden with them until the engine's first answer, which would otherwise push it down on screen. */
@@ -78,7 +80,7 @@ type DriverDashboardProps = {
 };
 
 /** The system and service cards and the live offers: the driver's dashboard, theirs or seen by an administrator. */
-export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnly = false, after }: DriverDashboardProps) {
+export function DriverDashboard({ app, driverId, onSwitch, calendarHref, insightsHref = "/flex/insights", readOnly = false, after }: DriverDashboardProps) {
   const { t, i18n } = useTranslation("driver");
   const engine = useEngine(driverId);
   const [switching, setSwitching] = useState(false);
@@ -138,6 +140,7 @@ export function DriverDashboard({ app, driverId, onSwitch, calendarHref, readOnl
                   <div className="actions">
                     {!readOnly && <Link to="/flex/settings">{t("dashboard.editFilters")}</Link>}
                     <Link to={calendarHref}>{t("dashboard.calendar")}</Link>
+                    <Link to={insightsHref}>{t("dashboard.insights")}</Link>
                   </div>
                 </>
               )

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { blockSpan, clock, localDate, money } from "./format";
+import { blockSpan, clock, count, hourName, localDate, money, percent, shortDate, weekdayShort } from "./format";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -20,5 +20,14 @@ describe("driver formats", () => {
     for (let i = 0; i < 20; i++) blockSpan(at + i * 60_000, at + 3_600_000, "America/Denver", "es");
     // Two shapes (the day and start, the end with its zone name): two formatters, not forty.
     expect(built.mock.calls.length).toBeLessThanOrEqual(2);
+  });
+
+  it("write the insights' counts, shares, weeks, hours and weekdays in either language", () => {
+    expect([count(1234, "en"), count(10.5, "en"), count(1234, "es")]).toEqual(["1,234", "10.5", "1,234"]);
+    expect([percent(0.25, "en"), percent(0.255, "es")]).toEqual(["25%", "26%"]);
+    // A calendar date is that day wherever the browser is.
+    expect([shortDate("2031-04-14", "en"), shortDate("2031-04-14", "es")]).toEqual(["Apr 14", "14 abr"]);
+    expect([hourName(0, "en"), hourName(15, "en"), hourName(15, "es")]).toEqual(["12 AM", "3 PM", "3 p.m."]);
+    expect([weekdayShort("mon", "en"), weekdayShort("sun", "es")]).toEqual(["Mon", "dom"]);
   });
 });

@@ -66,6 +66,12 @@ export function weekdayName(weekday: string, lang: string): string {
   return dateTime(lang, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
 }
 
+/** A weekday's short name: "Mon", "lun". */
+export function weekdayShort(weekday: string, lang: string): string {
+  const index = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(weekday);
+  return dateTime(lang, { weekday: "short", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
+}
+
 /** Dollars as typed ("70", "70.5", "$70.50") to cents; null when it is not an amount. */
 export function parseDollars(text: string): number | null {
   const cleaned = text.trim().replace(/^\$/, "").replace(/,/g, "");
@@ -115,4 +121,24 @@ export function today(): string {
 /** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
 export function localDate(epochMs: number, timeZone: string): string {
   return kept(`en-CA ${timeZone}`, () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })).format(epochMs);
+}
+
+/** A whole count as the language writes it ("1,234"); a fraction keeps one decimal ("12.5"). */
+export function count(n: number, lang: string): string {
+  return kept(`${localeOf(lang)} count`, () => new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: 1 })).format(n);
+}
+
+/** A share (0–1) as a percentage: "42%". */
+export function percent(share: number, lang: string): string {
+  return kept(`${localeOf(lang)} percent`, () => new Intl.NumberFormat(localeOf(lang), { style: "percent", maximumFractionDigits: 0 })).format(share);
+}
+
+/** A calendar date (YYYY-MM-DD) as a short day: "Mar 9", "9 mar". The day itself, which no zone can shift. */
+export function shortDate(date: string, lang: string): string {
+  return dateTime(lang, { month: "short", day: "numeric", timeZone: "UTC" }).format(Date.parse(`${date}T00:00:00Z`));
+}
+
+/** An hour of the day (0–23) as a clock says it: "3 PM", "3 p.m.". */
+export function hourName(hour: number, lang: string): string {
+  return dateTime(lang, { hour: "numeric", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1, hour));
 }

@@ -42,3 +42,8 @@ export function whyWords(
     }
   });
 }
+
+/** A reason by itself, without an offer's figures ("Pay under your minimum"): how many offers each turned down. */
+export function reasonName(reason: string, t: TFunction<"driver">): string {
+  return t(`why.names.${reason}`, { defaultValue: t("why.names.other") });
+}

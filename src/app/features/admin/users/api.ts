@@ -1,4 +1,4 @@
-import type { InferRequestType } from "hono/client";
+import type { InferRequestType, InferResponseType } from "hono/client";
 import useSWR, { type SWRConfiguration } from "swr";
 import { api, asQuery, unwrap, unwrapText } from "../../../lib/api-client";
 import { noRetryOn4xx } from "../api";
@@ -22,6 +22,9 @@ export function exportUsers(query: InferRequestType<(typeof api.admin.users)["ex
 }
 
 const user = api.admin.users[":id"];
+
+/** One user as their page shows them. */
+export type UserView = InferResponseType<(typeof user)["$get"], 200>["user"];
 
 export function useUser(id: string) {
   return useSWR(["admin/user", id], () => unwrap(user.$get({ param: { id } })), noRetryOn4xx);

@@ -1,9 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
+import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "../../shared/accept-plan";
 import { toCaptureFilters } from "../../shared/driver-filters";
 import { isKnownTimeZone } from "../../shared/zoned-time";
 import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
-import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "./accept-plan";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import { type DriverProfile, endConnection, loadDriverProfile, openTokens, saveEligibleStations, saveTokens, setSystemStatus } from "./driver-store";
 import { textDisconnected, textWonBlock } from "./driver-texts";

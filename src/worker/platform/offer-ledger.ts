@@ -3,9 +3,9 @@
  * so it survives a restart: every decided offer, so none is judged, accepted or recorded twice;
  * accepts whose answer never came; and the records D1 did not take yet, written again later.
  */
+import type { Commitment, SkipReason } from "../../shared/accept-plan";
 import type { Db } from "../db/client";
 import type { Logger } from "../log";
-import type { Commitment, SkipReason } from "./accept-plan";
 import { type DriverProfile, type OfferRecord, recordOffers } from "./driver-store";
 import type { PlatformOffer } from "./platform";
 

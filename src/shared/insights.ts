@@ -5,8 +5,8 @@
  * words and draws them (sentences are data, worded in the reader's language).
  */
 import { z } from "zod";
-import { driverFiltersSchema } from "./driver-filters";
 import type { SkipReason } from "./accept-plan";
+import { driverFiltersSchema } from "./driver-filters";
 import type { Weekday } from "./zoned-time";
 
 /** One offer the engine was shown, as its driver's history keeps it. */
@@ -35,7 +35,12 @@ export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
 /** Weeks of earnings shown. */
 export const EARNINGS_WEEKS = 8;
 
-export const insightsQuerySchema = z.object({ days: z.coerce.number().pipe(z.union([z.literal(7), z.literal(30)])).default(30) });
+export const insightsQuerySchema = z.object({
+  days: z.coerce
+    .number()
+    .pipe(z.union([z.literal(7), z.literal(30)]))
+    .default(30),
+});
 export const whatIfRequestSchema = z.object({ days: z.union([z.literal(7), z.literal(30)]).default(30), filters: driverFiltersSchema });
 export type WhatIfRequest = z.infer<typeof whatIfRequestSchema>;
 

@@ -253,13 +253,15 @@ export class CaptureSession extends DurableObject<Env> {
     // Judged at the moment the answer arrived (the buffer counts from then). The disliked ones are
     // recorded after the accepts, so nothing but judging stands between an offer and its accept.
     const fresh = offersToJudge(list, (id) => this.ledger.decided(id));
-    const { takes, disliked } = judgeOffers(fresh, toCaptureFilters(profile.filters!), profile.stations, Date.now());
+    // Every record of the poll keeps that instant as its seenAt, so a replay judges it the same (src/shared/replay.ts).
+    const judgedAt = Date.now();
+    const { takes, disliked } = judgeOffers(fresh, toCaptureFilters(profile.filters!), profile.stations, judgedAt);
     // An accept whose answer never came may have won its block: until that is known (below, from
     // the platform's schedule, or by asking again while it is listed), nothing overlapping it is asked for.
-    const context = { platform, token, ledger: this.ledger, profile, now };
+    const context = { platform, token, ledger: this.ledger, profile, now: judgedAt };
     const accepted = await acceptInRounds(takes, held, context);
     this.recentWins.push(...accepted.wins);
-    const records = [...accepted.records, ...disliked.map(({ offer, reasons }) => this.ledger.decide(profile, offer, "disliked", now, { reasons }))];
+    const records = [...accepted.records, ...disliked.map(({ offer, reasons }) => this.ledger.decide(profile, offer, "disliked", judgedAt, { reasons }))];
     const won = [...accepted.won];
     let stalled = accepted.stalled;
     if (!stalled) {

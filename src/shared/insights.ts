@@ -78,7 +78,11 @@ export type MarketReport = {
   reasons: { reason: SkipReason; count: number }[];
 };
 
-/** A computed finding, worded by the SPA; the largest effect first. */
+/**
+ * A computed finding, worded by the SPA; the largest effect first. Findings are about the offers of
+ * the last 7 days, judged again under the driver's current filters at the instant each was seen,
+ * and told only about 5 offers or more (src/worker/driver/insights.ts).
+ */
 export type Finding =
   | { kind: "under_hourly"; stationName: string; count: number; medianHourlyCents: number; minHourlyCents: number }
   | { kind: "under_pay"; stationName: string; count: number; medianPayCents: number; minPayCents: number }
@@ -89,6 +93,7 @@ export type Finding =
 
 export type InsightsReport = {
   now: number;
+  /** EARNINGS_WEEKS weeks, oldest first, the current one last. */
   earnings: EarningsWeek[];
   market: MarketReport;
   /** "This week" findings, best first; empty when there is too little to say. */
@@ -110,6 +115,9 @@ export type WhatIfResult = {
     /** Offers it would have asked for that were taken by someone else before its accept. */
     gone: number;
   };
-  /** The replay's milliseconds on the Worker. */
+  /**
+   * The what-if's milliseconds on the Worker (performance.now(); deployed on Cloudflare, timers
+   * stand still between I/O, so it reads 0 there; `wrangler dev` measures it).
+   */
   tookMs: number;
 };

@@ -28,6 +28,7 @@ const BENCHES: ShortBench[] = [
   { script: "bench/admin.ts", ports: 1 },
   { script: "bench/lighthouse.ts", ports: 1 },
   { script: "bench/engine.ts", ports: 2 },
+  { script: "bench/insights.ts", ports: 1 },
 ];
 
 const BUILD_DIR = ".wrangler/bench-short-build";

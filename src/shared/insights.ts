@@ -5,8 +5,8 @@
  * words and draws them (sentences are data, worded in the reader's language).
  */
 import { z } from "zod";
-import { driverFiltersSchema } from "./driver-filters";
 import type { SkipReason } from "./accept-plan";
+import { driverFiltersSchema } from "./driver-filters";
 import type { Weekday } from "./zoned-time";
 
 /** One offer the engine was shown, as its driver's history keeps it. */
@@ -35,8 +35,16 @@ export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
 /** Weeks of earnings shown. */
 export const EARNINGS_WEEKS = 8;
 
-export const insightsQuerySchema = z.object({ days: z.coerce.number().pipe(z.union([z.literal(7), z.literal(30)])).default(30) });
-export const whatIfRequestSchema = z.object({ days: z.union([z.literal(7), z.literal(30)]).default(30), filters: driverFiltersSchema });
+/** Unknown keys are refused (a typo is an error, not the default period). */
+export const insightsQuerySchema = z
+  .object({
+    days: z.coerce
+      .number()
+      .pipe(z.union([z.literal(7), z.literal(30)]))
+      .default(30),
+  })
+  .strict();
+export const whatIfRequestSchema = z.object({ days: z.union([z.literal(7), z.literal(30)]).default(30), filters: driverFiltersSchema }).strict();
 export type WhatIfRequest = z.infer<typeof whatIfRequestSchema>;
 
 /** A station-local week (Monday first): blocks won and kept, and those given back. */
@@ -73,7 +81,11 @@ export type MarketReport = {
   reasons: { reason: SkipReason; count: number }[];
 };
 
-/** A computed finding, worded by the SPA; the largest effect first. */
+/**
+ * A computed finding, worded by the SPA; the largest effect first. Findings are about the offers of
+ * the last 7 days, judged again under the driver's current filters at the instant each was seen,
+ * and told only about 5 offers or more (src/worker/driver/insights.ts).
+ */
 export type Finding =
   | { kind: "under_hourly"; stationName: string; count: number; medianHourlyCents: number; minHourlyCents: number }
   | { kind: "under_pay"; stationName: string; count: number; medianPayCents: number; minPayCents: number }
@@ -84,6 +96,7 @@ export type Finding =
 
 export type InsightsReport = {
   now: number;
+  /** EARNINGS_WEEKS weeks, oldest first, the current one last. */
   earnings: EarningsWeek[];
   market: MarketReport;
   /** "This week" findings, best first; empty when there is too little to say. */
@@ -105,6 +118,9 @@ export type WhatIfResult = {
     /** Offers it would have asked for that were taken by someone else before its accept. */
     gone: number;
   };
-  /** The replay's milliseconds on the Worker. */
+  /**
+   * The what-if's milliseconds on the Worker (performance.now(); deployed on Cloudflare, timers
+   * stand still between I/O, so it reads 0 there; `wrangler dev` measures it).
+   */
   tookMs: number;
 };

@@ -15,6 +15,59 @@ describe("localReading", () => {
   it("midnight is minute 0, not 24:00", () => {
     expect(localReading(Date.parse("2026-06-15T04:00:00Z"), "America/New_York").minuteOfDay).toBe(0);
   });
+  it("an unknown zone throws, every time", () => {
+    expect(() => localReading(Date.parse("2026-06-15T03:30:00Z"), "Nowhere/Special")).toThrow(RangeError);
+    expect(() => localReading(Date.parse("2026-06-15T03:30:00Z"), "Nowhere/Special")).toThrow(RangeError);
+  });
+  it("reads an offset with seconds (Liberia's before 1972) as Intl does", () => {
+    // 12:00 UTC at -0:44:30 is 11:15:30.
+    expect(localReading(Date.parse("1971-06-01T12:00:00Z"), "Africa/Monrovia").minuteOfDay).toBe(11 * 60 + 15);
+  });
+  it("answers as Intl does around every change of offset of a year, in zones with odd offsets and changes", () => {
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const options = { hourCycle: "h23", weekday: "short", year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric" } as const;
+    const intl = (t: number, timeZone: string) => {
+      if (!formats.has(timeZone)) formats.set(timeZone, new Intl.DateTimeFormat("en-US", { timeZone, ...options }));
+      const parts = formats.get(timeZone)!.formatToParts(t);
+      const part = (type: string) => parts.find((p) => p.type === type)!.value;
+      return {
+        weekday: part("weekday").toLowerCase(),
+        year: +part("year"),
+        month: +part("month"),
+        day: +part("day"),
+        minuteOfDay: +part("hour") * 60 + +part("minute"),
+      };
+    };
+    const zones = [
+      "America/New_York",
+      "America/Santiago",
+      "America/St_Johns",
+      "Asia/Kathmandu",
+      "Australia/Lord_Howe",
+      "Pacific/Chatham",
+      "Europe/London",
+      "Pacific/Apia",
+    ];
+    const STEP = 6 * 3_600_000;
+    let changes = 0;
+    for (const zone of zones) {
+      const offset = (t: number) => {
+        const r = intl(t, zone);
+        return Date.UTC(r.year, r.month - 1, r.day, 0, r.minuteOfDay) - Math.floor(t / 60_000) * 60_000;
+      };
+      // 2011 holds Samoa's skipped day; 2026 the ordinary changes.
+      for (const year of [2011, 2026]) {
+        for (let t = Date.UTC(year, 0, 1); t < Date.UTC(year + 1, 0, 1); t += STEP) {
+          expect(localReading(t, zone)).toEqual(intl(t, zone));
+          if (offset(t) === offset(t + STEP)) continue;
+          changes++;
+          // Every minute of the six hours around the change, at some seconds past it.
+          for (let u = t + 29_500; u < t + STEP; u += 60_000) expect(localReading(u, zone)).toEqual(intl(u, zone));
+        }
+      }
+    }
+    expect(changes).toBeGreaterThan(20);
+  });
   it("knows which zones exist", () => {
     expect(isKnownTimeZone("America/Chicago")).toBe(true);
     expect(isKnownTimeZone("Nowhere/Special")).toBe(false);

@@ -88,6 +88,8 @@ const ROUTES: Row[] = [
   route("GET", "/api/driver/offers", signedIn(200)),
   route("POST", "/api/driver/offers/:id/arrive", signedIn(404)),
   route("POST", "/api/driver/offers/:id/forfeit", signedIn(404)),
+  route("GET", "/api/driver/insights", signedIn(200)),
+  route("POST", "/api/driver/insights/what-if", signedIn(400)),
   route("GET", "/api/driver/calendar", signedIn(400)),
   // Another driver's calendar: administrators (an unknown number is then a 404); a driver is refused.
   route("GET", "/api/driver/calendar/:phoneNumber", adminOnly(404), { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" }),
@@ -146,6 +148,8 @@ const ROUTES: Row[] = [
   // A driver's dashboard, "acting for" them: every administrator may view it and switch the system.
   route("GET", "/api/admin/users/:id/dashboard/engine", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/offers", adminOnly(404)),
+  route("GET", "/api/admin/users/:id/dashboard/insights", adminOnly(404)),
+  route("POST", "/api/admin/users/:id/dashboard/insights/what-if", adminOnly(400)),
   route("POST", "/api/admin/users/:id/dashboard/engine", adminOnly(400)),
   route("GET", "/api/admin/dashboard", adminOnly(200)),
   route("GET", "/api/admin/dashboard/series", adminOnly(200)),

@@ -4,7 +4,7 @@
  * accept stopping the rounds, and accepts in doubt settled from the platform's schedule.
  */
 import { describe, expect, it } from "vitest";
-import type { Commitment } from "./accept-plan";
+import type { Commitment } from "../../shared/accept-plan";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import { OfferLedger } from "./offer-ledger";
 import { type AcceptOutcome, type DeliveryPlatform, PlatformError, type PlatformOffer, type ScheduledBlock } from "./platform";

@@ -1,10 +1,10 @@
 /**
  * The engine's accepts against the platform (docs/engine.md): the rounds of the accept plan
- * (accept-plan.ts) asked for one after the other, each won block held before the next round is
- * planned; and the accepts left in doubt, settled from the platform's schedule. Every decision goes
+ * (src/shared/accept-plan.ts) asked for one after the other, each won block held before the next
+ * round is planned; and the accepts left in doubt, settled from the platform's schedule. Every decision goes
  * to the ledger, which records it in the driver's history; the won ones are handed back to text the driver.
  */
-import { type Commitment, planRound } from "./accept-plan";
+import { type Commitment, planRound } from "../../shared/accept-plan";
 import type { DriverProfile, OfferRecord } from "./driver-store";
 import type { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type ScheduledBlock } from "./platform";

@@ -1,10 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
+import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "../../shared/accept-plan";
 import { type DriverFilters, toCaptureFilters } from "../../shared/driver-filters";
-import type { HistoryOffer } from "../../shared/insights";
+import { EARNINGS_WEEKS, type HistoryOffer, type InsightPeriod, type InsightsReport, type WhatIfRequest, type WhatIfResult } from "../../shared/insights";
 import { isKnownTimeZone } from "../../shared/zoned-time";
 import { createDb, type Db } from "../db/client";
+import { insightsReport, whatIf } from "../driver/insights";
 import { createLogger, type Logger } from "../log";
-import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "./accept-plan";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import {
   type DriverContact,
@@ -54,7 +55,8 @@ const PROFILE_TTL_MS = 15 * 60_000;
 /** The platform's own schedule (blocks won elsewhere count for overlaps and the cap) is re-read this often. */
 const SCHEDULE_TTL_MS = 15 * 60_000;
 /** The history is pruned (RETENTION) at most this often, and a stopped object wakes this often to prune it. */
-const HOUSEKEEPING_EVERY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
+const HOUSEKEEPING_EVERY_MS = DAY_MS;
 
 export type OffersPageData = { counts: Record<OfferStatus, number>; rows: HistoryOffer[]; filters: DriverFilters | null };
 
@@ -231,6 +233,34 @@ export class CaptureSession extends DurableObject<Env> {
     this.bind(userId);
     await this.ensureHistory();
     return this.history.seenSince(from, limit);
+  }
+
+  /**
+   * The driver's insights (src/worker/driver/insights.ts), worked out here beside the history:
+   * the offers of the period, with the won blocks of the earnings' weeks.
+   */
+  async insights(userId: number, days: InsightPeriod): Promise<InsightsReport> {
+    this.bind(userId);
+    await this.ensureHistory();
+    const now = Date.now();
+    const profile = await this.loadProfile(now, false);
+    return insightsReport(this.insightRows(days, now), profile?.filters ?? null, days, now);
+  }
+
+  /** The what-if: the period's offers replayed under other filters (src/shared/replay.ts). */
+  async whatIf(userId: number, request: WhatIfRequest): Promise<WhatIfResult> {
+    this.bind(userId);
+    await this.ensureHistory();
+    const now = Date.now();
+    return whatIf(this.history.seenSince(now - request.days * DAY_MS), request, now);
+  }
+
+  /** Offers seen in the period, and the won blocks starting in the earnings' weeks (a block is won days before it starts). */
+  private insightRows(days: InsightPeriod, now: number): HistoryOffer[] {
+    const seen = this.history.seenSince(now - days * DAY_MS);
+    const ids = new Set(seen.map((o) => o.id));
+    const won = this.history.wonStarting(now - (EARNINGS_WEEKS + 1) * 7 * DAY_MS, now + 14 * DAY_MS).filter((o) => !ids.has(o.id));
+    return [...won, ...seen];
   }
 
   /** Gives a won block back to the platform, then marks it in the history (and D1's copy). */
@@ -500,7 +530,9 @@ export class CaptureSession extends DurableObject<Env> {
     if (userId === null) return;
     this.keep(
       readContact(this.db, userId)
-        .then((driver) => (driver ? send(driver) : undefined))
+        .then(async (driver) => {
+          if (driver) await send(driver);
+        })
         .catch((err: unknown) => this.log.error("capture.text_failed", { error: err instanceof Error ? err.message : String(err) })),
     );
   }

@@ -10,11 +10,11 @@
  * policy says (RETENTION in src/worker/retention.ts) and pruned by the object itself.
  */
 import { and, eq, gt, sql } from "drizzle-orm";
+import type { SkipReason } from "../../shared/accept-plan";
 import type { HistoryOffer } from "../../shared/insights";
 import type { Db } from "../db/client";
 import { offers } from "../db/schema";
 import { RETENTION } from "../retention";
-import type { SkipReason } from "./accept-plan";
 import type { OfferRecord } from "./driver-store";
 
 export type OfferStatus = HistoryOffer["status"];

@@ -4,7 +4,7 @@
  * accepts whose answer never came; and offers left for a later poll. A decision is written to the
  * driver's offer history (offer-history.ts) in the same storage transaction as the decision itself.
  */
-import type { SkipReason } from "./accept-plan";
+import type { SkipReason } from "../../shared/accept-plan";
 import type { DriverProfile, OfferRecord } from "./driver-store";
 import type { OfferHistory } from "./offer-history";
 import type { PlatformOffer } from "./platform";

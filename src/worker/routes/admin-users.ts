@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
+import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights";
 import { maskPhone } from "../../shared/phone";
 import { restoreErasedOptOuts } from "../account/phone-hash";
 import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";
@@ -32,6 +33,7 @@ import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { engineView, offersPage, offersQuerySchema, switchEngine } from "../driver/dashboard";
 import { ApiError } from "../errors";
+import { captureSessionOf } from "../platform/capture";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
 import { idParam, pagingSchema } from "./params";
@@ -172,6 +174,15 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);
     return c.json(await offersPage(c.env, driver.id, c.req.valid("query")));
+  })
+  .get("/:id/dashboard/insights", validate("param", idParam), validate("query", insightsQuerySchema), async (c) => {
+    const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    return c.json(await captureSessionOf(c.env, driver.id).insights(driver.id, c.req.valid("query").days));
+  })
+  // A what-if changes nothing: the admin may try filters for the driver, not apply them.
+  .post("/:id/dashboard/insights/what-if", validate("param", idParam), validate("json", whatIfRequestSchema), async (c) => {
+    const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    return c.json(await captureSessionOf(c.env, driver.id).whatIf(driver.id, c.req.valid("json")));
   })
   // Any administrator may switch a driver's system for support: it changes no money or access and
   // the driver can switch it back; the reason and the outcome are audited.

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
 import { driverFiltersSchema } from "../../shared/driver-filters";
+import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights";
 import { recordAudit, userTarget } from "../auth/audit";
 import { requireUser, requireVerified } from "../auth/middleware";
 import { clientAddress, limitFor } from "../auth/rate-limit";
@@ -220,6 +221,14 @@ export const driverRoutes = new Hono<AppEnv>()
     await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
     return c.json(unwrap(await session.forfeitBlock(user.id, block.id)));
   })
+
+  // ---- Insights (src/worker/driver/insights.ts, worked out in the driver's engine object) ----
+  .get("/insights", validate("query", insightsQuerySchema), async (c) =>
+    c.json(await captureSessionOf(c.env, c.var.user.id).insights(c.var.user.id, c.req.valid("query").days)),
+  )
+  .post("/insights/what-if", validate("json", whatIfRequestSchema), async (c) =>
+    c.json(await captureSessionOf(c.env, c.var.user.id).whatIf(c.var.user.id, c.req.valid("json"))),
+  )
 
   // ---- Calendar ----
   .get("/calendar", validate("query", weekQuery), async (c) => c.json(await calendarOf(c.var.db, c.env, c.var.user, c.req.valid("query").week)))

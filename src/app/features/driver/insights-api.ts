@@ -1,4 +1,3 @@
-import type { ClientResponse } from "hono/client";
 import { useCallback, useEffect, useRef, useState } from "react";
 import useSWR, { type SWRResponse } from "swr";
 import type { DriverFilters } from "../../../shared/driver-filters";
@@ -7,30 +6,9 @@ import { ApiClientError, api, unwrap } from "../../lib/api-client";
 import type { FiltersView, StationsView } from "./api";
 
 /**
- * The insights page's calls (/flex/insights, and an administrator's view of a driver's). They go
- * through the one typed client (its token, its early reads, ApiClientError from the error envelope),
- * but typed here with the shared shapes (src/shared/insights.ts) instead of the Worker's routes:
- * `InsightsRoutes` says what the client's proxy is asked for. Once the Worker's routes are in
- * AppType, `routes` becomes `api` itself and these types go.
+ * The insights page's calls (/flex/insights, and an administrator's view of a driver's), through
+ * the one typed client: its token, its early reads, ApiClientError from the error envelope.
  */
-type Json<Body> = Promise<ClientResponse<Body, number, "json">>;
-type InsightsCalls = {
-  $get: (args: { query: { days: string } }) => Json<InsightsReport>;
-  "what-if": { $post: (args: { json: WhatIfRequest }) => Json<WhatIfResult> };
-};
-type WithParam<Calls> = {
-  [K in keyof Calls]: Calls[K] extends (args: infer A) => infer R
-    ? (args: A & { param: { id: string } }) => R
-    : Calls[K] extends { $post: (args: infer A) => infer R }
-      ? { $post: (args: A & { param: { id: string } }) => R }
-      : never;
-};
-type InsightsRoutes = {
-  driver: { insights: InsightsCalls };
-  admin: { users: { ":id": { dashboard: { insights: WithParam<InsightsCalls> } } } };
-};
-const routes = api as unknown as InsightsRoutes;
-
 const noRetryOn4xx = {
   shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
 };
@@ -41,12 +19,12 @@ export type Whose = number | undefined;
 export const insightsApi = {
   report: (days: InsightPeriod, driverId: Whose) =>
     driverId === undefined
-      ? unwrap(routes.driver.insights.$get({ query: { days: String(days) } }))
-      : unwrap(routes.admin.users[":id"].dashboard.insights.$get({ param: { id: String(driverId) }, query: { days: String(days) } })),
+      ? unwrap(api.driver.insights.$get({ query: { days: String(days) } }))
+      : unwrap(api.admin.users[":id"].dashboard.insights.$get({ param: { id: String(driverId) }, query: { days: String(days) } })),
   whatIf: (request: WhatIfRequest, driverId: Whose) =>
     driverId === undefined
-      ? unwrap(routes.driver.insights["what-if"].$post({ json: request }))
-      : unwrap(routes.admin.users[":id"].dashboard.insights["what-if"].$post({ param: { id: String(driverId) }, json: request })),
+      ? unwrap(api.driver.insights["what-if"].$post({ json: request }))
+      : unwrap(api.admin.users[":id"].dashboard.insights["what-if"].$post({ param: { id: String(driverId) }, json: request })),
 };
 
 /** The report over `days`; a switch of period keeps the last one on screen until the new one comes. */

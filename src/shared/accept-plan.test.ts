@@ -4,9 +4,21 @@
  * what is held, with accepts in doubt and within a round; the cap; ties; round boundaries).
  */
 import { describe, expect, it } from "vitest";
-import type { CaptureFilters } from "../../shared/offer-filter";
-import { type Commitment, heldBlocks, judgeOffers, offersToJudge, overDailyCap, planRound, type RoundInput } from "./accept-plan";
-import type { PlatformOffer, ScheduledBlock } from "./platform";
+import {
+  type Commitment,
+  heldBlocks,
+  judgeOffers,
+  type OfferLike,
+  offersToJudge,
+  overDailyCap,
+  planRound,
+  type RoundInput,
+  type ScheduledLike,
+} from "./accept-plan";
+import type { CaptureFilters } from "./offer-filter";
+
+/** An offer as the platform lists it (the plan hands back the type it is given). */
+type PlatformOffer = OfferLike & { expiresAt: number; hidden: boolean };
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -128,16 +140,9 @@ describe("judgeOffers", () => {
 
 describe("heldBlocks", () => {
   const own = (offerId: string, blockId: string | null, from: number, to: number): Commitment => ({ offerId, blockId, ...span(from, to) });
-  const scheduled = (id: string, offerId: string | null, from: number, to: number): ScheduledBlock => ({
-    id,
-    offerId,
-    stationId: "S1",
-    payCents: 5000,
-    arrivedAt: null,
-    ...span(from, to),
-  });
+  const scheduled = (id: string, offerId: string | null, from: number, to: number): ScheduledLike => ({ id, offerId, ...span(from, to) });
   const now = T0 + 2 * HOUR;
-  const rows: { name: string; own: Commitment[]; scheduled: ScheduledBlock[]; held: [string, string | null][] }[] = [
+  const rows: { name: string; own: Commitment[]; scheduled: ScheduledLike[]; held: [string, string | null][] }[] = [
     { name: "nothing held", own: [], scheduled: [], held: [] },
     {
       name: "keeps our blocks that have not ended",

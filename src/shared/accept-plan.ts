@@ -1,31 +1,36 @@
 /**
  * Which offers of one answer from the platform the engine accepts, in which rounds, and why it
  * dislikes the others (docs/engine.md). Pure: the CaptureSession asks the platform, keeps what it
- * decided and feeds each round's wins back in as commitments.
+ * decided and feeds each round's wins back in as commitments; the insights' what-if (replay.ts)
+ * plays the same rules over the offers a driver's history kept. So it knows offers and blocks only
+ * by their shape (OfferLike, ScheduledLike), and hands back the caller's own offer type.
  *
  * Every new offer is judged with evaluateOffer; the ones to take go best pay per hour first. They
  * are asked for in rounds: a round holds every take that overlaps nothing held, nothing in doubt
  * and nothing else in the round, and stays within the daily cap; a take that overlaps a better
  * one in the round waits for the next round, to see whether that one was won.
  */
-import { type CaptureFilters, evaluateOffer, type Reason } from "../../shared/offer-filter";
-import { localReading } from "../../shared/zoned-time";
-import type { PlatformOffer, ScheduledBlock } from "./platform";
+import { type CaptureFilters, evaluateOffer, type Reason } from "./offer-filter";
+import { localReading } from "./zoned-time";
 
 /** Why an offer was not taken: the filters' reasons, or the engine's own. */
 export type SkipReason = Reason | "overlap" | "daily_cap";
 
 type Span = { startsAt: number; endsAt: number };
+/** An offer as the plan reads it (the platform's offers have more). */
+export type OfferLike = Span & { id: string; stationId: string; payCents: number; hidden?: boolean };
+/** A block on the platform's schedule as the plan reads it. */
+export type ScheduledLike = Span & { id: string; offerId: string | null };
 /** A block the driver holds: won by us, or on the platform's schedule (taken in its own app too). */
 export type Commitment = { offerId: string; blockId: string | null; startsAt: number; endsAt: number };
-type Zones = ReadonlyMap<string, { timeZone: string }>;
+export type Zones = ReadonlyMap<string, { timeZone: string }>;
 
 const minutes = (o: Span) => (o.endsAt - o.startsAt) / 60_000;
 const overlaps = (a: Span, b: Span) => a.startsAt < b.endsAt && b.startsAt < a.endsAt;
 const zoneOf = (stations: Zones, stationId: string) => stations.get(stationId)?.timeZone ?? "UTC";
 
 /** The listed offers still to decide: not hidden by the driver, and not decided in an earlier poll. */
-export function offersToJudge(listed: readonly PlatformOffer[], decided: (offerId: string) => boolean): PlatformOffer[] {
+export function offersToJudge<O extends OfferLike>(listed: readonly O[], decided: (offerId: string) => boolean): O[] {
   return listed.filter((o) => !o.hidden && !decided(o.id));
 }
 
@@ -34,14 +39,14 @@ export function offersToJudge(listed: readonly PlatformOffer[], decided: (offerI
  * best pay per hour first (then the earliest, then the best pay), and the others with their
  * reasons, in the order listed. A zone the runtime does not know is the `station` reason.
  */
-export function judgeOffers(
-  offers: readonly PlatformOffer[],
+export function judgeOffers<O extends OfferLike>(
+  offers: readonly O[],
   filters: CaptureFilters,
   stations: Zones,
   at: number,
-): { takes: PlatformOffer[]; disliked: { offer: PlatformOffer; reasons: SkipReason[] }[] } {
-  const takes: PlatformOffer[] = [];
-  const disliked: { offer: PlatformOffer; reasons: SkipReason[] }[] = [];
+): { takes: O[]; disliked: { offer: O; reasons: SkipReason[] }[] } {
+  const takes: O[] = [];
+  const disliked: { offer: O; reasons: SkipReason[] }[] = [];
   for (const offer of offers) {
     let reasons: SkipReason[];
     try {
@@ -60,7 +65,7 @@ export function judgeOffers(
  * The blocks held now: ours (`own`: D1's, won since it was read, waiting for D1), then the
  * platform's schedule without the ones already listed (same block, or same offer).
  */
-export function heldBlocks(own: readonly Commitment[], scheduled: readonly ScheduledBlock[], now: number): Commitment[] {
+export function heldBlocks(own: readonly Commitment[], scheduled: readonly ScheduledLike[], now: number): Commitment[] {
   const list = own.filter((c) => c.endsAt > now).map((c) => ({ ...c }));
   for (const b of scheduled) {
     if (b.endsAt > now && !list.some((c) => c.blockId === b.id || (b.offerId !== null && c.offerId === b.offerId))) {
@@ -71,7 +76,7 @@ export function heldBlocks(own: readonly Commitment[], scheduled: readonly Sched
 }
 
 /** Whether taking the offer would pass the daily cap (0: none) on the station-local day it starts. */
-export function overDailyCap(offer: PlatformOffer, held: readonly Span[], dailyCapMinutes: number, stations: Zones): boolean {
+export function overDailyCap(offer: OfferLike, held: readonly Span[], dailyCapMinutes: number, stations: Zones): boolean {
   if (dailyCapMinutes <= 0) return false;
   const tz = zoneOf(stations, offer.stationId);
   const day = (t: number) => {
@@ -92,20 +97,20 @@ export type RoundInput = {
   stations: Zones;
 };
 
-export type Round = {
+export type Round<O extends OfferLike = OfferLike> = {
   /** Ask for these at once. */
-  accept: PlatformOffer[];
+  accept: O[];
   /** The next round's takes: each overlaps one asked for now, or passes the cap if all of them are won. */
-  later: PlatformOffer[];
+  later: O[];
   /** Overlap an accept in doubt: left for a later poll, once that accept is settled. */
-  deferred: PlatformOffer[];
+  deferred: O[];
   /** Not taken, in the order met. */
-  disliked: { offer: PlatformOffer; reason: "overlap" | "daily_cap" }[];
+  disliked: { offer: O; reason: "overlap" | "daily_cap" }[];
 };
 
 /** One round of accepts from the takes still open (best first). */
-export function planRound(takes: readonly PlatformOffer[], input: RoundInput): Round {
-  const round: Round = { accept: [], later: [], deferred: [], disliked: [] };
+export function planRound<O extends OfferLike>(takes: readonly O[], input: RoundInput): Round<O> {
+  const round: Round<O> = { accept: [], later: [], deferred: [], disliked: [] };
   for (const offer of takes) {
     if (input.held.some((c) => overlaps(c, offer))) round.disliked.push({ offer, reason: "overlap" });
     else if (input.inDoubt.some((p) => p.id !== offer.id && overlaps(p, offer))) round.deferred.push(offer);

@@ -6,7 +6,6 @@ import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures
 /** /api/driver/insights and its what-if, for the driver and for an administrator acting for one. */
 
 const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
 
 /** Offers the driver was shown over the last days (D1's rows from before the history, moved into it on the first read). */
 async function seedHistory(userId: number, stationId: string) {

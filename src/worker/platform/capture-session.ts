@@ -5,6 +5,7 @@ import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
 import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "./accept-plan";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
+import { CaptureUsage } from "./capture-usage";
 import { type DriverProfile, endConnection, loadDriverProfile, openTokens, saveEligibleStations, saveTokens, setSystemStatus } from "./driver-store";
 import { textDisconnected, textWonBlock } from "./driver-texts";
 import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
@@ -58,9 +59,13 @@ export class CaptureSession extends DurableObject<Env> {
   private readonly db: Db;
   private readonly interval: number;
   private log: Logger;
+  private readonly usage: CaptureUsage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // From here on this object's storage and D1 are counted, for the capture.usage log line (capture-usage.ts).
+    this.usage = CaptureUsage.attach(this, ctx, env);
+    ({ ctx, env } = this.usage);
     const kv = ctx.storage.kv;
     this.userId = kv.get<number>("userId") ?? null;
     this.running = kv.get<boolean>("running") ?? false;
@@ -187,6 +192,7 @@ export class CaptureSession extends DurableObject<Env> {
   // ---- The loop ----
 
   override async alarm(): Promise<void> {
+    this.usage.alarm(this.lastPollAt, this.log);
     if (!this.running || this.userId === null) return;
     const now = Date.now();
     let profile = await this.loadProfile(now, false);

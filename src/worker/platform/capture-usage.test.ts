@@ -78,6 +78,7 @@ describe("the capture.usage line", () => {
       alarms: 4,
       polls: 2,
       emptyPolls: 1,
+      emptyPollStorageRows: 1,
       kvPuts: 3,
       sqlStatements: 1,
       sqlRowsWritten: 2,

@@ -119,8 +119,9 @@ export type UsageLine = {
   alarms: number;
   polls: number;
   emptyPolls: number;
-  /** D1 statements issued during the alarms whose poll brought nothing new. */
+  /** D1 statements issued, and storage rows written, during the alarms whose poll brought nothing new. */
   emptyPollD1Statements: number;
+  emptyPollStorageRows: number;
   d1Reads: number;
   d1Writes: number;
   d1RowsRead: number;
@@ -150,10 +151,11 @@ export class CaptureUsage {
   private polls = 0;
   private emptyPolls = 0;
   private emptyPollD1Statements = 0;
+  private emptyPollStorageRows = 0;
   private sqlRowsRead = 0;
   private sqlRowsWritten = 0;
   /** The last poll time and the counters when the previous alarm started; undefined before the first alarm. */
-  private previous: { lastPollAt: number | null; statements: number; writes: number; stored: number } | undefined;
+  private previous: { lastPollAt: number | null; statements: number; writes: number; stored: number; rows: number } | undefined;
 
   constructor(ctx: DurableObjectState, env: Env, now = Date.now()) {
     const storage = meteredStorage(ctx.storage, this.storage, this.cursors);
@@ -196,6 +198,7 @@ export class CaptureUsage {
       if (this.d1.writes === before.writes && stored === before.stored) {
         this.emptyPolls++;
         this.emptyPollD1Statements += statements - before.statements;
+        this.emptyPollStorageRows += this.storageRows() - before.rows;
       }
     }
     this.alarms++;
@@ -208,6 +211,7 @@ export class CaptureUsage {
       statements: this.d1.reads + this.d1.writes,
       writes: this.d1.writes,
       stored: this.storage.kvPuts - this.storage.bookkeepingPuts + this.storage.kvDeletes + this.sqlRowsWritten,
+      rows: this.storageRows(),
     };
   }
 
@@ -221,6 +225,7 @@ export class CaptureUsage {
       polls: this.polls,
       emptyPolls: this.emptyPolls,
       emptyPollD1Statements: this.emptyPollD1Statements,
+      emptyPollStorageRows: this.emptyPollStorageRows,
       d1Reads: d1.reads,
       d1Writes: d1.writes,
       d1RowsRead: d1.rowsRead,
@@ -232,9 +237,14 @@ export class CaptureUsage {
       sqlStatements: storage.sqlStatements,
       sqlRowsRead: this.sqlRowsRead,
       sqlRowsWritten: this.sqlRowsWritten,
-      storageRowsWritten: storage.kvPuts + storage.kvDeletes + this.sqlRowsWritten,
+      storageRowsWritten: this.storageRows(),
       alarmsSet: storage.alarmsSet,
     };
+  }
+
+  /** Storage rows written as the SQLite-backed storage bills them: KV puts and deletes, SQL rows written. */
+  private storageRows() {
+    return this.storage.kvPuts + this.storage.kvDeletes + this.sqlRowsWritten;
   }
 
   /** SQL cursors' rows, read once their statements have run (the cursors are then let go). */
@@ -249,7 +259,7 @@ export class CaptureUsage {
   private reset(now: number) {
     Object.assign(this.d1, emptyD1Usage());
     Object.assign(this.storage, emptyStorageUsage());
-    this.alarms = this.polls = this.emptyPolls = this.emptyPollD1Statements = 0;
+    this.alarms = this.polls = this.emptyPolls = this.emptyPollD1Statements = this.emptyPollStorageRows = 0;
     this.sqlRowsRead = this.sqlRowsWritten = 0;
     this.since = now;
   }

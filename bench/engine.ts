@@ -28,8 +28,9 @@ import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freePorts } from "../scripts/ports.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
+import { type EngineUnits, engineUnits, printEngineUnits } from "./engine-units.ts";
 import { stringArg as arg, buildCopy, devVarsOf, flag, freshState, percentile, run, signInDriver, startWorker } from "./harness.ts";
-import { type D1Bytes, d1Bytes, difference, per, saveUnits, sum, WorkerLog, workerdCpuSeconds } from "./units.ts";
+import { d1Bytes, difference, per, saveUnits, sum, WorkerLog, workerdCpuSeconds } from "./units.ts";
 
 const [short, scaleOnly] = [flag("short"), flag("scale-only")];
 const sizes = (arg("sizes") ?? (short ? "20" : "100,500,1000")).split(",").map(Number);
@@ -313,117 +314,12 @@ function spawnJson(args: string[]): { u: number; o: string }[] {
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
-// ---- Unit costs (docs/capacity.md): per poll, per offer recorded, per searching driver-day, per dashboard read ----
+// ---- Unit costs (docs/capacity.md, bench/engine-units.ts) ----
 
-/** The offer rate a searching driver-day is priced at: new offers a driver is shown a minute (the bench's own rate is printed beside it). */
+/** The offer rate a searching driver-day is priced at (the bench's own rate is printed beside it). */
 const ASSUMED_OFFERS_PER_MINUTE = Number(arg("offers-per-minute") ?? 2);
-/** A searching driver-day: 10 hours at the interval. */
-const SEARCH_HOURS = 10;
-type EngineUnits = ReturnType<typeof engineUnits>;
 const unitRows: EngineUnits[] = [];
-
-/**
- * One size's unit costs. The engines' own counters (their capture.usage lines lying wholly inside
- * the window) give D1 statements, rows and storage writes per poll; the platform gives polls, calls
- * and offers shown in the window; the D1 file gives the bytes. Each shown offer is recorded once
- * (the scale table checks it), so "per offer recorded" divides by the offers shown.
- */
-function engineUnits(m: {
-  n: number;
-  from: number;
-  to: number;
-  polls: number;
-  workerdCpu: number;
-  statsFrom: Stats;
-  statsTo: Stats;
-  bytesFrom: D1Bytes;
-  bytesTo: D1Bytes;
-  group: BenchDriver[];
-}) {
-  const u = sum(workerLog.within("capture.usage", m.from, m.to));
-  let shown = 0;
-  for (const d of m.group) shown += (m.statsTo.drivers[d.driverId]?.shown ?? 0) - (m.statsFrom.drivers[d.driverId]?.shown ?? 0);
-  const offersPerPoll = per(shown, m.polls);
-  // Offers in the engines' own lines' span: their polls at the window's rate of offers per poll.
-  const offersInLines = offersPerPoll * (u.polls ?? 0);
-  const emptyStorage = per(u.emptyPollStorageRows ?? 0, u.emptyPolls ?? 0);
-  const offersPerDriverMinute = per(shown, (m.n * (m.to - m.from)) / 60_000);
-  const perOfferBytes = per(m.bytesTo.usedBytes - m.bytesFrom.usedBytes, shown);
-  const pollsPerDay = (SEARCH_HOURS * 3_600_000) / INTERVAL_MS;
-  return {
-    drivers: m.n,
-    windowSeconds: (m.to - m.from) / 1000,
-    polls: m.polls,
-    meteredPolls: u.polls ?? 0,
-    offersShown: shown,
-    offersPerDriverMinute,
-    offersPerPoll,
-    perPoll: {
-      d1Reads: per(u.d1Reads ?? 0, u.polls ?? 0),
-      d1Writes: per(u.d1Writes ?? 0, u.polls ?? 0),
-      d1RowsRead: per(u.d1RowsRead ?? 0, u.polls ?? 0),
-      d1RowsWritten: per(u.d1RowsWritten ?? 0, u.polls ?? 0),
-      d1UnmeteredReads: per(u.d1UnmeteredReads ?? 0, u.polls ?? 0),
-      storageRowsWritten: per(u.storageRowsWritten ?? 0, u.polls ?? 0),
-      alarms: per(u.alarms ?? 0, u.polls ?? 0),
-      alarmsSet: per(u.alarmsSet ?? 0, u.polls ?? 0),
-      platformCalls: per(m.statsTo.calls - m.statsFrom.calls, m.polls),
-      workerdCpuMs: per(m.workerdCpu * 1000, m.polls),
-    },
-    emptyPoll: {
-      share: per(u.emptyPolls ?? 0, u.polls ?? 0),
-      d1Statements: per(u.emptyPollD1Statements ?? 0, u.emptyPolls ?? 0),
-      storageRowsWritten: emptyStorage,
-    },
-    perOffer: {
-      d1Writes: per(u.d1Writes ?? 0, offersInLines),
-      d1RowsWritten: per(u.d1RowsWritten ?? 0, offersInLines),
-      d1RowsAdded: per(m.bytesTo.offers - m.bytesFrom.offers, shown),
-      d1BytesUsed: perOfferBytes,
-      d1FileBytes: per(m.bytesTo.fileBytes - m.bytesFrom.fileBytes, shown),
-      storageRowsWritten: per((u.storageRowsWritten ?? 0) - emptyStorage * (u.polls ?? 0), offersInLines),
-    },
-    driverDay: {
-      polls: pollsPerDay,
-      offers: ASSUMED_OFFERS_PER_MINUTE * SEARCH_HOURS * 60,
-      d1Bytes: perOfferBytes * ASSUMED_OFFERS_PER_MINUTE * SEARCH_HOURS * 60,
-    },
-  };
-}
-
 const num = (x: number, digits = 2) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-
-function printEngineUnits(rows: EngineUnits[]) {
-  if (rows.length === 0) return;
-  console.log(
-    "\n(c) unit costs, per poll and per offer recorded (the engines' capture.usage lines, the platform's counts, the D1 file)\n" +
-      `| unit | ${rows.map((r) => `N = ${r.drivers}`).join(" | ")} |\n|---|${rows.map(() => "---|").join("")}`,
-  );
-  const line = (label: string, f: (r: EngineUnits) => string) => console.log(`| ${label} | ${rows.map(f).join(" | ")} |`);
-  line("polls measured (platform / engines' lines)", (r) => `${r.polls} / ${r.meteredPolls}`);
-  line("offers shown per driver-minute (this run)", (r) => num(r.offersPerDriverMinute));
-  line("per poll: D1 statements read / write", (r) => `${num(r.perPoll.d1Reads, 3)} / ${num(r.perPoll.d1Writes, 3)}`);
-  line("per poll: D1 rows read / written (meta)", (r) => `${num(r.perPoll.d1RowsRead)} / ${num(r.perPoll.d1RowsWritten)}`);
-  line("per poll: Durable Object storage rows written", (r) => num(r.perPoll.storageRowsWritten));
-  line("per poll: alarms run / set", (r) => `${num(r.perPoll.alarms)} / ${num(r.perPoll.alarmsSet)}`);
-  line("per poll: platform calls", (r) => num(r.perPoll.platformCalls, 3));
-  line("per poll: workerd CPU (upper bound)", (r) => fmt(r.perPoll.workerdCpuMs));
-  line(
-    "empty polls (share) / their D1 statements / storage rows",
-    (r) => `${pct(r.emptyPoll.share)} / ${num(r.emptyPoll.d1Statements, 3)} / ${num(r.emptyPoll.storageRowsWritten)}`,
-  );
-  line("per offer: D1 write statements / rows written (meta)", (r) => `${num(r.perOffer.d1Writes, 3)} / ${num(r.perOffer.d1RowsWritten)}`);
-  line(
-    "per offer: D1 rows added (offers) / bytes in use / file bytes",
-    (r) => `${num(r.perOffer.d1RowsAdded)} / ${num(r.perOffer.d1BytesUsed, 0)} / ${num(r.perOffer.d1FileBytes, 0)}`,
-  );
-  line("per offer: Durable Object storage rows written", (r) => num(r.perOffer.storageRowsWritten));
-  const last = rows.at(-1)!;
-  console.log(
-    `\nD1 growth per searching driver-day: ${Math.round(last.driverDay.d1Bytes)} bytes (${SEARCH_HOURS} h at a ${INTERVAL_MS / 1000} s interval, ${ASSUMED_OFFERS_PER_MINUTE} new offers a minute assumed; this run showed ${num(last.offersPerDriverMinute)} a minute)`,
-  );
-  console.log(`D1 statements per poll that brings nothing new: ${num(last.emptyPoll.d1Statements, 3)}`);
-}
 
 /** Dashboard reads done one after another, each the driver dashboard's 3 s poll: GET /api/driver/offers and GET /api/driver/engine. */
 const DASHBOARD_READS = short ? 20 : 60;
@@ -582,12 +478,28 @@ try {
     console.log(
       `| ${n} | ${(onMs / 1000).toFixed(1)} s / ${(offMs / 1000).toFixed(1)} s | ${polls} (${pct(polls / expected)} of ${Math.round(expected)}) | ${pct(share)} | ${overLimit} | ${doubles} / ${overlaps} | ${shown} / ${unrecorded} | ${polls ? `${fmt((cpu.worker * 1000) / polls)} / ${fmt((cpu.own * 1000) / polls)}` : "–"} |`,
     );
-    unitRows.push(engineUnits({ n, from, to, polls, workerdCpu: cpu.workerd, statsFrom, statsTo, bytesFrom, bytesTo, group }));
+    let shownInWindow = 0;
+    for (const d of group) shownInWindow += (statsTo.drivers[d.driverId]?.shown ?? 0) - (statsFrom.drivers[d.driverId]?.shown ?? 0);
+    unitRows.push(
+      engineUnits({
+        drivers: n,
+        windowMs: to - from,
+        intervalMs: INTERVAL_MS,
+        assumedOffersPerMinute: ASSUMED_OFFERS_PER_MINUTE,
+        polls,
+        shown: shownInWindow,
+        calls: statsTo.calls - statsFrom.calls,
+        workerdCpuSeconds: cpu.workerd,
+        usage: sum(workerLog.within("capture.usage", from, to)),
+        bytesFrom,
+        bytesTo,
+      }),
+    );
     if (overLimit !== 0 || doubles !== 0 || overlaps !== 0 || unrecorded !== 0 || polls === 0) correct = false;
     if (n === 500 && share < 0.95) timely = false;
   }
   console.log(`\nswitch requests retried (network error, time-out or 5xx): ${retried}`);
-  printEngineUnits(unitRows);
+  printEngineUnits(unitRows, INTERVAL_MS, ASSUMED_OFFERS_PER_MINUTE);
   const dashboard = await dashboardUnits(unitRows.at(-1)?.perPoll.workerdCpuMs ?? 0);
   const signIn = await signInUnits();
   const unitsFile = saveUnits("engine", { intervalMs: INTERVAL_MS, assumedOffersPerMinute: ASSUMED_OFFERS_PER_MINUTE, sizes: unitRows, dashboard, signIn });

@@ -28,6 +28,8 @@ const BENCHES: ShortBench[] = [
   { script: "bench/admin.ts", ports: 1 },
   { script: "bench/lighthouse.ts", ports: 1 },
   { script: "bench/engine.ts", ports: 2 },
+  // The capacity model from the committed unit costs (no Worker): it must still read them and print.
+  { script: "bench/capacity.ts", ports: 0 },
 ];
 
 const BUILD_DIR = ".wrangler/bench-short-build";

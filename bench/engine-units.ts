@@ -9,6 +9,24 @@ import { type D1Bytes, per } from "./units.ts";
 /** A searching driver-day: 10 hours at the interval. */
 const SEARCH_HOURS = 10;
 
+/**
+ * The engines' own databases (capture.usage's storageBytes, a size at each line): the mean size at
+ * the last line, and the growth from each engine's first line to its last over the polls between.
+ */
+export function storageGrowth(lines: Record<string, unknown>[]) {
+  const byEngine = new Map<unknown, Record<string, unknown>[]>();
+  for (const l of lines) byEngine.set(l.userId, [...(byEngine.get(l.userId) ?? []), l]);
+  let last = 0;
+  let growth = 0;
+  let polls = 0;
+  for (const list of byEngine.values()) {
+    last += Number(list.at(-1)!.storageBytes ?? 0);
+    growth += Number(list.at(-1)!.storageBytes ?? 0) - Number(list[0]!.storageBytes ?? 0);
+    for (const l of list.slice(1)) polls += Number(l.polls ?? 0);
+  }
+  return { meanBytes: per(last, byEngine.size), growth, polls };
+}
+
 export type EngineUnits = ReturnType<typeof engineUnits>;
 
 /**
@@ -26,6 +44,7 @@ export function engineUnits(m: {
   calls: number;
   workerdCpuSeconds: number;
   usage: Record<string, number>;
+  storage: ReturnType<typeof storageGrowth>;
   bytesFrom: D1Bytes;
   bytesTo: D1Bytes;
 }) {
@@ -68,7 +87,11 @@ export function engineUnits(m: {
       d1BytesUsed: perOfferBytes,
       d1FileBytes: per(m.bytesTo.fileBytes - m.bytesFrom.fileBytes, m.shown),
       storageRowsWritten: per(u("storageRowsWritten") - emptyStorage * u("polls"), offersInLines),
+      // Page-granular (an engine's database grows a page at a time): needs volume, like the D1 file.
+      storageBytes: per(m.storage.growth, m.storage.polls * offersPerPoll),
     },
+    /** One engine's own database (KV keys and SQL tables), bytes, at the end of the window. */
+    storageBytesPerDriver: m.storage.meanBytes,
     driverDay: { polls: (SEARCH_HOURS * 3_600_000) / m.intervalMs, offers: dayOffers, d1Bytes: perOfferBytes * dayOffers },
   };
 }
@@ -101,7 +124,11 @@ export function printEngineUnits(rows: EngineUnits[], intervalMs: number, assume
     "per offer: D1 rows added (offers) / bytes in use / file bytes",
     (r) => `${num(r.perOffer.d1RowsAdded)} / ${num(r.perOffer.d1BytesUsed, 0)} / ${num(r.perOffer.d1FileBytes, 0)}`,
   );
-  line("per offer: Durable Object storage rows written", (r) => num(r.perOffer.storageRowsWritten));
+  line(
+    "per offer: Durable Object storage rows written / bytes (page-granular)",
+    (r) => `${num(r.perOffer.storageRowsWritten)} / ${num(r.perOffer.storageBytes, 0)}`,
+  );
+  line("one engine's storage (its SQLite database)", (r) => `${num(r.storageBytesPerDriver, 0)} bytes`);
   const last = rows.at(-1)!;
   console.log(
     `\nD1 growth per searching driver-day: ${Math.round(last.driverDay.d1Bytes)} bytes (${SEARCH_HOURS} h at a ${intervalMs / 1000} s interval, ${assumedOffersPerMinute} new offers a minute assumed; this run showed ${num(last.offersPerDriverMinute)} a minute)`,

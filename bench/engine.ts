@@ -28,7 +28,7 @@ import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freePorts } from "../scripts/ports.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
-import { type EngineUnits, engineUnits, printEngineUnits } from "./engine-units.ts";
+import { type EngineUnits, engineUnits, printEngineUnits, storageGrowth } from "./engine-units.ts";
 import { stringArg as arg, buildCopy, devVarsOf, flag, freshState, percentile, run, signInDriver, startWorker } from "./harness.ts";
 import { d1Bytes, difference, per, saveUnits, sum, WorkerLog, workerdCpuSeconds } from "./units.ts";
 
@@ -366,7 +366,7 @@ async function dashboardUnits(cpuPerPollMs: number) {
   console.log(
     `\n(d) the driver dashboard's 3 s poll (GET /api/driver/offers + GET /api/driver/engine), ${DASHBOARD_READS} reads one at a time, one engine running\n` +
       "| per dashboard read | requests | D1 statements read / write | D1 rows read (meta) | Durable Object calls | workerd CPU (upper bound) |\n|---|---|---|---|---|---|\n" +
-      `| measured | ${num(read.requests)} | ${num(read.d1Reads)} / ${num(read.d1Writes)} | ${num(read.d1RowsRead)} | ${num(read.doCalls)} | ${fmt(read.workerdCpuMs)} |`,
+      `| measured | ${num(read.requests)} | ${num(read.d1Reads)} / ${num(read.d1Writes)} | ${num(read.d1RowsRead)} (${num(read.d1UnmeteredReads)} of the reads through raw(), unmetered) | ${num(read.doCalls)} | ${fmt(read.workerdCpuMs)} |`,
   );
   return read;
 }
@@ -491,6 +491,7 @@ try {
         calls: statsTo.calls - statsFrom.calls,
         workerdCpuSeconds: cpu.workerd,
         usage: sum(workerLog.within("capture.usage", from, to)),
+        storage: storageGrowth(workerLog.within("capture.usage", from, to)),
         bytesFrom,
         bytesTo,
       }),

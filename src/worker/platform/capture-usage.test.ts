@@ -44,7 +44,7 @@ function fakeState() {
   const kv = new Map<string, unknown>();
   const storage = {
     kv: { get: (k: string) => kv.get(k), put: (k: string, v: unknown) => void kv.set(k, v), delete: (k: string) => kv.delete(k) },
-    sql: { exec: (_q: string) => ({ rowsRead: 1, rowsWritten: 2 }) },
+    sql: { exec: (_q: string) => ({ rowsRead: 1, rowsWritten: 2 }), databaseSize: 12_288 },
     setAlarm: async (_at: number) => {},
   };
   return { storage, kv } as unknown as DurableObjectState & { kv: Map<string, unknown> };
@@ -84,6 +84,7 @@ describe("the capture.usage line", () => {
       sqlRowsWritten: 2,
       sqlRowsRead: 1,
       storageRowsWritten: 5,
+      storageBytes: 12_288,
     });
   });
 
@@ -115,6 +116,8 @@ describe("the capture.usage line", () => {
       await storage.deleteAlarm();
       expect(usage.ctx.id.toString()).toBe(state.id.toString());
       expect(usage.line()).toMatchObject({ kvPuts: 1, kvDeletes: 1, sqlStatements: 2, sqlRowsWritten: 2, alarmsSet: 1 });
+      expect(usage.line().storageBytes).toBe(state.storage.sql.databaseSize);
+      expect(usage.line().storageBytes).toBeGreaterThan(0);
       state.storage.sql.exec("DROP TABLE probe");
     });
   });

@@ -136,12 +136,16 @@ export type UsageLine = {
   /** Storage rows written as the SQLite-backed storage bills them: KV puts and deletes, SQL rows written. */
   storageRowsWritten: number;
   alarmsSet: number;
+  /** The object's SQLite database now, bytes (its KV keys and SQL tables; billed as stored data). */
+  storageBytes: number;
 };
 
 export class CaptureUsage {
   /** The object's state and bindings as the object should use them: storage and D1 metered. */
   readonly ctx: DurableObjectState;
   readonly env: Env;
+  /** The unmetered state, to read the database's size. */
+  private readonly raw: DurableObjectState;
   private readonly d1 = emptyD1Usage();
   private readonly storage = emptyStorageUsage();
   private cursors: Cursor[] = [];
@@ -158,6 +162,7 @@ export class CaptureUsage {
   private previous: { lastPollAt: number | null; statements: number; writes: number; stored: number; rows: number } | undefined;
 
   constructor(ctx: DurableObjectState, env: Env, now = Date.now()) {
+    this.raw = ctx;
     const storage = meteredStorage(ctx.storage, this.storage, this.cursors);
     this.ctx = new Proxy(ctx, {
       get: (target, prop) => {
@@ -239,6 +244,7 @@ export class CaptureUsage {
       sqlRowsWritten: this.sqlRowsWritten,
       storageRowsWritten: this.storageRows(),
       alarmsSet: storage.alarmsSet,
+      storageBytes: this.raw.storage.sql.databaseSize,
     };
   }
 

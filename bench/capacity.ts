@@ -70,7 +70,8 @@ type EngineFile = {
       workerdCpuMs: number;
     };
     emptyPoll: { d1Statements: number; storageRowsWritten: number; share: number };
-    perOffer: { d1Writes: number; d1RowsWritten: number; d1BytesUsed: number; storageRowsWritten: number };
+    perOffer: { d1Writes: number; d1RowsWritten: number; d1BytesUsed: number; storageRowsWritten: number; storageBytes?: number };
+    storageBytesPerDriver?: number;
   }[];
   dashboard?: { requests: number; d1Reads: number; d1Writes: number; doCalls: number; workerdCpuMs: number };
   signIn?: { d1Reads: number; d1Writes: number; d1RowsWritten: number };
@@ -240,6 +241,16 @@ function printElse(units: EngineFile) {
         `At ${rate} offers/min a driver's offers page counts ${n(history)} rows (90 days kept) on every 3 s poll: 10,000 open dashboards read ${n(rowsPerSecond / 1e6)} million D1 rows/s, ${money(over(rowsPerSecond * SEARCH_HOURS * 3600 * DAYS_A_MONTH, PRICES.d1RowsRead))} a month at 10 h a day; one driver watching 1 h a day, ${money(((1200 * history * DAYS_A_MONTH) / 1e6) * PRICES.d1RowsRead.perMillion)} a month.`,
       );
     }
+  }
+  const last = units.sizes.at(-1)!;
+  if (last.storageBytesPerDriver !== undefined) {
+    const history = last.perOffer.d1BytesUsed * 2 * 60 * SEARCH_HOURS * RETENTION_DAYS;
+    const stored = (drivers: number, perDriver: number) =>
+      Math.max(0, (drivers * perDriver) / 1e9 - PRICES.doStoredGbMonth.included) * PRICES.doStoredGbMonth.perGb;
+    lines.push(
+      `Durable Object stored data: one engine's database measured ${n(last.storageBytesPerDriver / 1000, 1)} KB, ${gb(10_000 * last.storageBytesPerDriver)} at 10,000 engines (${money(stored(10_000, last.storageBytesPerDriver))} a month). ` +
+        `Ninety days of offers at 2 a minute and ${n(last.perOffer.d1BytesUsed)} bytes each (their D1 size) would be ${n(history / 1e6, 1)} MB an engine, ${gb(10_000 * history)} at 10,000 (${money(stored(10_000, history))} a month, $${PRICES.doStoredGbMonth.perGb}/GB-month): far under the 10 GB an object may hold.`,
+    );
   }
   const s = units.signIn;
   if (s)

@@ -88,6 +88,19 @@ describe("the capture.usage line", () => {
     });
   });
 
+  it("reads a SQL cursor's rows once it has been read where it was made, and lets it go", async () => {
+    const { usage } = meterWithLog();
+    const cursor = { rowsRead: 0, rowsWritten: 0 };
+    (usage.ctx.storage.sql as unknown as { exec: () => typeof cursor }).exec = () => cursor;
+    const made = usage.ctx.storage.sql.exec("INSERT INTO offers VALUES (1), (2)") as unknown as typeof cursor;
+    // Read where it was made: its counts are final now.
+    made.rowsWritten = 2;
+    await Promise.resolve();
+    // Anything the cursor says later is not counted: it was let go.
+    made.rowsWritten = 100;
+    expect(usage.line()).toMatchObject({ sqlStatements: 1, sqlRowsWritten: 2 });
+  });
+
   it("logs a line once the last is old enough, then counts afresh", () => {
     const { usage, lines, log } = meterWithLog(10_000);
     usage.alarm(null, log, 1000);

@@ -46,7 +46,7 @@ const DEFAULT_EVERY_MS = 60_000;
 type Cursor = { readonly rowsRead: number; readonly rowsWritten: number };
 
 /** ctx.storage with its writes counted (every other member handed through, bound to the real storage). */
-function meteredStorage(storage: DurableObjectStorage, usage: StorageUsage, cursors: Cursor[]): DurableObjectStorage {
+function meteredStorage(storage: DurableObjectStorage, usage: StorageUsage, onCursor: (cursor: Cursor) => void): DurableObjectStorage {
   const pass = (target: object, prop: string | symbol) => {
     const value = Reflect.get(target, prop, target) as unknown;
     return typeof value === "function" ? value.bind(target) : value;
@@ -81,8 +81,8 @@ function meteredStorage(storage: DurableObjectStorage, usage: StorageUsage, curs
               return (query: string, ...bindings: unknown[]) => {
                 const cursor = real.exec(query, ...(bindings as SqlStorageValue[]));
                 usage.sqlStatements++;
-                // A cursor's row counts grow as it is read: they are summed when the alarm's work is accounted.
-                cursors.push(cursor);
+                // A cursor's row counts grow as it is read: they are summed once the caller has read it.
+                onCursor(cursor);
                 return cursor;
               };
             return pass(real, p);
@@ -163,7 +163,11 @@ export class CaptureUsage {
 
   constructor(ctx: DurableObjectState, env: Env, now = Date.now()) {
     this.raw = ctx;
-    const storage = meteredStorage(ctx.storage, this.storage, this.cursors);
+    const storage = meteredStorage(ctx.storage, this.storage, (cursor) => {
+      // Cursors are read where they are made, synchronously: summed in the next microtask, so none is
+      // held for long (a stopped engine has no alarms, but its routes still run statements).
+      if (this.cursors.push(cursor) === 1) queueMicrotask(() => this.sumCursors());
+    });
     this.ctx = new Proxy(ctx, {
       get: (target, prop) => {
         if (prop === "storage") return storage;
@@ -253,7 +257,7 @@ export class CaptureUsage {
     return this.storage.kvPuts + this.storage.kvDeletes + this.sqlRowsWritten;
   }
 
-  /** SQL cursors' rows, read once their statements have run (the cursors are then let go). */
+  /** SQL cursors' rows, read once their statements have run and their rows been read (the cursors are then let go). */
   private sumCursors() {
     for (const c of this.cursors) {
       this.sqlRowsRead += c.rowsRead;

@@ -12,6 +12,7 @@
  *   --skip-seed     reuse the last seeded state
  */
 import { benchOptions, flag, freshState, median, numberArg, percentile, prepareBuild, signInOwner, startWorker } from "./harness.ts";
+import { difference, per, saveUnits, WorkerLog } from "./units.ts";
 
 const options = await benchOptions(8851);
 const SHORT = options.short;
@@ -23,7 +24,10 @@ const ZONE = "America/New_York";
 
 const DIR = prepareBuild(options, ".wrangler/bench-admin-build");
 if (!flag("skip-seed")) freshState(STATE, DRIVERS);
-const worker = await startWorker({ dir: DIR, port: options.port, state: STATE });
+// USAGE_LOG=1: each request's D1 statements, read from the Worker's worker.usage lines (bench/units.ts).
+const workerLog = new WorkerLog();
+const worker = await startWorker({ dir: DIR, port: options.port, state: STATE, vars: { USAGE_LOG: "1" }, onLog: workerLog.onLog });
+const settle = () => new Promise((r) => setTimeout(r, 300));
 // The seeded owner, signed in as a person does: password, then the TOTP challenge (bench/harness.ts).
 const headers = { Authorization: `Bearer ${(await signInOwner(worker.url)).idToken}` };
 
@@ -66,23 +70,33 @@ for (const [, , path] of shapes) await timed(path(0));
 
 const byGroup = new Map<string, number[]>();
 const lines: string[] = [];
+const statements: Record<string, { d1Reads: number; d1Writes: number; d1RowsRead: number; medianMs: number }> = {};
 let drivers = 0;
 for (const [group, name, path] of shapes) {
   const times: number[] = [];
+  await settle();
+  const before = workerLog.last("worker.usage");
   for (let i = 0; i < RUNS; i++) {
     const r = await timed(path(i));
     times.push(r.ms);
     if (group === "dashboard figures" && drivers === 0) drivers = (r.body as { drivers: number }).drivers;
   }
+  await settle();
+  const used = difference(before, workerLog.last("worker.usage"));
+  const each = { d1Reads: per(used.d1Reads ?? 0, RUNS), d1Writes: per(used.d1Writes ?? 0, RUNS), d1RowsRead: per(used.d1RowsRead ?? 0, RUNS) };
+  statements[`${group}: ${name}`] = { ...each, medianMs: median(times) };
   byGroup.set(group, [...(byGroup.get(group) ?? []), ...times]);
-  lines.push(`| ${group} | ${name} | ${median(times).toFixed(1)} ms | ${percentile(times, 95).toFixed(1)} ms |`);
+  lines.push(
+    `| ${group} | ${name} | ${median(times).toFixed(1)} ms | ${percentile(times, 95).toFixed(1)} ms | ${each.d1Reads.toFixed(1)} / ${each.d1Writes.toFixed(1)} |`,
+  );
 }
+saveUnits("admin", { drivers, runs: RUNS, perRequest: statements });
 worker.stop();
 
 console.log(
   `\nAdmin console over ${drivers.toLocaleString("en-US")} drivers with a year of activity (${RUNS} requests per shape, local runtime, client-measured)\n`,
 );
-console.log("| page | request | median | p95 |\n|---|---|---|---|");
+console.log("| page | request | median | p95 | D1 statements read / write (sign-in check included) |\n|---|---|---|---|---|");
 for (const l of lines) console.log(l);
 let over = false;
 console.log("");

@@ -32,6 +32,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { type AcceptedMessage, startFakeProvider } from "../test/fake-provider/server.ts";
 import { benchOptions, devVarsOf, freshState, numberArg, prepareBuild, run, signInOwner, startWorker } from "./harness.ts";
+import { d1Bytes, difference, per, saveUnits, WorkerLog, workerdCpuSeconds } from "./units.ts";
 
 const options = await benchOptions(8793, 2);
 const RECIPIENTS = numberArg("recipients", options.short ? 200 : 10_000);
@@ -148,7 +149,10 @@ await fetch(`${fake.url}/__control/config`, {
 });
 
 const workerUrl = `http://127.0.0.1:${PORT}`;
+// The Worker's worker.usage lines (USAGE_LOG=1): D1 statements, Durable Object calls and queue messages per recipient.
+const workerLog = new WorkerLog();
 const worker = await startWorker({
+  onLog: workerLog.onLog,
   dir: DIR,
   port: PORT,
   state: STATE,
@@ -161,6 +165,7 @@ const worker = await startWorker({
     ...(CLOCK_OFFSET_MS !== 0 ? { COMPLIANCE_CLOCK_OFFSET_MS: String(CLOCK_OFFSET_MS) } : {}),
     // Delivery receipts come back to this Worker, signed, through the webhook route.
     APP_ORIGIN: workerUrl,
+    USAGE_LOG: "1",
   },
 });
 const { idToken } = await signInOwner(workerUrl);
@@ -176,6 +181,9 @@ type Counts = Record<"pending" | "deferred" | "sending" | "sent" | "delivered" |
 type Campaign = { id: number; status: string; total: number; counts: Counts; deferred: { first: number; last: number } | null };
 
 const body = `Bench ${Date.now()}: your blocks are waiting. Reply STOP to opt out.`;
+await new Promise((r) => setTimeout(r, 500));
+const usageBefore = { line: workerLog.last("worker.usage"), bytes: d1Bytes(STATE), cpu: workerdCpuSeconds() };
+let statusPolls = 0;
 const started = Date.now();
 const created = await api<{ campaign: Campaign; message: string }>("/api/admin/campaigns", {
   method: "POST",
@@ -196,6 +204,7 @@ let campaign = created.campaign;
 const deadline = started + (RECIPIENTS / RATE) * 3_000 + 180_000;
 let lastPrint = 0;
 for (;;) {
+  statusPolls++;
   campaign = (await api<{ campaign: Campaign }>(`/api/admin/campaigns/${campaign.id}`)).campaign;
   if (Date.now() - lastPrint > 10_000) {
     lastPrint = Date.now();
@@ -209,7 +218,49 @@ for (;;) {
 const finished = Date.now();
 // Let the last delivery receipts arrive.
 await new Promise((r) => setTimeout(r, 2_000));
+statusPolls++;
 campaign = (await api<{ campaign: Campaign }>(`/api/admin/campaigns/${campaign.id}`)).campaign;
+await unitsPerRecipient();
+
+/**
+ * What a recipient costs (docs/capacity.md): the Worker's counters and the D1 file over the
+ * campaign, less the bench's own status polls (each priced by five more polls afterwards), per
+ * recipient. Delivery receipts and retries of the injected faults are part of it.
+ */
+async function unitsPerRecipient() {
+  const after = { line: workerLog.last("worker.usage"), bytes: d1Bytes(STATE), cpu: workerdCpuSeconds() };
+  for (let i = 0; i < 5; i++) await api(`/api/admin/campaigns/${campaign.id}`);
+  await new Promise((r) => setTimeout(r, 500));
+  const poll = difference(after.line, workerLog.last("worker.usage"));
+  const run = difference(usageBefore.line, after.line);
+  const less = (key: string) => (run[key] ?? 0) - (statusPolls * (poll[key] ?? 0)) / 5;
+  const units = {
+    recipients: RECIPIENTS,
+    faults: { fail429: FAIL_429, fail5xx: FAIL_5XX, timeouts: TIMEOUTS, acceptTimeouts: ACCEPT_TIMEOUTS },
+    perRecipient: {
+      requests: per(less("requests"), RECIPIENTS),
+      d1Reads: per(less("d1Reads"), RECIPIENTS),
+      d1Writes: per(less("d1Writes"), RECIPIENTS),
+      d1RowsRead: per(less("d1RowsRead"), RECIPIENTS),
+      d1RowsWritten: per(less("d1RowsWritten"), RECIPIENTS),
+      d1BytesUsed: per(after.bytes.usedBytes - usageBefore.bytes.usedBytes, RECIPIENTS),
+      d1FileBytes: per(after.bytes.fileBytes - usageBefore.bytes.fileBytes, RECIPIENTS),
+      queueMessagesSent: per(run.queueMessagesSent ?? 0, RECIPIENTS),
+      queueMessagesReceived: per(run.queueMessagesReceived ?? 0, RECIPIENTS),
+      doCalls: per(run["doCalls.SEND_PACER"] ?? 0, RECIPIENTS),
+      workerdCpuMs: per((after.cpu - usageBefore.cpu) * 1000, RECIPIENTS),
+    },
+  };
+  const u = units.perRecipient;
+  const n = (x: number) => x.toFixed(2);
+  console.log(
+    `\nper recipient (the Worker's counters, less the bench's ${statusPolls} status polls; delivery receipts and fault retries included)\n` +
+      "| requests | D1 statements read / write | D1 rows read / written (meta) | D1 bytes in use / file | queue messages sent / received | pacer calls | workerd CPU (upper bound) |\n|---|---|---|---|---|---|---|\n" +
+      `| ${n(u.requests)} | ${n(u.d1Reads)} / ${n(u.d1Writes)} | ${n(u.d1RowsRead)} / ${n(u.d1RowsWritten)} | ${u.d1BytesUsed.toFixed(0)} / ${u.d1FileBytes.toFixed(0)} | ${n(u.queueMessagesSent)} / ${n(u.queueMessagesReceived)} | ${n(u.doCalls)} | ${u.workerdCpuMs.toFixed(2)} ms |`,
+  );
+  console.log(`unit costs written to ${saveUnits("dispatch", units)}`);
+  return units;
+}
 
 const stats = (await (await fetch(`${fake.url}/__control/stats`)).json()) as {
   accepted: number;

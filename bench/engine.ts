@@ -28,7 +28,9 @@ import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freePorts } from "../scripts/ports.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
-import { stringArg as arg, buildCopy, devVarsOf, flag, freshState, percentile, run, startWorker } from "./harness.ts";
+import { type EngineUnits, engineUnits, printEngineUnits, storageGrowth } from "./engine-units.ts";
+import { stringArg as arg, buildCopy, devVarsOf, flag, freshState, percentile, run, signInDriver, startWorker } from "./harness.ts";
+import { d1Bytes, difference, per, saveUnits, sum, WorkerLog, workerdCpuSeconds } from "./units.ts";
 
 const [short, scaleOnly] = [flag("short"), flag("scale-only")];
 const sizes = (arg("sizes") ?? (short ? "20" : "100,500,1000")).split(",").map(Number);
@@ -139,12 +141,22 @@ async function makeDrivers(count: number): Promise<BenchDriver[]> {
 
 console.log(`Seeding ${maxDrivers} drivers…`);
 const drivers = await makeDrivers(maxDrivers);
+// The engines' capture.usage lines every 5 s, and the Worker's worker.usage lines (bench/units.ts).
+const workerLog = new WorkerLog();
+const USAGE_EVERY_MS = 5000;
 const worker = await startWorker({
   dir: buildDir,
   config: engineConfigPath,
   port,
   state,
-  vars: { FLEX_PLATFORM_API_BASE: `${platform.url}/flex`, SPARK_PLATFORM_API_BASE: `${platform.url}/spark`, CAPTURE_POLL_INTERVAL_MS: String(INTERVAL_MS) },
+  vars: {
+    FLEX_PLATFORM_API_BASE: `${platform.url}/flex`,
+    SPARK_PLATFORM_API_BASE: `${platform.url}/spark`,
+    CAPTURE_POLL_INTERVAL_MS: String(INTERVAL_MS),
+    CAPTURE_USAGE_LOG_MS: String(USAGE_EVERY_MS),
+    USAGE_LOG: "1",
+  },
+  onLog: workerLog.onLog,
 });
 
 /** Fails a step that does not finish in time with a clear message, instead of letting the run hang. */
@@ -261,10 +273,11 @@ type Stats = {
   drivers: Record<string, { polls: number; overLimit: number; shown: number; pollTimes?: number[]; shownIds?: string[] }>;
   doubleAccepts: number;
   overlaps: number;
+  calls: number;
 };
 type Accept = { driverId: string; offerId: string; at: number; result: string; shownAt: number | null };
-const stats = async (): Promise<Stats> =>
-  (await (await fetch(`${platform.url}/__control/stats?polls=1&shown=1`, { signal: AbortSignal.timeout(REQUEST_MS) })).json()) as Stats;
+const stats = async (detail = true): Promise<Stats> =>
+  (await (await fetch(`${platform.url}/__control/stats${detail ? "?polls=1&shown=1" : ""}`, { signal: AbortSignal.timeout(REQUEST_MS) })).json()) as Stats;
 const accepts = async (): Promise<Accept[]> =>
   ((await (await fetch(`${platform.url}/__control/accepts`, { signal: AbortSignal.timeout(REQUEST_MS) })).json()) as { accepts: Accept[] }).accepts;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -300,6 +313,83 @@ function spawnJson(args: string[]): { u: number; o: string }[] {
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
+
+// ---- Unit costs (docs/capacity.md, bench/engine-units.ts) ----
+
+/** The offer rate a searching driver-day is priced at (the bench's own rate is printed beside it). */
+const ASSUMED_OFFERS_PER_MINUTE = Number(arg("offers-per-minute") ?? 2);
+const unitRows: EngineUnits[] = [];
+const num = (x: number, digits = 2) => x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Dashboard reads done one after another, each the driver dashboard's 3 s poll: GET /api/driver/offers and GET /api/driver/engine. */
+const DASHBOARD_READS = short ? 20 : 60;
+
+/**
+ * The driver dashboard's poll, with one engine running (the engine route asks the running engine
+ * its status): the Worker's counters (worker.usage) before and after, per read; the workerd CPU
+ * less what the engine's own polls in the meantime cost (at `cpuPerPollMs`).
+ */
+async function dashboardUnits(cpuPerPollMs: number) {
+  const d = drivers[0]!;
+  await switchEngines([d], true);
+  await sleep(3000);
+  const headers = { Authorization: `Bearer ${d.token}` };
+  const get = async (path: string) => {
+    const res = await fetch(`${worker.url}${path}`, { headers, signal: AbortSignal.timeout(REQUEST_MS) });
+    if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${await res.text()}`);
+    await res.arrayBuffer();
+  };
+  await get("/api/driver/offers?page=1&pageSize=20");
+  await sleep(500);
+  const before = workerLog.last("worker.usage");
+  const pollsBefore = (await stats(false)).drivers[d.driverId]?.polls ?? 0;
+  const cpuFrom = workerdCpuSeconds();
+  for (let k = 0; k < DASHBOARD_READS; k++) {
+    await get("/api/driver/offers?page=1&pageSize=20");
+    await get("/api/driver/engine");
+  }
+  const cpu = workerdCpuSeconds() - cpuFrom;
+  const pollsDuring = ((await stats(false)).drivers[d.driverId]?.polls ?? 0) - pollsBefore;
+  await sleep(1000);
+  const diff = difference(before, workerLog.last("worker.usage"));
+  await switchEngines([d], false);
+  const read = {
+    reads: DASHBOARD_READS,
+    requests: per(diff.requests ?? 0, DASHBOARD_READS),
+    d1Reads: per(diff.d1Reads ?? 0, DASHBOARD_READS),
+    d1Writes: per(diff.d1Writes ?? 0, DASHBOARD_READS),
+    d1RowsRead: per(diff.d1RowsRead ?? 0, DASHBOARD_READS),
+    d1UnmeteredReads: per(diff.d1UnmeteredReads ?? 0, DASHBOARD_READS),
+    doCalls: per(diff["doCalls.CAPTURE_SESSION"] ?? 0, DASHBOARD_READS),
+    workerdCpuMs: per(Math.max(0, cpu * 1000 - pollsDuring * cpuPerPollMs), DASHBOARD_READS),
+  };
+  console.log(
+    `\n(d) the driver dashboard's 3 s poll (GET /api/driver/offers + GET /api/driver/engine), ${DASHBOARD_READS} reads one at a time, one engine running\n` +
+      "| per dashboard read | requests | D1 statements read / write | D1 rows read (meta) | Durable Object calls | workerd CPU (upper bound) |\n|---|---|---|---|---|---|\n" +
+      `| measured | ${num(read.requests)} | ${num(read.d1Reads)} / ${num(read.d1Writes)} | ${num(read.d1RowsRead)} (${num(read.d1UnmeteredReads)} of the reads through raw(), unmetered) | ${num(read.doCalls)} | ${fmt(read.workerdCpuMs)} |`,
+  );
+  return read;
+}
+
+/** A password sign-in (the demo driver's, through /api/auth/sign-in): its D1 statements, rate-limit windows included. */
+async function signInUnits() {
+  const SIGN_INS = 3;
+  await sleep(300);
+  const before = workerLog.last("worker.usage");
+  for (let i = 0; i < SIGN_INS; i++) await signInDriver(worker.url);
+  await sleep(500);
+  const diff = difference(before, workerLog.last("worker.usage"));
+  const each = {
+    signIns: SIGN_INS,
+    d1Reads: per(diff.d1Reads ?? 0, SIGN_INS),
+    d1Writes: per(diff.d1Writes ?? 0, SIGN_INS),
+    d1RowsWritten: per(diff.d1RowsWritten ?? 0, SIGN_INS),
+  };
+  console.log(
+    `\n(e) a password sign-in, ${SIGN_INS} one at a time: D1 statements read / write ${num(each.d1Reads)} / ${num(each.d1Writes)}, rows written (meta) ${num(each.d1RowsWritten)}`,
+  );
+  return each;
+}
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 let failed = false;
 
@@ -348,10 +438,12 @@ try {
     const onMs = await switchEngines(group, true);
     await sleep(5000);
     const from = Date.now();
-    const cpuFrom = { worker: workerCpuSeconds(), own: ownCpuSeconds() };
+    const cpuFrom = { worker: workerCpuSeconds(), own: ownCpuSeconds(), workerd: workerdCpuSeconds() };
+    const [statsFrom, bytesFrom] = [await within("reading the platform's stats", REQUEST_MS, stats(false)), d1Bytes(state)];
     await sleep(seconds * 1000);
     const to = Date.now();
-    const cpu = { worker: workerCpuSeconds() - cpuFrom.worker, own: ownCpuSeconds() - cpuFrom.own };
+    const cpu = { worker: workerCpuSeconds() - cpuFrom.worker, own: ownCpuSeconds() - cpuFrom.own, workerd: workerdCpuSeconds() - cpuFrom.workerd };
+    const [statsTo, bytesTo] = [await within("reading the platform's stats", REQUEST_MS, stats(false)), d1Bytes(state)];
     const offMs = await switchEngines(group, false);
     await sleep(4000);
     const after = await within("reading the platform's stats", REQUEST_MS, stats());
@@ -386,10 +478,33 @@ try {
     console.log(
       `| ${n} | ${(onMs / 1000).toFixed(1)} s / ${(offMs / 1000).toFixed(1)} s | ${polls} (${pct(polls / expected)} of ${Math.round(expected)}) | ${pct(share)} | ${overLimit} | ${doubles} / ${overlaps} | ${shown} / ${unrecorded} | ${polls ? `${fmt((cpu.worker * 1000) / polls)} / ${fmt((cpu.own * 1000) / polls)}` : "–"} |`,
     );
+    let shownInWindow = 0;
+    for (const d of group) shownInWindow += (statsTo.drivers[d.driverId]?.shown ?? 0) - (statsFrom.drivers[d.driverId]?.shown ?? 0);
+    unitRows.push(
+      engineUnits({
+        drivers: n,
+        windowMs: to - from,
+        intervalMs: INTERVAL_MS,
+        assumedOffersPerMinute: ASSUMED_OFFERS_PER_MINUTE,
+        polls,
+        shown: shownInWindow,
+        calls: statsTo.calls - statsFrom.calls,
+        workerdCpuSeconds: cpu.workerd,
+        usage: sum(workerLog.within("capture.usage", from, to)),
+        storage: storageGrowth(workerLog.within("capture.usage", from, to)),
+        bytesFrom,
+        bytesTo,
+      }),
+    );
     if (overLimit !== 0 || doubles !== 0 || overlaps !== 0 || unrecorded !== 0 || polls === 0) correct = false;
     if (n === 500 && share < 0.95) timely = false;
   }
   console.log(`\nswitch requests retried (network error, time-out or 5xx): ${retried}`);
+  printEngineUnits(unitRows, INTERVAL_MS, ASSUMED_OFFERS_PER_MINUTE);
+  const dashboard = await dashboardUnits(unitRows.at(-1)?.perPoll.workerdCpuMs ?? 0);
+  const signIn = await signInUnits();
+  const unitsFile = saveUnits("engine", { intervalMs: INTERVAL_MS, assumedOffersPerMinute: ASSUMED_OFFERS_PER_MINUTE, sizes: unitRows, dashboard, signIn });
+  console.log(`\nunit costs written to ${unitsFile} (npm run bench:capacity reads them)`);
   console.log("\nbudgets: reaction p95 ≤ 25 ms; ≥ 95 % on time at N = 500; 0 over the limit; 0 double or overlapping; 0 unrecorded");
   // Correctness fails every run; time budgets fail only the full run (a short run on a busy machine prints them).
   failed = !correct || (!short && !timely);

@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createInterface } from "node:readline";
 import * as OTPAuth from "otpauth";
 import { ensureDevVars, readDevVars } from "../scripts/dev-vars.ts";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
@@ -75,21 +76,44 @@ export function freshState(state: string, extraDrivers = 0) {
 /** `stop` ends the runtime as Ctrl-C would; `kill` stops its whole process group at once (SIGKILL), as a crash would. */
 export type RunningWorker = { url: string; stop: () => void; kill: () => void };
 
-/** The build in `dir` under `wrangler dev`; `config` names another wrangler.json beside the build's (same relative paths). */
-export async function startWorker(opts: { dir: string; port: number; state: string; vars?: Record<string, string>; config?: string }): Promise<RunningWorker> {
+/**
+ * The build in `dir` under `wrangler dev`; `config` names another wrangler.json beside the build's
+ * (same relative paths). `onLog` receives each line the Worker logs (its console.log, the
+ * structured log lines of src/worker/log.ts), else they are dropped.
+ */
+export async function startWorker(opts: {
+  dir: string;
+  port: number;
+  state: string;
+  vars?: Record<string, string>;
+  config?: string;
+  onLog?: (line: string) => void;
+}): Promise<RunningWorker> {
   const config = opts.config ?? `${opts.dir}/blockpilot/wrangler.json`;
   if (!existsSync(config)) throw new Error(`no build at ${opts.dir}; run without --skip-build`);
   const vars = Object.entries(opts.vars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]);
-  return startWranglerDev(["-c", config, `--persist-to=${opts.state}`, ...vars], opts.port, "/api/status/health");
+  return startWranglerDev(["-c", config, `--persist-to=${opts.state}`, ...vars], opts.port, "/api/status/health", opts.onLog);
 }
 
-/** `wrangler dev` with these arguments on 127.0.0.1:port, once `healthPath` answers 200; stopped when this process exits. */
-export async function startWranglerDev(args: string[], port: number, healthPath: string): Promise<RunningWorker> {
+/**
+ * `wrangler dev` with these arguments on 127.0.0.1:port, once `healthPath` answers 200; stopped
+ * when this process exits. With `onLog`, wrangler prints the Worker's console.log lines (log level
+ * "log") and each line of its output is handed over.
+ */
+export async function startWranglerDev(args: string[], port: number, healthPath: string, onLog?: (line: string) => void): Promise<RunningWorker> {
   const child = spawn(
     "wrangler",
-    ["dev", ...args, "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error", "--show-interactive-dev-session=false"],
-    { stdio: ["ignore", "ignore", "inherit"], detached: true, env: { ...process.env, ...LOCAL_RUNTIME_ENV } },
+    ["dev", ...args, "--port", String(port), "--ip", "127.0.0.1", "--log-level", onLog ? "log" : "error", "--show-interactive-dev-session=false"],
+    { stdio: ["ignore", onLog ? "pipe" : "ignore", onLog ? "pipe" : "inherit"], detached: true, env: { ...process.env, ...LOCAL_RUNTIME_ENV } },
   );
+  if (onLog && child.stdout && child.stderr) {
+    createInterface({ input: child.stdout }).on("line", onLog);
+    // The Worker's warnings come this way too: handed over; only its errors and wrangler's own lines are shown.
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      onLog(line);
+      if (line.trim() !== "" && (!line.includes('{"level"') || line.includes('"level":"error"'))) process.stderr.write(`${line}\n`);
+    });
+  }
   const signal = (name: NodeJS.Signals) => () => {
     try {
       process.kill(-child.pid!, name);

@@ -42,6 +42,14 @@ describe("checkFile", () => {
     expect(rules("src/worker/test/fixtures.ts", raw)).toEqual([]);
   });
 
+  it("lets the D1 metering wrapper forward drizzle's statements, and only it", () => {
+    const forward = "prepare: (query: string) => new MeteredStatement(d1.prepare(query), isRead(query), usage),";
+    expect(rules("src/worker/db/metered-d1.ts", forward)).toEqual([]);
+    expect(rules("src/worker/db/client.ts", forward)).toEqual([
+      "the Worker queries D1 only through drizzle (src/worker/db/client.ts), never with raw statements",
+    ]);
+  });
+
   it("keeps features apart, sub-folders of one feature included", () => {
     expect(rules("src/app/features/auth/LoginPage.tsx", 'import { x } from "../profile/api";')).toEqual(["features never import each other (auth → profile)"]);
     expect(rules("src/app/features/admin/tools/ToolsPage.tsx", 'import { x } from "../../auth/api";')).toEqual([

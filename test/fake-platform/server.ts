@@ -597,7 +597,18 @@ export async function startFakePlatform({
       list.sort((a, b) => a.startsAt - b.startsAt);
       for (let i = 1; i < list.length; i++) if (list[i]!.startsAt < list[i - 1]!.endsAt) overlaps++;
     }
-    return { drivers, accepts: w.accepts.length, won: w.accepts.filter((a) => a.result === "won").length, doubleAccepts, overlaps, openOffers: w.offers.size };
+    // Every platform call an access token made (offers, accepts, schedule, stations…), all accounts together.
+    let calls = 0;
+    for (const byName of w.calls.values()) for (const n of Object.values(byName)) calls += n;
+    return {
+      drivers,
+      accepts: w.accepts.length,
+      won: w.accepts.filter((a) => a.result === "won").length,
+      doubleAccepts,
+      overlaps,
+      openOffers: w.offers.size,
+      calls,
+    };
   }
 
   async function control(w: World, name: string, path: string, req: IncomingMessage, res: ServerResponse, url: URL) {

@@ -7,6 +7,7 @@ import { createDb, type Db } from "../db/client";
 import { insightsReport, whatIf } from "../driver/insights";
 import { createLogger, type Logger } from "../log";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
+import { CaptureUsage } from "./capture-usage";
 import {
   type DriverContact,
   type DriverProfile,
@@ -85,9 +86,13 @@ export class CaptureSession extends DurableObject<Env> {
   private readonly db: Db;
   private readonly interval: number;
   private log: Logger;
+  private readonly usage: CaptureUsage;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    // From here on this object's storage and D1 are counted, for the capture.usage log line (capture-usage.ts).
+    this.usage = CaptureUsage.attach(this, ctx, env);
+    ({ ctx, env } = this.usage);
     const kv = ctx.storage.kv;
     this.userId = kv.get<number>("userId") ?? null;
     this.running = kv.get<boolean>("running") ?? false;
@@ -315,6 +320,7 @@ export class CaptureSession extends DurableObject<Env> {
   // ---- The loop ----
 
   override async alarm(): Promise<void> {
+    this.usage.alarm(this.lastPollAt, this.log);
     if (this.userId === null) return;
     const now = Date.now();
     await this.ensureHistory();

@@ -13,6 +13,7 @@
  * they are written once, in PRICES and LIMITS below.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { WON_BLOCKS_PER_DRIVER_DAY } from "./engine-units.ts";
 import { flag, numberArg, stringArg } from "./harness.ts";
 
 /** Workers Paid, per month (docs/capacity.md, "Prices"). */
@@ -71,6 +72,9 @@ type EngineFile = {
     };
     emptyPoll: { d1Statements: number; storageRowsWritten: number; share: number };
     perOffer: { d1Writes: number; d1RowsWritten: number; d1BytesUsed: number; storageRowsWritten: number; storageBytes?: number };
+    /** What D1's `offers` holds a row of (missing in the baseline, where it was every offer), and what a row costs. */
+    d1Rows?: "every offer" | "won blocks";
+    perD1Row?: { d1Writes: number; d1RowsWritten: number; bytes: number };
     storageBytesPerDriver?: number;
   }[];
   dashboard?: { requests: number; d1Reads: number; d1Writes: number; doCalls: number; workerdCpuMs: number };
@@ -125,17 +129,21 @@ function fleet(units: EngineFile, drivers: number, rate: number) {
   const pollsPerSecond = 1000 / units.intervalMs;
   const offersPerSecond = rate / 60;
   const searchSeconds = SEARCH_HOURS * 3600;
+  // D1's rows: every offer shown, or only the blocks won (a handful a day, however many offers come).
+  const row = u.perD1Row ?? { d1Writes: u.perOffer.d1Writes, d1RowsWritten: u.perOffer.d1RowsWritten, bytes: u.perOffer.d1BytesUsed };
+  const rowsPerDay = u.d1Rows === "won blocks" ? Math.min(WON_BLOCKS_PER_DRIVER_DAY, rate * 60 * SEARCH_HOURS) : rate * 60 * SEARCH_HOURS;
+  const rowsPerSecond = rowsPerDay / searchSeconds;
   // While searching (all drivers at once: the peak the limits are checked against).
   const perDriver = {
     platformCalls: pollsPerSecond * u.perPoll.platformCalls,
     alarms: pollsPerSecond * u.perPoll.alarms,
     d1Reads: pollsPerSecond * u.perPoll.d1Reads,
-    d1Writes: offersPerSecond * u.perOffer.d1Writes,
+    d1Writes: rowsPerSecond * row.d1Writes,
     d1RowsRead: pollsPerSecond * u.perPoll.d1RowsRead,
-    d1RowsWritten: offersPerSecond * u.perOffer.d1RowsWritten,
+    d1RowsWritten: rowsPerSecond * row.d1RowsWritten,
     // setAlarm is billed as a row written.
     storageRows: pollsPerSecond * (u.emptyPoll.storageRowsWritten + u.perPoll.alarmsSet) + offersPerSecond * u.perOffer.storageRowsWritten,
-    d1BytesPerDay: u.perOffer.d1BytesUsed * rate * 60 * SEARCH_HOURS,
+    d1BytesPerDay: row.bytes * rowsPerDay,
   };
   const perSecond = Object.fromEntries(Object.entries(perDriver).map(([k, v]) => [k, v * drivers])) as typeof perDriver;
   const month = (x: number) => x * searchSeconds * DAYS_A_MONTH;
@@ -192,7 +200,11 @@ function printTables(label: string, units: EngineFile) {
     `\n## ${label}\n\nUnit costs (bench:engine, N = ${u.drivers}, ${units.commit ?? "?"}): per poll ${n(u.perPoll.d1Reads, 3)} D1 reads, ` +
       `${n(u.perPoll.platformCalls, 3)} platform calls, ${n(u.emptyPoll.storageRowsWritten + u.perPoll.alarmsSet, 2)} storage rows written when nothing new (setAlarm included), ` +
       `${n(u.perPoll.workerdCpuMs, 1)} ms workerd CPU (upper bound); per offer ${n(u.perOffer.d1Writes, 3)} D1 write statements, ${n(u.perOffer.d1RowsWritten, 2)} D1 rows written, ` +
-      `${n(u.perOffer.d1BytesUsed)} D1 bytes, ${n(u.perOffer.storageRowsWritten, 2)} storage rows. Durable Object duration priced at ${platformMs} ms of platform call + the CPU per poll.`,
+      `${n(u.perOffer.d1BytesUsed)} D1 bytes, ${n(u.perOffer.storageRowsWritten, 2)} storage rows. ` +
+      (u.d1Rows === "won blocks"
+        ? `D1 holds won blocks only: ${WON_BLOCKS_PER_DRIVER_DAY} a driver-day at ${n(u.perD1Row!.bytes)} bytes and ${n(u.perD1Row!.d1Writes, 2)} write statements each. `
+        : "D1 holds a row per offer shown. ") +
+      `Durable Object duration priced at ${platformMs} ms of platform call + the CPU per poll.`,
   );
   console.log(
     "\n| drivers | offers/min | platform calls/s | alarms/s | D1 statements/s (read + write) | D1 rows written/s | D1 growth/day | days to 10 GB | storage rows written/s | first wall |\n|---|---|---|---|---|---|---|---|---|---|",
@@ -244,12 +256,14 @@ function printElse(units: EngineFile) {
   }
   const last = units.sizes.at(-1)!;
   if (last.storageBytesPerDriver !== undefined) {
-    const history = last.perOffer.d1BytesUsed * 2 * 60 * SEARCH_HOURS * RETENTION_DAYS;
+    // An offer's row in an engine's history is about the size of its row in D1 (the same columns, three indexes).
+    const rowBytes = last.perD1Row?.bytes ?? last.perOffer.d1BytesUsed;
+    const history = rowBytes * 2 * 60 * SEARCH_HOURS * RETENTION_DAYS;
     const stored = (drivers: number, perDriver: number) =>
       Math.max(0, (drivers * perDriver) / 1e9 - PRICES.doStoredGbMonth.included) * PRICES.doStoredGbMonth.perGb;
     lines.push(
       `Durable Object stored data: one engine's database measured ${n(last.storageBytesPerDriver / 1000, 1)} KB, ${gb(10_000 * last.storageBytesPerDriver)} at 10,000 engines (${money(stored(10_000, last.storageBytesPerDriver))} a month). ` +
-        `Ninety days of offers at 2 a minute and ${n(last.perOffer.d1BytesUsed)} bytes each (their D1 size) would be ${n(history / 1e6, 1)} MB an engine, ${gb(10_000 * history)} at 10,000 (${money(stored(10_000, history))} a month, $${PRICES.doStoredGbMonth.perGb}/GB-month): far under the 10 GB an object may hold.`,
+        `Ninety days of offers at 2 a minute and ${n(rowBytes)} bytes each (an offer's row in D1) would be ${n(history / 1e6, 1)} MB an engine, ${gb(10_000 * history)} at 10,000 (${money(stored(10_000, history))} a month, $${PRICES.doStoredGbMonth.perGb}/GB-month): far under the 10 GB an object may hold.`,
     );
   }
   const s = units.signIn;

@@ -8,6 +8,11 @@ import { type D1Bytes, per } from "./units.ts";
 
 /** A searching driver-day: 10 hours at the interval. */
 const SEARCH_HOURS = 10;
+/**
+ * Blocks a driver wins in a day, when D1 holds only won blocks: 4 (eight hours of two-hour blocks).
+ * Blocks cannot overlap and a day has 24 hours, so it stays a handful however many offers come.
+ */
+export const WON_BLOCKS_PER_DRIVER_DAY = 4;
 
 /**
  * The engines' own databases (capture.usage's storageBytes, a size at each line): the mean size at
@@ -47,6 +52,8 @@ export function engineUnits(m: {
   storage: ReturnType<typeof storageGrowth>;
   bytesFrom: D1Bytes;
   bytesTo: D1Bytes;
+  /** Blocks the engines won in the window (the platform's accepts). */
+  won: number;
 }) {
   const u = (key: string) => m.usage[key] ?? 0;
   const offersPerPoll = per(m.shown, m.polls);
@@ -55,6 +62,16 @@ export function engineUnits(m: {
   const emptyStorage = per(u("emptyPollStorageRows"), u("emptyPolls"));
   const perOfferBytes = per(m.bytesTo.usedBytes - m.bytesFrom.usedBytes, m.shown);
   const dayOffers = m.assumedOffersPerMinute * SEARCH_HOURS * 60;
+  // What D1 holds: a row per offer shown, or (the history in the engines' objects) per block won.
+  const rowsAdded = m.bytesTo.offers - m.bytesFrom.offers;
+  const d1Rows: "every offer" | "won blocks" = rowsAdded <= m.won && rowsAdded < m.shown ? "won blocks" : "every offer";
+  const rowsPerOffer = per(rowsAdded, m.shown);
+  const perD1Row = {
+    d1Writes: per(per(u("d1Writes"), offersInLines), rowsPerOffer),
+    d1RowsWritten: per(per(u("d1RowsWritten"), offersInLines), rowsPerOffer),
+    bytes: per(m.bytesTo.usedBytes - m.bytesFrom.usedBytes, rowsAdded),
+  };
+  const dayRows = d1Rows === "won blocks" ? Math.min(WON_BLOCKS_PER_DRIVER_DAY, dayOffers) : dayOffers;
   return {
     drivers: m.drivers,
     windowSeconds: m.windowMs / 1000,
@@ -92,7 +109,11 @@ export function engineUnits(m: {
     },
     /** One engine's own database (KV keys and SQL tables), bytes, at the end of the window. */
     storageBytesPerDriver: m.storage.meanBytes,
-    driverDay: { polls: (SEARCH_HOURS * 3_600_000) / m.intervalMs, offers: dayOffers, d1Bytes: perOfferBytes * dayOffers },
+    /** What one row of D1's `offers` costs, and what they are rows of. */
+    d1Rows,
+    won: m.won,
+    perD1Row,
+    driverDay: { polls: (SEARCH_HOURS * 3_600_000) / m.intervalMs, offers: dayOffers, d1Rows: dayRows, d1Bytes: perD1Row.bytes * dayRows },
   };
 }
 
@@ -129,9 +150,20 @@ export function printEngineUnits(rows: EngineUnits[], intervalMs: number, assume
     (r) => `${num(r.perOffer.storageRowsWritten)} / ${num(r.perOffer.storageBytes, 0)}`,
   );
   line("one engine's storage (its SQLite database)", (r) => `${num(r.storageBytesPerDriver, 0)} bytes`);
+  line(
+    "D1 rows are (offers shown / blocks won / rows added)",
+    (r) => `${r.d1Rows} (${r.offersShown} / ${r.won} / ${num(r.perOffer.d1RowsAdded * r.offersShown, 0)})`,
+  );
+  line(
+    "per D1 row: write statements / rows written (meta) / bytes in use",
+    (r) => `${num(r.perD1Row.d1Writes, 3)} / ${num(r.perD1Row.d1RowsWritten)} / ${num(r.perD1Row.bytes, 0)}`,
+  );
   const last = rows.at(-1)!;
   console.log(
-    `\nD1 growth per searching driver-day: ${Math.round(last.driverDay.d1Bytes)} bytes (${SEARCH_HOURS} h at a ${intervalMs / 1000} s interval, ${assumedOffersPerMinute} new offers a minute assumed; this run showed ${num(last.offersPerDriverMinute)} a minute)`,
+    `\nD1 growth per searching driver-day: ${Math.round(last.driverDay.d1Bytes)} bytes (${SEARCH_HOURS} h at a ${intervalMs / 1000} s interval, ${assumedOffersPerMinute} new offers a minute assumed, this run showed ${num(last.offersPerDriverMinute)}; ` +
+      (last.d1Rows === "won blocks"
+        ? `D1 holds won blocks only: ${num(last.driverDay.d1Rows, 0)} won a day × ${num(last.perD1Row.bytes, 0)} bytes)`
+        : `D1 holds every offer: ${num(last.driverDay.d1Rows, 0)} a day × ${num(last.perD1Row.bytes, 0)} bytes)`),
   );
   console.log(`D1 statements per poll that brings nothing new: ${num(last.emptyPoll.d1Statements, 3)}`);
 }

@@ -20,11 +20,9 @@
  * --switch-concurrency K (switch requests in flight at once), --skip-build, --build-dir DIR, --port P (the Worker;
  * the fake platform takes P+1; default: the first two free ports from 8834).
  */
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { importJWK, SignJWT } from "jose";
-import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freePorts } from "../scripts/ports.ts";
 import { sealSecret } from "../src/worker/auth/secret-box.ts";
 import { DEFAULT_STATIONS, startFakePlatform } from "../test/fake-platform/server.ts";
@@ -287,29 +285,23 @@ const offerAt = (station: string, hoursAhead: number, payCents: number, lifetime
   return { app: "flex", serviceAreaId: station, startsAt, endsAt: startsAt + 3 * 3_600_000, payCents, expiresInMs: lifetime };
 };
 
-/** Offer ids recorded in D1 for these users. */
-function recordedOffers(userIds: number[]): Map<number, Set<string>> {
-  const out = new Map<number, Set<string>>();
-  const query = `SELECT user_id AS u, platform_offer_id AS o FROM offers WHERE user_id BETWEEN ${Math.min(...userIds)} AND ${Math.max(...userIds)}`;
-  const raw = spawnJson(["d1", "execute", "DB", "--local", `--persist-to=${state}`, "--json", "--command", query]);
-  for (const row of raw) {
-    if (!out.has(row.u)) out.set(row.u, new Set());
-    out.get(row.u)!.add(row.o);
-  }
+/**
+ * Offers each engine recorded in its driver's history, read as the driver reads them (the
+ * dashboard's offers page counts them), a few drivers at a time. The history records an offer once
+ * (unique per offer), so a count below the offers shown is an offer lost.
+ */
+async function recordedCounts(group: BenchDriver[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const readOne = async (d: BenchDriver) => {
+    const res = await fetch(`${worker.url}/api/driver/offers?pageSize=20`, {
+      headers: { Authorization: `Bearer ${d.token}` },
+      signal: AbortSignal.timeout(REQUEST_MS),
+    });
+    if (!res.ok) throw new Error(`offers of driver ${d.userId}: ${res.status} ${await res.text()}`);
+    out.set(d.userId, ((await res.json()) as { total: number }).total);
+  };
+  for (let i = 0; i < group.length; i += 20) await Promise.all(group.slice(i, i + 20).map(readOne));
   return out;
-}
-
-function spawnJson(args: string[]): { u: number; o: string }[] {
-  const result = spawnSync("wrangler", args, {
-    encoding: "utf8",
-    maxBuffer: 512 * 1024 * 1024,
-    timeout: 120_000,
-    env: { ...process.env, ...LOCAL_RUNTIME_ENV },
-  });
-  if (result.status !== 0)
-    throw new Error(`wrangler ${args.slice(0, 3).join(" ")} failed${result.error ? ` (${result.error.message})` : ""}: ${result.stderr}`);
-  const parsed = JSON.parse(result.stdout) as { results: { u: number; o: string }[] }[];
-  return parsed.flatMap((p) => p.results);
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -462,14 +454,13 @@ try {
         if (Math.abs(times[i]! - times[i - 1]! - INTERVAL_MS) <= ON_TIME_MS) onTime++;
       }
     }
-    const recorded = recordedOffers(group.map((d) => d.userId));
+    const recorded = await recordedCounts(group);
     let shown = 0;
     let unrecorded = 0;
     for (const d of group) {
       const ids = after.drivers[d.driverId]?.shownIds ?? [];
       shown += ids.length;
-      const mine = recorded.get(d.userId) ?? new Set<string>();
-      unrecorded += ids.filter((id) => !mine.has(id)).length;
+      unrecorded += Math.max(0, ids.length - (recorded.get(d.userId) ?? 0));
     }
     const doubles = after.doubleAccepts - before.doubleAccepts;
     const overlaps = after.overlaps - before.overlaps;
@@ -478,6 +469,8 @@ try {
     console.log(
       `| ${n} | ${(onMs / 1000).toFixed(1)} s / ${(offMs / 1000).toFixed(1)} s | ${polls} (${pct(polls / expected)} of ${Math.round(expected)}) | ${pct(share)} | ${overLimit} | ${doubles} / ${overlaps} | ${shown} / ${unrecorded} | ${polls ? `${fmt((cpu.worker * 1000) / polls)} / ${fmt((cpu.own * 1000) / polls)}` : "–"} |`,
     );
+    const mine = new Set(group.map((d) => d.driverId));
+    const wonInWindow = (await accepts()).filter((a) => mine.has(a.driverId) && a.result === "won" && a.at >= from && a.at <= to).length;
     let shownInWindow = 0;
     for (const d of group) shownInWindow += (statsTo.drivers[d.driverId]?.shown ?? 0) - (statsFrom.drivers[d.driverId]?.shown ?? 0);
     unitRows.push(
@@ -494,6 +487,7 @@ try {
         storage: storageGrowth(workerLog.within("capture.usage", from, to)),
         bytesFrom,
         bytesTo,
+        won: wonInWindow,
       }),
     );
     if (overLimit !== 0 || doubles !== 0 || overlaps !== 0 || unrecorded !== 0 || polls === 0) correct = false;

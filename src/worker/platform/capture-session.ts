@@ -22,7 +22,7 @@ import {
 import { textDisconnected, textWonBlock } from "./driver-texts";
 import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
 import { platformFor } from "./http-platform";
-import { OfferHistory, type OfferStatus } from "./offer-history";
+import { HISTORY_READ_LIMIT, OfferHistory, type OfferStatus } from "./offer-history";
 import { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type PlatformStation, type ScheduledBlock } from "./platform";
 import { type Backoff, backoffAfter, earliestPoll, nextPoll, pollIntervalMs, wakeWhilePaused } from "./poll-pacing";
@@ -252,12 +252,14 @@ export class CaptureSession extends DurableObject<Env> {
     return insightsReport(this.insightRows(days, now), profile?.filters ?? null, days, now);
   }
 
-  /** The what-if: the period's offers replayed under other filters (src/shared/replay.ts). */
+  /** The what-if: the period's offers replayed under other filters (src/shared/replay.ts); `tookMs` counts the read too. */
   async whatIf(userId: number, request: WhatIfRequest): Promise<WhatIfResult> {
     this.bind(userId);
     await this.ensureHistory();
+    const started = performance.now();
     const now = Date.now();
-    return whatIf(this.history.seenSince(now - request.days * DAY_MS), request, now);
+    const result = whatIf(this.history.seenSince(now - request.days * DAY_MS, HISTORY_READ_LIMIT, { reasons: false }), request, now);
+    return { ...result, tookMs: Math.round((performance.now() - started) * 10) / 10 };
   }
 
   /** Offers seen in the period, and the won blocks starting in the earnings' weeks (a block is won days before it starts). */

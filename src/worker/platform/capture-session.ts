@@ -58,6 +58,8 @@ const SCHEDULE_TTL_MS = 15 * 60_000;
 /** The history is pruned (RETENTION) at most this often, and a stopped object wakes this often to prune it. */
 const DAY_MS = 86_400_000;
 const HOUSEKEEPING_EVERY_MS = DAY_MS;
+/** The what-if keeps the period it read this long, while nothing new is recorded. */
+const REPLAY_ROWS_TTL_MS = 60_000;
 
 export type OffersPageData = { counts: Record<OfferStatus, number>; rows: HistoryOffer[]; filters: DriverFilters | null };
 
@@ -67,6 +69,8 @@ export class CaptureSession extends DurableObject<Env> {
   private stopReason: StopReason;
   private readonly ledger: OfferLedger;
   private readonly history: OfferHistory;
+  /** The what-if's last period read (replayRows). */
+  private replayCache: { days: InsightPeriod; version: number; at: number; rows: HistoryOffer[] } | null = null;
   /** The move of this driver's offers out of D1, once (offer-history.ts importFromD1). */
   private importing: Promise<void> | null = null;
   private backoff: Backoff;
@@ -258,8 +262,25 @@ export class CaptureSession extends DurableObject<Env> {
     await this.ensureHistory();
     const started = performance.now();
     const now = Date.now();
-    const result = whatIf(this.history.seenSince(now - request.days * DAY_MS, HISTORY_READ_LIMIT, { reasons: false }), request, now);
+    const result = whatIf(this.replayRows(request.days, now), request, now);
     return { ...result, tookMs: Math.round((performance.now() - started) * 10) / 10 };
+  }
+
+  /**
+   * The period's offers for the what-if. A driver tries filter after filter within a minute or
+   * two, so the month read once (most of a what-if's time) is kept for a minute, while nothing new
+   * is recorded; the period still ends at each call's `now`.
+   */
+  private replayRows(days: InsightPeriod, now: number): HistoryOffer[] {
+    const version = this.history.version;
+    const kept = this.replayCache;
+    const from = now - days * DAY_MS;
+    if (kept && kept.days === days && kept.version === version && now - kept.at < REPLAY_ROWS_TTL_MS) {
+      return kept.rows[0] && kept.rows[0].seenAt >= from ? kept.rows : kept.rows.filter((o) => o.seenAt >= from);
+    }
+    const rows = this.history.seenSince(from, HISTORY_READ_LIMIT, { reasons: false });
+    this.replayCache = { days, version, at: now, rows };
+    return rows;
   }
 
   /** Offers seen in the period, and the won blocks starting in the earnings' weeks (a block is won days before it starts). */

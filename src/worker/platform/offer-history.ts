@@ -71,6 +71,9 @@ function toOffer(r: Row): HistoryOffer {
 }
 
 export class OfferHistory {
+  /** Changes since this object started (records, updates, prunes): what was read before is stale when it moved. */
+  version = 0;
+
   constructor(
     private readonly sql: SqlStorage,
     private readonly kv: SyncKvStorage,
@@ -131,7 +134,10 @@ export class OfferHistory {
       won ? null : 0,
     );
     const added = cursor.toArray().length > 0;
-    if (added) this.count(r.status, 1);
+    if (added) {
+      this.count(r.status, 1);
+      this.version++;
+    }
     return added;
   }
 
@@ -199,6 +205,7 @@ export class OfferHistory {
 
   /** Marks a won block given back or checked in; D1's copy follows with the next shareWon. */
   update(id: number, change: { forfeitedAt?: number; arrivedAt?: number }) {
+    this.version++;
     if (change.forfeitedAt !== undefined) this.sql.exec("UPDATE offers SET forfeited_at = ?, shared_at = NULL WHERE id = ?", change.forfeitedAt, id);
     if (change.arrivedAt !== undefined) this.sql.exec("UPDATE offers SET arrived_at = ?, shared_at = NULL WHERE id = ?", change.arrivedAt, id);
   }
@@ -242,7 +249,10 @@ export class OfferHistory {
         now - keep,
         PRUNE_BATCH,
       ).rowsWritten;
-      if (n > 0) this.count(status, -n);
+      if (n > 0) {
+        this.count(status, -n);
+        this.version++;
+      }
       deleted += n;
     }
     return deleted;

@@ -300,11 +300,6 @@ export class OfferHistory {
     return moved;
   }
 
-  /** A history just begun has nothing in D1 to move. */
-  markImported() {
-    if (!this.kv.get<boolean>("history.imported")) this.kv.put("history.imported", true);
-  }
-
   imported(): boolean {
     return this.kv.get<boolean>("history.imported") === true;
   }

@@ -170,7 +170,12 @@ async function expectSent(page: Page, lang: Lang, marker: string, phones: string
   await page.locator(".campaign-message", { hasText: marker }).waitFor();
   await page.locator(".campaign-summary .badge", { hasText: w.done }).waitFor({ timeout: 30_000 });
   const ledger = page.getByRole("table", { name: w.ledger });
-  await ledger.locator("tbody tr").first().waitFor();
+  // The badge can say done before the ledger's last fetch lands (it fetches once more when the
+  // campaign ends): wait for its last row, then count.
+  await ledger
+    .locator("tbody tr")
+    .nth(Math.min(n, 20) - 1)
+    .waitFor();
   assert.equal(await ledger.locator("tbody tr").count(), Math.min(n, 20), "the ledger's first page lists the recipients");
   for (const phone of phones.slice(0, 20)) await ledger.getByRole("cell", { name: shown(phone), exact: true }).waitFor();
 

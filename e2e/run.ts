@@ -1,6 +1,9 @@
 /**
  * End-to-end run: builds the app, serves the production build with `wrangler dev` on its own
- * throw-away local state (migrated and seeded), then runs e2e/*.test.ts in Debian's Chromium.
+ * throw-away local state (migrated and seeded), then runs e2e/*.test.ts in Debian's Chromium, in
+ * two lanes at once: the flows one file after another on that runtime, and beside them the axe
+ * walk (on a second runtime over a copy of the seeded state) and the campaign crash (runtimes of
+ * its own). The lane beside prints its output after the flows'; a table gives each lane's time.
  */
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";

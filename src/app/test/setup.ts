@@ -6,8 +6,9 @@ import { apiServer } from "./api-server";
 // Vitest runs without globals, so Testing Library cannot register its own clean-up.
 afterEach(() => cleanup());
 
-// findBy/waitFor give up after this long; the default second is too short on a busy machine.
-configure({ asyncUtilTimeout: 5000 });
+// findBy/waitFor give up after this long; the default second is too short on a busy machine. The
+// first render of a lazy layout under CI's three parallel jobs took 5.5 s once; tests time out at 30 s.
+configure({ asyncUtilTimeout: 10_000 });
 
 // App tests never reach a network: msw answers every request, a test's handlers first; one they
 // do not take (a late SWR retry after a test has ended, say) fails as a network error, instead of

@@ -74,7 +74,8 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("settles an accepted send whose callback never came from the provider's record, and never sends it again", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    // The lookup that settles it has the provider time-out too: 1.5 s, as 500 ms failed once under CI's load.
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     // The callback is refused for good (the provider gave up retrying it): only the lookup can tell.
     await s.configure({ script: [{ kind: "accept-timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
@@ -94,7 +95,7 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("takes the outcome the provider's record gives: undelivered is failed with Twilio's code", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500", APP_ORIGIN: "http://127.0.0.1:9" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500", APP_ORIGIN: "http://127.0.0.1:9" });
     const phone = uniquePhone();
     await s.configure({ script: [{ kind: "accept-timeout" }], callbackDelayMs: 0, undeliverable: [phone] });
     const id = await expanded(s, [phone]);

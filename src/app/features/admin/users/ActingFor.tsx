@@ -4,9 +4,9 @@ import { Link, useParams } from "react-router";
 import { formatUsPhone } from "../../../../shared/phone";
 import { PageHead } from "../../../components/ui/PageHead";
 import { USERS_NS } from "../../../i18n/admin-users";
-import { ApiClientError } from "../../../lib/api-client";
 import { usePageTitle } from "../../../lib/page-title";
 import { type UserView, useUser } from "./api";
+import { UserLoadError } from "./UserLoadError";
 import "../lists.css";
 import "./users.css";
 
@@ -26,22 +26,7 @@ export function ActingFor({ view, children }: { view: ActingForView; children: (
   usePageTitle(u ? title(u.name) : null);
   const back = { to: `/admin/users/${id}`, label: t("actingFor.backToUser") };
 
-  if (user.error && !user.data) {
-    const missing = user.error instanceof ApiClientError && (user.error.status === 404 || user.error.status === 400);
-    return (
-      <section>
-        <PageHead back={{ to: "/admin/users", label: t("backToUsers") }} title={missing ? t("notFound") : t("title")} />
-        <div className="alert" role="alert">
-          <p>{missing ? t("notFoundHelp") : t("error")}</p>
-          {!missing && (
-            <button type="button" className="button button-secondary" onClick={() => void user.mutate()}>
-              {t("retry")}
-            </button>
-          )}
-        </div>
-      </section>
-    );
-  }
+  if (user.error && !user.data) return <UserLoadError user={user} back={{ to: "/admin/users", label: t("backToUsers") }} />;
   if (!u) {
     return (
       <div className="loading-block" role="status">

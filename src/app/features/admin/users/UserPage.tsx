@@ -5,7 +5,6 @@ import { formatDDMMYY } from "../../../../shared/dates";
 import { formatUsPhone } from "../../../../shared/phone";
 import { PageHead } from "../../../components/ui/PageHead";
 import { USERS_NS } from "../../../i18n/admin-users";
-import { ApiClientError } from "../../../lib/api-client";
 import { usePageTitle } from "../../../lib/page-title";
 import { useSession } from "../../../lib/session";
 import { formatDateTime } from "../format";
@@ -17,6 +16,7 @@ import { OptOutsSection } from "./OptOutsSection";
 import { ProfileSection } from "./ProfileSection";
 import { ResellerSection } from "./ResellerSection";
 import { ServiceTimeSection } from "./ServiceTimeSection";
+import { UserLoadError } from "./UserLoadError";
 import "../lists.css";
 import "./users.css";
 
@@ -31,22 +31,7 @@ export default function UserPage() {
   usePageTitle(user.data?.user.name);
   const back = { to: "/admin/users", label: t("backToUsers") };
 
-  if (user.error && !user.data) {
-    const missing = user.error instanceof ApiClientError && (user.error.status === 404 || user.error.status === 400);
-    return (
-      <section>
-        <PageHead back={back} title={missing ? t("notFound") : t("title")} />
-        <div className="alert" role="alert">
-          <p>{missing ? t("notFoundHelp") : t("error")}</p>
-          {!missing && (
-            <button type="button" className="button button-secondary" onClick={() => void user.mutate()}>
-              {t("retry")}
-            </button>
-          )}
-        </div>
-      </section>
-    );
-  }
+  if (user.error && !user.data) return <UserLoadError user={user} back={back} />;
   if (!user.data) {
     return (
       <div className="loading-block" role="status">

@@ -17,8 +17,9 @@ import { usePageTitle } from "../../lib/page-title";
 import { type CalendarView, driverApi, useCalendar, useFilters } from "./api";
 import { waitMessage } from "./connect-errors";
 import { windowsFormSchema } from "./filters-form";
-import { addDays, blockSpan, clock, localDate, localeOf, mondayOf, money, today } from "./format";
+import { addDays, mondayOf, money, today } from "./format";
 import { fullWeek, ScheduleEditor, scheduleErrorTexts, type WeekSchedule } from "./ScheduleEditor";
+import { blockSpan, clock, localDate, localeOf } from "./station-time";
 import "./driver.css";
 import "../../i18n/driver";
 

@@ -4,7 +4,8 @@ import useSWR from "swr";
 import { Badge, type BadgeTone } from "../../components/ui/Badge";
 import { StatusView } from "../../components/ui/StatusView";
 import { api, unwrap } from "../../lib/api-client";
-import { localeOf, money } from "./format";
+import { money } from "./format";
+import { localeOf } from "./station-time";
 
 const TONES: Record<string, BadgeTone> = { processing: "info", successful: "success", failed: "danger", refunded: "warning" };
 

@@ -1,75 +1,74 @@
 /**
- * How the driver screens write money, lengths and station-local times, in the interface's language.
- * Times are always the station's (its IANA zone), as the driver will live them.
+ * How the driver screens write money, counts, shares, hours of the day and the names of weekdays
+ * and months, in the interface's language (en-US, es-US), and read the amounts and lengths typed
+ * into the filters. Written by hand, not through Intl: the first Intl formatter a page builds loads
+ * the browser's locale data, a task of 25–60 ms on this host's Chromium (×4 on Lighthouse's phone),
+ * and the insights page, pre-rendered, needs none. Tests hold every writer equal to Intl in both
+ * languages. Times in a station's zone are in station-time.ts.
  */
 import type { TFunction } from "i18next";
 
-const locales = { en: "en-US", es: "es-US" } as const;
-export const localeOf = (lang: string) => (lang === "es" ? locales.es : locales.en);
+const spanish = (lang: string) => lang === "es";
+/** Thousands with commas, as en-US and es-US both group. */
+const grouped = (whole: number) => String(whole).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
-// Formatters are kept, one per locale, zone and shape: building one costs far more than formatting
-// (a page of 20 offers built 80 per render, and the dashboard renders again at every poll). Bounded,
-// since zones are few but could be many; past the bound the oldest is dropped.
-const MAX_FORMATTERS = 256;
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
-
-function kept<F extends Intl.NumberFormat | Intl.DateTimeFormat>(key: string, build: () => F): F {
-  let formatter = formatters.get(key) as F | undefined;
-  if (!formatter) {
-    formatter = build();
-    if (formatters.size >= MAX_FORMATTERS) formatters.delete(formatters.keys().next().value!);
-    formatters.set(key, formatter);
-  }
-  return formatter;
+/** Dollars: whole ones bare ("$84"), others with their cents ("$84.50"); the same in en-US and es-US. */
+export function money(cents: number, _lang: string): string {
+  const whole = Math.round(Math.abs(cents));
+  const sign = cents < 0 && whole > 0 ? "-" : "";
+  const dollars = grouped(Math.floor(whole / 100));
+  return whole % 100 === 0 ? `${sign}$${dollars}` : `${sign}$${dollars}.${String(whole % 100).padStart(2, "0")}`;
 }
 
-// The first formatter a page builds, of any kind, also loads the browser's locale data, which costs
-// far more than any later one (130–190 ms in Chromium at the 4× CPU slowdown of Lighthouse's phone,
-// against under 10 ms for the next): on the dashboard it fell in the render of the page's first data,
-// one long task with the whole page. This module loads with the page's code, which comes before the
-// page can render (the route table, the guard and the user first), so a first formatter is built in
-// the next task. Not when the browser is idle: in a trace of the dashboard loading, an idle callback
-// came only after the render it was meant to precede.
-function warmUp() {
-  new Intl.DateTimeFormat(locales.en, { timeZone: "America/New_York", hour: "numeric" }).format(0);
-}
-setTimeout(warmUp, 0);
-
-const dateTime = (lang: string, options: Intl.DateTimeFormatOptions) =>
-  kept(`${localeOf(lang)} ${JSON.stringify(options)}`, () => new Intl.DateTimeFormat(localeOf(lang), options));
-
-export function money(cents: number, lang: string): string {
-  const fractionDigits = cents % 100 === 0 ? 0 : 2;
-  return kept(
-    `${localeOf(lang)} USD ${fractionDigits}`,
-    () => new Intl.NumberFormat(localeOf(lang), { style: "currency", currency: "USD", minimumFractionDigits: fractionDigits }),
-  ).format(cents / 100);
+/** A whole count as the language writes it ("1,234"); a fraction keeps one decimal ("12.5"). */
+export function count(n: number, _lang: string): string {
+  const tenths = Math.round(Math.abs(n) * 10);
+  const sign = n < 0 && tenths > 0 ? "-" : "";
+  const whole = grouped(Math.floor(tenths / 10));
+  return tenths % 10 === 0 ? `${sign}${whole}` : `${sign}${whole}.${tenths % 10}`;
 }
 
-export function clock(epochMs: number, timeZone: string, lang: string): string {
-  return dateTime(lang, { timeZone, hour: "numeric", minute: "2-digit" }).format(epochMs);
+/** A share (0–1) as a percentage: "42%". */
+export function percent(share: number, _lang: string): string {
+  return `${Math.round(share * 100)}%`;
 }
 
-export function dayAndTime(epochMs: number, timeZone: string, lang: string): string {
-  return dateTime(lang, { timeZone, weekday: "short", month: "short", day: "numeric", hour: "numeric", minute: "2-digit" }).format(epochMs);
-}
+const WEEKDAY_KEYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const WEEKDAYS = {
+  en: ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"],
+  es: ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"],
+};
+const WEEKDAYS_SHORT = {
+  en: ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"],
+  es: ["lun", "mar", "mié", "jue", "vie", "sáb", "dom"],
+};
+const MONTHS_SHORT = {
+  en: ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"],
+  es: ["ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sept", "oct", "nov", "dic"],
+};
+const weekdayIndex = (weekday: string) => Math.max(0, WEEKDAY_KEYS.indexOf(weekday));
 
-/** "Wed, Jun 10, 10:00 AM – 1:00 PM EDT": a block in its station's time. */
-export function blockSpan(startsAt: number, endsAt: number, timeZone: string, lang: string): string {
-  const end = dateTime(lang, { timeZone, hour: "numeric", minute: "2-digit", timeZoneName: "short" }).format(endsAt);
-  return `${dayAndTime(startsAt, timeZone, lang)} – ${end}`;
-}
-
+/** A weekday ("mon"…"sun") by name: "Monday", "lunes". */
 export function weekdayName(weekday: string, lang: string): string {
-  // 2024-01-01 was a Monday.
-  const index = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(weekday);
-  return dateTime(lang, { weekday: "long", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
+  return WEEKDAYS[spanish(lang) ? "es" : "en"][weekdayIndex(weekday)]!;
 }
 
 /** A weekday's short name: "Mon", "lun". */
 export function weekdayShort(weekday: string, lang: string): string {
-  const index = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].indexOf(weekday);
-  return dateTime(lang, { weekday: "short", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1 + Math.max(0, index)));
+  return WEEKDAYS_SHORT[spanish(lang) ? "es" : "en"][weekdayIndex(weekday)]!;
+}
+
+/** A calendar date (YYYY-MM-DD) as a short day: "Mar 9", "9 mar". The day itself, which no zone can shift. */
+export function shortDate(date: string, lang: string): string {
+  const month = MONTHS_SHORT[spanish(lang) ? "es" : "en"][Number(date.slice(5, 7)) - 1];
+  const day = Number(date.slice(8, 10));
+  return spanish(lang) ? `${day} ${month}` : `${month} ${day}`;
+}
+
+/** An hour of the day (0–23) as a clock says it: "3 PM", "3 p.m.". */
+export function hourName(hour: number, lang: string): string {
+  const half = hour < 12 ? (spanish(lang) ? "a.m." : "AM") : spanish(lang) ? "p.m." : "PM";
+  return `${hour % 12 || 12} ${half}`;
 }
 
 /** Dollars as typed ("70", "70.5", "$70.50") to cents; null when it is not an amount. */
@@ -116,29 +115,4 @@ export function addDays(date: string, days: number): string {
 export function today(): string {
   const now = new Date();
   return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate())).toISOString().slice(0, 10);
-}
-
-/** The calendar date (YYYY-MM-DD) an instant falls on in a zone. */
-export function localDate(epochMs: number, timeZone: string): string {
-  return kept(`en-CA ${timeZone}`, () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })).format(epochMs);
-}
-
-/** A whole count as the language writes it ("1,234"); a fraction keeps one decimal ("12.5"). */
-export function count(n: number, lang: string): string {
-  return kept(`${localeOf(lang)} count`, () => new Intl.NumberFormat(localeOf(lang), { maximumFractionDigits: 1 })).format(n);
-}
-
-/** A share (0–1) as a percentage: "42%". */
-export function percent(share: number, lang: string): string {
-  return kept(`${localeOf(lang)} percent`, () => new Intl.NumberFormat(localeOf(lang), { style: "percent", maximumFractionDigits: 0 })).format(share);
-}
-
-/** A calendar date (YYYY-MM-DD) as a short day: "Mar 9", "9 mar". The day itself, which no zone can shift. */
-export function shortDate(date: string, lang: string): string {
-  return dateTime(lang, { month: "short", day: "numeric", timeZone: "UTC" }).format(Date.parse(`${date}T00:00:00Z`));
-}
-
-/** An hour of the day (0–23) as a clock says it: "3 PM", "3 p.m.". */
-export function hourName(hour: number, lang: string): string {
-  return dateTime(lang, { hour: "numeric", timeZone: "UTC" }).format(Date.UTC(2024, 0, 1, hour));
 }

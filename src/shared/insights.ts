@@ -2,11 +2,10 @@
  * What the insights page (/flex/insights) asks for and gets back: the driver's earnings per week,
  * the market their engine saw, and the what-if replay of their history under other filters. The
  * Worker computes every figure from the offers the driver's capture engine recorded; the SPA only
- * words and draws them (sentences are data, worded in the reader's language).
+ * words and draws them (sentences are data, worded in the reader's language). Its requests' schemas
+ * are in insights-requests.ts, so the page that draws these figures does not carry zod.
  */
-import { z } from "zod";
 import type { SkipReason } from "./accept-plan";
-import { driverFiltersSchema } from "./driver-filters";
 import type { Weekday } from "./zoned-time";
 
 /** One offer the engine was shown, as its driver's history keeps it. */
@@ -32,20 +31,10 @@ export type HistoryOffer = {
 /** The periods the market and the what-if look back over. */
 export const INSIGHT_PERIODS = [7, 30] as const;
 export type InsightPeriod = (typeof INSIGHT_PERIODS)[number];
+/** The period the page opens on. */
+export const FIRST_INSIGHT_PERIOD: InsightPeriod = 30;
 /** Weeks of earnings shown. */
 export const EARNINGS_WEEKS = 8;
-
-/** Unknown keys are refused (a typo is an error, not the default period). */
-export const insightsQuerySchema = z
-  .object({
-    days: z.coerce
-      .number()
-      .pipe(z.union([z.literal(7), z.literal(30)]))
-      .default(30),
-  })
-  .strict();
-export const whatIfRequestSchema = z.object({ days: z.union([z.literal(7), z.literal(30)]).default(30), filters: driverFiltersSchema }).strict();
-export type WhatIfRequest = z.infer<typeof whatIfRequestSchema>;
 
 /** A station-local week (Monday first): blocks won and kept, and those given back. */
 export type EarningsWeek = {

@@ -20,9 +20,9 @@ import {
   type MarketReport,
   type MarketSlice,
   type ReplayTotals,
-  type WhatIfRequest,
   type WhatIfResult,
 } from "../../shared/insights";
+import type { WhatIfRequest } from "../../shared/insights-requests";
 import { evaluateOffer } from "../../shared/offer-filter";
 import { replayHistory } from "../../shared/replay";
 import { type LocalReading, localReading, WEEKDAYS } from "../../shared/zoned-time";

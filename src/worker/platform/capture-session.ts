@@ -1,7 +1,8 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "../../shared/accept-plan";
 import { type DriverFilters, toCaptureFilters } from "../../shared/driver-filters";
-import { EARNINGS_WEEKS, type HistoryOffer, type InsightPeriod, type InsightsReport, type WhatIfRequest, type WhatIfResult } from "../../shared/insights";
+import { EARNINGS_WEEKS, type HistoryOffer, type InsightPeriod, type InsightsReport, type WhatIfResult } from "../../shared/insights";
+import type { WhatIfRequest } from "../../shared/insights-requests";
 import { isKnownTimeZone } from "../../shared/zoned-time";
 import { createDb, type Db } from "../db/client";
 import { insightsReport, whatIf } from "../driver/insights";

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
-import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights";
+import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
 import { maskPhone } from "../../shared/phone";
 import { restoreErasedOptOuts } from "../account/phone-hash";
 import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
 import { driverFiltersSchema } from "../../shared/driver-filters";
-import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights";
+import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
 import { recordAudit, userTarget } from "../auth/audit";
 import { requireUser, requireVerified } from "../auth/middleware";
 import { clientAddress, limitFor } from "../auth/rate-limit";

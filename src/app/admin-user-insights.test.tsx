@@ -87,7 +87,7 @@ describe("a driver's insights, acting for them", () => {
 
     // The what-if answers for the driver's saved filters (read from their dashboard's offers)…
     const region = screen.getByRole("region", { name: "What if?" });
-    expect(within(region).getByLabelText("Minimum block pay ($)")).toHaveValue("70");
+    expect(await within(region).findByLabelText("Minimum block pay ($)")).toHaveValue("70");
     expect(await within(region).findByText(/these filters would have taken 3 blocks for \$240/)).toBeInTheDocument();
     await waitFor(() => expect(calls.find((c) => c.path.endsWith("/what-if"))?.body).toEqual({ days: 30, filters }));
     // …but nothing can be applied, and no driver route is called.

@@ -16,3 +16,38 @@ configure({ asyncUtilTimeout: 10_000 });
 beforeAll(() => apiServer.listen({ onUnhandledFrame: "error" }));
 afterEach(() => apiServer.resetHandlers());
 afterAll(() => apiServer.close());
+
+// happy-dom lays nothing out and its IntersectionObserver never calls back: here every observed
+// element is on screen, told on the next task, as a browser would after its first layout. Parts that
+// wait to be near the screen (components/ui/use-in-view.ts: a chart, the what-if) then render as in a tall window.
+class OnScreenObserver {
+  readonly root = null;
+  readonly rootMargin = "0px";
+  readonly thresholds = [0];
+  private live = true;
+  constructor(private readonly callback: IntersectionObserverCallback) {}
+  observe(target: Element) {
+    setTimeout(() => {
+      if (!this.live) return;
+      const rect = target.getBoundingClientRect();
+      const entry = {
+        target,
+        isIntersecting: true,
+        intersectionRatio: 1,
+        boundingClientRect: rect,
+        intersectionRect: rect,
+        rootBounds: null,
+        time: performance.now(),
+      };
+      this.callback([entry as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+    });
+  }
+  unobserve() {}
+  disconnect() {
+    this.live = false;
+  }
+  takeRecords(): IntersectionObserverEntry[] {
+    return [];
+  }
+}
+globalThis.IntersectionObserver = OnScreenObserver as unknown as typeof IntersectionObserver;

@@ -1,15 +1,18 @@
-import { useEffect, useRef } from "react";
-import uPlot from "uplot";
+import { useEffect, useRef, useState } from "react";
+import type uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { TableScroll } from "./TableScroll";
+import { useInView } from "./use-in-view";
 import "./Chart.css";
 
 /**
  * A bar chart of values per point (a day, a week, an hour of the day…), with one or more lines of
  * another unit (money) on an axis of their own, drawn by uPlot on a canvas sized to its box. Its
  * numbers are also given as a table, for screen readers and for anyone who wants them exactly:
- * behind a "show as a table" toggle, or shown outright. Only lazily loaded modules import it, so
- * uPlot stays in their chunks. Every word comes from the caller (components take no namespace).
+ * behind a "show as a table" toggle (rendered when opened), or shown outright. uPlot is loaded when
+ * the first chart comes near the viewport, and each chart is drawn then, in a task of its own: a
+ * page of charts paints its first screen without them. Should uPlot fail to load, the table is
+ * shown outright. Every word comes from the caller (components take no namespace).
  */
 
 export type ChartSeries = {
@@ -48,73 +51,42 @@ export type ChartProps = {
 
 export const CHART_COLORS = { brand: "#0f766e", accent: "#d97706", danger: "#b91c1c", blue: "#2563eb" };
 const HEIGHT = 220;
+const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000];
 const AXIS = "#64748b";
 const GRID = "#e2e8f0";
 
 export function Chart({ title, points, ticks = points, pointHeading, times, lines, columns = [], summary, asTable, none = "—" }: ChartProps) {
   const box = useRef<HTMLDivElement>(null);
+  const inView = useInView(box);
+  const [open, setOpen] = useState(false);
+  const [undrawable, setUndrawable] = useState(false);
 
   useEffect(() => {
     const el = box.current;
-    if (!el) return;
-    const xs = times ?? points.map((_, i) => i);
-    const barLines = lines.filter((l) => !l.secondary);
-    const right = lines.find((l) => l.secondary);
-    const left = barLines[0];
-    const bars = uPlot.paths.bars?.({ size: [0.7 / Math.max(1, barLines.length), 48], gap: 1 });
-    const opts: uPlot.Options = {
-      width: el.clientWidth || 600,
-      height: HEIGHT,
-      ...(times ? { tzDate: (ts: number) => uPlot.tzDate(new Date(ts * 1000), "Etc/UTC") } : {}),
-      scales: {
-        x: times ? { time: true } : { time: false, range: () => [-0.5, Math.max(0, points.length - 1) + 0.5] },
-        y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
-        ...(right ? { right: { range: (_u, _min, max) => [0, Math.max(100, max)] } } : {}),
+    if (!el || !inView) return;
+    let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let plot: uPlot | undefined;
+    let resize: ResizeObserver | undefined;
+    import("uplot").then(
+      ({ default: UPlot }) => {
+        timer = setTimeout(() => {
+          if (!live) return;
+          plot = new UPlot(chartOptions(UPlot, el.clientWidth || 600, { points, ticks, pointHeading, times, lines }), chartData(points, times, lines), el);
+          const drawn = plot;
+          resize = new ResizeObserver(() => drawn.setSize({ width: el.clientWidth, height: HEIGHT }));
+          resize.observe(el);
+        });
       },
-      series: [
-        { label: pointHeading, value: (_u, x) => (x === null ? "" : (points[xs.indexOf(x)] ?? "")) },
-        ...lines.map((line) => ({
-          label: line.label,
-          stroke: line.color,
-          width: 2,
-          scale: line.secondary ? "right" : "y",
-          // The legend's live value: empty until the pointer is over a point.
-          value: (_u: uPlot, v: number | null) => (v === null ? "" : line.format(v)),
-          ...(line.secondary ? { points: { show: points.length <= 62 } } : { fill: `${line.color}55`, paths: bars, points: { show: false } }),
-        })),
-      ],
-      axes: [
-        times
-          ? { stroke: AXIS, grid: { stroke: GRID } }
-          : {
-              stroke: AXIS,
-              grid: { show: false },
-              incrs: [1, 2, 3, 4, 6, 12],
-              space: 32,
-              values: (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? (ticks[v] ?? "") : "")),
-            },
-        { stroke: AXIS, grid: { stroke: GRID }, values: (_u, ticks) => ticks.map((v) => (left ? left.format(v) : String(v))) },
-        ...(right
-          ? [
-              {
-                scale: "right",
-                side: 1 as const,
-                grid: { show: false },
-                stroke: AXIS,
-                values: (_u: uPlot, ticks: number[]) => ticks.map((v) => right.format(v)),
-              },
-            ]
-          : []),
-      ],
-    };
-    const plot = new uPlot(opts, [xs, ...lines.map((l) => l.values)] as uPlot.AlignedData, el);
-    const resize = new ResizeObserver(() => plot.setSize({ width: el.clientWidth, height: HEIGHT }));
-    resize.observe(el);
+      () => live && setUndrawable(true),
+    );
     return () => {
-      resize.disconnect();
-      plot.destroy();
+      live = false;
+      clearTimeout(timer);
+      resize?.disconnect();
+      plot?.destroy();
     };
-  }, [points, ticks, pointHeading, times, lines]);
+  }, [inView, points, ticks, pointHeading, times, lines]);
 
   const all = [...lines, ...columns];
   const table = (
@@ -150,14 +122,73 @@ export function Chart({ title, points, ticks = points, pointHeading, times, line
     <figure className="chart">
       <figcaption>{title}</figcaption>
       <div ref={box} className="chart-canvas" role="img" aria-label={summary} />
-      {asTable ? (
-        <details>
+      {asTable && !undrawable ? (
+        <details onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary>{asTable}</summary>
-          {table}
+          {open && table}
         </details>
       ) : (
         table
       )}
     </figure>
   );
+}
+
+type Drawing = Pick<ChartProps, "points" | "pointHeading" | "times" | "lines"> & { ticks: string[] };
+
+const chartData = (points: string[], times: number[] | undefined, lines: ChartSeries[]) =>
+  [times ?? points.map((_, i) => i), ...lines.map((l) => l.values)] as uPlot.AlignedData;
+
+function chartOptions(UPlot: typeof uPlot, width: number, { points, ticks, pointHeading, times, lines }: Drawing): uPlot.Options {
+  const xs = times ?? points.map((_, i) => i);
+  const barLines = lines.filter((l) => !l.secondary);
+  const right = lines.find((l) => l.secondary);
+  const left = barLines[0];
+  const bars = UPlot.paths.bars?.({ size: [0.7 / Math.max(1, barLines.length), 48], gap: 1 });
+  return {
+    width,
+    height: HEIGHT,
+    ...(times ? { tzDate: (ts: number) => UPlot.tzDate(new Date(ts * 1000), "Etc/UTC") } : {}),
+    scales: {
+      x: times ? { time: true } : { time: false, range: () => [-0.5, Math.max(0, points.length - 1) + 0.5] },
+      y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+      ...(right ? { right: { range: (_u, _min, max) => [0, Math.max(100, max)] } } : {}),
+    },
+    series: [
+      { label: pointHeading, value: (_u, x) => (x === null ? "" : (points[xs.indexOf(x)] ?? "")) },
+      ...lines.map((line) => ({
+        label: line.label,
+        stroke: line.color,
+        width: 2,
+        scale: line.secondary ? "right" : "y",
+        // The legend's live value: empty until the pointer is over a point.
+        value: (_u: uPlot, v: number | null) => (v === null ? "" : line.format(v)),
+        ...(line.secondary ? { points: { show: points.length <= 62 } } : { fill: `${line.color}55`, paths: bars, points: { show: false } }),
+      })),
+    ],
+    axes: [
+      times
+        ? { stroke: AXIS, grid: { stroke: GRID } }
+        : {
+            stroke: AXIS,
+            grid: { show: false },
+            incrs: [1, 2, 3, 4, 6, 12],
+            space: 32,
+            values: (_u: uPlot, splits: number[]) => splits.map((v) => (Number.isInteger(v) ? (ticks[v] ?? "") : "")),
+          },
+      // The bars count things: whole steps only (no "0.5 blocks").
+      { stroke: AXIS, grid: { stroke: GRID }, incrs: COUNT_STEPS, values: (_u, ticks) => ticks.map((v) => (left ? left.format(v) : String(v))) },
+      ...(right
+        ? [
+            {
+              scale: "right",
+              side: 1 as const,
+              grid: { show: false },
+              stroke: AXIS,
+              values: (_u: uPlot, ticks: number[]) => ticks.map((v) => right.format(v)),
+            },
+          ]
+        : []),
+    ],
+  };
 }

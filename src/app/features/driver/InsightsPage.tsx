@@ -1,20 +1,31 @@
 import type { TFunction } from "i18next";
-import { useMemo, useState } from "react";
+import { lazy, Suspense, useDeferredValue, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
-import { EARNINGS_WEEKS, type EarningsWeek, INSIGHT_PERIODS, type InsightPeriod, type InsightsReport, type MarketSlice } from "../../../shared/insights";
+import {
+  EARNINGS_WEEKS,
+  type EarningsWeek,
+  FIRST_INSIGHT_PERIOD,
+  INSIGHT_PERIODS,
+  type InsightPeriod,
+  type InsightsReport,
+  type MarketReport,
+  type MarketSlice,
+} from "../../../shared/insights";
 import { CHART_COLORS, Chart, type ChartColumn, type ChartSeries } from "../../components/ui/Chart";
 import { StatusView } from "../../components/ui/StatusView";
 import { TableScroll } from "../../components/ui/TableScroll";
+import { useInView } from "../../components/ui/use-in-view";
 import { INSIGHTS_NS } from "../../i18n/insights";
 import { findingWords } from "./findings";
 import { count, hourName, money, shortDate, weekdayName, weekdayShort } from "./format";
-import { useInsights } from "./insights-api";
-import { WhatIf } from "./WhatIf";
+import { useInsights, type Whose } from "./insights-api";
 import { reasonName } from "./why";
 import "./driver.css";
 import "./insights.css";
 import "../../i18n/driver";
+
+const WhatIf = lazy(() => import("./WhatIf"));
 
 /**
  * /flex/insights: what the driver earned (per station-local week), what the market paid over the
@@ -46,9 +57,12 @@ export type DriverInsightsProps = {
 /** The insights of a driver: theirs, or seen by an administrator. */
 export function DriverInsights({ driverId, readOnly = false }: DriverInsightsProps) {
   const { t } = useTranslation(INSIGHTS_NS);
-  const [days, setDays] = useState<InsightPeriod>(30);
+  const [days, setDays] = useState<InsightPeriod>(FIRST_INSIGHT_PERIOD);
   const report = useInsights(days, driverId);
-  const data = report.data;
+  // The report's figures render at a transition's priority: React renders them in slices, yielding
+  // to the browser between them, instead of one long task when the report lands (on a slow phone
+  // the whole page's render was one task of several hundred milliseconds).
+  const data = useDeferredValue(report.data);
   // The answer on screen is the last period's while the new one loads (keepPreviousData).
   const loadingOther = report.isLoading && data !== undefined;
 
@@ -88,8 +102,34 @@ export function DriverInsights({ driverId, readOnly = false }: DriverInsightsPro
           <Market report={data} />
         </div>
       )}
-      {data && !isEmpty(data) && <WhatIf days={days} driverId={driverId} readOnly={readOnly} market={data.market} />}
+      {data && !isEmpty(data) && <WhatIfSection days={days} driverId={driverId} readOnly={readOnly} market={data.market} />}
     </div>
+  );
+}
+
+/**
+ * The what-if's section: its heading and lead at once, its form (a chunk of its own) once the
+ * section comes near the screen, below the fold on a phone.
+ */
+function WhatIfSection({ days, driverId, readOnly, market }: { days: InsightPeriod; driverId: Whose; readOnly: boolean; market: MarketReport }) {
+  const { t } = useTranslation(INSIGHTS_NS);
+  const spot = useRef<HTMLDivElement>(null);
+  const near = useInView(spot);
+  const loading = <StatusView kind="loading" compact />;
+  return (
+    <section className="card insights-section insights-whatif" aria-labelledby="insights-whatif">
+      <h2 id="insights-whatif">{t("whatIf.title")}</h2>
+      <p className="muted">{t(readOnly ? "whatIf.leadAdmin" : "whatIf.lead", { count: days })}</p>
+      <div ref={spot}>
+        {near ? (
+          <Suspense fallback={loading}>
+            <WhatIf days={days} driverId={driverId} readOnly={readOnly} market={market} />
+          </Suspense>
+        ) : (
+          loading
+        )}
+      </div>
+    </section>
   );
 }
 

@@ -1,4 +1,4 @@
-import { type ChangeEvent, type ReactNode, useMemo, useState } from "react";
+import { type ChangeEvent, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { DriverFilters } from "../../../shared/driver-filters";
 import type { InsightPeriod, MarketReport, ReplayTotals, WhatIfResult } from "../../../shared/insights";
@@ -12,7 +12,7 @@ import { useSession } from "../../lib/session";
 import { driverApi } from "./api";
 import { type FiltersFormValues, fromFormValues, toFormValues } from "./filters-form";
 import { count, money } from "./format";
-import { useSavedFilters, useStationList, useWhatIf, type Whose } from "./insights-api";
+import { useSavedFilters, useWhatIf, type Whose } from "./insights-api";
 import { ScheduleEditor } from "./ScheduleEditor";
 
 type StationOption = { id: string; name: string; region: string; timeZone: string };
@@ -21,7 +21,7 @@ type Props = {
   days: InsightPeriod;
   driverId: Whose;
   readOnly: boolean;
-  /** The stations the offers came from: the choices when the platform's list cannot be read (an administrator's view). */
+  /** The stations the offers came from: with the saved filters' own, the what-if's choices. */
   market: MarketReport;
 };
 
@@ -29,44 +29,34 @@ type Props = {
  * The what-if: the driver's filters, changed at will, replayed over the offers of the period; the
  * result follows the form at once (a debounced request), beside what the system did take. The
  * driver may make them their filters in one tap (after a confirm); an administrator only looks.
+ * The insights page loads it when its section comes near the screen (it carries the form's zod
+ * checks, the schedule editor and the confirm dialog).
  */
-export function WhatIf({ days, driverId, readOnly, market }: Props) {
+export default function WhatIf({ days, driverId, readOnly, market }: Props) {
   const { t } = useTranslation(INSIGHTS_NS);
   const saved = useSavedFilters(driverId);
-  const platform = useStationList(driverId);
-
   const filters = (saved.data?.filters ?? null) as DriverFilters | null;
-  const stations = platform.data?.stations;
-  const initial = useMemo(() => toFormValues(stations ?? stationsFrom(filters, market), filters), [stations, filters, market]);
+  const initial = useMemo(() => toFormValues(stationsFrom(filters, market), filters), [filters, market]);
 
-  let body: ReactNode;
-  if (saved.error && !saved.data) {
-    body = <StatusView kind="error" compact message={t("whatIf.loadError")} onRetry={() => void saved.mutate()} />;
-  } else if (!saved.data || (driverId === undefined && !platform.data && !platform.error)) {
-    body = <StatusView kind="loading" compact />;
-  } else {
-    body = (
-      <WhatIfForm
-        // A new saved set (just applied) starts the form again from it.
-        key={JSON.stringify(filters)}
-        initial={initial}
-        days={days}
-        driverId={driverId}
-        readOnly={readOnly}
-        onApplied={(next) => saved.mutate({ filters: next } as typeof saved.data, { revalidate: false })}
-      />
-    );
-  }
+  if (saved.error && !saved.data) return <StatusView kind="error" compact message={t("whatIf.loadError")} onRetry={() => void saved.mutate()} />;
+  if (!saved.data) return <StatusView kind="loading" compact />;
   return (
-    <section className="card insights-section insights-whatif" aria-labelledby="insights-whatif">
-      <h2 id="insights-whatif">{t("whatIf.title")}</h2>
-      <p className="muted">{t(readOnly ? "whatIf.leadAdmin" : "whatIf.lead", { count: days })}</p>
-      {body}
-    </section>
+    <WhatIfForm
+      // A new saved set (just applied) starts the form again from it.
+      key={JSON.stringify(filters)}
+      initial={initial}
+      days={days}
+      driverId={driverId}
+      readOnly={readOnly}
+      onApplied={(next) => saved.mutate({ filters: next } as typeof saved.data, { revalidate: false })}
+    />
   );
 }
 
-/** The stations of the saved filters and of the offers, when the platform's list is not at hand. */
+/**
+ * The stations of the offers and of the saved filters: a station with no offer in the period would
+ * change nothing in the replay, so the platform's whole list is not asked for.
+ */
 function stationsFrom(filters: DriverFilters | null, market: MarketReport): StationOption[] {
   const byId = new Map<string, StationOption>();
   for (const s of market.byStation) byId.set(s.stationId, { id: s.stationId, name: s.stationName, region: "", timeZone: "" });

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import useSWR, { type SWRResponse } from "swr";
 import type { DriverFilters } from "../../../shared/driver-filters";
-import type { InsightPeriod, InsightsReport, WhatIfRequest, WhatIfResult } from "../../../shared/insights";
+import type { InsightPeriod, InsightsReport, WhatIfResult } from "../../../shared/insights";
+import type { WhatIfRequest } from "../../../shared/insights-requests";
 import { ApiClientError, api, unwrap } from "../../lib/api-client";
-import type { FiltersView, StationsView } from "./api";
+import type { FiltersView } from "./api";
 
 /**
  * The insights page's calls (/flex/insights, and an administrator's view of a driver's), through
@@ -51,11 +52,6 @@ export function useSavedFilters(driverId: Whose): SWRResponse<FiltersView, Error
     },
     { ...noRetryOn4xx, revalidateOnFocus: false },
   );
-}
-
-/** The driver's stations as the platform lists them (the settings page's key); an administrator has none to read. */
-export function useStationList(driverId: Whose): SWRResponse<StationsView, Error> {
-  return useSWR(driverId === undefined ? ["driver/stations"] : null, () => unwrap(api.driver.stations.$get()), { ...noRetryOn4xx, revalidateOnFocus: false });
 }
 
 /** How long the what-if waits after the last change before it asks. */

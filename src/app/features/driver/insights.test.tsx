@@ -80,14 +80,6 @@ const saved: DriverFilters = {
   schedule: { mon: [{ start: "06:00", end: "22:00" }] },
 };
 
-const stations = {
-  app: "flex",
-  stations: [
-    { id: "DAX5", name: "DAX5 Doral", region: "Miami", timeZone: "America/New_York" },
-    { id: "DMI2", name: "DMI2 Hialeah", region: "Miami", timeZone: "America/New_York" },
-  ],
-};
-
 const result = (blocks: number, payCents: number, over: Partial<WhatIfResult["replay"]> = {}): WhatIfResult => ({
   days: 30,
   offers: 1234,
@@ -103,7 +95,6 @@ function stub(over: Answers = {}) {
     "/api/driver/insights": { body: report },
     "/api/driver/insights/what-if": { body: result(10, 105_000, { newlyTaken: 0, gone: 0 }) },
     "/api/driver/filters": { body: { filters: saved, setupComplete: true } },
-    "/api/driver/stations": { body: stations },
     ...over,
   });
 }
@@ -149,14 +140,17 @@ describe("insights", () => {
     expect(earningRows).toHaveLength(9);
     expect(earningRows[7]!.textContent).toBe("May 261$1053.5$301");
     expect(earningRows[8]!.textContent).toBe("Jun 23$31510.5$300");
-    expect(drawn[0]).toEqual({
-      labels: ["Blocks won", "Pay"],
-      data: [
-        [0, 1, 2, 3, 4, 5, 6, 7],
-        [1, 1, 1, 1, 1, 1, 1, 3],
-        [...Array(7).fill(10_500), 31_500],
-      ],
-    });
+    // Drawn once near the screen, uPlot loaded then.
+    await waitFor(() =>
+      expect(drawn[0]).toEqual({
+        labels: ["Blocks won", "Pay"],
+        data: [
+          [0, 1, 2, 3, 4, 5, 6, 7],
+          [1, 1, 1, 1, 1, 1, 1, 3],
+          [...Array(7).fill(10_500), 31_500],
+        ],
+      }),
+    );
 
     // The market: totals, stations, hour and weekday charts (each with its table), the reasons.
     const market = screen.getByRole("region", { name: "The market, last 30 days" });
@@ -171,6 +165,10 @@ describe("insights", () => {
         .getAllByRole("row")
         .map((r) => r.textContent),
     ).toEqual(["StationOffersWonGoneTurned downMedian $/hourMedian pay", "DAX5 Doral1,0008250742$25$80", "DMI2 Hialeah234250182——"]);
+    // The charts' tables are built when asked for.
+    expect(within(market).getAllByText("Show as a table")).toHaveLength(2);
+    expect(within(market).queryByRole("table", { name: "Offers by hour of the day (station time)" })).toBeNull();
+    for (const toggle of within(market).getAllByText("Show as a table")) await userEvent.click(toggle);
     const byHour = within(market).getByRole("table", { name: "Offers by hour of the day (station time)" });
     expect(within(byHour).getAllByRole("row")).toHaveLength(25);
     expect(within(byHour).getByRole("row", { name: /^3 PM/ }).textContent).toBe("3 PM200$2500200$80");
@@ -187,11 +185,10 @@ describe("insights", () => {
         .getAllByRole("row")
         .map((r) => r.textContent),
     ).toEqual(["ReasonOffers", "$/hour under your minimum700", "Outside your schedule windows224"]);
-    expect(within(market).getAllByText("Show as a table")).toHaveLength(2);
 
     // The what-if starts from the saved filters and answers for them.
     const whatIf = screen.getByRole("region", { name: "What if?" });
-    expect(within(whatIf).getByLabelText("Minimum $/hour")).toHaveValue("30");
+    expect(await within(whatIf).findByLabelText("Minimum $/hour")).toHaveValue("30");
     expect(await within(whatIf).findByText("Every block counted here is one the system did take.")).toBeInTheDocument();
   });
 
@@ -211,7 +208,7 @@ describe("insights", () => {
     expect(within(reasons).getByText("$/hora por debajo de tu mínimo")).toBeInTheDocument();
     expect(within(reasons).getByText("Fuera de las franjas de tu horario")).toBeInTheDocument();
     const whatIf = screen.getByRole("region", { name: "¿Y si…?" });
-    expect(within(whatIf).getByRole("button", { name: "Aplicar estos filtros" })).toBeDisabled();
+    expect(await within(whatIf).findByRole("button", { name: "Aplicar estos filtros" })).toBeDisabled();
     expect(await within(whatIf).findByText(/estos filtros habrían tomado 14 bloques por \$1,234; el sistema tomó 10 por \$1,050/)).toBeInTheDocument();
     expect(
       within(whatIf).getByText(
@@ -306,7 +303,7 @@ describe("insights", () => {
     );
     renderPage();
     const whatIf = await screen.findByRole("region", { name: "What if?" });
-    const hourly = within(whatIf).getByLabelText("Minimum $/hour");
+    const hourly = await within(whatIf).findByLabelText("Minimum $/hour");
     expect(await within(whatIf).findByText(/these filters would have taken 10 blocks for \$1,050/)).toBeInTheDocument();
     expect(bodies).toEqual([{ days: 30, filters: saved }]);
 
@@ -358,7 +355,7 @@ describe("insights", () => {
     const calls = stub();
     renderPage();
     const whatIf = await screen.findByRole("region", { name: "What if?" });
-    const apply = within(whatIf).getByRole("button", { name: "Apply these filters" });
+    const apply = await within(whatIf).findByRole("button", { name: "Apply these filters" });
     expect(apply).toBeDisabled();
     // A station more, with its own minimum, and a longer buffer.
     await user.click(within(whatIf).getByText("Stations", { selector: "summary", exact: false }));
@@ -379,6 +376,8 @@ describe("insights", () => {
       arrivalBufferMinutes: 45,
     };
     await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toEqual([{ method: "PUT", path: "/api/driver/filters", body: edited }]));
+    // Its stations are those of the offers and of the saved filters: the platform's list is not asked for.
+    expect(calls.map((c) => c.path)).not.toContain("/api/driver/stations");
     expect(await screen.findByText("Filters saved: the system uses them from now on.")).toBeInTheDocument();
     // The applied filters are the new starting point: nothing left to apply.
     await waitFor(() => expect(within(whatIf).getByRole("button", { name: "Apply these filters" })).toBeDisabled());
@@ -394,7 +393,7 @@ describe("insights", () => {
     });
     renderPage();
     const whatIf = await screen.findByRole("region", { name: "What if?" });
-    await user.type(within(whatIf).getByLabelText("Minimum block pay ($)"), "0");
+    await user.type(await within(whatIf).findByLabelText("Minimum block pay ($)"), "0");
     await user.click(within(whatIf).getByRole("button", { name: "Apply these filters" }));
     await user.click(within(await screen.findByRole("dialog")).getByRole("button", { name: "Cancel" }));
     expect(calls.filter((c) => c.method === "PUT")).toHaveLength(0);

@@ -1,4 +1,4 @@
-import { render, screen, within } from "@testing-library/react";
+import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DashboardSeries } from "../../../../shared/admin-dashboard";
@@ -39,9 +39,10 @@ beforeEach(async () => {
 });
 
 describe("dashboard charts", () => {
-  it("draws sign-ups, payments with revenue, blocks won and messages, one point per day", () => {
+  it("draws sign-ups, payments with revenue, blocks won and messages, one point per day", async () => {
     render(<DashboardCharts series={series} />);
-    expect(drawn.map((d) => d.labels)).toEqual([["Sign-ups"], ["Payments", "Revenue"], ["Blocks won"], ["Sent", "Failed"]]);
+    // Each is drawn once near the screen, in a task of its own.
+    await waitFor(() => expect(drawn.map((d) => d.labels)).toEqual([["Sign-ups"], ["Payments", "Revenue"], ["Blocks won"], ["Sent", "Failed"]]));
     // x: noon UTC of each day, in seconds; then the values.
     expect(drawn[1]!.data).toEqual([
       [Date.parse("2031-03-09T12:00:00Z") / 1000, Date.parse("2031-03-10T12:00:00Z") / 1000],

@@ -153,6 +153,21 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await page.getByRole("region", { name: label }).getByText("DCH1 Chicago").waitFor();
   await page.getByRole("region", { name: label }).getByText("$72").waitFor();
 
+  // The insights, opened directly: pre-rendered as well (the heading and the lead, its largest paint),
+  // then hydrated; the won block is in the what-if's "It took", and the what-if loads near the screen.
+  await page.goto("/flex/insights");
+  await page.getByRole("heading", { level: 1, name: "Insights" }).waitFor();
+  assert.ok(
+    await page.evaluate(() => document.documentElement.dataset.prerendered === location.pathname && !document.documentElement.classList.contains("render-client")),
+    "the insights' pre-rendered page was not shown",
+  );
+  await page.getByRole("region", { name: "The market, last 30 days" }).waitFor();
+  const whatIf = page.getByRole("region", { name: "What if?" });
+  await whatIf.scrollIntoViewIfNeeded();
+  await whatIf.getByLabel("Minimum $/hour").waitFor();
+  await whatIf.getByRole("row", { name: /^Blocks/ }).waitFor();
+  assert.equal(await whatIf.getByRole("row", { name: /^Blocks/ }).textContent(), "Blocks11", "the same filters take back the block the system won");
+
   // Spanish too, on the same dashboard, opened directly. Its first paint is the pre-rendered page (its
   // heading and a loading view) before any script has been asked for; the app then hydrates it and
   // shows the driver's dashboard in its place (with no hydration error: the errors checked below).

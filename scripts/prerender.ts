@@ -12,21 +12,28 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import react from "@vitejs/plugin-react";
 import { createServer, createServerModuleRunner, type Plugin } from "vite";
-import { assetsOf, EARLY_PAGE, fillTemplate, type Manifest } from "../src/app/boot/page-template.ts";
+import { assetsOf, EARLY_PAGES, fillTemplate, type Manifest } from "../src/app/boot/page-template.ts";
 import { BUILD_TIME_CACHE_DIR } from "./build-time-vite.ts";
 import { iconSprite } from "./icon-sprite.ts";
 
 /**
  * The pages pre-rendered, and the file each is written to (the assets serve /faqs from faqs.html).
- * The public pages as a signed-out visitor first sees them; the driver's dashboard as a visit with
- * a stored session first renders it, its heading and a loading view while the session loads.
+ * The public pages as a signed-out visitor first sees them; the driver's pages opened directly (the
+ * dashboard, the insights) as a visit with a stored session first renders them, their heading (and
+ * lead) and a loading view while the session loads.
  */
 export const PRERENDERED_PAGES: { path: string; file: string; storedSession?: boolean }[] = [
   { path: "/", file: "index.html" },
   { path: "/faqs", file: "faqs.html" },
   { path: "/login", file: "login.html" },
-  { path: EARLY_PAGE.path, file: `${EARLY_PAGE.path.slice(1)}.html`, storedSession: true },
+  ...EARLY_PAGES.map((page) => ({ path: page.path, file: `${page.path.slice(1)}.html`, storedSession: true })),
 ];
+
+/** An early page's files and reads, for its own HTML (an address with no early page: none). */
+function earlyFiles(manifest: Manifest, path: string) {
+  const early = EARLY_PAGES.find((p) => p.path === path);
+  return early && { ...assetsOf(manifest, early.sources), reads: early.reads };
+}
 
 export function prerenderPages(): Plugin {
   let root = process.cwd();
@@ -73,7 +80,7 @@ export function prerenderPages(): Plugin {
               styles,
               scripts,
               parts,
-              early: assetsOf(manifest, EARLY_PAGE.sources),
+              early: earlyFiles(manifest, page.path),
               storedSession: page.storedSession,
             };
             mkdirSync(dirname(join(outDir, page.file)), { recursive: true });

@@ -134,7 +134,11 @@ export const pageRoutes: RouteObject[] = [
       guarded("full", [
         { path: "flex/dashboard", lazy: lazyPage(() => import("./features/driver/DashboardPage")), handle: { title: "titles.flexDashboard" } },
         { path: "flex/calendar", lazy: lazyPage(() => import("./features/driver/CalendarPage")), handle: { title: "titles.flexCalendar" } },
-        { path: "flex/insights", lazy: lazyPage(() => import("./features/driver/InsightsPage")), handle: { title: "insights:titles.flexInsights" } },
+        {
+          path: "flex/insights",
+          lazy: lazyPage(() => import("./features/driver/InsightsPage")),
+          handle: { title: "insights:titles.flexInsights", lead: "insights:lead" },
+        },
       ]),
     ],
   },

@@ -23,7 +23,7 @@ export const STORED_LANGUAGE_KEY = "language";
 declare global {
   interface Window {
     /**
-     * Reads the inline script started during the parse, for the page the build names (EARLY_PAGE
+     * Reads the inline script started during the parse, for the page the build names (EARLY_PAGES
      * in page-template.ts, data-early-reads); early-reads.ts takes them over.
      */
     blockpilotEarlyReads?: { idToken: string; startedAt: number; answers: Record<string, Promise<Response>> };

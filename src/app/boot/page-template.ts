@@ -3,7 +3,7 @@
  * "Pre-rendered pages"): the built index.html filled with one page, and which client files the
  * page needs. Plain string work, kept apart from the Vite plugin so the app's tests can check it.
  */
-import { DASHBOARD_READS } from "../features/driver/dashboard-reads.ts";
+import { EARLY_READS } from "./early-pages.ts";
 
 type ManifestChunk = { file: string; src?: string; isEntry?: boolean; imports?: string[]; css?: string[] };
 export type Manifest = Record<string, ManifestChunk>;
@@ -13,27 +13,32 @@ const ENTRY_STYLE = /<link rel="stylesheet" crossorigin href="([^"]+)">/;
 const ENTRY_SCRIPT = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const MODULE_PRELOAD = /<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 
-/**
- * The page a signed-in visit most often opens directly (start-early.ts), and the source modules it
- * shows: the route table, its guard and page, the frame's lazy parts and the live session. The
- * build names their chunks and style sheets on <html> (data-early-modules, data-early-styles), and
- * its reads (data-early-reads), for index.html's inline script to fetch during the parse when that
- * page is opened with a stored session, instead of one chain of requests after another once the app runs.
- */
-export const EARLY_PAGE = {
-  path: "/flex/dashboard",
-  sources: [
-    "src/app/routes.tsx",
-    "src/app/routing/Guard.tsx",
-    "src/app/features/driver/DashboardPage.tsx",
-    "src/app/layouts/UserMenu.tsx",
-    "src/app/layouts/SiteFooter.tsx",
-    "src/app/lib/live-session/LiveSession.tsx",
-    "src/app/components/ui/Toast.tsx",
-  ],
-  /** Its first reads (start-early.ts's: the user's, then the dashboard's), which the inline script starts too. */
-  reads: ["/api/flex/v1/user", ...DASHBOARD_READS],
+/** What every signed-in page shows besides itself: the route table, its guard, the frame's lazy parts and the live session. */
+const FRAME_SOURCES = [
+  "src/app/routes.tsx",
+  "src/app/routing/Guard.tsx",
+  "src/app/layouts/UserMenu.tsx",
+  "src/app/layouts/SiteFooter.tsx",
+  "src/app/lib/live-session/LiveSession.tsx",
+  "src/app/components/ui/Toast.tsx",
+];
+const EARLY_PAGE_MODULES: Record<keyof typeof EARLY_READS, string> = {
+  "/flex/dashboard": "src/app/features/driver/DashboardPage.tsx",
+  "/flex/insights": "src/app/features/driver/InsightsPage.tsx",
 };
+
+/**
+ * The pages a signed-in visit opens directly (early-pages.ts), with the source modules each shows
+ * and its reads. The build pre-renders each as a visit with a stored session first shows it, and
+ * names on its <html> the chunks and style sheets of those modules (data-early-modules,
+ * data-early-styles) and its reads (data-early-reads), for index.html's inline script to fetch
+ * during the parse, instead of one chain of requests after another once the app runs.
+ */
+export const EARLY_PAGES = Object.entries(EARLY_PAGE_MODULES).map(([path, page]) => ({
+  path,
+  sources: [...FRAME_SOURCES, page],
+  reads: EARLY_READS[path as keyof typeof EARLY_READS],
+}));
 
 /** Puts one page's markup, title and links into the built index.html. */
 export function fillTemplate(
@@ -45,7 +50,8 @@ export function fillTemplate(
     styles: string[];
     scripts: string[];
     parts?: string[];
-    early?: { scripts: string[]; styles: string[] };
+    /** This page is an early page (EARLY_PAGES): its files and reads. */
+    early?: { scripts: string[]; styles: string[]; reads: readonly string[] };
     /** Rendered as a visit with a stored session first renders it (the driver's dashboard), not signed out. */
     storedSession?: boolean;
   },
@@ -82,10 +88,10 @@ export function fillTemplate(
     "data-entry": entry[1]!,
     "data-boot": [entry[1]!, ...entryImports].join(" "),
     "data-modules": page.scripts.join(" "),
-    "data-early-path": EARLY_PAGE.path,
+    "data-early-path": page.early ? page.path : "",
     "data-early-modules": (page.early?.scripts ?? []).join(" "),
     "data-early-styles": (page.early?.styles ?? []).join(" "),
-    "data-early-reads": EARLY_PAGE.reads.join(" "),
+    "data-early-reads": (page.early?.reads ?? []).join(" "),
   };
   const htmlTag = `<html lang="en" ${Object.entries(attributes)
     .map(([name, value]) => `${name}="${escapeHtml(value)}"`)

@@ -51,6 +51,14 @@ describe("pre-rendered pages", () => {
     // Signed out, the same address sends the visitor to "/": nothing of the dashboard is rendered.
     await expect(renderPage("/flex/dashboard")).resolves.toMatchObject({ html: expect.not.stringContaining("<h1>Dashboard</h1>") });
   });
+
+  it("render the insights with their heading and lead, the page's largest first paint, as the page itself lays them out", async () => {
+    const { html, title } = await renderPage("/flex/insights", { storedSession: true });
+    expect(title).toBe("Insights · Blockpilot");
+    expect(html).toContain(
+      '<section class="page-pending"><h1>Insights</h1><p class="muted">What you earned, what the market pays, and what your filters cost you, from the offers the system has seen.</p><div class="status-view status-view-loading" role="status">',
+    );
+  });
 });
 
 describe("the page template", () => {
@@ -73,12 +81,12 @@ describe("the page template", () => {
         styles: ["/assets/page-1.css"],
         scripts: ["/assets/page-1.js"],
         parts: ["footer", "toaster"],
-        early: { scripts: ["/assets/dashboard-1.js"], styles: ["/assets/dashboard-1.css"] },
       },
       (href) => css[href]!,
     );
+    // Not a page opened with its reads started early: nothing to fetch during the parse.
     expect(page).toContain(
-      '<html lang="en" data-prerendered="/faqs" data-prerendered-session="none" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js" data-early-path="/flex/dashboard" data-early-modules="/assets/dashboard-1.js" data-early-styles="/assets/dashboard-1.css" data-early-reads="/api/flex/v1/user /api/driver/engine /api/driver/offers?page=1&amp;pageSize=20 /api/payments?page=1&amp;pageSize=20 /api/invitations?page=1&amp;pageSize=20">',
+      '<html lang="en" data-prerendered="/faqs" data-prerendered-session="none" data-parts="footer toaster" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/page-1.js" data-early-path="" data-early-modules="" data-early-styles="" data-early-reads="">',
     );
     expect(page).toContain("<title>FAQs &amp; &quot;more&quot;</title>");
     expect(page).toContain('<style data-href="/assets/index-1.css">body{margin:0}</style>');
@@ -92,6 +100,29 @@ describe("the page template", () => {
     // React's resource hint goes into the head; the root holds the page alone.
     expect(page).toMatch(/<link rel="preload" as="image" href="\/logo.svg"\/>[\s\S]*<\/head>/);
     expect(page).toContain('<div id="root" inert><main>Hi</main></div>');
+  });
+
+  it("names an early page's own files and reads on its HTML, for the inline script to fetch during the parse", () => {
+    const page = fillTemplate(
+      template,
+      {
+        path: "/flex/insights",
+        title: "Insights",
+        html: "<main>Insights</main>",
+        styles: [],
+        scripts: ["/assets/insights-1.js"],
+        early: {
+          scripts: ["/assets/routes-1.js", "/assets/insights-1.js"],
+          styles: ["/assets/insights-1.css"],
+          reads: ["/api/flex/v1/user", "/api/driver/insights?days=30"],
+        },
+        storedSession: true,
+      },
+      (href) => css[href] ?? "",
+    );
+    expect(page).toContain(
+      'data-prerendered="/flex/insights" data-prerendered-session="stored" data-parts="" data-entry="/assets/index-1.js" data-boot="/assets/index-1.js /assets/runtime-1.js" data-modules="/assets/insights-1.js" data-early-path="/flex/insights" data-early-modules="/assets/routes-1.js /assets/insights-1.js" data-early-styles="/assets/insights-1.css" data-early-reads="/api/flex/v1/user /api/driver/insights?days=30">',
+    );
   });
 
   it("takes the files of the modules a page used, not those the entry already has", () => {

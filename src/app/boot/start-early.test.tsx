@@ -2,15 +2,20 @@ import { screen } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import DashboardPage from "../features/driver/DashboardPage";
 import { DASHBOARD_READS } from "../features/driver/dashboard-reads";
+import InsightsPage from "../features/driver/InsightsPage";
+import { INSIGHTS_READS } from "../features/driver/insights-reads";
 import { setLanguage } from "../i18n";
 import { setTokenSource } from "../lib/api-client";
 import { SESSION_STORAGE_KEY } from "../lib/session-tokens";
 import { USER_PATH } from "../lib/session-value";
 import { mockApi, renderScreen } from "../test/admin-harness";
 import { aDriver } from "../test/render";
+import { EARLY_READS } from "./early-pages";
 import { takeEarlyRead } from "./early-reads";
-import { EARLY_PAGE } from "./page-template";
-import { DASHBOARD_PATH, startEarly } from "./start-early";
+import { EARLY_PAGES } from "./page-template";
+import { startEarly } from "./start-early";
+
+const DASHBOARD_PATH = "/flex/dashboard";
 
 const idToken = `h.${btoa(JSON.stringify({ sub: "7", exp: Math.floor(Date.now() / 1000) + 3600 })).replace(/=+$/, "")}.s`;
 const now = Date.now();
@@ -21,7 +26,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   // What a test started and did not use is forgotten before the next one.
-  for (const path of [USER_PATH, ...DASHBOARD_READS]) takeEarlyRead(path, null);
+  for (const path of [USER_PATH, ...DASHBOARD_READS, ...INSIGHTS_READS]) takeEarlyRead(path, null);
   setTokenSource(async () => null);
   localStorage.clear();
   vi.unstubAllGlobals();
@@ -73,6 +78,28 @@ describe("a page opened directly", () => {
     expect(api.gets()).toEqual([USER_PATH, ...DASHBOARD_READS]);
   });
 
+  it("the insights' report starts with the user, and the page's first read is that request", async () => {
+    localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ idToken, refreshToken: "r" }));
+    const empty = { shown: 0, won: 0, gone: 0, disliked: 0, medianHourlyCents: null, medianPayCents: null };
+    const report = {
+      now,
+      earnings: [],
+      market: { days: 30, totals: empty, byStation: [], byHour: [], byWeekday: [], reasons: [] },
+      findings: [],
+    };
+    const api = mockApi([
+      { path: USER_PATH, reply: async () => ({ body: { Item: aDriver() } }) },
+      { path: "/api/driver/insights", reply: async () => ({ body: report }) },
+    ]);
+    const gets = () => api.calls.filter((c) => c.method === "GET").map((c) => `${c.url.pathname}${c.url.search}`);
+    startEarly("/flex/insights");
+    expect(gets()).toEqual([USER_PATH, ...INSIGHTS_READS]);
+    setTokenSource(async () => idToken);
+    renderScreen(<InsightsPage />, { user: aDriver(), path: "/flex/insights" });
+    expect(await screen.findByText("No history yet")).toBeInTheDocument();
+    expect(gets()).toEqual([USER_PATH, ...INSIGHTS_READS]);
+  });
+
   it("starts nothing without a stored session, and no reads on another page", () => {
     const api = heldDashboardApi();
     startEarly(DASHBOARD_PATH);
@@ -81,13 +108,14 @@ describe("a page opened directly", () => {
     expect(api.gets()).toEqual([]);
   });
 
-  it("is the page whose chunks the build names for index.html to fetch with the app's code, and they are the files of what it loads", async () => {
-    expect(EARLY_PAGE.path).toBe(DASHBOARD_PATH);
+  it("are the pages whose chunks the build names for index.html to fetch with the app's code, and they are the files of what they load", async () => {
+    expect(EARLY_PAGES.map((page) => page.path)).toEqual(["/flex/dashboard", "/flex/insights"]);
     // index.html's inline script starts the same reads as startEarly, which takes them over.
-    expect(EARLY_PAGE.reads).toEqual([USER_PATH, ...DASHBOARD_READS]);
+    for (const page of EARLY_PAGES) expect(page.reads).toEqual(EARLY_READS[page.path as keyof typeof EARLY_READS]);
+    expect(EARLY_READS["/flex/dashboard"]).toEqual([USER_PATH, ...DASHBOARD_READS]);
     const source = await import("./start-early.ts?raw").then((m: { default: string }) => m.default);
     const loaded = [...source.matchAll(/import\("\.\.\/([^"]+)"\)/g)].map((m) => `src/app/${m[1]}`);
     expect(loaded.length).toBeGreaterThanOrEqual(3);
-    for (const module of loaded) expect(EARLY_PAGE.sources.some((file) => file.replace(/\.tsx?$/, "") === module)).toBe(true);
+    for (const page of EARLY_PAGES) for (const module of loaded) expect(page.sources.some((file) => file.replace(/\.tsx?$/, "") === module)).toBe(true);
   });
 });

@@ -1,6 +1,5 @@
-import { DASHBOARD_READS } from "../features/driver/dashboard-reads";
 import { hasStoredSession } from "../lib/session-storage";
-import { USER_PATH } from "../lib/session-value";
+import { EARLY_READS } from "./early-pages";
 import { startEarlyReads } from "./early-reads";
 
 /**
@@ -8,10 +7,9 @@ import { startEarlyReads } from "./early-reads";
  * another: the entry, then the route table (router.tsx patches it in), then the route's guard and
  * page chunks, then the user, and only then the page's reads. Each download or request started here
  * is the same one the app makes later (the module loader and the typed client hand it over), so
- * nothing is fetched twice. Only the driver's dashboard, the page drivers keep open, does its reads
- * early; its address is routes.tsx's.
+ * nothing is fetched twice. Only the pages drivers open directly (early-pages.ts: the dashboard
+ * they keep open, the insights) do their reads early.
  */
-export const DASHBOARD_PATH = "/flex/dashboard";
 
 /**
  * Asks for a chunk in a task of its own: asking adds a <link> to the page for each file the chunk
@@ -27,8 +25,9 @@ export function startEarly(pathname: string) {
   load(() => import("../lib/live-session/LiveSession"));
   load(() => import("../layouts/UserMenu"));
   load(() => import("../layouts/SiteFooter"));
-  if (pathname !== DASHBOARD_PATH) return;
-  // Its chunks need nothing from here: index.html's inline script fetched them with this code
-  // (EARLY_PAGE in page-template.ts), and main.tsx evaluates them before the router asks for them.
-  startEarlyReads([USER_PATH, ...DASHBOARD_READS]);
+  const reads = EARLY_READS[pathname as keyof typeof EARLY_READS];
+  if (!reads) return;
+  // Their chunks need nothing from here: index.html's inline script fetched them with this code
+  // (EARLY_PAGES in page-template.ts), and main.tsx evaluates them before the router asks for them.
+  startEarlyReads(reads);
 }

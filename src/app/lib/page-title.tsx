@@ -18,12 +18,20 @@ export function usePageTitle(title: string | null | undefined) {
   }, [title, setTitle]);
 }
 
-/** A route's handle: its title's translation key (namespace "common" unless prefixed). */
+/** A route's handle: translation keys (namespace "common" unless prefixed). */
 export type RouteHandle = {
   title?: string;
+  /**
+   * The page's opening paragraph, when it has one under its heading: a guarded page shows it with
+   * the heading while the session loads (PagePending in routing/Guard.tsx), so a page whose largest
+   * first paint is that paragraph has it on screen from the pre-rendered HTML on.
+   */
+  lead?: string;
 };
 
-/** The title key of the deepest matched route that has one (RootLayout's document title, a guarded page's pending heading). */
-export function useRouteTitleKey(): string | undefined {
-  return (useMatches().findLast((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined)?.title;
+/** The handle of the deepest matched route that has a title (RootLayout's document title, a guarded page's pending heading). */
+export function useRouteHandle(): RouteHandle | undefined {
+  return useMatches().findLast((match) => (match.handle as RouteHandle | undefined)?.title)?.handle as RouteHandle | undefined;
 }
+
+export const useRouteTitleKey = (): string | undefined => useRouteHandle()?.title;

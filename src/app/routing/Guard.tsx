@@ -4,7 +4,7 @@ import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
 import { Splash } from "../components/ui/Splash";
 import { StatusView } from "../components/ui/StatusView";
 import { publicApi, unwrap } from "../lib/api-client";
-import { useRouteTitleKey } from "../lib/page-title";
+import { useRouteHandle } from "../lib/page-title";
 import { useSession } from "../lib/session";
 import { ExpiryNotice } from "./ExpiryNotice";
 import "./routing.css";
@@ -70,18 +70,19 @@ export function Guard({ level, children }: { level: GuardLevel; children?: React
 const SHOWS_ITS_PAGE: Record<GuardLevel, boolean> = { guest: false, confirm: false, signedIn: true, settings: true, full: true, admin: false };
 
 /**
- * A guarded page while the session loads: its heading (the route's title) and a loading view, laid
- * out as a page's first rows are, so the page takes its place without moving the heading. The build
- * pre-renders the driver's dashboard in this state for a visit with a stored session
- * (docs/public-site.md, "The dashboard's first paint"): that heading is then on screen before any
- * script has run.
+ * A guarded page while the session loads: its heading (the route's title), its lead when the route
+ * names one, and a loading view, laid out as a page's first rows are, so the page takes its place
+ * without moving them. The build pre-renders the driver's dashboard and insights in this state for
+ * a visit with a stored session (docs/public-site.md, "Pre-rendered pages"): their largest paint
+ * is then on screen before any script has run, and the page that replaces it paints nothing larger.
  */
 function PagePending() {
   const { t } = useTranslation();
-  const title = useRouteTitleKey();
+  const handle = useRouteHandle();
   return (
     <section className="page-pending">
-      {title && <h1>{t(title)}</h1>}
+      {handle?.title && <h1>{t(handle.title)}</h1>}
+      {handle?.lead && <p className="muted">{t(handle.lead)}</p>}
       <StatusView kind="loading" />
     </section>
   );

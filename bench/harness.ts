@@ -101,6 +101,33 @@ export async function startWorker(opts: {
  * "log") and each line of its output is handed over.
  */
 export async function startWranglerDev(args: string[], port: number, healthPath: string, onLog?: (line: string) => void): Promise<RunningWorker> {
+  const url = `http://127.0.0.1:${port}`;
+  // A runtime that exits before it answers (under a loaded host a start-up has failed that way) is
+  // started once more; one that neither answers nor exits in two minutes is given up.
+  for (let attempt = 1; ; attempt++) {
+    const worker = spawnWranglerDev(args, port, onLog);
+    for (let i = 0; i < 240 && worker.exitCode() === null; i++) {
+      const up = await fetch(`${url}${healthPath}`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) return { url, stop: worker.stop, kill: worker.kill };
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const code = worker.exitCode();
+    worker.stop();
+    if (code !== null && attempt < 2) {
+      console.error(`wrangler dev exited (${code}) before answering on ${url}; starting it again`);
+      continue;
+    }
+    const holder = portHolder(port);
+    throw new Error(
+      `the worker did not answer on ${url}${code !== null ? ` (wrangler dev exited with ${code})` : ""}${holder ? ` (port ${port} is held by: ${holder})` : ""}`,
+    );
+  }
+}
+
+function spawnWranglerDev(args: string[], port: number, onLog?: (line: string) => void) {
   const child = spawn(
     "wrangler",
     ["dev", ...args, "--port", String(port), "--ip", "127.0.0.1", "--log-level", onLog ? "log" : "error", "--show-interactive-dev-session=false"],
@@ -114,6 +141,10 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
       if (line.trim() !== "" && (!line.includes('{"level"') || line.includes('"level":"error"'))) process.stderr.write(`${line}\n`);
     });
   }
+  let exitCode: number | null = null;
+  child.on("exit", (code, signal) => {
+    exitCode = code ?? (signal ? 128 : 1);
+  });
   const signal = (name: NodeJS.Signals) => () => {
     try {
       process.kill(-child.pid!, name);
@@ -122,20 +153,8 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
     }
   };
   const stop = signal("SIGTERM");
-  const kill = signal("SIGKILL");
   process.on("exit", stop);
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
-    const up = await fetch(`${url}${healthPath}`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return { url, stop, kill };
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  stop();
-  const holder = portHolder(port);
-  throw new Error(`the worker did not answer on ${url}${holder ? ` (port ${port} is held by: ${holder})` : ""}`);
+  return { stop, kill: signal("SIGKILL"), exitCode: () => exitCode };
 }
 
 /** The build's copy of .dev.vars (the Vite plugin writes values in quotes). */

@@ -158,7 +158,9 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await page.goto("/flex/insights");
   await page.getByRole("heading", { level: 1, name: "Insights" }).waitFor();
   assert.ok(
-    await page.evaluate(() => document.documentElement.dataset.prerendered === location.pathname && !document.documentElement.classList.contains("render-client")),
+    await page.evaluate(
+      () => document.documentElement.dataset.prerendered === location.pathname && !document.documentElement.classList.contains("render-client"),
+    ),
     "the insights' pre-rendered page was not shown",
   );
   await page.getByRole("region", { name: "The market, last 30 days" }).waitFor();

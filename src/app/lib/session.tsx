@@ -83,20 +83,23 @@ export function SessionProvider({
         : value,
     [value],
   );
-  const received = useRef(false);
+  const settled = useRef(false);
   const receive = useCallback((live: SessionValue) => {
     const tokens = early.current;
     early.current = null;
-    const first = !received.current;
-    received.current = true;
+    // The answer that first settles the session (signed out; or signed in, its user read or failed).
+    const settles = !settled.current && !live.loading && !live.userLoading;
+    if (settles) settled.current = true;
     // The live session answers again once signed in.
     if (tokens) live.signIn(tokens);
-    // Its first answer for a signed-out visitor in a transition: nothing visible changes, and it
-    // comes from a layout effect, where a plain update re-renders every reader of the session
-    // synchronously; on a pre-rendered page (only ever shown signed out) it also reaches the parts
-    // React is still hydrating, which React then hydrates in that same task (several hundred ms on
-    // a slow phone). Every other answer (a stored session, sign-in, sign-out) stays immediate.
-    else if (first && !live.session && !live.loading) startTransition(() => setValue(live));
+    // That answer in a transition. It comes from a layout effect, where a plain update re-renders
+    // every reader of the session synchronously; on a pre-rendered page (a public one signed out,
+    // a driver's page with a stored session) it also reaches the parts React is still hydrating,
+    // which React then hydrates in that same task, and with a stored session it brings the user,
+    // on whom the guard renders the whole page in that task (several hundred ms on a slow phone).
+    // In a transition React renders in slices; until then the page shows its loading view. Every
+    // other answer (sign-in, sign-out, a refreshed token, an updated user) stays immediate.
+    else if (settles) startTransition(() => setValue(live));
     else setValue(live);
   }, []);
   useEffect(() => {

@@ -9,7 +9,8 @@
  *       D1's `offers` (their capture engine's Durable Object takes a driver's rows from there into
  *       its own storage on first touch), `POST /api/driver/insights/what-if` asked N times: p50 and
  *       p95 of the server's `tookMs` and of the round trip, after a first request (the import) timed
- *       apart. A build without that route answers 404: (b) is then reported as not served and (a)
+ *       apart; and the server's `tookMs` when the month is read afresh (a 7-day what-if asked
+ *       between: the object keeps one period's offers for a minute). A build without that route answers 404: (b) is then reported as not served and (a)
  *       stands alone.
  *
  * The driver is seeded straight into the bench's database (user, the session's refresh-token
@@ -152,12 +153,12 @@ const idToken = await new SignJWT({ sid: family, phone_number: phone, phone_numb
 const worker = await startWorker({ dir, port: options.port, state: STATE });
 try {
   type Answer = { status: number; ms: number; body: { tookMs?: number; offers?: number; replay?: { blocks: number } } | null; text: string };
-  const ask = async (): Promise<Answer> => {
+  const ask = async (asked: object = request): Promise<Answer> => {
     const started = performance.now();
     const res = await fetch(`${worker.url}/api/driver/insights/what-if`, {
       method: "POST",
       headers: { Authorization: `Bearer ${idToken}`, "Content-Type": "application/json" },
-      body: JSON.stringify(request),
+      body: JSON.stringify(asked),
       signal: AbortSignal.timeout(60_000),
     });
     const text = await res.text();
@@ -184,6 +185,15 @@ try {
   } else {
     const answers = [];
     for (let i = 0; i < RUNS; i++) answers.push(await ask());
+    // The object keeps the period it read for a minute while nothing new is recorded; a 7-day
+    // what-if in between makes it read the month afresh for the next one (the first try of a period).
+    const afresh = [];
+    for (let i = 0; i < RUNS; i++) {
+      await ask({ ...request, days: 7 });
+      afresh.push(await ask());
+    }
+    const fresh = afresh.filter((a) => a.status === 200 && typeof a.body?.tookMs === "number").map((a) => a.body!.tookMs!);
+    if (fresh.length < afresh.length) correct = false;
     const failed = answers.filter((a) => a.status !== 200);
     if (failed.length > 0) correct = false;
     const ok = answers.filter((a) => a.status === 200 && typeof a.body?.tookMs === "number");
@@ -195,10 +205,11 @@ try {
     console.log(
       `\n(b) on the Worker, ${ok.length} of ${RUNS} answered (${failed.length} failed); the first request, which takes the offers from D1: ${fmt(first.ms)} round trip, ${fmt(first.body.tookMs)} on the server\n` +
         `| what-if, ${offers} offers | p50 | p95 | budget |\n|---|---|---|---|\n` +
-        `| server's tookMs | ${fmt(median(server))} | ${fmt(percentile(server, 95))} | ≤ ${BUDGET_MS} ms |\n` +
-        `| round trip | ${fmt(median(trip))} | ${fmt(percentile(trip, 95))} | |`,
+        `| server's tookMs, the period kept from the try before | ${fmt(median(server))} | ${fmt(percentile(server, 95))} | ≤ ${BUDGET_MS} ms |\n` +
+        `| server's tookMs, the month read afresh | ${fmt(median(fresh))} | ${fmt(percentile(fresh, 95))} | ≤ ${BUDGET_MS} ms |\n` +
+        `| round trip, the period kept | ${fmt(median(trip))} | ${fmt(percentile(trip, 95))} | |`,
     );
-    if (median(server) > BUDGET_MS) timely = false;
+    if (median(server) > BUDGET_MS || median(fresh) > BUDGET_MS) timely = false;
   }
 } finally {
   worker.stop();

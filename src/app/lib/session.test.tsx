@@ -254,7 +254,8 @@ describe("token refresh", () => {
       "/api/auth/refresh": () => ({ status: 401, body: { error: { code: "unauthorized", message: "Revoked" } } }),
     });
     renderSession();
-    await waitFor(() => expect(state().signedIn).toBe(false));
+    // Ended, not still starting (which is signed out and loading).
+    await waitFor(() => expect(state()).toMatchObject({ signedIn: false, loading: false }));
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
   });
 });

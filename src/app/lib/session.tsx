@@ -83,23 +83,25 @@ export function SessionProvider({
         : value,
     [value],
   );
+  // Until the session first settles (signed out; or signed in, its user read or failed), its
+  // answers change nothing a person is waiting on: the pages show their loading view.
   const settled = useRef(false);
   const receive = useCallback((live: SessionValue) => {
     const tokens = early.current;
     early.current = null;
-    // The answer that first settles the session (signed out; or signed in, its user read or failed).
-    const settles = !settled.current && !live.loading && !live.userLoading;
-    if (settles) settled.current = true;
+    const settling = !settled.current;
+    if (!live.loading && !live.userLoading) settled.current = true;
     // The live session answers again once signed in.
     if (tokens) live.signIn(tokens);
-    // That answer in a transition. It comes from a layout effect, where a plain update re-renders
-    // every reader of the session synchronously; on a pre-rendered page (a public one signed out,
-    // a driver's page with a stored session) it also reaches the parts React is still hydrating,
-    // which React then hydrates in that same task, and with a stored session it brings the user,
-    // on whom the guard renders the whole page in that task (several hundred ms on a slow phone).
-    // In a transition React renders in slices; until then the page shows its loading view. Every
-    // other answer (sign-in, sign-out, a refreshed token, an updated user) stays immediate.
-    else if (settles) startTransition(() => setValue(live));
+    // Those answers in a transition. They come from a layout effect, where a plain update
+    // re-renders every reader of the session synchronously; on a pre-rendered page (a public one
+    // signed out, a driver's page with a stored session) they also reach the parts React is still
+    // hydrating, which React then hydrates in that same task, and with a stored session the one
+    // that brings the user has the guard render the whole page in it (a task of 180 ms at the 4x
+    // CPU slowdown of Lighthouse's phone for the first answer alone). In a transition React renders
+    // in slices. Every later answer (sign-in, sign-out, a refreshed token, an updated user) stays
+    // immediate.
+    else if (settling) startTransition(() => setValue(live));
     else setValue(live);
   }, []);
   useEffect(() => {

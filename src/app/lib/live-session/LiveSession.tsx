@@ -67,11 +67,14 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   }, [refresh]);
 
   // A stored session that expired while the app was closed: refresh before anything renders.
-  // Only the first render can start loading (nothing sets it back), so this runs once.
+  // Only the first render can start loading (nothing sets it back), so this runs once. The user's
+  // read, started in a layout effect, asks for a token first and so starts that refresh: this
+  // shares it, or finds it done and the token current, and does not refresh the new one again.
   useEffect(() => {
     if (!loading) return;
     let live = true;
-    void refresh().finally(() => {
+    const current = tokensRef.current;
+    void (current && isExpired(current.idToken) ? refresh() : Promise.resolve(null)).finally(() => {
       if (live) setLoading(false);
     });
     return () => {
@@ -83,7 +86,12 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   useEffect(() => {
     if (!tokens) return;
     const delay = Math.min(refreshDelay(tokens.idToken), 2 ** 31 - 1);
-    const timer = setTimeout(() => void refresh(), delay);
+    // A timer for a token already replaced does nothing: an expired stored token's timer (due at
+    // once) could fire after the start-up refresh had answered but before this effect had moved
+    // on, and refresh the fresh token again.
+    const timer = setTimeout(() => {
+      if (tokensRef.current?.idToken === tokens.idToken) void refresh();
+    }, delay);
     return () => clearTimeout(timer);
   }, [tokens, refresh]);
 

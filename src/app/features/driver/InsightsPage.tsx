@@ -40,9 +40,6 @@ export default function InsightsPage() {
       <h1>{t("titles.flexInsights")}</h1>
       <p className="muted">{t("lead")}</p>
       <DriverInsights />
-      <p>
-        <Link to="/flex/dashboard">{t("backToDashboard")}</Link>
-      </p>
     </section>
   );
 }
@@ -103,6 +100,12 @@ export function DriverInsights({ driverId, readOnly = false }: DriverInsightsPro
         </div>
       )}
       {data && !isEmpty(data) && <WhatIfSection days={days} driverId={driverId} readOnly={readOnly} market={data.market} />}
+      {/* Under the figures once they are in: shown under the loading view, the link moved down when they came. */}
+      {!readOnly && data && !isEmpty(data) && (
+        <p>
+          <Link to="/flex/dashboard">{t("backToDashboard")}</Link>
+        </p>
+      )}
     </div>
   );
 }
@@ -271,7 +274,7 @@ function Market({ report }: { report: InsightsReport }) {
   const cell = (cents: number | null) => (cents === null ? t("none") : money(cents, lang));
 
   return (
-    <section className="card insights-section" aria-labelledby="insights-market">
+    <section className="card insights-section insights-market" aria-labelledby="insights-market">
       <h2 id="insights-market">{t("market.title", { count: market.days })}</h2>
       {totals.shown === 0 ? (
         <StatusView kind="empty" compact title={t("market.empty", { count: market.days })} />

@@ -186,6 +186,9 @@ describe("insights", () => {
         .map((r) => r.textContent),
     ).toEqual(["ReasonOffers", "$/hour under your minimum700", "Outside your schedule windows224"]);
 
+    // The way back comes under the figures, once they are in (above them, it moved when they came).
+    expect(screen.getByRole("link", { name: "Back to the dashboard" })).toHaveAttribute("href", "/flex/dashboard");
+
     // The what-if starts from the saved filters and answers for them.
     const whatIf = screen.getByRole("region", { name: "What if?" });
     expect(await within(whatIf).findByLabelText("Minimum $/hour")).toHaveValue("30");

@@ -31,3 +31,10 @@ export function portHolder(port: number): string {
   const ss = spawnSync("ss", ["-ltnpH", `sport = :${port}`], { encoding: "utf8" });
   return ss.status === 0 ? ss.stdout.trim() : "";
 }
+
+/**
+ * A `wrangler dev` on port P takes P + INSPECTOR_OFFSET for its devtools. wrangler's own choice,
+ * 9229 when free, was found free by two runtimes starting at once under `npm test` (the e2e run's
+ * and a bench's), and the second died with "Address already in use".
+ */
+export const INSPECTOR_OFFSET = 1000;

@@ -11,7 +11,7 @@ import * as OTPAuth from "otpauth";
 import { ensureDevVars, readDevVars } from "../scripts/dev-vars.ts";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
-import { freePorts, INSPECTOR_OFFSET, portHolder } from "../scripts/ports.ts";
+import { freePorts, listenArgs, portHolder } from "../scripts/ports.ts";
 import { DEMO } from "../scripts/seed.ts";
 
 /**
@@ -128,24 +128,11 @@ export async function startWranglerDev(args: string[], port: number, healthPath:
 }
 
 function spawnWranglerDev(args: string[], port: number, onLog?: (line: string) => void) {
-  const child = spawn(
-    "wrangler",
-    [
-      "dev",
-      ...args,
-      "--port",
-      String(port),
-      // A devtools port of its own (scripts/ports.ts).
-      "--inspector-port",
-      String(port + INSPECTOR_OFFSET),
-      "--ip",
-      "127.0.0.1",
-      "--log-level",
-      onLog ? "log" : "error",
-      "--show-interactive-dev-session=false",
-    ],
-    { stdio: ["ignore", onLog ? "pipe" : "ignore", onLog ? "pipe" : "inherit"], detached: true, env: { ...process.env, ...LOCAL_RUNTIME_ENV } },
-  );
+  const child = spawn("wrangler", ["dev", ...args, ...listenArgs(port), "--log-level", onLog ? "log" : "error", "--show-interactive-dev-session=false"], {
+    stdio: ["ignore", onLog ? "pipe" : "ignore", onLog ? "pipe" : "inherit"],
+    detached: true,
+    env: { ...process.env, ...LOCAL_RUNTIME_ENV },
+  });
   if (onLog && child.stdout && child.stderr) {
     createInterface({ input: child.stdout }).on("line", onLog);
     // The Worker's warnings come this way too: handed over; only its errors and wrangler's own lines are shown.

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { ensureDevVars } from "../scripts/dev-vars.ts";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import { freshMigratedState } from "../scripts/migrated-state.ts";
-import { freePorts, INSPECTOR_OFFSET, portHolder } from "../scripts/ports.ts";
+import { freePorts, listenArgs, portHolder } from "../scripts/ports.ts";
 import { startFakePlatform } from "../test/fake-platform/server.ts";
 
 // The app, the fake platform and the chat widget take three consecutive ports (8788 onwards, or E2E_PORT).
@@ -87,12 +87,7 @@ const server = spawn(
     `SPARK_PLATFORM_API_BASE:${platform.url}/spark`,
     "-c",
     `${build}/blockpilot/wrangler.json`,
-    "--port",
-    String(port),
-    "--inspector-port",
-    String(port + INSPECTOR_OFFSET),
-    "--ip",
-    "127.0.0.1",
+    ...listenArgs(port),
     `--persist-to=${state}`,
     "--log-level",
     "warn",

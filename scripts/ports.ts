@@ -33,8 +33,10 @@ export function portHolder(port: number): string {
 }
 
 /**
- * A `wrangler dev` on port P takes P + INSPECTOR_OFFSET for its devtools. wrangler's own choice,
- * 9229 when free, was found free by two runtimes starting at once under `npm test` (the e2e run's
- * and a bench's), and the second died with "Address already in use".
+ * Where a `wrangler dev` of the tests listens: 127.0.0.1:port, and port + 1000 for its devtools.
+ * wrangler's own devtools choice, 9229 when free, was found free by two runtimes starting at once
+ * under `npm test` (the e2e run's and a bench's), and the second died with "Address already in use".
  */
-export const INSPECTOR_OFFSET = 1000;
+export function listenArgs(port: number): string[] {
+  return ["--port", String(port), "--inspector-port", String(port + 1000), "--ip", "127.0.0.1"];
+}

@@ -88,9 +88,10 @@ describe("the replay of an engine's history under its own filters", () => {
     expect(accepts.length).toBeGreaterThanOrEqual(5);
     for (const a of accepts) {
       const seenAt = byId.get(a.offerId)!.seenAt;
-      // Two processes' millisecond clocks (workerd reads its clock as I/O completes): 2 ms of slack,
-      // against the ~40 ms between the alarm's start and the answer that the old seenAt was off by.
-      expect(seenAt).toBeGreaterThanOrEqual(a.shownAt! - 2);
+      // Two processes' millisecond clocks (workerd reads its clock as I/O completes, so under a loaded
+      // clean-clone run it read 4 ms early): 15 ms of slack, against the ~40 ms between the alarm's
+      // start and the answer that the old seenAt was off by.
+      expect(seenAt).toBeGreaterThanOrEqual(a.shownAt! - 15);
       expect(seenAt).toBeLessThanOrEqual(a.at);
     }
 

@@ -5,6 +5,7 @@ import { defineConfig, type Plugin } from "vite";
 import { assetHeaders, inlineScriptSources } from "./scripts/asset-headers.ts";
 import { iconSprite } from "./scripts/icon-sprite.ts";
 import { type InlineScriptPlugin, inlineScript, withInlineScript } from "./scripts/inline-script.ts";
+import { lazyUplot } from "./scripts/lazy-uplot-intl.ts";
 import { prerenderPages } from "./scripts/prerender.ts";
 
 /**
@@ -35,6 +36,8 @@ export default defineConfig({
   plugins: [
     react(),
     iconSprite(),
+    // uPlot's locale data loaded when a chart is drawn, not when its module is (scripts/lazy-uplot-intl.ts).
+    lazyUplot(),
     firstLoadScript,
     cloudflare({
       config: (worker) => {

@@ -15,6 +15,7 @@ import {
 import { CHART_COLORS, Chart, type ChartColumn, type ChartSeries } from "../../components/ui/Chart";
 import { StatusView } from "../../components/ui/StatusView";
 import { TableScroll } from "../../components/ui/TableScroll";
+import { useAfterPaint } from "../../components/ui/use-after-paint";
 import { useInView } from "../../components/ui/use-in-view";
 import { INSIGHTS_NS } from "../../i18n/insights";
 import { findingWords } from "./findings";
@@ -62,6 +63,9 @@ export function DriverInsights({ driverId, readOnly = false }: DriverInsightsPro
   const data = useDeferredValue(report.data);
   // The answer on screen is the last period's while the new one loads (keepPreviousData).
   const loadingOther = report.isLoading && data !== undefined;
+  // The market (tables and two charts, below a phone's first screen) is laid out in a frame after
+  // the findings and the earnings: two shorter tasks of layout instead of one.
+  const belowShown = useAfterPaint(data !== undefined);
 
   return (
     <div className="insights">
@@ -96,7 +100,7 @@ export function DriverInsights({ driverId, readOnly = false }: DriverInsightsPro
           {report.error && <StatusView kind="error" compact message={t("error")} onRetry={() => void report.mutate()} />}
           <Findings report={data} />
           <Earnings weeks={data.earnings} />
-          <Market report={data} />
+          <Market report={data} laidOut={belowShown} />
         </div>
       )}
       {data && !isEmpty(data) && <WhatIfSection days={days} driverId={driverId} readOnly={readOnly} market={data.market} />}
@@ -262,7 +266,8 @@ function MarketChart({
   );
 }
 
-function Market({ report }: { report: InsightsReport }) {
+/** The market; until `laidOut`, its heading and that it is coming. */
+function Market({ report, laidOut }: { report: InsightsReport; laidOut: boolean }) {
   const { t, i18n } = useTranslation(INSIGHTS_NS);
   const { t: td } = useTranslation("driver");
   const lang = i18n.language;
@@ -276,7 +281,9 @@ function Market({ report }: { report: InsightsReport }) {
   return (
     <section className="card insights-section insights-market" aria-labelledby="insights-market">
       <h2 id="insights-market">{t("market.title", { count: market.days })}</h2>
-      {totals.shown === 0 ? (
+      {!laidOut ? (
+        <StatusView kind="loading" compact />
+      ) : totals.shown === 0 ? (
         <StatusView kind="empty" compact title={t("market.empty", { count: market.days })} />
       ) : (
         <>

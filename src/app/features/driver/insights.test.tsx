@@ -206,7 +206,8 @@ describe("insights", () => {
     expect(screen.getByRole("heading", { level: 1, name: "Estadísticas" })).toBeInTheDocument();
     expect(screen.getByRole("region", { name: "Ganancias, últimas 8 semanas" })).toBeInTheDocument();
     const market = screen.getByRole("region", { name: "El mercado, últimos 30 días" });
-    expect(within(market).getByRole("table", { name: "Ofertas por estación" })).toBeInTheDocument();
+    // Laid out in a frame after the first screen's.
+    expect(await within(market).findByRole("table", { name: "Ofertas por estación" })).toBeInTheDocument();
     const reasons = within(market).getByRole("table", { name: "Por qué tus filtros descartaron ofertas" });
     expect(within(reasons).getByText("$/hora por debajo de tu mínimo")).toBeInTheDocument();
     expect(within(reasons).getByText("Fuera de las franjas de tu horario")).toBeInTheDocument();

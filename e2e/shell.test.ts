@@ -149,6 +149,33 @@ test("an unknown route shows 'page not found' inside the frame, with Go back to 
   await page.getByRole("heading", { name: "Better blocks, without the refresh" }).waitFor();
 });
 
+test("a loading view shows, and its spinner turns, from its first second on: a shorter wait draws nothing", async () => {
+  const page = await newPage(browser);
+  await page.goto("/no/such/page");
+  await page.getByRole("heading", { name: "page not found" }).waitFor();
+  // The app's own style sheets on a loading view as StatusView writes it.
+  const view = await page.evaluate(() => {
+    const box = Object.assign(document.createElement("div"), { className: "status-view status-view-loading", role: "status" });
+    box.innerHTML = '<span class="spinner" aria-hidden="true"></span><p class="status-view-message">Loading…</p>';
+    document.querySelector("main")?.append(box);
+    const [spinner, words] = [box.children[0] as HTMLElement, box.children[1] as HTMLElement];
+    const delays = (el: Element) => el.getAnimations().map((a) => `${a instanceof CSSAnimation ? a.animationName : "?"}@${a.effect?.getTiming().delay}`);
+    return {
+      spinner: delays(spinner).sort(),
+      words: delays(words),
+      hidden: [getComputedStyle(spinner).visibility, getComputedStyle(words).visibility],
+      height: box.getBoundingClientRect().height,
+    };
+  });
+  assert.deepEqual(view.spinner, ["appear-late@1000", "spin@1000"]);
+  assert.deepEqual(view.words, ["appear-late@1000"]);
+  assert.deepEqual(view.hidden, ["hidden", "hidden"], "shown before its first second");
+  assert.ok(view.height > 40, "its place is kept meanwhile");
+  await page.waitForFunction(() => getComputedStyle(document.querySelector(".status-view-loading .spinner")!).visibility === "visible", null, {
+    timeout: 3000,
+  });
+});
+
 test("an unknown /api path answers the JSON error envelope, not the SPA", async () => {
   const page = await newPage(browser);
   const res = await page.request.get("/api/nope");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LANGUAGE_STORAGE_KEY } from "../i18n";
-import { STORED_LANGUAGE_KEY, showsPrerendered } from "./first-load";
+import { evaluateApart, STORED_LANGUAGE_KEY, showsPrerendered } from "./first-load";
 
 function page(prerendered: string | null, session: "stored" | "none" = "none"): HTMLElement {
   const html = document.createElement("html");
@@ -24,5 +24,19 @@ describe("the pre-rendered page shows", () => {
 
   it("reads the language under the key the app stores it", () => {
     expect(STORED_LANGUAGE_KEY).toBe(LANGUAGE_STORAGE_KEY);
+  });
+});
+
+describe("the entry's chunks", () => {
+  it("are evaluated in order, each in a task of its own", async () => {
+    const order: string[] = [];
+    const load = async (href: string) => {
+      order.push(href);
+      setTimeout(() => order.push(`a task after ${href}`), 0);
+    };
+    await evaluateApart(["/assets/rolldown-runtime.js", "/assets/react.js"], load);
+    // A task queued while one was evaluated runs before the next is: the browser may paint or
+    // answer input between them.
+    expect(order).toEqual(["/assets/rolldown-runtime.js", "a task after /assets/rolldown-runtime.js", "/assets/react.js", "a task after /assets/react.js"]);
   });
 });

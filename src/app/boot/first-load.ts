@@ -45,6 +45,14 @@ function addLink(rel: "modulepreload" | "stylesheet", href: string): Promise<unk
 const preloadApart = (list: string) =>
   Promise.all(files(list).map((href) => new Promise((next) => setTimeout(next, 0)).then(() => addLink("modulepreload", href))));
 
+/** Evaluates the modules in order, each in a task of its own. */
+export async function evaluateApart(list: string[], load = (href: string): Promise<unknown> => import(/* @vite-ignore */ href)) {
+  for (const href of list) {
+    await load(href);
+    await new Promise((next) => setTimeout(next, 0));
+  }
+}
+
 /** Whether the page's pre-rendered HTML is what this visit shows. */
 export function showsPrerendered(html: HTMLElement, visit: { path: string; signedIn: boolean; spanish: boolean }): boolean {
   // A public page is for a signed-out visit; the dashboard's, for one with a stored session.
@@ -97,6 +105,9 @@ export function startFirstLoad(html: HTMLElement) {
     if (started) return;
     started = true;
     (shown ? preloadApart(`${boot} ${html.getAttribute("data-modules") ?? ""}`) : loaded)
+      // The entry's chunks (React's, vite.config.ts), a task each before the entry's own: evaluated
+      // with it, they were one task of 34 ms of CPU on this host, a slow phone's 135.
+      .then(() => evaluateApart(files(boot).filter((href) => href !== entry)))
       .then(() => import(/* @vite-ignore */ entry))
       .catch((err: unknown) => console.error("The app could not be loaded", err));
   };

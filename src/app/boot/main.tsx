@@ -1,10 +1,9 @@
-import { startTransition, useEffect } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
 import { AppRoot, routerReady } from "../app-root";
 import { ready } from "../i18n";
 import { createRouter } from "../router";
 import { expectBoundaries, rootCommitted, untilHydrated } from "./hydration";
 import { loadParts } from "./lazy-part";
+import { createRoot, hydrateRoot, startTransition, useEffect } from "./react";
 import { startEarly } from "./start-early";
 import "../styles.css";
 

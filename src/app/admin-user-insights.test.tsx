@@ -11,6 +11,10 @@ vi.mock("uplot", () => {
   class FakePlot {
     static paths = { bars: () => () => null };
     static tzDate = (d: Date) => d;
+    root = document.createElement("div");
+    constructor(_opts: unknown, _data: unknown, target: (plot: unknown, init: () => void) => void) {
+      target(this, () => {});
+    }
     setSize() {}
     destroy() {}
   }

@@ -15,8 +15,15 @@ vi.mock("uplot", () => {
   class FakePlot {
     static paths = { bars: () => () => null };
     static tzDate = (d: Date) => d;
-    constructor(opts: { series: { label?: string }[] }, data: (number | null)[][]) {
-      drawn.push({ labels: opts.series.slice(1).map((s) => s.label ?? ""), data });
+    root = document.createElement("div");
+    // As uPlot: built, then drawn by the init it hands to a function given in place of a target.
+    constructor(opts: { series: { label?: string }[] }, data: (number | null)[][], target: HTMLElement | ((plot: unknown, init: () => void) => void)) {
+      const init = () => drawn.push({ labels: opts.series.slice(1).map((s) => s.label ?? ""), data });
+      if (typeof target === "function") target(this, init);
+      else {
+        target.append(this.root);
+        init();
+      }
     }
     setSize() {}
     destroy() {}
@@ -155,7 +162,7 @@ describe("insights", () => {
     // The market: totals, stations, hour and weekday charts (each with its table), the reasons.
     const market = screen.getByRole("region", { name: "The market, last 30 days" });
     expect(
-      within(market).getByText(
+      await within(market).findByText(
         "1,234 offers shown: 10 won, 300 gone (taken by someone else first), 924 turned down by your filters. Their median was $27.40/hour and $96 a block.",
       ),
     ).toBeInTheDocument();

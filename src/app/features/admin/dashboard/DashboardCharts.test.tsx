@@ -11,8 +11,15 @@ vi.mock("uplot", () => {
   class FakePlot {
     static paths = { bars: () => () => null };
     static tzDate = (d: Date) => d;
-    constructor(opts: { series: { label?: string }[] }, data: number[][]) {
-      drawn.push({ labels: opts.series.slice(1).map((s) => s.label ?? ""), data });
+    root = document.createElement("div");
+    // As uPlot: built, then drawn by the init it hands to a function given in place of a target.
+    constructor(opts: { series: { label?: string }[] }, data: number[][], target: HTMLElement | ((plot: unknown, init: () => void) => void)) {
+      const init = () => drawn.push({ labels: opts.series.slice(1).map((s) => s.label ?? ""), data });
+      if (typeof target === "function") target(this, init);
+      else {
+        target.append(this.root);
+        init();
+      }
     }
     setSize() {}
     destroy() {}

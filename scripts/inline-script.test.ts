@@ -8,7 +8,7 @@ describe("index.html's inline script", () => {
     expect(code.startsWith("(function(){")).toBe(true);
     expect(code.endsWith("})();")).toBe(true);
     expect(code).not.toMatch(/(^|[;}])\s*(import|export)\s*[{*\w]/);
-    // The app's code is started by its address from <html data-entry>, the one dynamic import.
+    // The app's code is started by address (<html data-entry> and the chunks it imports), through one dynamic import.
     expect(code.match(/import\(/g)).toHaveLength(1);
     expect(code).toContain("bp.session");
   }, 60_000);

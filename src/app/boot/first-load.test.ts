@@ -32,7 +32,10 @@ describe("the entry's chunks", () => {
     const order: string[] = [];
     const load = async (href: string) => {
       order.push(href);
-      setTimeout(() => order.push(`a task after ${href}`), 0);
+      // A message posted now is a task queued behind this one.
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => order.push(`a task after ${href}`);
+      channel.port2.postMessage(null);
     };
     await evaluateApart(["/assets/rolldown-runtime.js", "/assets/react.js"], load);
     // A task queued while one was evaluated runs before the next is: the browser may paint or

@@ -1,4 +1,5 @@
 import { currentStoredIdToken, hasStoredSession } from "../lib/session-storage";
+import { nextTask } from "./next-task";
 
 /**
  * What index.html's inline script does while the HTML is parsed (built from inline-script.ts by
@@ -49,7 +50,7 @@ const preloadApart = (list: string) =>
 export async function evaluateApart(list: string[], load = (href: string): Promise<unknown> => import(/* @vite-ignore */ href)) {
   for (const href of list) {
     await load(href);
-    await new Promise((next) => setTimeout(next, 0));
+    await nextTask();
   }
 }
 

@@ -3,6 +3,7 @@ import { ready } from "../i18n";
 import { createRouter } from "../router";
 import { expectBoundaries, rootCommitted, untilHydrated } from "./hydration";
 import { loadParts } from "./lazy-part";
+import { nextTask } from "./next-task";
 import { createRoot, hydrateRoot, startTransition, useEffect } from "./react";
 import { startEarly } from "./start-early";
 import "../styles.css";
@@ -24,17 +25,6 @@ function Started() {
   }, []);
   return null;
 }
-
-/**
- * The next task: what comes after runs apart from the task before, so neither grows long. A
- * message rather than a timer: chained timers are held back 4 ms each after the fifth.
- */
-const nextTask = () =>
-  new Promise<void>((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => resolve();
-    channel.port2.postMessage(null);
-  });
 
 // index.html's inline script marks a page that cannot be shown as pre-rendered (another address, a
 // stored language or session): the app renders it while the splash shows (a stored non-English

@@ -13,9 +13,7 @@ import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { startRefreshFamily } from "./auth/refresh-tokens";
-import { idTokenFor } from "./auth/sign-in-flow";
-import { call, db, seedAdmin, seedUser, signIn, signInAdmin, uniquePhone } from "./test/fixtures";
+import { call, createUser, seedAdmin, seedUser, tokenFor, uniquePhone } from "./test/fixtures";
 import { methodsOf, registeredRoutes } from "./test/routes";
 
 /**
@@ -305,18 +303,23 @@ function samplePath(pattern: string): string {
 const tokens: Partial<Record<Caller, string>> = {};
 const AUTHZ_TEMPLATE = `authz_${crypto.randomUUID().slice(0, 8)}`;
 
+/**
+ * The callers' sessions are real refresh families with their ID tokens (tokenFor), made without the
+ * password sign-in: this file checks who may call what, and the PBKDF2 work of seven sign-ins made
+ * its hook the slowest in the suite (0.9 s alone, past 10 s on a busy clean-clone run).
+ */
 beforeAll(async () => {
   await env.DB.prepare("INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')")
     .bind(`tpl-${AUTHZ_TEMPLATE}`, AUTHZ_TEMPLATE)
     .run();
-  const unverified = await seedUser({ phoneVerified: false });
-  const { family } = await startRefreshFamily(db, unverified.id, { passedTotp: false });
-  tokens.unverified = await idTokenFor(env, unverified, family, Date.now());
-  tokens.driver = (await signIn(await seedUser())).idToken;
-  tokens.owner = (await signInAdmin(await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } }))).idToken;
-  tokens.ownerNoBilling = (await signInAdmin(await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: false } }))).idToken;
-  tokens.billingAdmin = (await signInAdmin(await seedAdmin({ roleName: "billing", roleProperties: { billingDetails: true } }))).idToken;
-  tokens.support = (await signInAdmin(await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } }))).idToken;
+  const unverified = await createUser({ phoneVerified: false });
+  tokens.unverified = await tokenFor({ ...unverified, phoneVerified: false });
+  tokens.driver = await tokenFor(await createUser());
+  const admin = async (roleName: string, billingDetails: boolean) => tokenFor(await createUser({ isAdmin: true, roleName, billingDetails }), { isAdmin: true });
+  tokens.owner = await admin("owner", true);
+  tokens.ownerNoBilling = await admin("owner", false);
+  tokens.billingAdmin = await admin("billing", true);
+  tokens.support = await admin("support", false);
 });
 
 async function expectAnswer(method: string, path: string, body: unknown, caller: Caller, expected: number) {

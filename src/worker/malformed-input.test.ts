@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { call, PASSWORD, seedAdmin, signInAdmin, uniqueAddress, uniquePhone } from "./test/fixtures";
+import { call, PASSWORD, seedAdmin, tokenFor, uniqueAddress, uniquePhone } from "./test/fixtures";
 import { methodsOf, registeredRoutes } from "./test/routes";
 
 type Attempt = { label: string; path: string; body?: string; contentType?: string };
@@ -112,9 +112,9 @@ async function fingerprint(): Promise<Record<string, number>> {
 let token: string;
 let ownerId: number;
 beforeAll(async () => {
-  const owner = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
+  const owner = await seedAdmin({ password: null, roleName: "owner", roleProperties: { billingDetails: true } });
   ownerId = owner.id;
-  token = (await signInAdmin(owner)).idToken;
+  token = await tokenFor(owner);
 });
 
 describe("malformed input", () => {

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, invitations, leads, payments } from "../db/schema";
-import { call, db, json, seedAdmin, seedUser, signInAdmin, uniquePhone } from "../test/fixtures";
+import { call, db, json, seedAdmin, seedUser, tokenFor, uniquePhone } from "../test/fixtures";
 import { DROP_OFF_AFTER_MS, fileDropOffLeads } from "./leads";
 
 let owner: Awaited<ReturnType<typeof seedAdmin>>;
@@ -10,8 +10,9 @@ let token: string;
 let support: Awaited<ReturnType<typeof seedAdmin>>;
 
 beforeAll(async () => {
-  owner = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
-  token = (await signInAdmin(owner)).idToken;
+  // A real session without the password round trip (tokenFor): this file is about the lists, not sign-in.
+  owner = await seedAdmin({ password: null, roleName: "owner", roleProperties: { billingDetails: true } });
+  token = await tokenFor(owner);
   support = await seedAdmin({ password: null, roleName: "support", roleProperties: { billingDetails: false } });
 });
 

@@ -6,7 +6,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { userListSchema } from "../../shared/admin-users";
 import { auditLog, campaignMessages, campaigns, optOuts, referralCodes, resellers, users } from "../db/schema";
-import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin } from "../test/fixtures";
+import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin, tokenFor } from "../test/fixtures";
 import { userPage, userWhere } from "./users";
 
 const DAY = 86_400_000;
@@ -15,9 +15,10 @@ let ownerToken: string;
 let supportToken: string;
 
 beforeAll(async () => {
-  owner = await seedAdmin({ roleName: "owner", roleProperties: { billingDetails: true } });
-  ownerToken = (await signInAdmin(owner)).idToken;
-  supportToken = (await signInAdmin(await seedAdmin({ roleName: "support", roleProperties: { billingDetails: false } }))).idToken;
+  // Real sessions without the password round trip (tokenFor): this file is about the users list, not sign-in.
+  owner = await seedAdmin({ password: null, roleName: "owner", roleProperties: { billingDetails: true } });
+  ownerToken = await tokenFor(owner);
+  supportToken = await tokenFor(await seedAdmin({ password: null, roleName: "support", roleProperties: { billingDetails: false } }));
 });
 
 const region = () => `Region ${crypto.randomUUID().slice(0, 8)}`;

@@ -32,6 +32,8 @@ export default defineConfig({
   test: {
     // Logs of passing tests are noise; a failing test shows its own.
     silent: "passed-only",
+    // A run that ends without its summary says which files were running, and how it ended.
+    reporters: ["default", "./scripts/unfinished-run-reporter.ts"],
     projects: [
       {
         extends: false,
@@ -83,6 +85,9 @@ export default defineConfig({
           // A time limit only catches a hung test: no test asserts how fast anything is (benches do),
           // and a busy shared machine can take several seconds over one that signs in and runs a campaign.
           testTimeout: 30_000,
+          // The same for a hook: the first file to call the Worker also loads its modules, and on a
+          // clean clone, with the e2e run and the benches beside it, that took a 10 s hook past its limit.
+          hookTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
           globalSetup: ["./test/fake-provider/global-setup.ts", "./test/fake-stripe/global-setup.ts", "./test/fake-platform/global-setup.ts"],
@@ -107,6 +112,7 @@ export default defineConfig({
           maxWorkers: APP_FILES_AT_ONCE,
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
+          hookTimeout: 30_000,
           environment: "happy-dom",
           include: ["src/app/**/*.test.{ts,tsx}"],
           setupFiles: ["./src/app/test/setup.ts"],

@@ -7,6 +7,7 @@
  * ends, so the logs never interleave; a summary with each one's time comes last.
  */
 import { spawn } from "node:child_process";
+import { freemem, totalmem } from "node:os";
 
 const commands = process.argv.slice(2);
 if (commands.length === 0) {
@@ -14,7 +15,7 @@ if (commands.length === 0) {
   process.exit(2);
 }
 
-type Outcome = { command: string; code: number; seconds: number };
+type Outcome = { command: string; code: number; signal: NodeJS.Signals | null; seconds: number };
 
 function run(command: string): Promise<Outcome> {
   const started = Date.now();
@@ -27,12 +28,19 @@ function run(command: string): Promise<Outcome> {
     child.on("close", (code, signal) => {
       process.stdout.write(`\n── ${command} ${"─".repeat(Math.max(0, 70 - command.length))}\n`);
       process.stdout.write(Buffer.concat(chunks));
-      resolve({ command, code: code ?? (signal ? 1 : 0), seconds: (Date.now() - started) / 1000 });
+      resolve({ command, code: code ?? (signal ? 1 : 0), signal, seconds: (Date.now() - started) / 1000 });
     });
   });
 }
 
+/** How a command ended; a signal nobody here sends (SIGKILL most often from the kernel's out-of-memory killer) says so, with the memory left. */
+function ended(o: Outcome): string {
+  if (!o.signal) return `exit ${o.code}`;
+  const memory = `${(freemem() / 2 ** 30).toFixed(1)} of ${(totalmem() / 2 ** 30).toFixed(1)} GiB memory free now`;
+  return o.signal === "SIGKILL" ? `killed by SIGKILL: out of memory? ${memory}` : `ended by ${o.signal}; ${memory}`;
+}
+
 const outcomes = await Promise.all(commands.map(run));
 console.log("\n| command | result | time |\n|---|---|---|");
-for (const o of outcomes) console.log(`| ${o.command} | ${o.code === 0 ? "ok" : `FAILED (exit ${o.code})`} | ${o.seconds.toFixed(0)} s |`);
+for (const o of outcomes) console.log(`| ${o.command} | ${o.code === 0 ? "ok" : `FAILED (${ended(o)})`} | ${o.seconds.toFixed(0)} s |`);
 process.exit(outcomes.every((o) => o.code === 0) ? 0 : 1);

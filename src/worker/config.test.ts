@@ -79,6 +79,14 @@ describe("configuration", () => {
     expect(pathsOf(validateConfig(production({ COMPLIANCE_CLOCK_OFFSET_MS: "3600000" }) as never))).toEqual(["COMPLIANCE_CLOCK_OFFSET_MS"]);
   });
 
+  it("takes only Stripe's live keys in production (secret or restricted), and any key elsewhere", () => {
+    for (const key of ["sk_test_51AbCdEf0123456789", "rk_test_51AbCdEf0123456789", "pk_live_51AbCdEf0123456789", "whsec_0123456789abcdef"]) {
+      expect(pathsOf(validateConfig(production({ STRIPE_SECRET_KEY: key }) as never)), key).toEqual(["STRIPE_SECRET_KEY"]);
+    }
+    expect(pathsOf(validateConfig(production({ STRIPE_SECRET_KEY: "rk_live_51AbCdEf0123456789" }) as never))).toEqual([]);
+    expect(validateConfig({ ...env, STRIPE_SECRET_KEY: "sk_test_51AbCdEf0123456789" } as never)).toMatchObject({ ok: true });
+  });
+
   it("refuses the fake delivery platform in production: plain http, loopback or private addresses", () => {
     for (const base of [
       "http://127.0.0.1:8796/flex",

@@ -5,7 +5,7 @@ import { z } from "zod";
  * before any request, queue batch or cron run is served. Everywhere: names are known and numbers
  * are numbers. In production also: no embedded provider (the outbox keeps every code and
  * temporary password in D1 for admins to read; the local checkout takes no money), every secret
- * set to a real value, https origins, and a real delivery platform (not the fake one `npm run dev`
+ * set to a real value, Stripe's live keys, https origins, and a real delivery platform (not the fake one `npm run dev`
  * serves on loopback, nor the ".invalid" placeholders wrangler.toml's production environment ships).
  * A configuration that fails answers 503 to everything and says why in the log, so a bad deploy is
  * loud at once instead of sending nothing (or sending into the outbox) later.
@@ -165,6 +165,13 @@ function base64Length(text: string): number {
   }
 }
 
+/**
+ * A key of Stripe's live mode: a secret key (`sk_live_`) or a restricted one (`rk_live_`, live too,
+ * with only the permissions it was given). Test keys (`sk_test_`, `rk_test_`) move no money: with
+ * one, checkouts would "succeed" and extend service unpaid.
+ */
+const isLiveStripeKey = (key: string) => key.startsWith("sk_live_") || key.startsWith("rk_live_");
+
 type Issue = { path: string; message: string };
 
 function productionIssues(config: Config): Issue[] {
@@ -183,6 +190,8 @@ function productionIssues(config: Config): Issue[] {
   if (config.PASSWORD_PEPPER.length > 0 && config.PASSWORD_PEPPER.length < 16) add("PASSWORD_PEPPER", "must be at least 16 characters");
   if (config.MFA_ENCRYPTION_KEY && base64Length(config.MFA_ENCRYPTION_KEY) !== 32) add("MFA_ENCRYPTION_KEY", "must be 32 bytes, base64-encoded");
   if (config.TWILIO_FROM && !/^\+[1-9]\d{7,14}$/.test(config.TWILIO_FROM)) add("TWILIO_FROM", "must be an E.164 number");
+  if (config.STRIPE_SECRET_KEY.trim() && !isLiveStripeKey(config.STRIPE_SECRET_KEY.trim()))
+    add("STRIPE_SECRET_KEY", "must be a live key (sk_live_… or a restricted rk_live_…) in production, not a test one");
   for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE", "STRIPE_API_BASE", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"] as const) {
     const hostname = config[name].startsWith("https://") ? new URL(config[name]).hostname : "";
     if (!hostname) add(name, "must be https in production");

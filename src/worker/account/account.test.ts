@@ -31,18 +31,36 @@ import { captureSessionOf } from "../platform/capture";
 import { connectedDriver } from "../platform/test-driver";
 import { twilioSignature } from "../providers/webhook-signatures";
 import { handleQueueBatch, type Job } from "../queue";
-import { api, call, codeIn, createUser, db, json, lastOutboxId, nextSms, PASSWORD, seedUser, signIn, signInAs, uniquePhone, uniqueTag } from "../test/fixtures";
+import {
+  api,
+  call,
+  codeIn,
+  createUser,
+  db,
+  json,
+  lastOutboxId,
+  nextSms,
+  PASSWORD,
+  seedUser,
+  signIn,
+  signInAs,
+  type Tokens,
+  tokenFor,
+  uniquePhone,
+  uniqueTag,
+} from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { eraseAccount } from "./erase";
 import { phoneHash } from "./phone-hash";
 
-/** Every table's every text cell that contains one of the needles: what an erasure must leave empty. */
-async function cellsContaining(needles: string[]): Promise<string[]> {
+/** Every table's every text cell that contains one of the needles (but in `skip`'s tables): what an erasure must leave empty. */
+async function cellsContaining(needles: string[], skip: string[] = []): Promise<string[]> {
   const tables = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
   ).all<{ name: string }>();
   const found: string[] = [];
   for (const { name } of tables.results) {
+    if (skip.includes(name)) continue;
     const rows = await env.DB.prepare(`SELECT * FROM "${name}"`).all<Record<string, unknown>>();
     for (const row of rows.results) {
       for (const [column, value] of Object.entries(row)) {
@@ -54,6 +72,16 @@ async function cellsContaining(needles: string[]): Promise<string[]> {
   return found;
 }
 
+/**
+ * A client address of its own (an IPv6 one: stored by its /64, whose four groups of four digits are
+ * unique to it, so no other test's address contains it), and that /64 as the audit rows keep it.
+ */
+function clientOfItsOwn() {
+  const group = () => (0x1000 + Math.floor(Math.random() * 0xf000)).toString(16);
+  const prefix = `2001:db8:${group()}:${group()}:`;
+  return { address: `${prefix}:7`, stored: prefix };
+}
+
 /** A driver with a row in every table that can hold something of theirs, signed in. */
 async function populatedDriver() {
   const tag = uniqueTag("zq");
@@ -62,7 +90,18 @@ async function populatedDriver() {
   const d = await connectedDriver({ offersRate: null, user: { name, email, humanRegion: `Region ${tag}`, password: PASSWORD } as never });
   const user = d.user;
   const phone = user.phone;
-  const tokens = await signIn({ app: user.app, phone, password: PASSWORD });
+  // A reset and a sign-in, each audited with the client's address.
+  const clients = [clientOfItsOwn(), clientOfItsOwn()] as const;
+  const before = await lastOutboxId();
+  expect((await call("/api/auth/forgot-password", { body: { phoneNumber: phone, app: user.app }, address: clients[0].address })).status).toBe(200);
+  const code = codeIn((await nextSms(phone, before)).body);
+  const reset = await call("/api/auth/reset-password", {
+    body: { phoneNumber: phone, app: user.app, code, newPassword: NEW_PASSWORD },
+    address: clients[0].address,
+  });
+  expect(reset.status).toBe(200);
+  const signedIn = await call("/api/auth/sign-in", { body: { phoneNumber: phone, app: user.app, password: NEW_PASSWORD }, address: clients[1].address });
+  const tokens = (await json(signedIn)).tokens as Tokens;
   // The engine runs.
   expect((await call("/api/driver/engine", { token: tokens.idToken, body: { on: true } })).status).toBe(200);
   const now = Date.now();
@@ -72,7 +111,8 @@ async function populatedDriver() {
   await db.insert(invitations).values({ inviterId: admin.id, app: "flex", phone });
   await db.insert(verificationCodes).values({ app: "flex", phone, purpose: "confirm", codeHash: "x", expiresAt: now + 60_000 });
   await db.insert(authChallenges).values({ id: uniqueTag("ch"), userId: user.id, challenge: "SMS_MFA", expiresAt: now + 60_000, data: { phone } });
-  await db.insert(rateLimits).values({ key: `codeSendPerPhone:${phone}`, count: 1, resetAt: now + 60_000 });
+  // The reset above counted codeSendPerPhone:<phone>; one more window keyed by the number:
+  await db.insert(rateLimits).values({ key: `contactPerPhone:${phone}`, count: 1, resetAt: now + 60_000 });
   await db
     .insert(platformSignIns)
     .values({ id: uniqueTag("ps"), userId: user.id, email: d.email, kind: "code", sealedSession: "sealed", expiresAt: now + 60_000 });
@@ -122,33 +162,91 @@ async function populatedDriver() {
     .returning()
     .get();
   await db.insert(campaignMessages).values({ campaignId: campaign.id, userId: user.id, phone, name, status: "pending" });
+  // A send the provider refused, in its own words (Twilio's quote the To number).
+  const earlier = await db
+    .insert(campaigns)
+    .values({
+      app: "flex",
+      channel: "sms",
+      source: "list",
+      message: "Hi",
+      audience: { source: "list", app: "flex", phones: [] },
+      authorId: admin.id,
+      idempotencyKey: uniqueTag("k"),
+    })
+    .returning()
+    .get();
+  await db.insert(campaignMessages).values({
+    campaignId: earlier.id,
+    userId: user.id,
+    phone,
+    name,
+    status: "failed",
+    providerId: uniqueTag("SM"),
+    errorCode: "21211",
+    errorMessage: `The 'To' number ${phone} is not a valid phone number.`,
+  });
   await db.insert(campaignExclusions).values({ campaignId: campaign.id, phone });
   await db.insert(outbox).values({ channel: "sms", to: phone, body: `Hi ${name}`, providerId: uniqueTag("p") });
-  await db.insert(auditLog).values({
-    actorId: admin.id,
-    action: "admin.user_updated",
-    target: `user:${user.id}`,
-    details: { before: { name: "Old", email: null, phone }, after: { name, email } },
+  // An administrator's edit: the audit row keeps the earlier name, email and region.
+  const current = { name: `Rowan ${tag}`, email: `${tag}-now@example.com` };
+  const edit = await call(`/api/admin/users/${user.id}`, {
+    method: "PATCH",
+    token: await tokenFor(admin, { isAdmin: true }),
+    body: { ...current, region: `Area ${tag}` },
   });
+  expect(edit.status).toBe(200);
   await db.insert(referralCodes).values({ code: tag.toUpperCase(), app: "flex", owner: name, ownerUserId: user.id });
   await db.insert(resellers).values({ userId: user.id, status: "applied", message: `${name} wants to resell`, commissionBps: 2000 });
-  return { user, tokens, name, email, phone, platformEmail: d.email, friend, campaignId: campaign.id, paymentId: payment.id, admin };
+  return {
+    user,
+    tokens,
+    ...current,
+    /** What the account was called before the administrator's edit, and where it signed in from. */
+    earlier: [name, email, `Region ${tag}`],
+    addresses: clients.map((c) => c.stored),
+    phone,
+    platformEmail: d.email,
+    friend,
+    campaignId: campaign.id,
+    failedCampaignId: earlier.id,
+    paymentId: payment.id,
+    admin,
+  };
 }
+
+/** The password populatedDriver's reset sets. */
+const NEW_PASSWORD = "Reset#2026!x";
 
 const deleteBody = (extra: Record<string, unknown>) => ({ confirmation: "DELETE", ...extra });
 
 describe("deleting my account", () => {
   it("leaves no phone, name or email in any table, keeps payments and service time, ends sessions and stops the engine", async () => {
     const d = await populatedDriver();
-    expect(await cellsContaining([d.phone, d.name, d.email, d.platformEmail])).not.toEqual([]);
+    const personal = [d.phone, d.name, d.email, d.platformEmail, ...d.earlier];
+    // The per-address windows (rate_limits) name no one and end within the day; the audit rows name the account.
+    const addressesOf = () => cellsContaining(d.addresses, ["rate_limits"]);
+    for (const needle of personal) expect(await cellsContaining([needle])).not.toEqual([]);
+    expect(await addressesOf()).toHaveLength(2);
+    const campaignCsv = async () => {
+      const { token } = await signInAs("owner");
+      return (await call(`/api/admin/campaigns/${d.failedCampaignId}/export.csv`, { token })).text();
+    };
+    expect(await campaignCsv()).toContain(d.phone);
 
     const start = await call("/api/account/delete/start", { token: d.tokens.idToken, body: {} });
     expect(await json(start)).toEqual({ method: "password" });
-    const res = await call("/api/account/delete", { token: d.tokens.idToken, body: deleteBody({ password: PASSWORD }) });
+    const res = await call("/api/account/delete", { token: d.tokens.idToken, body: deleteBody({ password: NEW_PASSWORD }) });
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ erased: true, alreadyErased: false });
 
-    expect(await cellsContaining([d.phone, d.name, d.email, d.platformEmail])).toEqual([]);
+    expect(await cellsContaining(personal)).toEqual([]);
+    expect(await addressesOf()).toEqual([]);
+    // The refused send keeps its outcome and code, and the campaign's CSV shows nothing of the person.
+    const failed = await db.select().from(campaignMessages).where(eq(campaignMessages.campaignId, d.failedCampaignId)).get();
+    expect(failed).toMatchObject({ status: "failed", errorCode: "21211", errorMessage: null });
+    const csv = await campaignCsv();
+    for (const needle of [...personal, ...d.addresses]) expect(csv).not.toContain(needle);
     // Money stays, with the (anonymised) account.
     expect(await db.select().from(payments).where(eq(payments.id, d.paymentId)).get()).toMatchObject({ userId: d.user.id, amountCents: 4900 });
     expect(await db.select().from(serviceTimeLedger).where(eq(serviceTimeLedger.userId, d.user.id)).all()).toHaveLength(1);

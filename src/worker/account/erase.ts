@@ -8,11 +8,13 @@
  *   of the account or the number, opt_outs of the number (kept as a keyed hash in opt_out_hashes),
  *   campaign_exclusions and outbox rows of the number, the number in typed-list campaigns.
  * - anonymised: the users row (kept only as the anchor of what follows: phone and invite code become
- *   tombstones, every personal field empty), campaign_messages (number tombstoned, name and account
- *   link removed; unsent ones skipped), consent_events (the number replaced by its keyed hash, so
- *   the ledger still proves what consent we had if the person asks, and the account link removed),
- *   audit_log entries about or by the account (phone, name and email removed from their details),
- *   the reseller application's message and its referral code's owner name.
+ *   tombstones, every personal field empty), campaign_messages (number tombstoned, name, account
+ *   link and the provider's error text removed; unsent ones skipped), consent_events (the number
+ *   replaced by its keyed hash, so the ledger still proves what consent we had if the person asks,
+ *   and the account link removed), audit_log entries about or by the account (phone, name and email
+ *   removed from their details, and so are the earlier values of an administrator's profile edit
+ *   and the client address of each sign-in and reset), the reseller application's message and its
+ *   referral code's owner name.
  * - kept as they are: payments, service_time_ledger and commissions (tax and accounting law), linked
  *   to the anonymised account row.
  *
@@ -70,6 +72,12 @@ export const erasedPhone = (userId: number) => `${ERASED_PHONE_PREFIX}${userId}`
 
 type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
 
+/** What an erased value in an audit row's details becomes. */
+const ERASED = "[erased]";
+const ERASED_PAIR = JSON.stringify([ERASED, ERASED]);
+/** The personal fields an administrator's profile edit records (admin/user-detail.ts `updateProfile`). */
+const EDITED_PERSONAL_FIELDS = ["name", "email", "humanRegion", "deliveryArea"] as const;
+
 export async function eraseAccount(
   db: Db,
   env: Pick<Env, "CAPTURE_SESSION" | "PASSWORD_PEPPER">,
@@ -104,7 +112,7 @@ export async function eraseAccount(
   const action: AuditAction = request.by === "admin" ? "admin.account_erased" : "account.erased";
   const jsonText = (value: string) => JSON.stringify(value);
   const scrub = (column: typeof auditLog.details, value: string | null) =>
-    value ? sql`replace(${column}, ${jsonText(value)}, ${jsonText("[erased]")})` : sql`${column}`;
+    value ? sql`replace(${column}, ${jsonText(value)}, ${jsonText(ERASED)})` : sql`${column}`;
 
   // An opt-out outlives the account, by its keyed hash (before the flags and rows below are cleared).
   const keepOptOuts: BatchItem<"sqlite">[] = numberIsOurs
@@ -161,9 +169,16 @@ export async function eraseAccount(
       .update(m)
       .set({ retriedBy: 0 })
       .where(and(messagesOfAccount, eq(m.status, "failed"), isNull(m.retriedBy))),
+    // The provider's error text goes with the number (Twilio's usually quote it, and the campaign
+    // CSV shows it); the error code stays, and so does our own "erased" wording.
     db
       .update(m)
-      .set({ phone: sql`${ERASED_PHONE_PREFIX} || ${m.id}`, name: null, userId: null })
+      .set({
+        phone: sql`${ERASED_PHONE_PREFIX} || ${m.id}`,
+        name: null,
+        userId: null,
+        errorMessage: sql`CASE WHEN ${m.errorCode} = 'erased' THEN ${m.errorMessage} ELSE NULL END`,
+      })
       .where(messagesOfAccount),
     // The audit trail keeps what was done, not who the person was.
     db
@@ -178,6 +193,21 @@ export async function eraseAccount(
           .set({ details: scrub(auditLog.details, value) })
           .where(or(eq(auditLog.target, userTarget(userId)), eq(auditLog.actorId, userId))),
       ),
+    // Earlier values an administrator changed (admin.user_updated keeps each field as [before, after]).
+    db
+      .update(auditLog)
+      .set({
+        details: sql`json_replace(${auditLog.details}, ${sql.join(
+          EDITED_PERSONAL_FIELDS.flatMap((field) => [sql`${`$.changed.${field}`}`, sql`json(${ERASED_PAIR})`]),
+          sql`, `,
+        )})`,
+      })
+      .where(and(eq(auditLog.target, userTarget(userId)), eq(auditLog.action, "admin.user_updated"))),
+    // The client address of each sign-in and reset.
+    db
+      .update(auditLog)
+      .set({ details: sql`json_replace(${auditLog.details}, '$.address', ${ERASED})` })
+      .where(and(or(eq(auditLog.target, userTarget(userId)), eq(auditLog.actorId, userId)), sql`json_type(${auditLog.details}, '$.address') IS NOT NULL`)),
     db
       .update(resellers)
       .set({

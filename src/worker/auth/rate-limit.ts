@@ -76,6 +76,16 @@ export const RATE_LIMITS = {
   platformStationsPerUser: { limit: 10, windowMs: HOUR },
   /** Forfeits and "I've arrived" a driver sends to the platform. */
   platformBlockActionPerUser: { limit: 30, windowMs: HOUR },
+  /**
+   * Reads that cost far more than a page, per signed-in caller: "download my data" (up to 10,000
+   * offers and a dozen statements), the what-if (a replay of up to 100,000 offers; interactive, so
+   * a minute's worth of edits), another driver's calendar (an audit row each, kept two years) and
+   * reseller payout setup, start and refresh together (a provider call each).
+   */
+  accountExportPerUser: { limit: 10, windowMs: HOUR },
+  whatIfPerUser: { limit: 60, windowMs: MINUTE },
+  calendarViewPerViewer: { limit: 200, windowMs: DAY },
+  resellerOnboardingPerUser: { limit: 10, windowMs: HOUR },
 } as const satisfies Record<string, { limit: number; windowMs: number }>;
 
 /**
@@ -138,8 +148,9 @@ export class RateLimited extends ApiError {
   constructor(
     readonly keys: string[],
     retryAfterMs: number,
+    details?: unknown,
   ) {
-    super("rate_limited", "Too many attempts. Try again later", { retryAfterSeconds: Math.ceil(retryAfterMs / 1000) });
+    super("rate_limited", "Too many attempts. Try again later", { retryAfterSeconds: Math.ceil(retryAfterMs / 1000), details });
   }
 }
 
@@ -216,6 +227,21 @@ export async function enforceRateLimits(db: Db, checks: RateLimitCheck[], now = 
     );
   }
   return counted.map((r) => r.count);
+}
+
+/**
+ * `enforceRateLimits` for a signed-in caller's own requests, whose screen says how long to wait:
+ * the 429 carries the wait in its envelope too (`details.retryAfterSeconds`, beside Retry-After),
+ * as the delivery platform's limits answer it.
+ */
+export async function enforceCallerLimits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<void> {
+  try {
+    await enforceRateLimits(db, checks, now);
+  } catch (err) {
+    if (!(err instanceof RateLimited)) throw err;
+    const retryAfterSeconds = err.retryAfterSeconds ?? 1;
+    throw new RateLimited(err.keys, retryAfterSeconds * 1000, { reason: "too_many_attempts", retryAfterSeconds });
+  }
 }
 
 /**

@@ -4,8 +4,9 @@ import { recordAudit } from "./audit";
 import type { IdentityDeps } from "./code-delivery";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "./refresh-tokens";
 import type { SignOutRequest } from "./requests";
+import { signedInCaller } from "./session-user";
 import { familyAllowedFor, idTokenFor, type Tokens } from "./sign-in-flow";
-import { ID_TOKEN_TTL_SECONDS, verifyIdToken } from "./tokens";
+import { ID_TOKEN_TTL_SECONDS } from "./tokens";
 
 /**
  * New tokens for a refresh token, which is rotated: a rotated token that comes back revokes its
@@ -31,16 +32,14 @@ export async function refreshSession(deps: IdentityDeps, refreshToken: string): 
 
 /**
  * Ends the session of one refresh token, or with `global` every session of the user: that ends
- * everything they hold, so the caller must prove who they are (`authorization`, a Bearer ID token),
- * not just hold one token.
+ * everything they hold, so the caller must be signed in as every signed-in route checks it
+ * (`authorization`, a Bearer ID token of a session still live), not just hold one token: an ID token
+ * of an ended session (one leaked, or from before a sign-out) cannot end the others again.
  */
 export async function signOut(deps: IdentityDeps, body: SignOutRequest, authorization: string | undefined): Promise<{ signedOut: true }> {
   const { db } = deps;
   if (body.global) {
-    const header = authorization ?? "";
-    const verified = header.startsWith("Bearer ") ? await verifyIdToken(deps.env, header.slice(7).trim()) : null;
-    const userId = verified?.ok ? Number(verified.claims.sub) : NaN;
-    if (!Number.isInteger(userId)) throw new ApiError("unauthorized", "Sign in to sign out everywhere");
+    const userId = (await signedInCaller(db, deps.env, authorization, deps.now)).user.id;
     await revokeAllRefreshTokens(db, userId);
     await recordAudit(db, { actorId: userId, action: "auth.sign_out_global", target: `user:${userId}` });
   } else {

@@ -2,9 +2,12 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { serviceTimeLedger, stripeEvents } from "../db/schema";
+import { createLogger } from "../log";
 import { stripeSignatureHeader } from "../providers/payments/stripe-signature";
 import { driver, openCheckout, paymentRow, postEvent, sessionObject, stripeEvent, testPlan, userRow } from "../test/billing-fixtures";
 import { db, json } from "../test/fixtures";
+import { billingContextOf } from "./run-context";
+import { receiveStripeWebhook } from "./stripe-webhook";
 
 async function ledgerOf(userId: number) {
   return db.select().from(serviceTimeLedger).where(eq(serviceTimeLedger.userId, userId)).orderBy(serviceTimeLedger.id);
@@ -89,6 +92,24 @@ describe("POST /api/webhooks/stripe", () => {
     expect(res.status).toBe(200);
     expect((await paymentRow(payment.id)).status).toBe("processing");
     expect(await ledgerOf(user.id)).toHaveLength(0);
+  });
+
+  it("in production ignores a test-mode event (200, nothing changes) and acts on a live one", async () => {
+    const { user, payment, event } = await paidEvent();
+    const inProduction = billingContextOf({ env: { ...env, ENVIRONMENT: "production" }, db, log: createLogger(), waitUntil: () => {} });
+    const receive = async (body: object) => {
+      const payload = JSON.stringify(body);
+      return receiveStripeWebhook(inProduction, payload, await stripeSignatureHeader(payload, env.STRIPE_WEBHOOK_SECRET));
+    };
+    expect(await receive(event)).toEqual({ result: "ignored", type: "checkout.session.completed", eventId: event.id });
+    expect(await db.select().from(stripeEvents).where(eq(stripeEvents.id, event.id))).toEqual([]);
+    expect((await paymentRow(payment.id)).status).toBe("processing");
+    expect(await ledgerOf(user.id)).toHaveLength(0);
+    // The same payment's live event is Stripe's money.
+    const live = { ...stripeEvent("checkout.session.completed", sessionObject(payment)), livemode: true };
+    expect(await receive(live)).toMatchObject({ result: "processed" });
+    expect((await paymentRow(payment.id)).status).toBe("successful");
+    expect(await ledgerOf(user.id)).toHaveLength(1);
   });
 
   it("answers 200 to event types it does not handle, and to a signed event missing our fields", async () => {

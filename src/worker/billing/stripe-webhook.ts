@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { z } from "zod";
+import { isProduction } from "../config";
 import { stripeEvents } from "../db/schema";
 import { recordDecline, settleFailed, settlePaid } from "./checkout";
 import type { BillingContext } from "./context";
@@ -123,7 +124,7 @@ async function apply(ctx: BillingContext, event: Stripe.Event): Promise<boolean>
 
 /**
  * POST /api/webhooks/stripe, and the Stripe emulator's events: the signature is checked on the
- * raw body before anything is parsed; then the event id is claimed, so each event is acted on
+ * raw body before anything is parsed; in production a test-mode event is ignored; then the event id is claimed, so each event is acted on
  * once. A redelivery of a finished event is a duplicate (200); one whose first delivery is still
  * running answers in_flight (409, so Stripe tries again later); a failure releases the claim and
  * answers 500, so Stripe's retry finishes the work.
@@ -132,6 +133,12 @@ export async function receiveStripeWebhook(ctx: BillingContext, payload: string,
   if (!signature) return { result: "rejected", reason: "missing_signature" };
   const event = await verifiedEvent(ctx.env, payload, signature);
   if (!event) return { result: "rejected", reason: "invalid_signature" };
+  // Production acts on live events only: a test-mode event (a test key's checkout, the dashboard's
+  // test sends) moved no money. It is answered 200, so Stripe does not send it again, and changes nothing.
+  if (isProduction(ctx.env) && event.livemode !== true) {
+    ctx.log.warn("stripe.test_event_ignored", { eventId: event.id, type: event.type });
+    return { result: "ignored", type: event.type, eventId: event.id };
+  }
 
   const { db } = ctx;
   const now = Date.now();

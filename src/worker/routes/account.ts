@@ -9,7 +9,7 @@ import { consumeCode } from "../auth/codes";
 import { identityDeps } from "../auth/identity-deps";
 import { requireAdmin, requireUser, requireVerified } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, verifyPassword } from "../auth/password";
-import { clientAddress, enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { clientAddress, enforceCallerLimits, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
@@ -26,6 +26,7 @@ const administratorRefusal = () =>
  */
 export const accountRoutes = new Hono<AppEnv>()
   .get("/export", requireUser, requireVerified, async (c) => {
+    await enforceCallerLimits(c.var.db, [limitFor("accountExportPerUser", String(c.var.user.id))]);
     const body = await accountExport(c.var.db, c.env, c.var.user);
     return c.json(body, 200, { "Content-Disposition": `attachment; filename="${EXPORT_FILENAME}"`, "Cache-Control": "no-store" });
   })

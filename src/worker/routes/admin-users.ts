@@ -25,6 +25,7 @@ import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
 import { hashPassword } from "../auth/password";
 import { randomTemporaryPassword } from "../auth/random";
+import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import { chargeRequestedText } from "../auth/sms-budget";
 import { toUserItem } from "../auth/user-item";
 import type { AppEnv } from "../context";
@@ -182,6 +183,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
   // A what-if changes nothing: the admin may try filters for the driver, not apply them.
   .post("/:id/dashboard/insights/what-if", validate("param", idParam), validate("json", whatIfRequestSchema), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    await enforceCallerLimits(c.var.db, [limitFor("whatIfPerUser", String(c.var.user.id))]);
     return c.json(await captureSessionOf(c.env, driver.id).whatIf(driver.id, c.req.valid("json")));
   })
   // Any administrator may switch a driver's system for support: it changes no money or access and

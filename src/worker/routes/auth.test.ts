@@ -199,6 +199,26 @@ describe("POST /api/auth/sign-out", () => {
         .where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_out_global"))),
     ).toHaveLength(1);
   });
+
+  it("an ended session's ID token cannot sign its user out everywhere, as it can do nothing else", async () => {
+    const user = await seedUser();
+    const old = await signIn(user);
+    // That session ends (signed out, or a credential change); its ID token is still within its hour.
+    expect((await call("/api/auth/sign-out", { body: { refreshToken: old.refreshToken } })).status).toBe(200);
+    const current = await signIn(user);
+    const replay = await call("/api/auth/sign-out", { body: { refreshToken: old.refreshToken, global: true }, token: old.idToken });
+    expect(replay.status).toBe(401);
+    expect(await json(replay)).toMatchObject({ error: { code: "unauthorized", message: "Session ended. Sign in again" } });
+    // The user's live session goes on, and no global sign-out was recorded.
+    expect((await call("/api/flex/v1/user", { token: current.idToken })).status).toBe(200);
+    expect((await call("/api/auth/refresh", { body: { refreshToken: current.refreshToken } })).status).toBe(200);
+    expect(
+      await db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorId, user.id), eq(auditLog.action, "auth.sign_out_global"))),
+    ).toEqual([]);
+  });
 });
 
 describe("POST /api/auth/forgot-password and /reset-password", () => {

@@ -6,7 +6,7 @@ import { driverFiltersSchema } from "../../shared/driver-filters";
 import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
 import { recordAudit, userTarget } from "../auth/audit";
 import { requireUser, requireVerified } from "../auth/middleware";
-import { clientAddress, limitFor } from "../auth/rate-limit";
+import { clientAddress, enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import type { SessionUser } from "../auth/session-user";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
@@ -226,9 +226,10 @@ export const driverRoutes = new Hono<AppEnv>()
   .get("/insights", validate("query", insightsQuerySchema), async (c) =>
     c.json(await captureSessionOf(c.env, c.var.user.id).insights(c.var.user.id, c.req.valid("query").days)),
   )
-  .post("/insights/what-if", validate("json", whatIfRequestSchema), async (c) =>
-    c.json(await captureSessionOf(c.env, c.var.user.id).whatIf(c.var.user.id, c.req.valid("json"))),
-  )
+  .post("/insights/what-if", validate("json", whatIfRequestSchema), async (c) => {
+    await enforceCallerLimits(c.var.db, [limitFor("whatIfPerUser", String(c.var.user.id))]);
+    return c.json(await captureSessionOf(c.env, c.var.user.id).whatIf(c.var.user.id, c.req.valid("json")));
+  })
 
   // ---- Calendar ----
   .get("/calendar", validate("query", weekQuery), async (c) => c.json(await calendarOf(c.var.db, c.env, c.var.user, c.req.valid("query").week)))
@@ -250,6 +251,7 @@ export const driverRoutes = new Hono<AppEnv>()
       // Reading another person's calendar (an administrator, or the driver's reseller) is audited
       // before anything is read: no audit row, no calendar.
       if (driver.id !== caller.id) {
+        await enforceCallerLimits(c.var.db, [limitFor("calendarViewPerViewer", String(caller.id))]);
         await recordAudit(c.var.db, {
           actorId: caller.id,
           action: "driver.calendar_viewed",

@@ -39,6 +39,8 @@ export default function CalendarPage() {
   const data = calendar.data;
   usePageTitle(phoneNumber && data ? t("calendar.of", { name: data.driver.name }) : t("common:titles.flexCalendar"));
   const go = (date: string) => setParams({ week: date });
+  // A limit (another driver's calendar, viewed too often) says how long to wait, in the screen's language.
+  const wait = waitMessage(calendar.error);
   const weekLabel = new Intl.DateTimeFormat(localeOf(i18n.language), { month: "long", day: "numeric", year: "numeric", timeZone: "UTC" }).format(
     Date.parse(`${week}T00:00:00Z`),
   );
@@ -60,7 +62,13 @@ export default function CalendarPage() {
       </nav>
       <ReadView
         read={calendar}
-        error={calendar.error instanceof ApiClientError && calendar.error.status < 500 ? calendar.error.message : t("common:errors.couldntLoadCalendar")}
+        error={
+          wait
+            ? t(wait.key, wait.values)
+            : calendar.error instanceof ApiClientError && calendar.error.status < 500
+              ? calendar.error.message
+              : t("common:errors.couldntLoadCalendar")
+        }
       >
         {(week) => <Week data={week} own={!phoneNumber} onChanged={() => void calendar.mutate()} />}
       </ReadView>

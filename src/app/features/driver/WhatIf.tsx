@@ -10,6 +10,7 @@ import { INSIGHTS_NS } from "../../i18n/insights";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { driverApi } from "./api";
+import { waitMessage } from "./connect-errors";
 import { type FiltersFormValues, fromFormValues, toFormValues } from "./filters-form";
 import { count, money } from "./format";
 import { useSavedFilters, useWhatIf, type Whose } from "./insights-api";
@@ -227,6 +228,8 @@ function WhatIfAnswer({
   const { t, i18n } = useTranslation(INSIGHTS_NS);
   const lang = i18n.language;
   const hours = (r: ReplayTotals) => count(Math.round((r.minutes / 60) * 10) / 10, lang);
+  // Too many what-ifs in a minute: how long to wait.
+  const wait = waitMessage(error);
   return (
     <div className="whatif-answer" aria-busy={busy || undefined}>
       <div className="whatif-answer-head">
@@ -241,7 +244,7 @@ function WhatIfAnswer({
       {invalid && <p className="field-error">{t("whatIf.invalid")}</p>}
       {error && (
         <div className="alert" role="alert">
-          <p>{t("whatIf.error")}</p>
+          <p>{wait ? t(wait.key, wait.values) : t("whatIf.error")}</p>
           <button type="button" className="button button-secondary button-small" onClick={onRetry}>
             {t("common:retry")}
           </button>

@@ -558,6 +558,20 @@ describe("calendar", () => {
     expect(await screen.findByRole("button", { name: "Edit windows" })).toBeInTheDocument();
   });
 
+  it("another driver's calendar, viewed too often (429): says how long to wait, in English and Spanish", async () => {
+    const tooMany = {
+      status: 429,
+      body: {
+        error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 7_000 } },
+      },
+    };
+    mockApi([{ path: "/api/driver/calendar/+13055550123", reply: () => tooMany }]);
+    renderScreen(<CalendarPage />, { user: driver, path: `/flex/calendar/+13055550123?week=${week}`, route: "/flex/calendar/:phoneNumber" });
+    expect(await screen.findByText("Too many attempts. Try again in 2 hours.")).toBeInTheDocument();
+    await act(() => setLanguage("es"));
+    expect(await screen.findByText("Demasiados intentos. Inténtalo de nuevo en 2 horas.")).toBeInTheDocument();
+  });
+
   it("another driver's calendar is read-only, and a refusal is said", async () => {
     mockApi([
       { path: "/api/driver/calendar/+13055550123", reply: () => ({ body: calendar }) },

@@ -260,6 +260,19 @@ describe("insights", () => {
     expect(await screen.findByRole("region", { name: "This week" })).toBeInTheDocument();
   });
 
+  it("too many what-ifs in a minute (429): says how long to wait, in English and Spanish", async () => {
+    const limited = {
+      status: 429,
+      body: { error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 42 } } },
+    };
+    stub({ "/api/driver/insights/what-if": limited });
+    renderPage();
+    const whatIf = await screen.findByRole("region", { name: "What if?" });
+    expect(await within(whatIf).findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 42 seconds.");
+    await act(() => setLanguage("es"));
+    await waitFor(() => expect(within(whatIf).getByRole("alert")).toHaveTextContent("Demasiados intentos. Inténtalo de nuevo en 42 segundos."));
+  });
+
   it("the period switch asks for the last 7 days", async () => {
     const asked: string[] = [];
     stub();

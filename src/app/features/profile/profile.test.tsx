@@ -18,7 +18,7 @@ const dana = aDriver({
   status: "stop",
 });
 
-function renderAt(path: string, session: Partial<SessionValue> = {}) {
+function renderAt(path: string, session: Partial<SessionValue> = {}, toaster = false) {
   const value = signedIn(dana, { setUser: vi.fn(), signOut: vi.fn(async () => {}), ...session });
   const router = renderRoutes(
     [
@@ -26,7 +26,7 @@ function renderAt(path: string, session: Partial<SessionValue> = {}) {
       { path: "/profile/edit", Component: ProfileEditPage },
       { path: "/profile/password", Component: ProfilePasswordPage },
     ],
-    { path, session: value },
+    { path, session: value, toaster },
   );
   return { router, value };
 }
@@ -218,6 +218,22 @@ describe("deleting the account", () => {
     const anchor = click.mock.instances[0] as unknown as HTMLAnchorElement;
     expect(anchor.download).toBe("blockpilot-data.json");
     expect(JSON.parse(await created.mock.calls[0]![0].text())).toMatchObject({ profile: { name: "Dana Driver" } });
+  });
+
+  it("says a download refused for too many attempts (429) as such, in English and Spanish", async () => {
+    const limited = {
+      status: 429,
+      body: {
+        error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 3000 } },
+      },
+    };
+    stubApi({ "/api/account/export": [limited, limited] });
+    renderAt("/profile", {}, true);
+    await userEvent.click(await screen.findByRole("button", { name: "Download my data" }));
+    expect(await screen.findByText("Too many attempts. Wait a few minutes and try again.")).toBeInTheDocument();
+    await setLanguage("es");
+    await userEvent.click(await screen.findByRole("button", { name: i18n.t("auth:profile.data.download") }));
+    expect(await screen.findByText("Demasiados intentos. Espera unos minutos e inténtalo de nuevo.")).toBeInTheDocument();
   });
 
   it("is not offered to administrators", async () => {

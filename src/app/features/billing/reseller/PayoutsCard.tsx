@@ -1,8 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Badge } from "../../../components/ui/Badge";
+import { ApiClientError } from "../../../lib/api-client";
 import { type ApprovedReseller, billingApi } from "../api";
 import { money } from "../format";
+
+/** Payout setup is limited (start and refresh together, 10 an hour): said as every billing screen says a 429. */
+const tooMany = (err: unknown) => err instanceof ApiClientError && err.status === 429;
 
 /**
  * An approved reseller's payouts: whether the provider can pay them, what they are owed and were
@@ -21,7 +25,7 @@ export function PayoutsCard({ reseller, onboarding, reload }: { reseller: Approv
     refreshed.current = true;
     billingApi.refreshOnboarding().then(
       () => reload(),
-      () => setSetupError("reseller.payouts.refreshError"),
+      (err: unknown) => setSetupError(tooMany(err) ? "errors.tooMany" : "reseller.payouts.refreshError"),
     );
   }, [onboarding, reload]);
 
@@ -31,8 +35,8 @@ export function PayoutsCard({ reseller, onboarding, reload }: { reseller: Approv
     try {
       const { url } = await billingApi.startOnboarding();
       window.location.assign(url);
-    } catch {
-      setSetupError("reseller.payouts.startError");
+    } catch (err) {
+      setSetupError(tooMany(err) ? "errors.tooMany" : "reseller.payouts.startError");
       setSettingUp(false);
     }
   };

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../../../i18n";
@@ -85,6 +85,28 @@ describe("/flex/reseller: approved", () => {
     await userEvent.click(screen.getByRole("button", { name: "Set up payouts" }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith("https://connect.example/onboarding/1"));
     expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/api/reseller/onboarding"]);
+  });
+
+  it("says a payout setup refused for too many attempts (429) as such, in English and Spanish", async () => {
+    const limited = {
+      status: 429,
+      body: {
+        error: { code: "rate_limited", message: "Too many attempts. Try again later", details: { reason: "too_many_attempts", retryAfterSeconds: 1800 } },
+      },
+    };
+    stubApi({
+      "/api/reseller": [approved],
+      "/api/reseller/clients": [emptyPage],
+      "/api/reseller/commissions": [emptyPage],
+      "/api/reseller/onboarding": [limited, limited],
+    });
+    renderAt();
+    await userEvent.click(await screen.findByRole("button", { name: "Set up payouts" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Wait a few minutes and try again.");
+    expect(assign).not.toHaveBeenCalled();
+    await act(() => setLanguage("es"));
+    await userEvent.click(await screen.findByRole("button", { name: "Configurar depósitos" }));
+    await waitFor(() => expect(screen.getByRole("alert")).toHaveTextContent("Demasiados intentos. Espera unos minutos e inténtalo de nuevo."));
   });
 
   it("reads the account back on the way back from the payout setup, once", async () => {

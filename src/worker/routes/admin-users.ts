@@ -163,7 +163,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema), async (c) =>
-    c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
+    c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),
   )
   .get("/:id/audit", validate("param", idParam), validate("query", pagingSchema), async (c) =>
     c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),

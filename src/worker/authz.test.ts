@@ -147,6 +147,8 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/users/:id/messages", adminOnly(404)),
   route("GET", "/api/admin/users/:id/audit", adminOnly(404)),
   // A driver's dashboard, "acting for" them: every administrator may view it and switch the system.
+  // Opening it is audited (the body names the screen).
+  route("POST", "/api/admin/users/:id/acting-for", adminOnly(400)),
   route("GET", "/api/admin/users/:id/dashboard/engine", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/offers", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/insights", adminOnly(404)),

@@ -275,6 +275,15 @@ const BODY_RULES: BodyRule[] = [
     expected: billingOnly(200),
   },
   // Referral codes in searches and audit entries, WhatsApp template names: billing data.
+  ...["/api/admin/audience?app=flex", "/api/admin/audience/review?app=flex", "/api/admin/invitation-audience?", "/api/admin/invitation-audience/review?"].map(
+    (path) => ({
+      name: `a review's rules naming a WhatsApp template (${path.split("?")[0]})`,
+      method: "GET",
+      path: () => `${path}&channel=whatsapp&purpose=service&templateName=${AUTHZ_TEMPLATE}&templateLanguage=en_US`,
+      body: () => undefined,
+      expected: billingOnly(200),
+    }),
+  ),
   {
     name: "searching the invitations list by referral code",
     method: "GET",

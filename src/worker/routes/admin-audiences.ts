@@ -43,6 +43,10 @@ async function reviewRules(c: Context<AppEnv>, now: number): Promise<{ rules: Se
     throw new ApiError("validation_failed", `${issue.path.join(".")}: ${issue.message}`, { details: parsed.error.issues });
   }
   const r = parsed.data;
+  // Which templates exist, and their categories, are billing data: naming one is refused without billingDetails.
+  if (r.templateName !== undefined && !hasBillingDetails(c.var.user)) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
   let category = categoryOf(r.purpose);
   if (r.channel === "whatsapp" && r.templateName && r.templateLanguage) {
     const template = await findTemplate(c.var.db, { name: r.templateName, language: r.templateLanguage });

@@ -305,6 +305,7 @@ export async function cancelCampaign(db: Db, actor: SessionUser, id: number, lea
   return campaign;
 }
 
+/** The campaign as an author without billingDetails may choose it: its audience's search does not read referral codes. */
 function withoutReferralSearch(input: CampaignInput, author: SessionUser): CampaignInput {
   if (author.roleProperties?.billingDetails) return input;
   const r = input.recipients;

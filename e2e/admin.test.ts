@@ -2,7 +2,7 @@
  * The admin console as a new owner meets it: signing in lands on the dashboard with its guided
  * tour; the users table leads to a driver; their service time is extended by 3 days with a
  * reason; their dashboard opens as they see it, under the "acting for" banner; the audit log
- * shows who extended it. And a deep link opened signed out survives the sign-in.
+ * shows who extended it and who opened their dashboard. And a deep link opened signed out survives the sign-in.
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -106,6 +106,10 @@ test("the owner signs in, follows the tour, opens a driver from the users table,
   const row = page.getByRole("row").filter({ hasText: reason });
   await row.waitFor();
   assert.match((await row.textContent()) ?? "", new RegExp(`${DEMO.owner.name}.*billing\\.service_time_adjusted.*user:${userId}`));
+  // Opening their dashboard is in the log too: by the owner, about this driver.
+  const opened = page.getByRole("row").filter({ hasText: "driver.dashboard_viewed" });
+  await opened.first().waitFor();
+  assert.match((await opened.first().textContent()) ?? "", new RegExp(`${DEMO.owner.name}.*driver\\.dashboard_viewed.*user:${userId}`));
   assert.deepEqual(errors, []);
 });
 

@@ -34,14 +34,26 @@ const offer = {
 };
 const checkIn = { ...offer, id: 2, status: "won", reasons: [], stationName: "Hialeah Station", canCheckIn: true };
 
-function stub({ user = driver, offers = [offer, checkIn], refuse = false } = {}) {
+function stub({ user = driver, offers = [offer, checkIn], refuse = false, openings = [201] } = {}) {
   let state: "stopped" | "searching" = "stopped";
   const engine = () =>
     state === "stopped"
       ? { state: "stopped", reason: "driver" }
       : { state: "searching", stations: 1, until: Date.UTC(2031, 5, 2, 22), timeZone: "America/New_York", slowedUntil: null };
+  // The opening's answers in turn (the last repeating): 201 recorded, 500 the audit row refused.
+  const opened = [...openings];
   return mockApi([
     { path: "/api/admin/users/7", reply: () => ({ body: { user } }) },
+    {
+      method: "POST",
+      path: "/api/admin/users/7/acting-for",
+      reply: (call) => {
+        const status = opened.length > 1 ? opened.shift()! : opened[0]!;
+        return status === 201
+          ? { status, body: { opened: (call.body as { view: string }).view } }
+          : { status, body: { error: { code: "internal", message: "Something went wrong" } } };
+      },
+    },
     {
       path: "/api/admin/users/7/dashboard/engine",
       reply: () => ({ body: { engine: engine(), service: { expiresAt: Date.UTC(2031, 5, 9), goodStanding: true }, now: Date.UTC(2031, 5, 2, 12) } }),
@@ -88,6 +100,40 @@ describe("a driver's dashboard, acting for them", () => {
     expect(screen.getByRole("link", { name: "Calendar" })).toHaveAttribute("href", "/flex/calendar/%2B13055550102");
     // Read through the admin's routes, never the driver's own.
     expect(api.calls.every((c) => c.url.pathname.startsWith("/api/admin/"))).toBe(true);
+  });
+
+  it("records the opening once, before any of the driver's data is read; the reads after it do not", async () => {
+    const user = userEvent.setup();
+    const api = stub();
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
+    expect(await screen.findByText("Doral Station")).toBeInTheDocument();
+    const paths = api.calls.map((c) => `${c.method} ${c.url.pathname}`);
+    const opening = paths.indexOf("POST /api/admin/users/7/acting-for");
+    expect(opening).toBeGreaterThanOrEqual(0);
+    expect(paths.findIndex((p) => p.includes("/dashboard/"))).toBeGreaterThan(opening);
+    expect(api.to("/api/admin/users/7/acting-for", "POST").map((c) => c.body)).toEqual([{ view: "dashboard" }]);
+    // The engine is read again after a switch: no second opening.
+    const reads = api.to("/api/admin/users/7/dashboard/engine").length;
+    await user.click(screen.getByRole("switch", { name: /Search for blocks/ }));
+    const dialog = await screen.findByRole("dialog");
+    await user.type(within(dialog).getByLabelText(/Reason/), "Driver asked by phone");
+    await user.click(within(dialog).getByRole("button", { name: "Turn on" }));
+    await waitFor(() => expect(screen.getByRole("switch", { name: /Search for blocks/ })).toBeChecked());
+    await waitFor(() => expect(api.to("/api/admin/users/7/dashboard/engine").length).toBeGreaterThan(reads));
+    expect(api.to("/api/admin/users/7/acting-for", "POST")).toHaveLength(1);
+  });
+
+  it("shows nothing of the driver's when the opening cannot be recorded, until it can", async () => {
+    const user = userEvent.setup();
+    const api = stub({ openings: [500, 201] });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("Opening Diego Driver's screens could not be recorded in the audit log, so nothing of theirs is shown.");
+    expect(screen.queryByText("Doral Station")).toBeNull();
+    expect(api.calls.filter((c) => c.url.pathname.includes("/dashboard/"))).toEqual([]);
+    await user.click(within(alert).getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("Doral Station")).toBeInTheDocument();
+    expect(api.to("/api/admin/users/7/acting-for", "POST")).toHaveLength(2);
   });
 
   it("turns the system on after a confirm that asks why, from the keyboard", async () => {
@@ -150,6 +196,15 @@ describe("a driver's dashboard, acting for them", () => {
     renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
     const banner = await screen.findByRole("note", { name: "Actuando por Diego Driver (+1 (305) 555-0102)" });
     expect(within(banner).getByRole("link", { name: "Volver a su página" })).toBeInTheDocument();
-    expect(screen.getByRole("switch", { name: /Buscar bloques/ })).toBeInTheDocument();
+    expect(await screen.findByRole("switch", { name: /Buscar bloques/ })).toBeInTheDocument();
+  });
+
+  it("says in Spanish when the opening cannot be recorded", async () => {
+    await setLanguage("es");
+    stub({ openings: [500] });
+    renderScreen(<UserDashboardPage Dashboard={DriverDashboard} />, { path: at, route, user: support });
+    const alert = await screen.findByRole("alert");
+    expect(alert).toHaveTextContent("No se pudo registrar la apertura de las pantallas de Diego Driver en el registro de auditoría");
+    expect(within(alert).getByRole("button", { name: "Reintentar" })).toBeInTheDocument();
   });
 });

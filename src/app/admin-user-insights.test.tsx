@@ -64,6 +64,7 @@ const whatIf: WhatIfResult = {
 function stub() {
   return stubApi({
     "/api/admin/users/7": { body: { user: driver } },
+    "/api/admin/users/7/acting-for": { status: 201, body: { opened: "insights" } },
     "/api/admin/users/7/dashboard/insights": { body: report },
     "/api/admin/users/7/dashboard/insights/what-if": { body: whatIf },
     "/api/admin/users/7/dashboard/offers": { body: { total: 0, page: 1, pageSize: 20, counts: { won: 0, disliked: 0, gone: 0 }, filters, rows: [] } },
@@ -99,6 +100,11 @@ describe("a driver's insights, acting for them", () => {
     expect(within(region).getByRole("button", { name: "Back to their filters" })).toBeInTheDocument();
     expect(calls.every((c) => c.path.startsWith("/api/admin/"))).toBe(true);
     expect(calls.some((c) => c.method === "PUT")).toBe(false);
+    // Opening the screen is recorded once, first (docs/admin.md, "Acting for").
+    expect(calls.filter((c) => c.path.endsWith("/acting-for"))).toEqual([
+      { method: "POST", path: "/api/admin/users/7/acting-for", body: { view: "insights" } },
+    ]);
+    expect(calls.findIndex((c) => c.path.includes("/dashboard/"))).toBeGreaterThan(calls.findIndex((c) => c.path.endsWith("/acting-for")));
   });
 
   it("the dashboard of the driver leads to their insights", async () => {

@@ -13,7 +13,8 @@ import { env } from "cloudflare:test";
 import { Hono } from "hono";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "./app";
-import { call, createUser, seedAdmin, seedUser, tokenFor, uniquePhone } from "./test/fixtures";
+import { auditLog, campaignMessages, campaigns, invitations } from "./db/schema";
+import { call, createUser, db, seedAdmin, seedUser, tokenFor, uniquePhone } from "./test/fixtures";
 import { methodsOf, registeredRoutes } from "./test/routes";
 
 /**
@@ -144,6 +145,8 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/users/:id/messages", adminOnly(404)),
   route("GET", "/api/admin/users/:id/audit", adminOnly(404)),
   // A driver's dashboard, "acting for" them: every administrator may view it and switch the system.
+  // Opening it is audited (the body names the screen).
+  route("POST", "/api/admin/users/:id/acting-for", adminOnly(400)),
   route("GET", "/api/admin/users/:id/dashboard/engine", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/offers", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/insights", adminOnly(404)),
@@ -188,8 +191,30 @@ const ROUTES: Row[] = [
   route("POST", "/api/webhooks/stripe", open(401)),
 ];
 
-/** A request that passes validation, so what answers is the permission the body asks for. */
-type BodyRule = { name: string; method: string; path: string; body: (caller: Caller) => unknown; expected: Expected };
+/**
+ * A request that passes validation, so what answers is the permission the body asks for. `shows`:
+ * billing data the answer holds for the callers listed and for no one else (a search by a
+ * referral code finds the person only for them; a code or a template name is in the answer only
+ * for them). Paths that name seeded rows are functions, read once the rows exist.
+ */
+type BodyRule = {
+  name: string;
+  method: string;
+  path: string | (() => string);
+  body: (caller: Caller) => unknown;
+  expected: Expected;
+  shows?: { text: () => string; to: readonly Caller[] };
+};
+
+/** Who has billingDetails among the callers. */
+const BILLING_CALLERS = ["owner", "billingAdmin"] as const satisfies readonly Caller[];
+
+/**
+ * Billing data seeded for the rows below: an invitee who signed up with a reseller's referral code
+ * (invited by a driver), a dropped sign-up that named the code, and a WhatsApp campaign that
+ * reached the invitee with a template.
+ */
+const seeded = { code: "", inviteeName: "", inviteeId: 0, campaignId: 0, template: "" };
 
 const BODY_RULES: BodyRule[] = [
   {
@@ -247,6 +272,83 @@ const BODY_RULES: BodyRule[] = [
     body: () => undefined,
     expected: billingOnly(200),
   },
+  // Referral codes in searches and audit entries, WhatsApp template names: billing data.
+  ...["/api/admin/audience?app=flex", "/api/admin/audience/review?app=flex", "/api/admin/invitation-audience?", "/api/admin/invitation-audience/review?"].map(
+    (path) => ({
+      name: `a review's rules naming a WhatsApp template (${path.split("?")[0]})`,
+      method: "GET",
+      path: () => `${path}&channel=whatsapp&purpose=service&templateName=${AUTHZ_TEMPLATE}&templateLanguage=en_US`,
+      body: () => undefined,
+      expected: billingOnly(200),
+    }),
+  ),
+  {
+    name: "searching the invitations list by referral code",
+    method: "GET",
+    path: () => `/api/admin/invitations?search=${seeded.code}`,
+    body: () => undefined,
+    expected: adminOnly(200),
+    shows: { text: () => seeded.inviteeName, to: BILLING_CALLERS },
+  },
+  {
+    name: "searching the invitation audience by referral code",
+    method: "GET",
+    path: () => `/api/admin/invitation-audience?search=${seeded.code}`,
+    body: () => undefined,
+    expected: adminOnly(200),
+    shows: { text: () => seeded.inviteeName, to: BILLING_CALLERS },
+  },
+  {
+    name: "counting the invitation audience by referral code (its review)",
+    method: "GET",
+    path: () => `/api/admin/invitation-audience/review?search=${seeded.code}&channel=sms&purpose=service`,
+    body: () => undefined,
+    expected: adminOnly(200),
+    shows: { text: () => '"total":1', to: BILLING_CALLERS },
+  },
+  {
+    name: "an invitation campaign chosen by referral code",
+    method: "POST",
+    path: "/api/admin/campaigns",
+    body: (caller) => ({
+      idempotencyKey: `authz-invite-code-${caller}-${crypto.randomUUID()}`,
+      source: "invitations",
+      channel: "sms",
+      purpose: "service",
+      message: "A short notice.",
+      audience: { search: seeded.code },
+    }),
+    // Without billingDetails the code finds nobody: the audience is empty.
+    expected: { ...billingOnly(201), ownerNoBilling: 422, support: 422 },
+  },
+  {
+    name: "a dropped sign-up's referral code in the audit log",
+    method: "GET",
+    path: () => `/api/admin/audit?action=auth.signup_dropped&target=user:${seeded.inviteeId}`,
+    body: () => undefined,
+    expected: adminOnly(200),
+    shows: { text: () => seeded.code, to: BILLING_CALLERS },
+  },
+  {
+    name: "a dropped sign-up's referral code in the user's audit entries",
+    method: "GET",
+    path: () => `/api/admin/users/${seeded.inviteeId}/audit`,
+    body: () => undefined,
+    expected: adminOnly(200),
+    shows: { text: () => seeded.code, to: BILLING_CALLERS },
+  },
+  ...[
+    { name: "a campaign's WhatsApp template (campaign page)", path: () => `/api/admin/campaigns/${seeded.campaignId}` },
+    { name: "a campaign's WhatsApp template (campaigns list)", path: () => "/api/admin/campaigns?pageSize=100" },
+    { name: "the WhatsApp template of a user's message (user page)", path: () => `/api/admin/users/${seeded.inviteeId}/messages` },
+  ].map(({ name, path }) => ({
+    name,
+    method: "GET",
+    path,
+    body: () => undefined,
+    expected: adminOnly(200),
+    shows: { text: () => seeded.template, to: BILLING_CALLERS },
+  })),
   {
     name: "creating a driver account",
     method: "POST",
@@ -320,13 +422,53 @@ beforeAll(async () => {
   tokens.ownerNoBilling = await admin("owner", false);
   tokens.billingAdmin = await admin("billing", true);
   tokens.support = await admin("support", false);
+
+  seeded.code = `AUTHZCODE${crypto
+    .randomUUID()
+    .replace(/[^a-f]/g, "")
+    .slice(0, 8)
+    .toUpperCase()}`;
+  seeded.inviteeName = `Invitee ${crypto.randomUUID().slice(0, 8)}`;
+  seeded.template = `authz_secret_${crypto.randomUUID().slice(0, 8)}`;
+  const inviter = await seedUser({ password: null, name: "Authz Inviter" });
+  const invitee = await seedUser({ password: null, name: seeded.inviteeName, referralCode: seeded.code });
+  seeded.inviteeId = invitee.id;
+  await db.insert(invitations).values({ inviterId: inviter.id, app: "flex", phone: invitee.phone, invitedAt: Date.now() - 60_000 });
+  await db.insert(auditLog).values({
+    actorId: null,
+    action: "auth.signup_dropped",
+    target: `user:${invitee.id}`,
+    details: { via: "reset", referralCode: seeded.code, invitedBy: null },
+  });
+  const author = await seedAdmin({ password: null });
+  const campaign = await db
+    .insert(campaigns)
+    .values({
+      app: "flex",
+      channel: "whatsapp",
+      source: "list",
+      template: { name: seeded.template, language: "en_US" },
+      audience: { source: "list", phones: [invitee.phone], app: "flex" },
+      authorId: author.id,
+      idempotencyKey: crypto.randomUUID(),
+      status: "done",
+      category: "transactional",
+      purpose: "service",
+      total: 1,
+    })
+    .returning()
+    .get();
+  seeded.campaignId = campaign.id;
+  await db.insert(campaignMessages).values({ campaignId: campaign.id, userId: invitee.id, phone: invitee.phone, name: invitee.name, status: "delivered" });
 });
 
-async function expectAnswer(method: string, path: string, body: unknown, caller: Caller, expected: number) {
+async function expectAnswer(method: string, path: string, body: unknown, caller: Caller, expected: number, shows?: BodyRule["shows"]) {
   const res = await call(path, { method, body, token: tokens[caller] });
-  expect(res.status, `${method} ${path} as ${caller}: ${await res.clone().text()}`).toBe(expected);
+  const text = await res.text();
+  expect(res.status, `${method} ${path} as ${caller}: ${text}`).toBe(expected);
   // Every refusal is the one error envelope.
-  if (res.status >= 400) expect((await res.json()) as object).toHaveProperty("error.code");
+  if (res.status >= 400) expect(JSON.parse(text) as object).toHaveProperty("error.code");
+  if (shows) expect(text.includes(shows.text()), `${method} ${path} as ${caller} shows ${shows.text()}: ${text}`).toBe(shows.to.includes(caller));
 }
 
 describe("authorization table", () => {
@@ -373,9 +515,10 @@ describe("actions on an administrator's account", () => {
 });
 
 describe("permissions that depend on the body", () => {
-  describe.each(BODY_RULES)("$name ($method $path)", (rule) => {
+  describe.each(BODY_RULES)("$name ($method)", (rule) => {
     it.each(CALLERS)("answers %s callers as listed", async (caller) => {
-      await expectAnswer(rule.method, rule.path, rule.body(caller), caller, rule.expected[caller]);
+      const path = typeof rule.path === "string" ? rule.path : rule.path();
+      await expectAnswer(rule.method, path, rule.body(caller), caller, rule.expected[caller], rule.shows);
     });
   });
 });

@@ -72,6 +72,8 @@ export type FakeConfig = {
   templates: FakeTemplate[];
   /** Page size of the template list (to exercise paging). */
   templatePageSize: number;
+  /** The origin the template list's `paging.next` links name (a tampered or misrouted answer); null: the request's own. */
+  templateNextOrigin: string | null;
 };
 
 export type AcceptedMessage = {
@@ -109,6 +111,8 @@ type Tenant = {
   callbackRetryDelaysMs: number[];
   /** Lookups answered with a page, and lookups a scripted fault failed. */
   lookups: { answered: number; failed: number };
+  /** Template-list requests taken (GET message_templates), on whatever origin they came. */
+  templateLists: number;
   /** Pending callback retries, cleared on reset. */
   timers: Set<ReturnType<typeof setTimeout>>;
 };
@@ -146,6 +150,7 @@ export function defaultConfig(): FakeConfig {
       },
     ],
     templatePageSize: 100,
+    templateNextOrigin: null,
   };
 }
 
@@ -159,6 +164,7 @@ const newTenant = (): Tenant => ({
   callbacks: { sent: 0, failed: 0, retried: 0 },
   callbackRetryDelaysMs: [],
   lookups: { answered: 0, failed: 0 },
+  templateLists: 0,
   timers: new Set(),
 });
 
@@ -556,6 +562,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
   }
 
   function whatsappTemplates(t: Tenant, req: IncomingMessage, res: ServerResponse, base: string, wabaId: string, query: URLSearchParams) {
+    t.templateLists++;
     if (req.headers.authorization !== `Bearer ${t.config.whatsapp.token}` || wabaId !== t.config.whatsapp.businessAccountId) {
       t.rejected.unauthorized++;
       return json(res, 401, { error: { message: "Invalid OAuth access token.", type: "OAuthException", code: 190 } });
@@ -582,6 +589,7 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
       callbacks: t.callbacks,
       callbackRetryDelaysMs: t.callbackRetryDelaysMs,
       lookups: t.lookups,
+      templateLists: t.templateLists,
     };
   }
 
@@ -609,7 +617,8 @@ export async function startFakeProvider({ port = 0, host = "127.0.0.1" }: { port
     const version = /^(\/v\d+\.\d+)?\/([^/]+)\/(messages|message_templates)$/.exec(path);
     if (version?.[3] === "messages" && req.method === "POST") return whatsappSend(t, req, res, decodeURIComponent(version[2]!));
     if (version?.[3] === "message_templates" && req.method === "GET") {
-      return whatsappTemplates(t, req, res, `${origin}${version[1] ?? ""}`, decodeURIComponent(version[2]!), url.searchParams);
+      const linkOrigin = t.config.templateNextOrigin === null ? origin : `${t.config.templateNextOrigin}${prefix}`;
+      return whatsappTemplates(t, req, res, `${linkOrigin}${version[1] ?? ""}`, decodeURIComponent(version[2]!), url.searchParams);
     }
     json(res, 404, { error: `no route for ${req.method} ${path}` });
   }

@@ -39,15 +39,22 @@ export function visibleRow<T extends object>(row: T, billing: boolean): WithoutB
 
 /**
  * An audit entry as the caller may read it: the details of billing actions (approvals with their
- * code and rate, refunds, service time) and the referral filter of an export are billing data.
+ * code and rate, refunds, service time), the referral filter of an export and a referral code
+ * anywhere else in the details (a dropped sign-up's) are billing data.
  */
 export function visibleAuditRow<T extends { action: string; details: Record<string, unknown> | null }>(row: T, billing: boolean): T {
   if (billing || !row.details) return row;
   if (row.action.startsWith("billing.")) return { ...row, details: null };
-  const filters = row.details.filters;
+  const { referralCode: _code, ...details } = row.details;
+  const filters = details.filters;
   if (filters && typeof filters === "object" && "referral" in filters) {
     const { referral: _referral, ...rest } = filters as Record<string, unknown>;
-    return { ...row, details: { ...row.details, filters: rest } };
+    return { ...row, details: { ...details, filters: rest } };
   }
-  return row;
+  return "referralCode" in row.details ? { ...row, details } : row;
+}
+
+/** A campaign as the caller may read it: which WhatsApp template it sends is billing data (the template list is). */
+export function visibleCampaign<T extends { template: unknown }>(campaign: T, billing: boolean): T {
+  return billing || campaign.template === null ? campaign : { ...campaign, template: null };
 }

@@ -7,7 +7,7 @@ import { parseReviewSearch } from "../../shared/search";
 import { namedFields } from "../db/batch-fields";
 import { type Db, phoneEndsWith } from "../db/client";
 import { invitations, payments, users } from "../db/schema";
-import { foldSearchText } from "../messaging/audience-search";
+import { foldSearchText, keyWithoutReferral } from "../messaging/audience-search";
 
 /**
  * The invitations page (docs/admin.md): every invitation with its inviter, the invitee's account
@@ -24,7 +24,7 @@ const paid = sql<number>`(${invitee.id} IS NOT NULL AND EXISTS (SELECT 1 FROM ${
 
 const tri = (condition: SQL, value: "all" | "yes" | "no"): SQL[] => (value === "all" ? [] : [value === "yes" ? condition : sql`NOT (${condition})`]);
 
-function where(q: InvitationListQuery): SQL | undefined {
+function where(q: InvitationListQuery, billing: boolean): SQL | undefined {
   const conditions: SQL[] = [];
   if (q.app !== "all") conditions.push(eq(invitations.app, q.app));
   if (q.inviter !== undefined) conditions.push(eq(invitations.inviterId, q.inviter));
@@ -36,16 +36,19 @@ function where(q: InvitationListQuery): SQL | undefined {
   const search = parseReviewSearch(q.search);
   if (search.kind === "phone") conditions.push(eq(invitations.phone, search.phone));
   if (search.kind === "text") {
-    // The inviter's or the invitee's name, region or referral code (their search keys).
+    // The inviter's or the invitee's name, region or referral code (their search keys); the
+    // referral code only for administrators with billingDetails (src/worker/admin/billing-fields.ts).
     const term = foldSearchText((q.search ?? "").trim().replace(/\p{Cc}/gu, ""));
-    const text = sql`(instr(${inviter.searchKey}, ${term}) > 0 OR instr(coalesce(${invitee.searchKey}, ''), ${term}) > 0)`;
+    const keyOf = (key: SQL) => (billing ? key : keyWithoutReferral(key));
+    const text = sql`(instr(${keyOf(sql`${inviter.searchKey}`)}, ${term}) > 0 OR instr(coalesce(${keyOf(sql`${invitee.searchKey}`)}, ''), ${term}) > 0)`;
     conditions.push(search.phoneEnd ? sql`(${phoneEndsWith(invitations.phone, search.phoneEnd)} OR ${text})` : text);
   }
   return conditions.length > 0 ? and(...conditions) : undefined;
 }
 
-export async function invitationListPage(db: Db, q: InvitationListQuery): Promise<Page<InvitationListRow>> {
-  const filter = where(q);
+/** `billing`: the caller's role has billingDetails, so the search reads referral codes too. */
+export async function invitationListPage(db: Db, q: InvitationListQuery, billing: boolean): Promise<Page<InvitationListRow>> {
+  const filter = where(q, billing);
   const [total, rows] = await db.batch([
     db
       .select({ n: count() })

@@ -9,7 +9,7 @@ import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { auditLog, campaignMessages, campaigns, consentEvents, optOuts, refreshTokens, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
-import { visibleAuditRow } from "./billing-fields";
+import { visibleAuditRow, visibleCampaign } from "./billing-fields";
 
 /**
  * The admin's user page (docs/admin.md): reads, and the changes an administrator may make. Every
@@ -271,8 +271,8 @@ export async function userSessions(db: Db, id: number, { page, pageSize }: Pagin
   };
 }
 
-/** The messages this user was sent by campaigns, newest first. */
-export async function userMessages(db: Db, id: number, { page, pageSize }: Paging): Promise<Page<UserMessageRow>> {
+/** The messages this user was sent by campaigns, newest first; the WhatsApp template's name only with `billing` (billing-fields.ts). */
+export async function userMessages(db: Db, id: number, { page, pageSize }: Paging, billing: boolean): Promise<Page<UserMessageRow>> {
   await findUser(db, id);
   const [total, rows] = await db.batch([
     db.select({ n: count() }).from(campaignMessages).where(eq(campaignMessages.userId, id)),
@@ -296,7 +296,7 @@ export async function userMessages(db: Db, id: number, { page, pageSize }: Pagin
       .limit(pageSize)
       .offset(pageOffset(page, pageSize)),
   ]);
-  return { total: total[0]?.n ?? 0, page, pageSize, rows };
+  return { total: total[0]?.n ?? 0, page, pageSize, rows: rows.map((r) => visibleCampaign(r, billing)) };
 }
 
 /** An audit row with its actor's name (the actor may be gone: null). */

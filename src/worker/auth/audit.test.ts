@@ -205,3 +205,21 @@ describe("reading another person's calendar", () => {
     });
   });
 });
+
+describe("opening a driver's screens (acting for them)", () => {
+  it("is refused when the opening cannot be audited", async () => {
+    const { client } = await resellerWithClient();
+    const admin = await billingAdmin();
+    const path = `/api/admin/users/${client.id}/acting-for`;
+    await withAuditRefusedFor(admin.id, async () => {
+      const res = await call(path, { token: admin.token, body: { view: "dashboard" } });
+      expect(res.status).toBe(500);
+      expect(await json(res)).toHaveProperty("error.code");
+    });
+    expect(await auditOf(admin.id, "driver.dashboard_viewed")).toEqual([]);
+    expect((await call(path, { token: admin.token, body: { view: "dashboard" } })).status).toBe(201);
+    expect(await auditOf(admin.id, "driver.dashboard_viewed")).toEqual([
+      expect.objectContaining({ target: `user:${client.id}`, details: { view: "dashboard", as: "admin" } }),
+    ]);
+  });
+});

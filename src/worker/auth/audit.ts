@@ -20,6 +20,7 @@ export type IdentityAuditAction =
   | "billing.reseller_revoked"
   | "billing.service_time_adjusted"
   | "driver.calendar_viewed"
+  | "driver.dashboard_viewed"
   | "account.erased";
 
 /** What administrators change from the console (docs/admin.md): every change leaves one of these. */

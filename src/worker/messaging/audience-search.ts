@@ -44,12 +44,15 @@ export function searchCondition(search: string | undefined, columns: { phone: SQ
 }
 
 /**
- * users.search_key without its last field: the key is name, region and referral code separated by
- * char(31), so a search by someone without billingDetails reads the text before the second
- * separator and a referral code finds nobody (src/worker/admin/billing-fields.ts).
+ * A users.search_key without its last field: the key is name, region and referral code separated
+ * by char(31), so a search by someone without billingDetails reads the text before the second
+ * separator and a referral code finds nobody (src/worker/admin/billing-fields.ts). `key` is the
+ * column of the users table or of an alias of it (an inviter, an invitee, an account).
  */
-export const searchKeyWithoutReferral: SQL = (() => {
-  const key = sql`${users.searchKey}`;
+export function keyWithoutReferral(key: SQL): SQL {
   const first = sql`instr(${key}, char(31))`;
   return sql`substr(${key}, 1, ${first} + instr(substr(${key}, ${first} + 1), char(31)) - 1)`;
-})();
+}
+
+/** users.search_key as a search by someone without billingDetails reads it. */
+export const searchKeyWithoutReferral: SQL = keyWithoutReferral(sql`${users.searchKey}`);

@@ -8,7 +8,7 @@ import { isInGoodStanding } from "../auth/user-item";
 import { type Db, jsonList } from "../db/client";
 import { invitations, users } from "../db/schema";
 import { ApiError } from "../errors";
-import { searchCondition, searchKeyWithoutReferral } from "./audience-search";
+import { keyWithoutReferral, searchCondition, searchKeyWithoutReferral } from "./audience-search";
 
 /**
  * Audiences are queries evaluated in D1 (docs/architecture.md, messaging) with the product's filter
@@ -31,7 +31,10 @@ export type DriverFilters = Omit<DriverAudience, "page" | "pageSize"> & {
    */
   searchReferral?: boolean;
 };
-export type InvitationFilters = Omit<InvitationAudience, "page" | "pageSize">;
+export type InvitationFilters = Omit<InvitationAudience, "page" | "pageSize"> & {
+  /** As for drivers: false when whoever chose the audience may not search the invitees' referral codes. */
+  searchReferral?: boolean;
+};
 export type UserRow = typeof users.$inferSelect;
 
 export type BuildOptions = {
@@ -179,8 +182,10 @@ export function invitationSelect(db: Db, f: InvitationFilters, options: BuildOpt
   outer.push(...triState(sql`(${account.id} IS NOT NULL)`, f.registered));
   outer.push(...triState(connected, f.accountConnected));
   outer.push(...triState(setUp, f.setupComplete));
-  // An invitee without an account is listed as "Unregistered", so that is what a search sees.
-  outer.push(...searchCondition(f.search, { phone: sql`${latest.phone}`, searchKey: sql`coalesce(${account.searchKey}, 'unregistered')` }));
+  // An invitee without an account is listed as "Unregistered", so that is what a search sees; their
+  // referral code only for administrators with billingDetails.
+  const key = options.searchReferral === false || f.searchReferral === false ? keyWithoutReferral(sql`${account.searchKey}`) : sql`${account.searchKey}`;
+  outer.push(...searchCondition(f.search, { phone: sql`${latest.phone}`, searchKey: sql`coalesce(${key}, 'unregistered')` }));
   const query = db
     .select({
       phone: latest.phone,
@@ -200,9 +205,9 @@ export function invitationSelect(db: Db, f: InvitationFilters, options: BuildOpt
   return { query, latest };
 }
 
-export async function invitationPage(db: Db, f: InvitationAudience): Promise<Page<InvitationRow>> {
-  const all = invitationSelect(db, f, {}).query.as("audience");
-  const page = invitationSelect(db, f, {});
+export async function invitationPage(db: Db, f: InvitationAudience, options: Pick<BuildOptions, "searchReferral"> = {}): Promise<Page<InvitationRow>> {
+  const all = invitationSelect(db, f, options).query.as("audience");
+  const page = invitationSelect(db, f, options);
   const [counted, rows] = await db.batch([
     db.select({ n: count() }).from(all),
     page.query.orderBy(desc(page.latest.invitedAt), asc(page.latest.phone)).limit(f.pageSize).offset(pageOffset(f.page, f.pageSize)),

@@ -53,6 +53,9 @@ export async function createCampaign(
   const db = dbFor(env.DB);
   const { idempotencyKey: _key, ...hashed } = input;
   const requestHash = await sha256Hex(JSON.stringify(hashed));
+  // Referral codes are billing data: without billingDetails the search does not read them, in a
+  // replay's answer, now or at expansion (the request's hash is of what was sent).
+  input = withoutReferralSearch(input, author);
   const existing = await selectCampaigns(db).where(byKey(author.id, input.idempotencyKey)).get();
   // A replayed request is answered in the same words: the same request counted again as of the
   // campaign's creation, its own messages not counting toward its recipients' caps.
@@ -65,10 +68,6 @@ export async function createCampaign(
 
   // A retry resends content that passed these rules when its parent was created.
   if (source !== "retry") await checkContent(db, author, input);
-  // Referral codes are billing data: without billingDetails the search does not read them, now or at expansion.
-  if (input.recipients.source === "drivers" && !author.roleProperties?.billingDetails) {
-    input = { ...input, recipients: { ...input.recipients, filters: { ...input.recipients.filters, searchReferral: false } } };
-  }
   const now = Date.now();
   checkSchedule(input, now);
   const rules = sendRulesOf(input, now);
@@ -304,4 +303,13 @@ export async function cancelCampaign(db: Db, actor: SessionUser, id: number, lea
       details: { reason: "already_started", status: campaign.status },
     });
   return campaign;
+}
+
+/** The campaign as an author without billingDetails may choose it: its audience's search does not read referral codes. */
+function withoutReferralSearch(input: CampaignInput, author: SessionUser): CampaignInput {
+  if (author.roleProperties?.billingDetails) return input;
+  const r = input.recipients;
+  if (r.source === "drivers") return { ...input, recipients: { ...r, filters: { ...r.filters, searchReferral: false } } };
+  if (r.source === "invitations") return { ...input, recipients: { ...r, filters: { ...r.filters, searchReferral: false } } };
+  return input;
 }

@@ -43,6 +43,10 @@ async function reviewRules(c: Context<AppEnv>, now: number): Promise<{ rules: Se
     throw new ApiError("validation_failed", `${issue.path.join(".")}: ${issue.message}`, { details: parsed.error.issues });
   }
   const r = parsed.data;
+  // Which templates exist, and their categories, are billing data: naming one is refused without billingDetails.
+  if (r.templateName !== undefined && !hasBillingDetails(c.var.user)) {
+    throw new ApiError("forbidden", "Requires the billingDetails permission", { details: { reason: "billing_details", permission: "billingDetails" } });
+  }
   let category = categoryOf(r.purpose);
   if (r.channel === "whatsapp" && r.templateName && r.templateLanguage) {
     const template = await findTemplate(c.var.db, { name: r.templateName, language: r.templateLanguage });
@@ -109,13 +113,14 @@ export const adminAudienceRoutes = new Hono<AppEnv>()
     // Without billingDetails the search does not read referral codes, here as in the review table.
     return c.json(await summarize(c, { source: "drivers", filters: { ...filters, searchReferral: hasBillingDetails(c.var.user) } }));
   })
+  // The invitees' referral codes are searched only with billingDetails, as in the drivers' review.
   .get("/invitation-audience", validate("query", invitationAudienceSchema), async (c) => {
-    const page = await invitationPage(c.var.db, c.req.valid("query"));
+    const page = await invitationPage(c.var.db, c.req.valid("query"), { searchReferral: hasBillingDetails(c.var.user) });
     return c.json({ ...page, rows: await markRows(c, page.rows, Date.now()) });
   })
   .get("/invitation-audience/review", validate("query", invitationAudienceSchema), async (c) => {
     const { page: _p, pageSize: _s, ...filters } = c.req.valid("query");
-    return c.json(await summarize(c, { source: "invitations", filters }));
+    return c.json(await summarize(c, { source: "invitations", filters: { ...filters, searchReferral: hasBillingDetails(c.var.user) } }));
   })
   // A number's consent and opt-out history, and what it allows now (the user page shows it).
   .get("/consent/:phone", validate("param", z.object({ phone: phoneSchema })), validate("query", pagingSchema), async (c) => {

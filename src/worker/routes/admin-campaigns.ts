@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { MESSAGE_STATUSES } from "../../shared/campaigns";
+import { hasBillingDetails, visibleCampaign } from "../admin/billing-fields";
 import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
@@ -13,21 +14,28 @@ import { leaseMs } from "../messaging/waits";
 import { validate } from "../validate";
 import { idParam, pagingSchema } from "./params";
 
-/** The messaging console's campaigns: /api/admin/campaigns (docs/api.md). Administrators only. */
+/**
+ * The messaging console's campaigns: /api/admin/campaigns (docs/api.md). Administrators only; a
+ * campaign's WhatsApp template is named only to those with billingDetails (visibleCampaign).
+ */
 export const adminCampaignRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   .post("/", validate("json", campaignRequestSchema), async (c) => {
     const result = await createCampaign(c.env, c.var.log, c.var.user, toCampaignInput(c.req.valid("json")));
-    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
+    return c.json(
+      { campaign: visibleCampaign(result.campaign, hasBillingDetails(c.var.user)), message: result.message, outcome: result.outcome },
+      result.created ? 201 : 200,
+    );
   })
   .get("/", validate("query", pagingSchema), async (c) => {
     const { page, pageSize } = c.req.valid("query");
-    return c.json(await listCampaigns(c.var.db, page, pageSize, leaseMs(c.env)));
+    const list = await listCampaigns(c.var.db, page, pageSize, leaseMs(c.env));
+    return c.json({ ...list, rows: list.rows.map((row) => visibleCampaign(row, hasBillingDetails(c.var.user))) });
   })
   .get("/:id", validate("param", idParam), async (c) => {
     const campaign = await getCampaign(c.var.db, c.req.valid("param").id, leaseMs(c.env));
     if (!campaign) throw new ApiError("not_found", "No such campaign");
-    return c.json({ campaign });
+    return c.json({ campaign: visibleCampaign(campaign, hasBillingDetails(c.var.user)) });
   })
   .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(MESSAGE_STATUSES).optional() })), async (c) => {
     const { id } = c.req.valid("param");
@@ -37,11 +45,14 @@ export const adminCampaignRoutes = new Hono<AppEnv>()
   })
   // A scheduled (or still queued) campaign can be cancelled until it starts.
   .post("/:id/cancel", validate("param", idParam), async (c) =>
-    c.json({ campaign: await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id, leaseMs(c.env)) }),
+    c.json({ campaign: visibleCampaign(await cancelCampaign(c.var.db, c.var.user, c.req.valid("param").id, leaseMs(c.env)), hasBillingDetails(c.var.user)) }),
   )
   .post("/:id/retry-failed", validate("param", idParam), async (c) => {
     const result = await retryFailed(c.env, c.var.log, c.var.user, c.req.valid("param").id);
-    return c.json({ campaign: result.campaign, message: result.message, outcome: result.outcome }, result.created ? 201 : 200);
+    return c.json(
+      { campaign: visibleCampaign(result.campaign, hasBillingDetails(c.var.user)), message: result.message, outcome: result.outcome },
+      result.created ? 201 : 200,
+    );
   })
   // The campaign's ledger (phones, names, outcomes) as CSV; exporting people's details is itself audited.
   .get("/:id/export.csv", validate("param", idParam), async (c) => {

@@ -12,7 +12,10 @@ import { idParam } from "./params";
 /** The console's lists: invitations (/api/admin/invitations), leads (/leads) and the audit log (/audit); docs/api.md. Every administrator. */
 export const adminInvitationRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
-  .get("/", validate("query", invitationListSchema), async (c) => c.json(await invitationListPage(c.var.db, c.req.valid("query"))));
+  // The search reads referral codes only for administrators with billingDetails.
+  .get("/", validate("query", invitationListSchema), async (c) =>
+    c.json(await invitationListPage(c.var.db, c.req.valid("query"), hasBillingDetails(c.var.user))),
+  );
 
 export const adminLeadRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditLog, offers, users } from "../db/schema";
+import { auditLog, driverFilters, offers, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
 import { connectedDriver } from "../platform/test-driver";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
@@ -133,5 +133,50 @@ describe("switching a driver's system for support", () => {
     const { idToken } = await signIn(d.user);
     expect((await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token: idToken })).status).toBe(403);
     expect((await call(`/api/admin/users/${d.user.id}/dashboard/engine`, { token: idToken, body: { on: true, reason: "Myself" } })).status).toBe(403);
+  });
+});
+
+describe("opening a driver's screens, acting for them", () => {
+  // Everything the administrator's requests wrote but their own sign-in.
+  const auditBy = (adminId: number) =>
+    db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, adminId), ne(auditLog.action, "auth.sign_in")))
+      .orderBy(auditLog.id);
+
+  it("writes one audit row per opening; the reads and polling after it write none", async () => {
+    const d = await connectedDriver();
+    await seedOffers(d.user.id, 2);
+    const { admin, token } = await supportToken();
+    const base = `/api/admin/users/${d.user.id}`;
+    const opened = await call(`${base}/acting-for`, { token, body: { view: "dashboard" } });
+    expect(opened.status).toBe(201);
+    expect(await json(opened)).toEqual({ opened: "dashboard" });
+    // The dashboard's reads, twice over (its polling), and the insights screen's.
+    for (let i = 0; i < 2; i++) {
+      expect((await call(`${base}/dashboard/engine`, { token })).status).toBe(200);
+      expect((await call(`${base}/dashboard/offers`, { token })).status).toBe(200);
+    }
+    expect((await call(`${base}/acting-for`, { token, body: { view: "insights" } })).status).toBe(201);
+    expect((await call(`${base}/dashboard/insights?days=7`, { token })).status).toBe(200);
+    const { userId: _u, updatedAt: _t, ...filters } = (await db.select().from(driverFilters).where(eq(driverFilters.userId, d.user.id)).get())!;
+    expect((await call(`${base}/dashboard/insights/what-if`, { token, body: { days: 7, filters } })).status).toBe(200);
+    expect((await auditBy(admin.id)).map((a) => ({ action: a.action, target: a.target, details: a.details }))).toEqual([
+      { action: "driver.dashboard_viewed", target: `user:${d.user.id}`, details: { view: "dashboard", as: "admin" } },
+      { action: "driver.dashboard_viewed", target: `user:${d.user.id}`, details: { view: "insights", as: "admin" } },
+    ]);
+  });
+
+  it("names a screen, and only a driver's: anything else is refused and writes nothing", async () => {
+    const d = await connectedDriver();
+    const { admin, token } = await supportToken();
+    expect((await call(`/api/admin/users/${d.user.id}/acting-for`, { token, body: {} })).status).toBe(400);
+    expect((await call(`/api/admin/users/${d.user.id}/acting-for`, { token, body: { view: "calendar" } })).status).toBe(400);
+    expect((await call(`/api/admin/users/${admin.id}/acting-for`, { token, body: { view: "dashboard" } })).status).toBe(404);
+    expect((await call("/api/admin/users/987654321/acting-for", { token, body: { view: "dashboard" } })).status).toBe(404);
+    const { idToken } = await signIn(d.user);
+    expect((await call(`/api/admin/users/${d.user.id}/acting-for`, { token: idToken, body: { view: "dashboard" } })).status).toBe(403);
+    expect(await auditBy(admin.id)).toEqual([]);
   });
 });

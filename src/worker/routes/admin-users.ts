@@ -44,6 +44,9 @@ const reasonBody = z.object({ reason: z.string().trim().min(3, "Say why (at leas
 
 const systemSwitchBody = z.object({ on: z.boolean(), reason: reasonBody.shape.reason }).strict();
 
+/** Which of a driver's screens an administrator opens. */
+const actingForBody = z.object({ view: z.enum(["dashboard", "insights"]) }).strict();
+
 const createUserSchema = z.object({
   phoneNumber: phoneSchema,
   app: appSchema,
@@ -164,11 +167,20 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema), async (c) =>
-    c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
+    c.json(await userMessages(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),
   )
   .get("/:id/audit", validate("param", idParam), validate("query", pagingSchema), async (c) =>
     c.json(await userAudit(c.var.db, c.req.valid("param").id, c.req.valid("query"), hasBillingDetails(c.var.user))),
   )
+  // Opening a driver's screens ("acting for", docs/admin.md) is audited, once per opening: the
+  // screen sends this first and shows nothing of the driver's unless the row was written; its
+  // reads and polling after it write nothing.
+  .post("/:id/acting-for", validate("param", idParam), validate("json", actingForBody), async (c) => {
+    const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    const { view } = c.req.valid("json");
+    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "driver.dashboard_viewed", target: userTarget(driver.id), details: { view, as: "admin" } });
+    return c.json({ opened: view }, 201);
+  })
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
   // as the driver's own routes (src/worker/driver/dashboard.ts), read-only but for the system switch.
   .get("/:id/dashboard/engine", validate("param", idParam), async (c) => c.json(await engineView(c.env, await findDriver(c.var.db, c.req.valid("param").id))))

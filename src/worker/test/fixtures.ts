@@ -243,6 +243,7 @@ export function fakeTenant(name = uniqueTag("t")) {
         distinct: number;
         duplicates: number;
         rejected: Record<string, number>;
+        templateLists: number;
       }>,
     /** The Worker's env pointed at this tenant with the real Twilio and Cloud API adapters. */
     env: (overrides: Partial<Env> = {}): Env => ({

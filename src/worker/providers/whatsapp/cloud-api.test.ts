@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { dbFor } from "../../db/client";
 import { createLogger } from "../../log";
 import { findTemplate, syncTemplates, templatePage } from "../../messaging/templates";
@@ -93,6 +93,44 @@ describe("CloudApiWhatsApp", () => {
     expect((await whatsapp.fetchTemplates()).map((t) => t.category)).toEqual(["AUTHENTICATION", "MARKETING"]);
     const { whatsapp: unauthorised } = cloudApi({ WHATSAPP_TOKEN: "nope" });
     await expect(unauthorised.fetchTemplates()).rejects.toThrow(/401/);
+  });
+
+  it("follows paging links only on the Graph API's origin, with our token", async () => {
+    const { tenant, whatsapp } = cloudApi();
+    // The same fake provider under another name: another origin, which would take the token if asked.
+    const elsewhere = env.FAKE_PROVIDER_URL.replace("127.0.0.1", "localhost");
+    await tenant.configure({ templates: ["a", "b", "c"].map((n) => template(`${n}_tpl`)), templatePageSize: 2, templateNextOrigin: elsewhere });
+    await expect(whatsapp.fetchTemplates()).rejects.toThrow(
+      `WhatsApp template list: the next page is not on ${new URL(env.FAKE_PROVIDER_URL).origin} (${new URL(elsewhere).origin}); not followed`,
+    );
+    expect((await tenant.stats()).templateLists).toBe(1);
+    // A link that is not a URL at all fails the same way.
+    await tenant.configure({ templateNextOrigin: "not a url" });
+    await expect(whatsapp.fetchTemplates()).rejects.toThrow(/the next page is not on .*\(not a URL\); not followed/);
+    expect((await tenant.stats()).templateLists).toBe(2);
+  });
+
+  it("a sync that meets a foreign paging link keeps the last good list and logs why", async () => {
+    const { tenant } = cloudApi();
+    const kept = template(uniqueTag("kept"));
+    await tenant.configure({ templates: [kept] });
+    const workerEnv = tenant.env();
+    expect(await syncTemplates(workerEnv, log, { force: true })).toBe(true);
+    await tenant.configure({
+      templates: [template(uniqueTag("new")), template(uniqueTag("other"))],
+      templatePageSize: 1,
+      templateNextOrigin: "https://graph.example",
+    });
+    const warnings: unknown[] = [];
+    const spy = vi.spyOn(console, "warn").mockImplementation((line: unknown) => void warnings.push(line));
+    try {
+      expect(await syncTemplates(workerEnv, log, { force: true })).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await findTemplate(dbFor(workerEnv.DB), { name: kept.name, language: kept.language })).toMatchObject({ name: kept.name });
+    expect(JSON.stringify(warnings)).toContain("templates.sync_failed");
+    expect(JSON.stringify(warnings)).toContain("(https://graph.example); not followed");
   });
 });
 

@@ -106,8 +106,26 @@ export class CloudApiWhatsApp implements WhatsAppProvider {
           components,
         });
       }
-      url = typeof body.paging?.next === "string" ? body.paging.next : undefined;
+      url = typeof body.paging?.next === "string" ? this.nextPage(body.paging.next) : undefined;
     }
     return templates;
+  }
+
+  /**
+   * A `paging.next` link is followed, with our token, only on the Graph API's own origin
+   * (WHATSAPP_API_BASE's): any other, or one that is not a URL, fails the list, saying so.
+   */
+  private nextPage(link: string): string {
+    const origin = new URL(this.base).origin;
+    let next: URL | null = null;
+    try {
+      next = new URL(link);
+    } catch {
+      // Not a URL: refused below.
+    }
+    if (next?.origin !== origin) {
+      throw new Error(`WhatsApp template list: the next page is not on ${origin} (${next?.origin ?? "not a URL"}); not followed`);
+    }
+    return next.href;
   }
 }

@@ -1,16 +1,38 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useParams } from "react-router";
 import { formatUsPhone } from "../../../../shared/phone";
 import { PageHead } from "../../../components/ui/PageHead";
 import { USERS_NS } from "../../../i18n/admin-users";
 import { usePageTitle } from "../../../lib/page-title";
-import { type UserView, useUser } from "./api";
+import { openActingFor, type UserView, useUser } from "./api";
 import { UserLoadError } from "./UserLoadError";
 import "../lists.css";
 import "./users.css";
 
 export type ActingForView = "dashboard" | "insights";
+
+/**
+ * The screen's opening, recorded by the server once per opening (docs/admin.md, "Acting for"): sent
+ * when the driver is known, before any of their data is read; "Try again" sends another. The
+ * screen's own reads and polling come after it and record nothing.
+ */
+function useOpening(driverId: number | null, view: ActingForView) {
+  const [attempt, setAttempt] = useState(0);
+  const [settled, setSettled] = useState<{ key: string; ok: boolean } | null>(null);
+  const sent = useRef<string | null>(null);
+  const key = driverId === null ? null : `${driverId}:${view}:${attempt}`;
+  useEffect(() => {
+    if (driverId === null || key === null || sent.current === key) return;
+    sent.current = key;
+    openActingFor(driverId, view).then(
+      () => setSettled({ key, ok: true }),
+      () => setSettled({ key, ok: false }),
+    );
+  }, [driverId, view, key]);
+  const status = settled?.key === key ? (settled.ok ? "open" : "failed") : "opening";
+  return { status, retry: () => setAttempt((n) => n + 1) } as const;
+}
 
 /**
  * The frame of a driver's screens as an administrator sees them ("acting for", docs/admin.md):
@@ -22,6 +44,7 @@ export function ActingFor({ view, children }: { view: ActingForView; children: (
   const id = useParams().id ?? "";
   const user = useUser(id);
   const u = user.data?.user;
+  const opening = useOpening(u && !u.isAdmin ? u.id : null, view);
   const title = (name: string) => t(view === "dashboard" ? "actingFor.title" : "actingFor.insightsTitle", { name });
   usePageTitle(u ? title(u.name) : null);
   const back = { to: `/admin/users/${id}`, label: t("actingFor.backToUser") };
@@ -68,7 +91,21 @@ export function ActingFor({ view, children }: { view: ActingForView; children: (
           </Link>
         </nav>
       </div>
-      {children(u)}
+      {opening.status === "open" ? (
+        children(u)
+      ) : opening.status === "opening" ? (
+        <div className="loading-block" role="status">
+          <span className="spinner" aria-hidden="true" />
+          <span>{t("loading")}</span>
+        </div>
+      ) : (
+        <div className="alert" role="alert">
+          <p>{t("actingFor.openFailed", { name: u.name })}</p>
+          <button type="button" className="button button-secondary" onClick={opening.retry}>
+            {t("retry")}
+          </button>
+        </div>
+      )}
     </section>
   );
 }

@@ -58,6 +58,14 @@ export const userApi = {
   erase: (id: number, json: { reference: string; confirmation: string }) => unwrap(user.erase.$post({ ...param(id), json })),
 };
 
+/**
+ * Opens one of a driver's screens, "acting for" them: the server writes the opening to the audit
+ * log (driver.dashboard_viewed) and refuses if it cannot; the screen reads nothing of theirs before.
+ */
+export function openActingFor(id: number, view: "dashboard" | "insights") {
+  return unwrap(user["acting-for"].$post({ ...param(id), json: { view } }));
+}
+
 /** Switches a driver's system for support, "acting for" them; the reason is audited. */
 export function setSystemFor(id: number, on: boolean, reason: string) {
   return unwrap(user.dashboard.engine.$post({ ...param(id), json: { on, reason } }));

@@ -38,6 +38,9 @@ const NO_INPUT = new Set([
   "DELETE /api/driver/connection",
 ]);
 
+/** Of those, the reads that count against a per-caller limit when they answer: their window's row in `rate_limits` is the one write. */
+const COUNTED = new Set(["GET /api/account/export"]);
+
 const BAD_QUERY =
   "page=-1&pageSize=7&Limit=-1&ExclusiveStartKey=%7Bnope&from=2026-13-45&to=someday&timeZone=Mars%2FOlympus&app=pluto&channel=fax&status=lost&sort=__proto__&dir=sideways&createdFrom=2026-13-45&createdTo=yesterday&goodStanding=maybe&regions=%00&q=" +
   "x".repeat(300);
@@ -147,7 +150,9 @@ describe("malformed input", () => {
         expect(typeof parsed.error?.code, where).toBe("string");
         expect(typeof parsed.error?.message, where).toBe("string");
       }
-      expect(await fingerprint(), where).toEqual(before);
+      const after = await fingerprint();
+      if (ignored && COUNTED.has(`${method} ${pattern}`)) after.rate_limits = before.rate_limits!;
+      expect(after, where).toEqual(before);
     });
   });
 });

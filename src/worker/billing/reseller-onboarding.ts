@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import type { SessionUser } from "../auth/session-user";
 import { commissions, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
@@ -16,6 +17,8 @@ import { approvedReseller } from "./resellers";
 export async function startOnboarding(ctx: BillingContext, user: SessionUser, origin: string): Promise<{ url: string; accountId: string }> {
   const { db } = ctx;
   await approvedReseller(db, user.id);
+  // Counted once the caller may set payouts up, so a refusal or bad input writes nothing.
+  await enforceCallerLimits(db, [limitFor("resellerOnboardingPerUser", String(user.id))]);
   const provider = paymentsProvider(ctx);
   try {
     let accountId = user.stripeExpressId;
@@ -75,6 +78,7 @@ export async function updateAccountStatus(ctx: BillingContext, account: { id: st
 export async function refreshOnboarding(ctx: BillingContext, user: SessionUser) {
   await approvedReseller(ctx.db, user.id);
   if (!user.stripeExpressId) return { detailsSubmitted: false, payoutsEnabled: false };
+  await enforceCallerLimits(ctx.db, [limitFor("resellerOnboardingPerUser", String(user.id))]);
   try {
     const account = await paymentsProvider(ctx).retrieveAccount(user.stripeExpressId);
     await updateAccountStatus(ctx, account);

@@ -2,7 +2,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { resellerApplySchema } from "../../shared/billing";
 import { requireUser, requireVerified } from "../auth/middleware";
-import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import { clientPage, commissionPage, resellerSummary } from "../billing/reseller-lists";
 import { refreshOnboarding, startOnboarding } from "../billing/reseller-onboarding";
 import { applyAsReseller, approvedReseller } from "../billing/resellers";
@@ -33,15 +32,9 @@ export const resellerRoutes = new Hono<AppEnv>()
     return c.json({ reseller: await resellerSummary(c.var.db, c.var.user) }, 201);
   })
   // Payout setup: a Connect Express onboarding link (the local provider's own page in development).
-  .post("/onboarding", async (c) => {
-    await enforceCallerLimits(c.var.db, [limitFor("resellerOnboardingPerUser", String(c.var.user.id))]);
-    return c.json(await startOnboarding(billingContext(c), c.var.user, appUrl(c.var.config, "")));
-  })
+  .post("/onboarding", async (c) => c.json(await startOnboarding(billingContext(c), c.var.user, appUrl(c.var.config, ""))))
   // Back from onboarding: read the account's state now rather than wait for account.updated.
-  .post("/onboarding/refresh", async (c) => {
-    await enforceCallerLimits(c.var.db, [limitFor("resellerOnboardingPerUser", String(c.var.user.id))]);
-    return c.json({ onboarding: await refreshOnboarding(billingContext(c), c.var.user) });
-  })
+  .post("/onboarding/refresh", async (c) => c.json({ onboarding: await refreshOnboarding(billingContext(c), c.var.user) }))
   .get("/clients", validate("query", clientQuery), async (c) => {
     const reseller = await approvedReseller(c.var.db, c.var.user.id);
     const { page, pageSize, q, weekStart } = c.req.valid("query");

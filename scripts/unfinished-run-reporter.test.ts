@@ -1,4 +1,7 @@
 import { spawnSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const run = (env: Record<string, string> = {}) =>
@@ -10,7 +13,7 @@ const run = (env: Record<string, string> = {}) =>
 
 describe("the unfinished-run reporter", () => {
   it("says how the run ended and which files were running when Vitest's process ends mid-run", () => {
-    const result = run({ END_RUN_WITH: "3" });
+    const result = run({ END_RUN_WITH: "3", RUNNING_MARKER: join(mkdtempSync(join(tmpdir(), "unfinished-run-")), "running") });
     expect(result.status).toBe(3);
     expect(result.stderr).toMatch(/The test run ended before its summary \(exit code 3\) after \d+ s, with [\d.]+ GiB of [\d.]+ GiB memory free\./);
     expect(result.stderr).toMatch(/Running then:\n {2}.*slow\.fixture\.ts \(for [\d.]+ s\)/);

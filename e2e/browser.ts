@@ -26,6 +26,24 @@ export async function newPage(browser: Browser, viewport = { width: 1280, height
 }
 
 /**
+ * Stores a session (and a language) in the page's origin before the app first runs there: the
+ * values are written on a JSON answer of the API, where no script of the app runs. Written on `/`
+ * instead, they raced the pre-rendered landing page, which hydrates after its first paint: when
+ * they landed first, it hydrated signed in (or in Spanish) against its signed-out English HTML and
+ * threw React's hydration error #418 into the test's page errors (seen once on a busy CI run).
+ */
+export async function storeSession(page: Page, tokens: { idToken: string; refreshToken: string }, language?: "en" | "es"): Promise<void> {
+  await page.goto("/api/status/health");
+  await page.evaluate(
+    ([session, lang]) => {
+      localStorage.setItem("bp.session", session);
+      if (lang) localStorage.setItem("language", lang);
+    },
+    [JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }), language ?? ""] as const,
+  );
+}
+
+/**
  * A fresh US number per run (area 786), so reruns never collide. The exchange is 2xx–9xx but never
  * an N11 service code (211, 311 … 911), which the phone check rightly refuses.
  */

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Locator, Page } from "playwright-core";
 import { DEMO } from "../scripts/seed.ts";
-import { baseUrl, launch, newPhone } from "./browser.ts";
+import { baseUrl, launch, newPhone, storeSession } from "./browser.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
 type OutboxPage = { total: number; rows: { to: string; body: string }[] };
@@ -117,14 +117,7 @@ async function inConsole(lang: Lang, path: string, walk: (page: Page) => Promise
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: baseUrl });
   try {
     const page = await context.newPage();
-    await page.goto("/");
-    await page.evaluate(
-      ([session, language]) => {
-        localStorage.setItem("bp.session", session);
-        localStorage.setItem("language", language);
-      },
-      [JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }), lang] as const,
-    );
+    await storeSession(page, tokens, lang);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     page.on("response", async (res) => {

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { REGISTRATION_CONSENT } from "../src/shared/consent-texts.ts";
-import { baseUrl, launch } from "./browser.ts";
+import { baseUrl, launch, storeSession } from "./browser.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
 type OutboxPage = { total: number; rows: { to: string; body: string }[] };
@@ -78,8 +78,7 @@ test("a marketing campaign created at 22:00 Eastern reaches Pacific recipients n
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto("/");
-  await page.evaluate((value) => localStorage.setItem("bp.session", value), JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }));
+  await storeSession(page, tokens);
   await page.goto("/admin/tools");
 
   await page.getByRole("textbox", { name: "Phone numbers" }).fill(`${pacific}\n${eastern}`);

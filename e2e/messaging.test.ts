@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { baseUrl, launch, newPage } from "./browser.ts";
+import { baseUrl, launch, newPage, storeSession } from "./browser.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
 type OutboxPage = { total: number; rows: { to: string; body: string }[] };
@@ -29,8 +29,7 @@ async function get<T>(path: string, token: string): Promise<T> {
 
 async function openSignedIn(tokens: Tokens, path: string): Promise<Page> {
   const page = await newPage(browser);
-  await page.goto("/");
-  await page.evaluate((value) => localStorage.setItem("bp.session", value), JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }));
+  await storeSession(page, tokens);
   await page.goto(path);
   return page;
 }
@@ -133,14 +132,7 @@ test("the campaigns list shows the send with its progress, and Tools lists bad n
 
 test("in Spanish, the review finds García by 'garcia' and a driver by the number as the table shows it, pages as 'Página N de M', and the confirm can be cancelled", async () => {
   const page = await newPage(browser);
-  await page.goto("/");
-  await page.evaluate(
-    (value) => {
-      localStorage.setItem("bp.session", value);
-      localStorage.setItem("language", "es");
-    },
-    JSON.stringify({ idToken: tokens.idToken, refreshToken: tokens.refreshToken }),
-  );
+  await storeSession(page, tokens, "es");
   await page.goto("/admin/notifications");
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

@@ -6,8 +6,9 @@
 import { env } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { outbox, users } from "../db/schema";
+import { driverFilters, outbox, users } from "../db/schema";
 import { db, lastOutboxId } from "../test/fixtures";
+import { captureSessionOf } from "./capture";
 import { connectedDriver } from "./test-driver";
 import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
 
@@ -44,6 +45,27 @@ describe("the alarm loop", () => {
     expect(sms.body).toMatch(/^Blockpilot: you won a block at Test .* \$72\.00/);
     expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.status).toBe("start");
     expect((await d.world.stats()).doubleAccepts).toBe(0);
+  });
+
+  it("an offer listed until taken is judged once, and again only after the driver's filters change", async () => {
+    const d = await connectedDriver({ filters: { minPayCents: 9000 } });
+    const [id] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(4), endsAt: soon(6), payCents: 7000 }]);
+    await start(d.user.id);
+    const [first] = await waitForRecords(d.user.id, 1);
+    expect(first).toMatchObject({ platformOfferId: id, status: "disliked", reasons: ["pay"] });
+    // Still listed poll after poll: not judged again, not recorded twice, never asked for.
+    await sleep(900);
+    expect(await recordsOf(d.user.id)).toEqual([first]);
+    expect((await d.world.calls(d.customerId))["POST /AcceptOffer"]).toBeUndefined();
+    // The driver lowers the minimum: judged again, and taken.
+    await db.update(driverFilters).set({ minPayCents: 5000 }).where(eq(driverFilters.userId, d.user.id));
+    await captureSessionOf(env, d.user.id).reload(d.user.id);
+    await vi.waitFor(async () => expect((await recordsOf(d.user.id))[0]).toMatchObject({ platformOfferId: id, status: "won", reasons: [] }), {
+      timeout: 4000,
+      interval: 100,
+    });
+    expect(await recordsOf(d.user.id)).toHaveLength(1);
+    expect((await captureSessionOf(env, d.user.id).offersPage(d.user.id, { page: 1, pageSize: 10 })).counts).toEqual({ won: 1, disliked: 0, gone: 0 });
   });
 
   it("texts in Spanish, and not at all to a driver who opted out", async () => {

@@ -153,9 +153,10 @@ export class CaptureSession extends DurableObject<Env> {
     return this.status(userId);
   }
 
-  /** Filters, tokens or the user row changed: read them again before the next decision. */
+  /** Filters, zones, tokens or the user row changed: read them again before the next decision, and judge the disliked offers again. */
   async reload(userId: number): Promise<void> {
     this.bind(userId);
+    this.ledger.rejudgeDisliked();
     this.profile = null;
     this.tokens.forget();
     this.adapter = null;

@@ -125,6 +125,32 @@ export class OfferHistory {
     return added;
   }
 
+  /**
+   * A disliked offer judged again (the driver's filters changed while it was still listed) takes
+   * the new decision; an offer recorded otherwise, or not at all, is recorded as `record` does.
+   */
+  rejudge(r: OfferRecord): boolean {
+    if (this.record(r)) return true;
+    const reasons = r.reasons && r.reasons.length > 0 ? JSON.stringify(r.reasons) : null;
+    const previous = this.sql
+      .exec<{ status: OfferStatus; reasons: string | null }>("SELECT status, reasons FROM offers WHERE platform_offer_id = ?", r.platformOfferId)
+      .toArray()[0];
+    if (previous?.status !== "disliked" || (r.status === "disliked" && previous.reasons === reasons)) return false;
+    this.sql.exec(
+      "UPDATE offers SET status = ?, reasons = ?, block_id = ?, seen_at = ?, shared_at = ? WHERE platform_offer_id = ?",
+      r.status,
+      reasons,
+      r.blockId ?? null,
+      r.seenAt,
+      r.status === "won" ? null : 0,
+      r.platformOfferId,
+    );
+    this.count(previous.status, -1);
+    this.count(r.status, 1);
+    this.version++;
+    return true;
+  }
+
   /** Offers recorded per status, kept as counters so a dashboard read does not count the table. */
   counts(): Counts {
     return this.kv.get<Counts>("history.counts") ?? { won: 0, disliked: 0, gone: 0 };

@@ -92,7 +92,7 @@ export function testProfile(now: number, change: ProfileChange = {}): DriverProf
   };
 }
 
-/** An offer history that keeps the records it is given, in order, each offer once (offer-history.ts `record`). */
+/** An offer history that keeps the records it is given, in order, each offer once (offer-history.ts `record`, `rejudge`). */
 export function memoryHistory() {
   const records: OfferRecord[] = [];
   return {
@@ -100,6 +100,14 @@ export function memoryHistory() {
     record: (r: OfferRecord) => {
       if (records.some((x) => x.platformOfferId === r.platformOfferId)) return false;
       records.push(r);
+      return true;
+    },
+    /** A disliked record takes the new decision (offer-history.ts `rejudge`). */
+    rejudge: (r: OfferRecord) => {
+      const i = records.findIndex((x) => x.platformOfferId === r.platformOfferId);
+      if (i < 0) records.push(r);
+      else if (records[i]!.status === "disliked") records[i] = r;
+      else return false;
       return true;
     },
   };

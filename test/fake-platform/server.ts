@@ -1000,6 +1000,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     config: demo ? { openSignUp: true, offersPerMinute: 6, competitorTakePerSecond: 0.01, logChallenges: true } : {},
   });
   console.log(
-    `fake delivery platform listening on ${fake.url} (Flex: ${fake.url}/flex, Spark: ${fake.url}/spark${demo ? `, approvals: ${fake.url}/approve` : ""})`,
+    `fake delivery platform listening on ${fake.url} (Flex: ${fake.url}/flex, its sign-in page ${fake.url}/flex/ap/signin; Spark: ${fake.url}/spark${demo ? `; approvals: ${fake.url}/approve` : ""})`,
   );
 }

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RATE_LIMITS } from "../auth/rate-limit";
 import { openSecret } from "../auth/secret-box";
 import { platformAccounts, platformSignIns, users } from "../db/schema";
@@ -75,6 +75,50 @@ describe("connecting a Flex account through the platform's page", () => {
     const status = await json(await call("/api/driver/connection", { token: d.token }));
     expect(status).toMatchObject({ connected: true, accountName: d.name, pending: null });
     expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.accountConnected).toBe(true);
+  });
+
+  it("a new driver connects through the page, chooses a station, turns the system on and wins a block", async () => {
+    const t = `${Date.now().toString(36)}${accounts++}`.toUpperCase();
+    const station = { serviceAreaId: `W${t}`, name: `Doral ${t} (DMI4) - Amazon.com` };
+    await defaultWorld().control("stations", { app: "flex", stations: [station] });
+    const d = await flexDriver();
+    await defaultWorld().control("accounts", { email: d.email, password: "platform-pw", stations: [station.serviceAreaId], offersRate: null });
+    const attempt = await startAttempt(d.token);
+    expect(await json(await land(d.token, attempt.attemptId, await landingAfterSignIn(attempt.signInUrl, d.email, "platform-pw")))).toEqual({
+      status: "connected",
+    });
+    const { stations } = await json(await call("/api/driver/stations", { token: d.token }));
+    expect(stations).toEqual([expect.objectContaining({ id: station.serviceAreaId, code: "DMI4", timeZone: "America/New_York" })]);
+    const anyTime = [
+      { start: "00:00", end: "00:00" },
+      { start: "12:00", end: "12:00" },
+    ];
+    const schedule = Object.fromEntries(["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map((day) => [day, anyTime]));
+    const filters = {
+      stations: [{ id: station.serviceAreaId }],
+      minPayCents: 0,
+      minHourlyCents: 0,
+      arrivalBufferMinutes: 0,
+      minDurationMinutes: 0,
+      maxDurationMinutes: 0,
+      schedule,
+      dailyCapMinutes: 0,
+    };
+    expect((await call("/api/driver/filters", { token: d.token, method: "PUT", body: filters })).status).toBe(200);
+    const startsAt = Math.floor((Date.now() + 5 * 3_600_000) / 1000) * 1000;
+    await defaultWorld().offers([{ serviceAreaId: station.serviceAreaId, startsAt, endsAt: startsAt + 3 * 3_600_000, payCents: 9150 }]);
+    expect((await call("/api/driver/engine", { token: d.token, body: { on: true } })).status).toBe(200);
+    try {
+      await vi.waitFor(
+        async () => {
+          const { rows } = await json(await call("/api/driver/offers?status=won", { token: d.token }));
+          expect(rows).toEqual([expect.objectContaining({ status: "won", payCents: 9150, startsAt, forfeitable: true })]);
+        },
+        { timeout: 6000, interval: 200 },
+      );
+    } finally {
+      await call("/api/driver/engine", { token: d.token, body: { on: false } });
+    }
   });
 
   it("a code asked for on the platform's page is answered there, and the landing connects", async () => {

@@ -166,21 +166,25 @@ export class CaptureSession extends DurableObject<Env> {
 
   /** The driver disconnects the platform account: the device is deregistered (best effort), the system stops and the tokens are dropped. */
   async disconnect(userId: number): Promise<void> {
-    this.bind(userId);
-    const profile = await this.loadProfile(Date.now(), true);
-    if (profile?.account?.sealedTokens) {
-      try {
-        const tokens = await this.tokens.current(profile.account.sealedTokens);
-        if (tokens) await this.platformOf(profile.user.app).deregister(tokens.accessToken);
-      } catch (err) {
-        this.log.warn("capture.deregister_failed", { error: err instanceof Error ? err.message : String(err) });
-      }
-    }
+    await this.deregisterDevice(userId);
     await endConnection(this.db, userId, "driver", Date.now());
     this.tokens.forget();
     this.adapter = null;
     this.profile = null;
     await this.halt("disconnected");
+  }
+
+  /** Deregisters the connected device, best effort (disconnecting, or a new connection replacing it); the tokens stay until replaced or dropped. */
+  async deregisterDevice(userId: number): Promise<void> {
+    this.bind(userId);
+    const profile = await this.loadProfile(Date.now(), true);
+    if (!profile?.account?.sealedTokens) return;
+    try {
+      const tokens = await this.tokens.current(profile.account.sealedTokens);
+      if (tokens) await this.platformOf(profile.user.app).deregister(tokens.accessToken);
+    } catch (err) {
+      this.log.warn("capture.deregister_failed", { error: err instanceof Error ? err.message : String(err) });
+    }
   }
 
   async status(userId: number): Promise<EngineStatus> {

@@ -149,6 +149,8 @@ export async function finishFlexSignIn(deps: Deps, attemptId: string, landingUrl
     }
     throw platformFailure(err);
   }
+  // A device connected before is replaced: deregistered first (best effort).
+  await captureSessionOf(deps.env, deps.userId).deregisterDevice(deps.userId);
   // The device is this connection's: its serial (the attempt's) and a new instance id, sealed with the tokens.
   return connected(deps, registered.account, { ...registered.tokens, device: { serial, instanceId: newInstanceId() } });
 }

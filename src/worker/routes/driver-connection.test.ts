@@ -204,6 +204,19 @@ describe("connecting a Flex account through the platform's page", () => {
     expect((await json(res)).error.details).toMatchObject({ reason: "too_many_attempts", retryAfterSeconds: expect.any(Number) });
   });
 
+  it("connecting again replaces the device: the one connected before is deregistered", async () => {
+    const d = await flexDriver();
+    for (let i = 0; i < 2; i++) {
+      const attempt = await startAttempt(d.token);
+      expect(await json(await land(d.token, attempt.attemptId, await landingAfterSignIn(attempt.signInUrl, d.email, "platform-pw")))).toEqual({
+        status: "connected",
+      });
+    }
+    expect((await defaultWorld().calls(d.customerId))["POST /auth/deregister"]).toBe(1);
+    // The new device works.
+    expect((await call("/api/driver/stations", { token: d.token })).status).toBe(200);
+  });
+
   it("disconnecting deregisters the device: its tokens no longer work on the platform", async () => {
     const d = await flexDriver();
     const attempt = await startAttempt(d.token);

@@ -12,8 +12,6 @@ import { driverStationZones, stations } from "../db/schema";
 import type { PlatformStation } from "./platform";
 import { NORTH_AMERICAN_ZONES, stationArea, stationCode } from "./station-zones";
 
-export { displayName } from "./station-zones";
-
 export type App = "flex" | "spark";
 export type ZoneSource = "catalogue" | "driver_area" | "driver";
 export type DriverStation = { id: string; name: string; code: string | null; group: string; timeZone: string | null; zoneSource: ZoneSource | null };

@@ -1,11 +1,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "../../shared/accept-plan";
 import { type DriverFilters, toCaptureFilters } from "../../shared/driver-filters";
-import { EARNINGS_WEEKS, type HistoryOffer, type InsightPeriod, type InsightsReport, type WhatIfResult } from "../../shared/insights";
+import type { HistoryOffer, InsightPeriod, InsightsReport, WhatIfResult } from "../../shared/insights";
 import type { WhatIfRequest } from "../../shared/insights-requests";
 import { isKnownTimeZone } from "../../shared/zoned-time";
 import { createDb, type Db } from "../db/client";
-import { insightsReport, whatIf } from "../driver/insights";
 import { createLogger, type Logger } from "../log";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import { CaptureUsage } from "./capture-usage";
@@ -23,8 +22,9 @@ import {
 import { textDisconnected, textWonBlock } from "./driver-texts";
 import { blocker, type EngineStatus, failedResult, NOT_SCHEDULED_YET, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
 import { matchingAssignment } from "./flex-answers";
+import { HistoryReports } from "./history-reports";
 import { platformFor } from "./http-platform";
-import { HISTORY_READ_LIMIT, OfferHistory, type OfferStatus } from "./offer-history";
+import { OfferHistory, type OfferStatus } from "./offer-history";
 import { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type PlatformStation, type ScheduledBlock } from "./platform";
 import { type Backoff, backoffAfter, earliestPoll, nextPoll, pollIntervalMs, wakeWhilePaused } from "./poll-pacing";
@@ -60,8 +60,6 @@ const SCHEDULE_TTL_MS = 15 * 60_000;
 /** The history is pruned (RETENTION) at most this often, and a stopped object wakes this often to prune it. */
 const DAY_MS = 86_400_000;
 const HOUSEKEEPING_EVERY_MS = DAY_MS;
-/** The what-if keeps the period it read this long, while nothing new is recorded. */
-const REPLAY_ROWS_TTL_MS = 60_000;
 
 export type OffersPageData = { counts: Record<OfferStatus, number>; rows: HistoryOffer[]; filters: DriverFilters | null };
 
@@ -71,8 +69,7 @@ export class CaptureSession extends DurableObject<Env> {
   private stopReason: StopReason;
   private readonly ledger: OfferLedger;
   private readonly history: OfferHistory;
-  /** The what-if's last period read (replayRows). */
-  private replayCache: { days: InsightPeriod; version: number; at: number; rows: HistoryOffer[] } | null = null;
+  private readonly reports: HistoryReports;
   /** The move of this driver's offers out of D1, once (offer-history.ts importFromD1). */
   private importing: Promise<void> | null = null;
   private backoff: Backoff;
@@ -110,6 +107,7 @@ export class CaptureSession extends DurableObject<Env> {
     this.db = createDb(env.DB);
     this.history = new OfferHistory(ctx.storage.sql, kv);
     this.ledger = new OfferLedger(kv, this.history);
+    this.reports = new HistoryReports(this.history);
     this.tokens = new PlatformTokenHolder(
       (sealed) => openTokens(sealed, env.MFA_ENCRYPTION_KEY),
       (tokens, now) => saveTokens(this.db, env.MFA_ENCRYPTION_KEY, this.userId!, tokens, now),
@@ -267,51 +265,20 @@ export class CaptureSession extends DurableObject<Env> {
     return this.history.seenSince(from, limit);
   }
 
-  /**
-   * The driver's insights (src/worker/driver/insights.ts), worked out here beside the history:
-   * the offers of the period, with the won blocks of the earnings' weeks.
-   */
+  /** The driver's insights (src/worker/driver/insights.ts), worked out here beside the history (history-reports.ts). */
   async insights(userId: number, days: InsightPeriod): Promise<InsightsReport> {
     this.bind(userId);
     await this.ensureHistory();
     const now = Date.now();
     const profile = await this.loadProfile(now, false);
-    return insightsReport(this.insightRows(days, now), profile?.filters ?? null, days, now);
+    return this.reports.insights(profile?.filters ?? null, days, now);
   }
 
   /** The what-if: the period's offers replayed under other filters (src/shared/replay.ts); `tookMs` counts the read too. */
   async whatIf(userId: number, request: WhatIfRequest): Promise<WhatIfResult> {
     this.bind(userId);
     await this.ensureHistory();
-    const started = performance.now();
-    const now = Date.now();
-    const result = whatIf(this.replayRows(request.days, now), request, now);
-    return { ...result, tookMs: Math.round((performance.now() - started) * 10) / 10 };
-  }
-
-  /**
-   * The period's offers for the what-if. A driver tries filter after filter within a minute or
-   * two, so the month read once (most of a what-if's time) is kept for a minute, while nothing new
-   * is recorded; the period still ends at each call's `now`.
-   */
-  private replayRows(days: InsightPeriod, now: number): HistoryOffer[] {
-    const version = this.history.version;
-    const kept = this.replayCache;
-    const from = now - days * DAY_MS;
-    if (kept && kept.days === days && kept.version === version && now - kept.at < REPLAY_ROWS_TTL_MS) {
-      return kept.rows[0] && kept.rows[0].seenAt >= from ? kept.rows : kept.rows.filter((o) => o.seenAt >= from);
-    }
-    const rows = this.history.seenSince(from, HISTORY_READ_LIMIT, { reasons: false });
-    this.replayCache = { days, version, at: now, rows };
-    return rows;
-  }
-
-  /** Offers seen in the period, and the won blocks starting in the earnings' weeks (a block is won days before it starts). */
-  private insightRows(days: InsightPeriod, now: number): HistoryOffer[] {
-    const seen = this.history.seenSince(now - days * DAY_MS);
-    const ids = new Set(seen.map((o) => o.id));
-    const won = this.history.wonStarting(now - (EARNINGS_WEEKS + 1) * 7 * DAY_MS, now + 14 * DAY_MS).filter((o) => !ids.has(o.id));
-    return [...won, ...seen];
+    return this.reports.whatIf(request, Date.now());
   }
 
   /** Gives a won block back to the platform, then marks it in the history (and D1's copy). */

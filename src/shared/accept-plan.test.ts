@@ -140,7 +140,7 @@ describe("judgeOffers", () => {
 
 describe("heldBlocks", () => {
   const own = (offerId: string, blockId: string | null, from: number, to: number): Commitment => ({ offerId, blockId, ...span(from, to) });
-  const scheduled = (id: string, offerId: string | null, from: number, to: number): ScheduledLike => ({ id, offerId, ...span(from, to) });
+  const scheduled = (id: string | null, offerId: string | null, from: number, to: number): ScheduledLike => ({ id, offerId, ...span(from, to) });
   const now = T0 + 2 * HOUR;
   const rows: { name: string; own: Commitment[]; scheduled: ScheduledLike[]; held: [string, string | null][] }[] = [
     { name: "nothing held", own: [], scheduled: [], held: [] },
@@ -177,6 +177,13 @@ describe("heldBlocks", () => {
     },
     { name: "a block taken in the platform's app has its block id for an offer id", own: [], scheduled: [scheduled("B7", null, 3, 4)], held: [["B7", "B7"]] },
     { name: "drops the platform's blocks that ended", own: [], scheduled: [scheduled("B7", "o7", 0, 2)], held: [] },
+    {
+      name: "an assignment naming no offer, at the times of a block we won without an id yet, is that block: held once",
+      own: [own("o1", null, 3, 4)],
+      scheduled: [scheduled("SA1", null, 3, 4)],
+      held: [["o1", null]],
+    },
+    { name: "an entry without an id still counts as busy time", own: [], scheduled: [scheduled(null, null, 3, 4)], held: [["scheduled-0", null]] },
     {
       name: "the platform listing a block twice holds it once",
       own: [],

@@ -11,6 +11,7 @@ import {
   campaignMessages,
   campaigns,
   consentConfirmations,
+  driverStationZones,
   invitations,
   leads,
   offers,
@@ -28,7 +29,7 @@ import {
 } from "../db/schema";
 import { jobHandlers } from "../messaging/jobs";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver } from "../platform/test-driver";
+import { connectedDriver, defaultWorld } from "../platform/test-driver";
 import { twilioSignature } from "../providers/webhook-signatures";
 import { handleQueueBatch, type Job } from "../queue";
 import {
@@ -116,6 +117,9 @@ async function populatedDriver() {
   await db
     .insert(platformSignIns)
     .values({ id: uniqueTag("ps"), userId: user.id, email: d.email, kind: "code", sealedSession: "sealed", expiresAt: now + 60_000 });
+  // A zone the driver gave one of their stations themselves.
+  const stationZone = { userId: user.id, app: "flex" as const, stationId: d.stations[0]!, timeZone: "America/Chicago" };
+  await db.insert(driverStationZones).values(stationZone);
   await db.insert(offers).values({
     userId: user.id,
     app: "flex",
@@ -206,7 +210,8 @@ async function populatedDriver() {
     earlier: [name, email, `Region ${tag}`],
     addresses: clients.map((c) => c.stored),
     phone,
-    platformEmail: d.email,
+    platformAccount: { customerId: d.customerId, accountName: d.accountName },
+    stationZone,
     friend,
     campaignId: campaign.id,
     failedCampaignId: earlier.id,
@@ -223,7 +228,7 @@ const deleteBody = (extra: Record<string, unknown>) => ({ confirmation: "DELETE"
 describe("deleting my account", () => {
   it("leaves no phone, name or email in any table, keeps payments and service time, ends sessions and stops the engine", async () => {
     const d = await populatedDriver();
-    const personal = [d.phone, d.name, d.email, d.platformEmail, ...d.earlier];
+    const personal = [d.phone, d.name, d.email, d.platformAccount.customerId, d.platformAccount.accountName, ...d.earlier];
     // The per-address windows (rate_limits) name no one and end within the day; the audit rows name the account.
     const addressesOf = () => cellsContaining(d.addresses, ["rate_limits"]);
     for (const needle of personal) expect(await cellsContaining([needle])).not.toEqual([]);
@@ -256,8 +261,10 @@ describe("deleting my account", () => {
     // Sessions ended: the ID token and the refresh token are refused.
     expect((await call("/api/flex/v1/user", { token: d.tokens.idToken })).status).toBe(401);
     expect((await call("/api/auth/refresh", { body: { refreshToken: d.tokens.refreshToken } })).status).toBe(401);
-    // The engine stopped and the platform was disconnected.
+    // The engine stopped and the platform was disconnected: the device deregistered, the driver's own station zones gone.
     expect(await captureSessionOf(env, d.user.id).status(d.user.id)).toEqual({ state: "stopped", reason: "disconnected" });
+    expect((await defaultWorld().calls(d.platformAccount.customerId))["POST /auth/deregister"]).toBe(1);
+    expect(await db.select().from(driverStationZones).where(eq(driverStationZones.userId, d.user.id)).all()).toEqual([]);
     // The unsent message is not sent; the typed list no longer names the number; the friend's number stays in it.
     const message = await db.select().from(campaignMessages).where(eq(campaignMessages.campaignId, d.campaignId)).get();
     expect(message).toMatchObject({ status: "skipped", errorCode: "erased", userId: null, name: null });
@@ -524,8 +531,10 @@ describe("downloading my data", () => {
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="blockpilot-data.json"');
     const body = await json(res);
     expect(body.profile).toMatchObject({ id: d.user.id, phoneNumber: d.phone, name: d.name, email: d.email });
-    expect(body.platformConnection).toMatchObject({ email: d.platformEmail });
+    // The platform names the account by its customer id and name (no email comes back).
+    expect(body.platformConnection).toMatchObject(d.platformAccount);
     expect(body.filters.stations).toHaveLength(1);
+    expect(body.stationZones).toEqual([{ app: "flex", stationId: d.stationZone.stationId, timeZone: "America/Chicago" }]);
     expect(body.offers).toMatchObject({ total: 1, truncated: false, limit: 10_000 });
     expect(body.payments.rows).toEqual([expect.objectContaining({ id: d.paymentId, amountCents: 4900 })]);
     expect(body.serviceTime.rows).toHaveLength(1);

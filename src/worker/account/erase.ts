@@ -36,6 +36,7 @@ import {
   consentConfirmations,
   consentEvents,
   driverFilters,
+  driverStationZones,
   invitations,
   leads,
   offers,
@@ -152,6 +153,7 @@ export async function eraseAccount(
     // The driver product.
     db.delete(platformSignIns).where(eq(platformSignIns.userId, userId)),
     db.delete(platformAccounts).where(eq(platformAccounts.userId, userId)),
+    db.delete(driverStationZones).where(eq(driverStationZones.userId, userId)),
     db.delete(driverFilters).where(eq(driverFilters.userId, userId)),
     // What a registrant typed and never confirmed (auth/pending-signup.ts).
     db.delete(pendingSignups).where(eq(pendingSignups.userId, userId)),

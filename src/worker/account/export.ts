@@ -11,7 +11,18 @@
 import { count, desc, eq, or } from "drizzle-orm";
 import type { SessionUser } from "../auth/session-user";
 import type { Db } from "../db/client";
-import { commissions, consentEvents, driverFilters, invitations, optOuts, payments, platformAccounts, resellers, serviceTimeLedger } from "../db/schema";
+import {
+  commissions,
+  consentEvents,
+  driverFilters,
+  driverStationZones,
+  invitations,
+  optOuts,
+  payments,
+  platformAccounts,
+  resellers,
+  serviceTimeLedger,
+} from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
 
 export const EXPORT_LIMITS = { offers: 10_000, payments: 5_000, serviceTime: 5_000, invitations: 5_000, consent: 5_000, commissions: 5_000 } as const;
@@ -46,11 +57,13 @@ export async function accountExport(db: Db, env: Pick<Env, "CAPTURE_SESSION">, u
     reseller,
     [commissionCount],
     commissionRows,
+    stationZoneRows,
   ] = await db.batch([
     db.select().from(driverFilters).where(eq(driverFilters.userId, id)),
     db
       .select({
-        email: platformAccounts.email,
+        customerId: platformAccounts.customerId,
+        accountName: platformAccounts.accountName,
         connectedAt: platformAccounts.connectedAt,
         disconnectedAt: platformAccounts.disconnectedAt,
         disconnectReason: platformAccounts.disconnectReason,
@@ -144,6 +157,11 @@ export async function accountExport(db: Db, env: Pick<Env, "CAPTURE_SESSION">, u
       .where(eq(commissions.resellerId, id))
       .orderBy(desc(commissions.createdAt), desc(commissions.id))
       .limit(EXPORT_LIMITS.commissions),
+    // The zones the driver gave stations themselves (a few at most: one per station they see).
+    db
+      .select({ app: driverStationZones.app, stationId: driverStationZones.stationId, timeZone: driverStationZones.timeZone })
+      .from(driverStationZones)
+      .where(eq(driverStationZones.userId, id)),
   ]);
 
   return {
@@ -174,6 +192,7 @@ export async function accountExport(db: Db, env: Pick<Env, "CAPTURE_SESSION">, u
     },
     platformConnection: connection[0] ?? null,
     filters: filters[0] ?? null,
+    stationZones: stationZoneRows,
     offers: section(offerRows, offerCount, EXPORT_LIMITS.offers),
     payments: section(paymentRows, paymentCount?.n ?? 0, EXPORT_LIMITS.payments),
     serviceTime: section(ledgerRows, ledgerCount?.n ?? 0, EXPORT_LIMITS.serviceTime),

@@ -6,8 +6,9 @@
 import { env } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { outbox, users } from "../db/schema";
+import { driverFilters, outbox, users } from "../db/schema";
 import { db, lastOutboxId } from "../test/fixtures";
+import { captureSessionOf } from "./capture";
 import { connectedDriver } from "./test-driver";
 import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
 
@@ -23,11 +24,15 @@ describe("the alarm loop", () => {
     ]);
     expect((await start(d.user.id)).state).toBe("searching");
     const rows = await waitForRecords(d.user.id, 2);
-    expect(rows.find((r) => r.platformOfferId === good)).toMatchObject({ status: "won", payCents: 7200, reasons: [], blockId: expect.stringMatching(/^BL/) });
+    // Won on the accept's bare 200: the block is the offer's; its id is not known yet.
+    expect(rows.find((r) => r.platformOfferId === good)).toMatchObject({ status: "won", payCents: 7200, reasons: [] });
     expect(rows.find((r) => r.platformOfferId === poor)).toMatchObject({ status: "disliked", reasons: ["pay"] });
-    // Several more polls: nothing is recorded twice.
+    // Several more polls: nothing is recorded twice, and the next read of the schedule gives the block its assignment's id.
     await sleep(1000);
-    expect(await recordsOf(d.user.id)).toHaveLength(2);
+    const later = await recordsOf(d.user.id);
+    expect(later).toHaveLength(2);
+    const [assignment] = (await d.world.blocks()).filter((b) => b.offerId === good);
+    expect(later.find((r) => r.platformOfferId === good)?.blockId).toBe(assignment!.blockId);
     const sms = await vi.waitFor(async () => {
       const row = await db
         .select()
@@ -40,6 +45,27 @@ describe("the alarm loop", () => {
     expect(sms.body).toMatch(/^Blockpilot: you won a block at Test .* \$72\.00/);
     expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.status).toBe("start");
     expect((await d.world.stats()).doubleAccepts).toBe(0);
+  });
+
+  it("an offer listed until taken is judged once, and again only after the driver's filters change", async () => {
+    const d = await connectedDriver({ filters: { minPayCents: 9000 } });
+    const [id] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: soon(4), endsAt: soon(6), payCents: 7000 }]);
+    await start(d.user.id);
+    const [first] = await waitForRecords(d.user.id, 1);
+    expect(first).toMatchObject({ platformOfferId: id, status: "disliked", reasons: ["pay"] });
+    // Still listed poll after poll: not judged again, not recorded twice, never asked for.
+    await sleep(900);
+    expect(await recordsOf(d.user.id)).toEqual([first]);
+    expect((await d.world.calls(d.customerId))["POST /AcceptOffer"]).toBeUndefined();
+    // The driver lowers the minimum: judged again, and taken.
+    await db.update(driverFilters).set({ minPayCents: 5000 }).where(eq(driverFilters.userId, d.user.id));
+    await captureSessionOf(env, d.user.id).reload(d.user.id);
+    await vi.waitFor(async () => expect((await recordsOf(d.user.id))[0]).toMatchObject({ platformOfferId: id, status: "won", reasons: [] }), {
+      timeout: 4000,
+      interval: 100,
+    });
+    expect(await recordsOf(d.user.id)).toHaveLength(1);
+    expect((await captureSessionOf(env, d.user.id).offersPage(d.user.id, { page: 1, pageSize: 10 })).counts).toEqual({ won: 1, disliked: 0, gone: 0 });
   });
 
   it("texts in Spanish, and not at all to a driver who opted out", async () => {
@@ -113,10 +139,11 @@ describe("the alarm loop", () => {
     const base = soon(5);
     const [manual] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 5000 }]);
     // The driver took this one in the platform's own app.
-    const { platformFor } = await import("./http-platform");
-    const step = await platformFor(env, "flex").signIn(d.email, "pw");
-    if (step.kind !== "tokens") throw new Error("expected tokens");
-    await platformFor(env, "flex").accept(step.tokens.accessToken, manual!);
+    const { flexPlatform } = await import("./http-platform");
+    const { platformConnection } = await import("./test-driver");
+    const { tokens } = await platformConnection("flex", d.email);
+    const offer = { id: manual!, stationId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 5000, expiresAt: base, hidden: false };
+    expect(await flexPlatform(env).accept(tokens.accessToken, offer)).toMatchObject({ kind: "won" });
     const [clash] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base + HOUR, endsAt: base + 3 * HOUR, payCents: 9000 }]);
     await start(d.user.id);
     const [row] = await waitForRecords(d.user.id, 1);

@@ -125,6 +125,32 @@ export class OfferHistory {
     return added;
   }
 
+  /**
+   * A disliked offer judged again (the driver's filters changed while it was still listed) takes
+   * the new decision; an offer recorded otherwise, or not at all, is recorded as `record` does.
+   */
+  rejudge(r: OfferRecord): boolean {
+    if (this.record(r)) return true;
+    const reasons = r.reasons && r.reasons.length > 0 ? JSON.stringify(r.reasons) : null;
+    const previous = this.sql
+      .exec<{ status: OfferStatus; reasons: string | null }>("SELECT status, reasons FROM offers WHERE platform_offer_id = ?", r.platformOfferId)
+      .toArray()[0];
+    if (previous?.status !== "disliked" || (r.status === "disliked" && previous.reasons === reasons)) return false;
+    this.sql.exec(
+      "UPDATE offers SET status = ?, reasons = ?, block_id = ?, seen_at = ?, shared_at = ? WHERE platform_offer_id = ?",
+      r.status,
+      reasons,
+      r.blockId ?? null,
+      r.seenAt,
+      r.status === "won" ? null : 0,
+      r.platformOfferId,
+    );
+    this.count(previous.status, -1);
+    this.count(r.status, 1);
+    this.version++;
+    return true;
+  }
+
   /** Offers recorded per status, kept as counters so a dashboard read does not count the table. */
   counts(): Counts {
     return this.kv.get<Counts>("history.counts") ?? { won: 0, disliked: 0, gone: 0 };
@@ -194,9 +220,22 @@ export class OfferHistory {
       .map((r) => ({ offerId: r.platform_offer_id, blockId: r.block_id, startsAt: r.starts_at, endsAt: r.ends_at }));
   }
 
-  /** Marks a won block given back or checked in; D1's copy follows with the next shareWon. */
-  update(id: number, change: { forfeitedAt?: number; arrivedAt?: number }) {
+  /** Won blocks not given back, not ended, whose platform id is not known yet (the schedule gives it). */
+  awaitingIds(now: number): { id: number; stationId: string; startsAt: number; endsAt: number }[] {
+    return this.sql
+      .exec<{ id: number; station_id: string; starts_at: number; ends_at: number }>(
+        "SELECT id, station_id, starts_at, ends_at FROM offers WHERE status = 'won' AND block_id IS NULL AND forfeited_at IS NULL AND starts_at >= ? AND ends_at > ? LIMIT 100",
+        now - 86_400_000,
+        now,
+      )
+      .toArray()
+      .map((r) => ({ id: r.id, stationId: r.station_id, startsAt: r.starts_at, endsAt: r.ends_at }));
+  }
+
+  /** Marks a won block given back or checked in, or gives it its platform id; D1's copy follows with the next shareWon. */
+  update(id: number, change: { forfeitedAt?: number; arrivedAt?: number; blockId?: string }) {
     this.version++;
+    if (change.blockId !== undefined) this.sql.exec("UPDATE offers SET block_id = ?, shared_at = NULL WHERE id = ?", change.blockId, id);
     if (change.forfeitedAt !== undefined) this.sql.exec("UPDATE offers SET forfeited_at = ?, shared_at = NULL WHERE id = ?", change.forfeitedAt, id);
     if (change.arrivedAt !== undefined) this.sql.exec("UPDATE offers SET arrived_at = ?, shared_at = NULL WHERE id = ?", change.arrivedAt, id);
   }

@@ -137,6 +137,22 @@ describe("OfferLedger", () => {
     expect(won).toMatchObject({ platformOfferId: "a", status: "won", blockId: "B1", seenAt: NOW });
   });
 
+  it("after the filters change, a disliked offer is judged again: its record takes the new decision; won and gone ones stay decided", () => {
+    const history = memoryHistory();
+    const ledger = new OfferLedger(memoryKv(), history);
+    const [a, b] = [offer("a"), offer("b")];
+    ledger.decide(profile, a, "disliked", NOW, { reasons: ["pay"] });
+    ledger.decide(profile, b, "won", NOW, { blockId: "B" });
+    ledger.rejudgeDisliked();
+    expect([ledger.decided("a"), ledger.decided("b")]).toEqual([false, true]);
+    ledger.decide(profile, a, "won", NOW + 1);
+    expect(history.records.map((r) => [r.platformOfferId, r.status])).toEqual([
+      ["a", "won"],
+      ["b", "won"],
+    ]);
+    expect(ledger.decided("a")).toBe(true);
+  });
+
   it("records an older engine left waiting for D1 move into the history once", () => {
     const kv = memoryKv();
     const first = offerRecord(profile, offer("a"), "won", NOW, { blockId: "B1" });

@@ -86,13 +86,13 @@ export function testProfile(now: number, change: ProfileChange = {}): DriverProf
       smsOptOut: false,
       ...user,
     },
-    account: account === null ? null : { email: "d@example.com", sealedTokens },
+    account: account === null ? null : { accountName: "Driver", sealedTokens },
     filters,
-    stations: new Map(zones.map((timeZone, i) => [`S${i + 1}`, { id: `S${i + 1}`, name: `Station ${i + 1}`, region: "R", timeZone }])),
+    stations: new Map(zones.map((timeZone, i) => [`S${i + 1}`, { id: `S${i + 1}`, name: `Station ${i + 1}`, timeZone }])),
   };
 }
 
-/** An offer history that keeps the records it is given, in order, each offer once (offer-history.ts `record`). */
+/** An offer history that keeps the records it is given, in order, each offer once (offer-history.ts `record`, `rejudge`). */
 export function memoryHistory() {
   const records: OfferRecord[] = [];
   return {
@@ -100,6 +100,14 @@ export function memoryHistory() {
     record: (r: OfferRecord) => {
       if (records.some((x) => x.platformOfferId === r.platformOfferId)) return false;
       records.push(r);
+      return true;
+    },
+    /** A disliked record takes the new decision (offer-history.ts `rejudge`). */
+    rejudge: (r: OfferRecord) => {
+      const i = records.findIndex((x) => x.platformOfferId === r.platformOfferId);
+      if (i < 0) records.push(r);
+      else if (records[i]!.status === "disliked") records[i] = r;
+      else return false;
       return true;
     },
   };

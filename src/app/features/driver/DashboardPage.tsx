@@ -345,6 +345,8 @@ function RowDetail({
   if (row.status === "gone") return <span className="muted">{t("dashboard.goneWhy")}</span>;
   if (row.forfeitedAt) return <span className="muted">{t("dashboard.forfeited")}</span>;
   if (row.arrivedAt) return <span>{t("dashboard.arrivedAt", { time: clock(row.arrivedAt, row.timeZone, i18n.language) })}</span>;
+  // Where no check-in is configured the platform has nothing to tell: said, rather than a button that cannot work.
+  if (row.canCheckIn && !row.checkInAvailable) return <span className="muted">{t("dashboard.checkInUnavailable")}</span>;
   if (row.canCheckIn && !onArrive) return <span className="muted">{t("dashboard.checkInOpen")}</span>;
   if (row.canCheckIn && onArrive) {
     return (
@@ -358,5 +360,7 @@ function RowDetail({
       </button>
     );
   }
+  // A block the platform has not yet scheduled for the driver cannot be forfeited there yet.
+  if (row.canForfeit && !row.forfeitable) return <span className="muted">{t("dashboard.notForfeitableYet")}</span>;
   return null;
 }

@@ -67,7 +67,9 @@ export default defineConfig({
                 PROVIDER_TIMEOUT_MS: "1000",
                 // The driver product: the fake platform of test/fake-platform (its default world), short time-outs.
                 FAKE_PLATFORM_URL: inject("fakePlatformUrl"),
-                FLEX_PLATFORM_API_BASE: `${inject("fakePlatformUrl")}/flex`,
+                FLEX_SIGN_IN_BASE: `${inject("fakePlatformUrl")}/flex`,
+                FLEX_IDENTITY_BASE: `${inject("fakePlatformUrl")}/flex`,
+                FLEX_CAPACITY_BASE: `${inject("fakePlatformUrl")}/flex`,
                 SPARK_PLATFORM_API_BASE: `${inject("fakePlatformUrl")}/spark`,
                 PLATFORM_TIMEOUT_MS: "1000",
                 CAPTURE_POLL_INTERVAL_MS: "300",

@@ -82,7 +82,11 @@ const server = spawn(
   [
     "dev",
     "--var",
-    `FLEX_PLATFORM_API_BASE:${platform.url}/flex`,
+    `FLEX_SIGN_IN_BASE:${platform.url}/flex`,
+    "--var",
+    `FLEX_IDENTITY_BASE:${platform.url}/flex`,
+    "--var",
+    `FLEX_CAPACITY_BASE:${platform.url}/flex`,
     "--var",
     `SPARK_PLATFORM_API_BASE:${platform.url}/spark`,
     "-c",

@@ -29,10 +29,10 @@ if (renameAppliedMigrations(".wrangler/state/v3/d1")) console.log("Brought the l
 run("wrangler", ["d1", "migrations", "apply", "DB", "--local"]);
 run("node", ["scripts/seed.ts"]);
 
-// The delivery platform's embedded default: the fake platform on the port wrangler.toml's
-// FLEX_/SPARK_PLATFORM_API_BASE name, in its demo mode (any email signs in; "+code" or "+approve"
-// in the address asks for a code or an approval; offers keep coming), so a driver can connect and
-// win blocks with no account anywhere.
+// The delivery platform's embedded default: the fake platform on the port wrangler.toml's FLEX_*_BASE
+// and SPARK_PLATFORM_API_BASE name, in its demo mode (any email signs in on its Flex sign-in page or
+// Spark's modelled call; "+code" or "+approve" in the address asks for a code or an approval there;
+// offers keep coming), so a driver can connect and win blocks with no account anywhere.
 const platform = spawn("node", ["test/fake-platform/server.ts", "--port", "8796", "--demo"], { stdio: "inherit" });
 const vite = spawn("vite", ["--port", String(port), "--strictPort"], { stdio: "inherit" });
 vite.on("exit", (code) => {

@@ -27,11 +27,16 @@ describe("the production environment", () => {
     ["PAYMENTS_PROVIDER", "stripe"],
     ["TWILIO_API_BASE", "https://api.twilio.com"],
     ["STRIPE_API_BASE", "https://api.stripe.com"],
+    // The platform's own hosts (docs/engine.md, "The protocol"); check-in is not offered in production.
+    ["FLEX_SIGN_IN_BASE", "https://www.amazon.com"],
+    ["FLEX_IDENTITY_BASE", "https://api.amazon.com"],
+    ["FLEX_CAPACITY_BASE", "https://flex-capacity-na.amazon.com"],
+    ["PLATFORM_CHECK_IN", "off"],
   ])("sets %s to %s", (name, value) => {
     expect(vars[name]).toBe(value);
   });
 
-  it.each(["APP_ORIGIN", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"])("ships %s as an https placeholder the configuration check refuses", (name) => {
+  it.each(["APP_ORIGIN", "SPARK_PLATFORM_API_BASE"])("ships %s as an https placeholder the configuration check refuses", (name) => {
     const url = new URL(vars[name]!);
     expect(url.protocol).toBe("https:");
     expect(url.hostname).toMatch(/\.invalid$/);

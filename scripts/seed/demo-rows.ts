@@ -18,6 +18,7 @@ import {
   stations,
   users,
 } from "../../src/worker/db/schema.ts";
+import { displayName, stationArea, stationCode } from "../../src/worker/platform/station-zones.ts";
 import { DEFAULT_STATIONS } from "../../test/fake-platform/server.ts";
 import { messagingStatements } from "./demo-messaging.ts";
 import { DAY, DEMO, DEMO_DRIVER_ID, DEMO_RESELLER_CODE, demoDrivers, demoRandom, type NewUser, prng, REFERRALS, type SeededDriver } from "./people.ts";
@@ -172,7 +173,7 @@ function driverActivity(drivers: SeededDriver[], stationRows: (typeof stations.$
           platformOfferId: `demo-offer-${offerId++}`,
           stationId: station.id,
           stationName: station.name,
-          timeZone: station.timeZone,
+          timeZone: station.timeZone ?? "UTC",
           status,
           reasons: status === "disliked" ? DISLIKE_REASONS[Math.floor(rand() * DISLIKE_REASONS.length)]! : null,
           payCents: 5400 + Math.floor(rand() * 60) * 100,
@@ -272,7 +273,12 @@ export async function demoStatements(vars: Record<string, string>, now: number):
   sql.push(...insertRows(users, drivers), ...resellerStatements(now), ...insertRows(plans, PLANS));
   // The fake platform's stations and delivery areas, as drivers' settings pages save them.
   const stationRows = (["flex", "spark"] as const).flatMap((app) =>
-    DEFAULT_STATIONS[app].map((s) => ({ app, id: s.serviceAreaId, name: s.name, region: s.region, timeZone: s.timeZone, updatedAt: now })),
+    DEFAULT_STATIONS[app].map((s) => {
+      // As the catalogue keeps them (src/worker/platform/station-catalogue.ts): Flex's zone from the station table.
+      const name = displayName(s.name);
+      const area = stationArea(stationCode(name));
+      return { app, id: s.serviceAreaId, name, city: s.region ?? area?.city ?? null, timeZone: s.timeZone ?? area?.timeZone ?? "UTC", updatedAt: now };
+    }),
   );
   sql.push(...insertRows(stations, stationRows));
   const activity = driverActivity(drivers, stationRows, rand, now);

@@ -20,7 +20,7 @@ type Span = { startsAt: number; endsAt: number };
 /** An offer as the plan reads it (the platform's offers have more). */
 export type OfferLike = Span & { id: string; stationId: string; payCents: number; hidden?: boolean };
 /** A block on the platform's schedule as the plan reads it. */
-export type ScheduledLike = Span & { id: string; offerId: string | null };
+export type ScheduledLike = Span & { id: string | null; offerId: string | null };
 /** A block the driver holds: won by us, or on the platform's schedule (taken in its own app too). */
 export type Commitment = { offerId: string; blockId: string | null; startsAt: number; endsAt: number };
 export type Zones = ReadonlyMap<string, { timeZone: string }>;
@@ -63,15 +63,17 @@ export function judgeOffers<O extends OfferLike>(
 
 /**
  * The blocks held now: ours (`own`: D1's, won since it was read, waiting for D1), then the
- * platform's schedule without the ones already listed (same block, or same offer).
+ * platform's schedule without the ones already listed (same block, same offer, or the same times:
+ * a block whose id is not known yet). An entry the schedule gives no id still counts as busy time.
  */
 export function heldBlocks(own: readonly Commitment[], scheduled: readonly ScheduledLike[], now: number): Commitment[] {
   const list = own.filter((c) => c.endsAt > now).map((c) => ({ ...c }));
-  for (const b of scheduled) {
-    if (b.endsAt > now && !list.some((c) => c.blockId === b.id || (b.offerId !== null && c.offerId === b.offerId))) {
-      list.push({ offerId: b.offerId ?? b.id, blockId: b.id, startsAt: b.startsAt, endsAt: b.endsAt });
-    }
-  }
+  scheduled.forEach((b, i) => {
+    const listed = list.some(
+      (c) => (b.id !== null && c.blockId === b.id) || (b.offerId !== null && c.offerId === b.offerId) || (c.startsAt === b.startsAt && c.endsAt === b.endsAt),
+    );
+    if (b.endsAt > now && !listed) list.push({ offerId: b.offerId ?? b.id ?? `scheduled-${i}`, blockId: b.id, startsAt: b.startsAt, endsAt: b.endsAt });
+  });
   return list;
 }
 

@@ -77,10 +77,16 @@ const ROUTES: Row[] = [
   route("POST", "/api/driver/connection", signedIn(400)),
   route("POST", "/api/driver/connection/code", signedIn(400)),
   route("POST", "/api/driver/connection/approval", signedIn(400)),
+  // Flex: a new attempt at the platform's sign-in page (no input), and its landing address pasted back.
+  route("POST", "/api/driver/connection/sign-in", signedIn(201)),
+  route("POST", "/api/driver/connection/landing", signedIn(400)),
   route("DELETE", "/api/driver/connection/attempts/:id", signedIn(400)),
   route("DELETE", "/api/driver/connection", signedIn(200)),
   // Not connected to the platform yet: a conflict, not a platform call.
   route("GET", "/api/driver/stations", signedIn(409)),
+  route("PUT", "/api/driver/stations/:id/time-zone", signedIn(400)),
+  // A station the platform did not list for this driver.
+  route("DELETE", "/api/driver/stations/:id/time-zone", signedIn(404)),
   route("GET", "/api/driver/filters", signedIn(200)),
   route("PUT", "/api/driver/filters", signedIn(400)),
   route("GET", "/api/driver/engine", signedIn(200)),

@@ -28,7 +28,10 @@ function production(overrides: Record<string, string> = {}): Env {
     STRIPE_WEBHOOK_SECRET: "whsec_0123456789abcdef",
     TWILIO_API_BASE: "https://api.twilio.com",
     WHATSAPP_API_BASE: "https://graph.facebook.com/v21.0",
-    FLEX_PLATFORM_API_BASE: "https://flex.platform.example/v1",
+    FLEX_SIGN_IN_BASE: "https://www.amazon.com",
+    FLEX_IDENTITY_BASE: "https://api.amazon.com",
+    FLEX_CAPACITY_BASE: "https://flex-capacity-na.amazon.com",
+    PLATFORM_CHECK_IN: "off",
     SPARK_PLATFORM_API_BASE: "https://spark.platform.example/v1",
     JWT_PRIVATE_JWK: keys.private,
     JWT_PUBLIC_JWK: keys.public,
@@ -92,26 +95,25 @@ describe("configuration", () => {
       "https://10.1.2.3/flex",
       "https://192.168.1.20/flex",
     ]) {
-      expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: base }) as never)), base).toEqual(["FLEX_PLATFORM_API_BASE"]);
-      expect(pathsOf(validateConfig(production({ SPARK_PLATFORM_API_BASE: base }) as never)), base).toEqual(["SPARK_PLATFORM_API_BASE"]);
+      for (const name of ["FLEX_SIGN_IN_BASE", "FLEX_IDENTITY_BASE", "FLEX_CAPACITY_BASE", "SPARK_PLATFORM_API_BASE"])
+        expect(pathsOf(validateConfig(production({ [name]: base }) as never)), `${name} ${base}`).toEqual([name]);
     }
     expect(pathsOf(validateConfig(production({ TWILIO_API_BASE: "https://127.0.0.1:8794" }) as never))).toEqual(["TWILIO_API_BASE"]);
     // Outside production the fake platform on loopback is the default.
-    expect(validateConfig({ ...env, FLEX_PLATFORM_API_BASE: "http://127.0.0.1:8796/flex" } as never)).toMatchObject({ ok: true });
+    expect(validateConfig({ ...env, FLEX_CAPACITY_BASE: "http://127.0.0.1:8796/flex" } as never)).toMatchObject({ ok: true });
   });
 
   it("refuses the placeholders wrangler.toml's production environment ships until the real addresses are written in", () => {
     const shipped = {
       APP_ORIGIN: "https://blockpilot.invalid",
-      FLEX_PLATFORM_API_BASE: "https://flex-platform.invalid",
       SPARK_PLATFORM_API_BASE: "https://spark-platform.invalid",
     };
-    expect(pathsOf(validateConfig(production(shipped) as never))).toEqual(["APP_ORIGIN", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"]);
+    expect(pathsOf(validateConfig(production(shipped) as never))).toEqual(["APP_ORIGIN", "SPARK_PLATFORM_API_BASE"]);
     for (const base of ["https://invalid/v1", "https://api.platform.invalid/v1"]) {
-      expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: base }) as never)), base).toEqual(["FLEX_PLATFORM_API_BASE"]);
+      expect(pathsOf(validateConfig(production({ FLEX_IDENTITY_BASE: base }) as never)), base).toEqual(["FLEX_IDENTITY_BASE"]);
     }
     // A host that only contains the word is a real one; outside production the placeholders are not looked at.
-    expect(pathsOf(validateConfig(production({ FLEX_PLATFORM_API_BASE: "https://invalid.platform.example/v1" }) as never))).toEqual([]);
+    expect(pathsOf(validateConfig(production({ FLEX_CAPACITY_BASE: "https://invalid.platform.example/v1" }) as never))).toEqual([]);
     expect(validateConfig({ ...env, ...shipped } as never)).toMatchObject({ ok: true });
   });
 
@@ -141,7 +143,10 @@ describe("configuration", () => {
       ["PLATFORM_TIMEOUT_MS", "0"],
       ["CAPTURE_POLL_INTERVAL_MS", "100"],
       ["CAPTURE_POLL_INTERVAL_MS", "2 s"],
-      ["FLEX_PLATFORM_API_BASE", "ftp://platform.example"],
+      ["FLEX_SIGN_IN_BASE", "ftp://platform.example"],
+      ["FLEX_APP_BUILD", "3.110"],
+      ["FLEX_APP_VERSION", "latest"],
+      ["PLATFORM_CHECK_IN", "on"],
       ["SPARK_PLATFORM_API_BASE", "not a url"],
       ["SMS_PROVIDER", "carrier-pigeon"],
       ["RESELLER_COMMISSION_PERCENT", "120"],

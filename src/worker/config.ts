@@ -58,8 +58,13 @@ const configSchema = z.object({
   SEND_LEASE_SECONDS: numberVar({ integer: true, min: 5, max: 3600 }),
   REQUEUE_AFTER_SECONDS: numberVar({ integer: true, min: 5, max: 3600 }),
   CODE_SMS_HOURLY_BUDGET: numberVar({ integer: true, min: 1, max: 1_000_000 }),
-  FLEX_PLATFORM_API_BASE: url,
+  FLEX_SIGN_IN_BASE: url,
+  FLEX_IDENTITY_BASE: url,
+  FLEX_CAPACITY_BASE: url,
+  FLEX_APP_BUILD: z.string().regex(/^\d{1,12}$/, "must be the app's numeric build"),
+  FLEX_APP_VERSION: z.string().regex(/^\d+(\.\d+){1,3}$/, "must be a version like 3.110.0"),
   SPARK_PLATFORM_API_BASE: url,
+  PLATFORM_CHECK_IN: z.enum(["modelled", "off"], { message: "must be modelled or off" }),
   PLATFORM_TIMEOUT_MS: numberVar({ integer: true, min: 100, max: 60_000 }),
   // Below 250 ms the engine would poll faster than any platform allows (docs/engine.md).
   CAPTURE_POLL_INTERVAL_MS: numberVar({ integer: true, min: 250, max: 3_600_000 }),
@@ -183,7 +188,16 @@ function productionIssues(config: Config): Issue[] {
   if (config.PASSWORD_PEPPER.length > 0 && config.PASSWORD_PEPPER.length < 16) add("PASSWORD_PEPPER", "must be at least 16 characters");
   if (config.MFA_ENCRYPTION_KEY && base64Length(config.MFA_ENCRYPTION_KEY) !== 32) add("MFA_ENCRYPTION_KEY", "must be 32 bytes, base64-encoded");
   if (config.TWILIO_FROM && !/^\+[1-9]\d{7,14}$/.test(config.TWILIO_FROM)) add("TWILIO_FROM", "must be an E.164 number");
-  for (const name of ["APP_ORIGIN", "TWILIO_API_BASE", "WHATSAPP_API_BASE", "STRIPE_API_BASE", "FLEX_PLATFORM_API_BASE", "SPARK_PLATFORM_API_BASE"] as const) {
+  for (const name of [
+    "APP_ORIGIN",
+    "TWILIO_API_BASE",
+    "WHATSAPP_API_BASE",
+    "STRIPE_API_BASE",
+    "FLEX_SIGN_IN_BASE",
+    "FLEX_IDENTITY_BASE",
+    "FLEX_CAPACITY_BASE",
+    "SPARK_PLATFORM_API_BASE",
+  ] as const) {
     const hostname = config[name].startsWith("https://") ? new URL(config[name]).hostname : "";
     if (!hostname) add(name, "must be https in production");
     else if (isLocalHost(hostname)) add(name, "must not be a loopback or private address in production");

@@ -1,46 +1,61 @@
 /**
- * A fake delivery platform over real HTTP, shaped after the capacity API as public Flex clients
- * use it (offers by service area with epoch-second times and a dollar rateInfo, AcceptOffer,
- * scheduled blocks, sign-in with code or approval challenges, refresh tokens). It is the embedded
+ * A fake delivery platform over real HTTP. Under /flex it speaks the protocol public Flex clients
+ * show (docs/engine.md, "The protocol"): its own sign-in page and landing (/ap/signin,
+ * /ap/maplanding), device registration with the PKCE check (/auth/register), the nested tokens,
+ * refresh (/auth/token) and deregistration, and the capacity calls with their headers checked (no
+ * `x-amz-access-token`, or a stale one: 403). Under /spark it speaks Spark's modelled protocol
+ * (email and password sign-in with code or approval challenges, Bearer tokens). It is the embedded
  * default `npm run dev` starts, and what the Worker tests and the engine bench talk to, so the real
- * HTTP adapter (src/worker/platform/http-platform.ts) is what gets exercised.
+ * adapters (src/worker/platform/flex-platform.ts, http-platform.ts) are what get exercised.
  *
- * What it models: stations (Flex) and delivery areas (Spark) in several time zones; offers that
- * appear, expire and get taken by competitors; a per-driver rate limit on the offers call (token
- * bucket, 429 + Retry-After); injected faults (429, 5xx, requests never answered); sign-in
- * challenges; refresh tokens the platform can refuse. It records what each driver was shown and
- * accepted, and when, so tests and the bench can count double or overlapping accepts, offers shown
- * but never decided, and the time from an answer carrying an offer to its accept.
+ * What it models: stations (Flex: names only, "Doral (DMI4)") and delivery areas (Spark, with
+ * zones); offers that appear, stay listed until taken (Flex) or expire, and get taken by
+ * competitors; a per-driver rate limit on the offers call (token bucket; Flex answers 400 "Rate
+ * exceeded" with no wait, Spark 429 + Retry-After); injected faults (rate limit, 5xx, 403, 420,
+ * 307, requests never answered); refresh tokens the platform can refuse or revoke. It records what
+ * each driver was shown and accepted, and when, so tests and the bench can count double or
+ * overlapping accepts, offers shown but never decided, and the time from an answer carrying an
+ * offer to its accept; and the last requests it got, headers and bodies, so tests can hold the
+ * adapter's requests against the documented ones.
  *
  * Worlds: a base URL of http://host:port/t/<tenant>/<app> has its own accounts, offers and
  * records (app = flex or spark); without /t/<tenant> the tenant is "default".
  *
  * Control API (per tenant): POST /__control/config (JSON, merged), POST /__control/reset,
  * POST /__control/accounts, POST /__control/stations, POST /__control/offers, POST
- * /__control/approve, POST /__control/revoke, GET /__control/codes?email=, GET /__control/calls?email=
- * (platform calls made for that account, by method and path), GET /__control/stats,
- * GET /__control/accepts. A page at /approve lists approvals waiting (the "other device").
+ * /__control/approve, POST /__control/revoke, GET /__control/codes?email=, GET /__control/calls?account= (platform calls made for
+ * that account, by customer id or email, by method and path), GET /__control/stats,
+ * GET /__control/accepts, GET /__control/requests (the last requests, newest last). A page at
+ * /approve lists approvals waiting (the "other device").
  *
  * Plain Node (type stripping only): `node test/fake-platform/server.ts --port 8796 --demo`.
  */
-import { randomBytes, randomInt } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { json, listen, readBody, readJson, tenantPath } from "../http.ts";
+import { approvalWait, CARRIED, codeForm, failurePage, landingPage, signInForm } from "./sign-in-page.ts";
 
 export type App = "flex" | "spark";
 /**
  * An injected fault, for the offers or accept call (`on`; either when absent). "timeout": never
  * answered, nothing done. "lost" (accept only): the offer is accepted, but the answer never comes.
  */
-export type Fault = ({ kind: "429"; retryAfter?: number } | { kind: "5xx"; status?: number } | { kind: "timeout" } | { kind: "lost" }) & {
+export type Fault = (
+  | { kind: "429"; retryAfter?: number }
+  | { kind: "5xx"; status?: number }
+  | { kind: "403" | "420" | "307" }
+  | { kind: "timeout" }
+  | { kind: "lost" }
+) & {
   on?: "offers" | "accept";
 };
 export type ChallengeKind = "none" | "code" | "approval";
 
-export type FakeStation = { serviceAreaId: string; name: string; region: string; timeZone: string };
+/** A station: Flex lists names only ("Doral (DMI4)"); Spark's modelled areas carry a region and zone. */
+export type FakeStation = { serviceAreaId: string; name: string; region?: string; timeZone?: string };
 
 export type FakeConfig = {
-  /** Any email signs in; the first password used becomes the account's. Emails with "+code" get a code challenge, "+approve" an approval. */
+  /** Any email signs in (on Flex's page, or Spark's call); the first password used becomes the account's. Emails with "+code" get a code challenge, "+approve" an approval. */
   openSignUp: boolean;
   /** Offers calls per second per driver (token bucket); null for no limit. */
   offersRate: number | null;
@@ -88,16 +103,17 @@ export function defaultConfig(): FakeConfig {
 
 /** Stations in several zones (Flex) and delivery areas (Spark): what a new world starts with. */
 export const DEFAULT_STATIONS: Record<App, FakeStation[]> = {
+  // Flex's service-area ids are opaque; the names carry the station codes.
   flex: [
-    { serviceAreaId: "DLA7", name: "DLA7 Hawthorne", region: "Los Angeles", timeZone: "America/Los_Angeles" },
-    { serviceAreaId: "DAX5", name: "DAX5 Irvine", region: "Los Angeles", timeZone: "America/Los_Angeles" },
-    { serviceAreaId: "DPH4", name: "DPH4 Tempe", region: "Phoenix", timeZone: "America/Phoenix" },
-    { serviceAreaId: "DDV3", name: "DDV3 Aurora", region: "Denver", timeZone: "America/Denver" },
-    { serviceAreaId: "DCH1", name: "DCH1 Chicago", region: "Chicago", timeZone: "America/Chicago" },
-    { serviceAreaId: "DFW6", name: "DFW6 Dallas", region: "Dallas", timeZone: "America/Chicago" },
-    { serviceAreaId: "DNY2", name: "DNY2 Queens", region: "New York", timeZone: "America/New_York" },
-    { serviceAreaId: "DMI5", name: "DMI5 Miami", region: "Miami", timeZone: "America/New_York" },
-    { serviceAreaId: "YYZ3", name: "YYZ3 Mississauga", region: "Toronto", timeZone: "America/Toronto" },
+    { serviceAreaId: "a1f0c7e2-dla7", name: "Hawthorne (DLA7) - Amazon.com" },
+    { serviceAreaId: "b27d91c4-dax5", name: "Irvine (DAX5) - Amazon.com" },
+    { serviceAreaId: "c3e4a8b1-dpx4", name: "Tempe (DPX4) - Amazon.com" },
+    { serviceAreaId: "d45b2f9e-ddv3", name: "Aurora (DDV3) - Amazon.com" },
+    { serviceAreaId: "e5c6d3a7-dch1", name: "Chicago (DCH1) - Amazon.com" },
+    { serviceAreaId: "f6d7e4b8-dfw6", name: "Dallas (DFW6) - Amazon.com" },
+    { serviceAreaId: "a7e8f5c9-dny2", name: "Queens (DNY2) - Amazon.com" },
+    { serviceAreaId: "b8f9a6d0-dmi4", name: "Doral (DMI4) - Amazon.com" },
+    { serviceAreaId: "c9a0b7e1-dyz3", name: "Mississauga (DYZ3) - Amazon.com" },
   ],
   spark: [
     { serviceAreaId: "BEN-C", name: "Bentonville Central", region: "Arkansas", timeZone: "America/Chicago" },
@@ -110,6 +126,9 @@ export const DEFAULT_STATIONS: Record<App, FakeStation[]> = {
 
 type Account = {
   email: string;
+  /** What Flex's registration names the account by (no email comes back). */
+  customerId: string;
+  name: string;
   password: string;
   challenge: ChallengeKind;
   driverId: string;
@@ -155,6 +174,11 @@ type Pending = {
   state: "waiting" | "approved" | "denied";
 };
 type Accept = { driverId: string; offerId: string; at: number; result: "won" | "gone" | "rejected"; shownAt: number | null };
+/** A code the sign-in page handed out, for one PKCE challenge and client id, good once for a few minutes. */
+type AuthCode = { email: string; challenge: string; clientId: string; expiresAt: number; used: boolean };
+type Session = { driverId: string; email: string; customerId: string; device: string | null };
+type Recorded = { method: string; path: string; headers: Record<string, string>; body: unknown; at: number };
+const RECORDED_MAX = 50;
 type DriverRecord = { polls: number[]; overLimit: number; shown: Map<string, number>; faults: number };
 
 type World = {
@@ -163,14 +187,16 @@ type World = {
   accounts: Map<string, Account>;
   byDriver: Map<string, Account>;
   pending: Map<string, Pending>;
-  access: Map<string, { driverId: string; email: string; expiresAt: number }>;
-  refresh: Map<string, { driverId: string; email: string }>;
+  access: Map<string, Session & { expiresAt: number }>;
+  refresh: Map<string, Session>;
+  codes: Map<string, AuthCode>;
+  requests: Recorded[];
   offers: Map<string, Offer>;
   blocks: Map<string, Block>;
   buckets: Map<string, { tokens: number; at: number }>;
   drivers: Map<string, DriverRecord>;
   accepts: Accept[];
-  /** Platform calls per account (email) and "METHOD /path", so a test can see what reached the platform. */
+  /** Platform calls per account (customer id) and "METHOD /path", so a test can see what reached the platform. */
   calls: Map<string, Record<string, number>>;
   lastGeneratedAt: number;
   lastCompetitorAt: number;
@@ -184,6 +210,8 @@ const newWorld = (config: Partial<FakeConfig> = {}): World => ({
   pending: new Map(),
   access: new Map(),
   refresh: new Map(),
+  codes: new Map(),
+  requests: [],
   offers: new Map(),
   blocks: new Map(),
   buckets: new Map(),
@@ -198,6 +226,10 @@ const token = (prefix: string) => `${prefix}${randomBytes(18).toString("base64ur
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 const platformError = (code: string, message: string) => ({ code, message });
+const customerIdOf = (driverId: string) => `amzn1.account.${driverId}`;
+const sha256url = (text: string) => createHash("sha256").update(text).digest("base64url");
+/** The serial a client id carries: the hex of "serial#A1MPSLFC7L5AFK". */
+const serialOfClientId = (hex: string) => /^([0-9a-f]+)#A1MPSLFC7L5AFK$/.exec(Buffer.from(hex, "hex").toString("utf8"))?.[1] ?? null;
 
 export type FakePlatform = { url: string; port: number; close: () => Promise<void> };
 
@@ -231,10 +263,10 @@ export async function startFakePlatform({
   }
 
   const accountOf = (w: World, driverId: string) => w.byDriver.get(driverId);
-  const countCall = (w: World, email: string, req: IncomingMessage, path: string) => {
-    const key = email.toLowerCase();
+  const countCall = (w: World, customerId: string, req: IncomingMessage, path: string) => {
+    const key = customerId;
     const calls = w.calls.get(key) ?? {};
-    const name = `${req.method} ${path.replace(/^\/schedule\/blocks\/[\w-]+\//, "/schedule/blocks/:id/")}`;
+    const name = `${req.method} ${path.replace(/^\/schedule\/blocks\/[\w|-]+(\/|$)/, "/schedule/blocks/:id$1")}`;
     calls[name] = (calls[name] ?? 0) + 1;
     w.calls.set(key, calls);
   };
@@ -265,7 +297,7 @@ export async function startFakePlatform({
   }
 
   /** Answers an injected fault; true when one was injected (the request is over, or held unanswered). "lost" is the caller's to play. */
-  function fault(w: World, res: ServerResponse, driverId: string, on: "offers" | "accept"): Fault | null {
+  function fault(w: World, res: ServerResponse, driverId: string, on: "offers" | "accept", app: App): Fault | null {
     const f = injected(w, driverId, on);
     if (!f) return null;
     driverRecord(w, driverId).faults++;
@@ -274,9 +306,20 @@ export async function startFakePlatform({
       hold(res);
       return f;
     }
-    if (f.kind === "429") json(res, 429, platformError("RateExceeded", "Rate exceeded"), { "Retry-After": String(f.retryAfter ?? w.config.retryAfter) });
-    else json(res, f.status ?? 503, platformError("ServiceUnavailable", "Service unavailable"));
+    if (f.kind === "429") rateExceeded(w, res, app, f.retryAfter ?? w.config.retryAfter);
+    else if (f.kind === "403") json(res, 403, { message: "AuthorizationRequiredException: the access token is not valid" });
+    else if (f.kind === "420") json(res, 420, { message: "Too many requests in a short period of time" }, { "x-amzn-ErrorType": "OperationFailedException" });
+    else if (f.kind === "307") {
+      res.writeHead(307, { Location: "https://www.amazon.com/aaut/verify/flex-offers/challenge" });
+      res.end();
+    } else json(res, ("status" in f ? f.status : undefined) ?? 503, platformError("ServiceUnavailable", "Service unavailable"));
     return f;
+  }
+
+  /** The platform's rate limit: Flex's 400 "Rate exceeded" without a wait; Spark's modelled 429 with Retry-After. */
+  function rateExceeded(_w: World, res: ServerResponse, app: App, retryAfter: number) {
+    if (app === "flex") json(res, 400, { message: "Rate exceeded" });
+    else json(res, 429, platformError("RateExceeded", "Rate exceeded"), { "Retry-After": String(retryAfter) });
   }
 
   /** The driver's offers bucket: null when a token was taken, else seconds until one is there. */
@@ -330,7 +373,8 @@ export async function startFakePlatform({
       startsAt,
       endsAt: startsAt + minutes * 60_000,
       payCents: Math.round((hourlyCents * minutes) / 60 / 50) * 50,
-      expiresAt: now + lifetime[0] + randomInt(Math.max(1, lifetime[1] - lifetime[0])),
+      // Flex's offers stay listed until someone takes them (or the block starts); Spark's expire.
+      expiresAt: app === "flex" ? startsAt : now + lifetime[0] + randomInt(Math.max(1, lifetime[1] - lifetime[0])),
       hidden: false,
     });
   }
@@ -341,19 +385,26 @@ export async function startFakePlatform({
     return offer;
   }
 
-  function authorized(w: World, req: IncomingMessage, now: number) {
-    const header = req.headers.authorization ?? "";
-    const session = w.access.get(header.startsWith("Bearer ") ? header.slice(7) : "");
+  /** Flex's capacity calls carry `x-amz-access-token`; Spark's modelled ones `Authorization: Bearer`. */
+  function authorized(w: World, app: App, req: IncomingMessage, now: number) {
+    const header = app === "flex" ? req.headers["x-amz-access-token"] : req.headers.authorization;
+    const presented = typeof header !== "string" ? "" : app === "flex" ? header : header.startsWith("Bearer ") ? header.slice(7) : "";
+    const session = w.access.get(presented);
     if (!session || session.expiresAt <= now) return null;
     return session;
   }
 
-  function issueTokens(w: World, account: Account, now: number) {
-    const accessToken = token("AT");
+  function sessionOf(account: Account, device: string | null): Session {
+    return { driverId: account.driverId, email: account.email, customerId: account.customerId, device };
+  }
+
+  function issueTokens(w: World, account: Account, now: number, app: App = "spark", device: string | null = null) {
+    const [a, r] = app === "flex" ? ["Atna|", "Atnr|"] : ["AT", "RT"];
+    const accessToken = token(a);
     // The refresh token names its account, so the demo world (in memory) honours it after a restart.
-    const refreshToken = `RT${Buffer.from(account.email).toString("base64url")}.${randomBytes(18).toString("base64url")}`;
-    w.access.set(accessToken, { driverId: account.driverId, email: account.email, expiresAt: now + w.config.accessTtlMs });
-    w.refresh.set(refreshToken, { driverId: account.driverId, email: account.email });
+    const refreshToken = `${r}${Buffer.from(account.email).toString("base64url")}.${randomBytes(18).toString("base64url")}`;
+    w.access.set(accessToken, { ...sessionOf(account, device), expiresAt: now + w.config.accessTtlMs });
+    w.refresh.set(refreshToken, sessionOf(account, device));
     return { access_token: accessToken, refresh_token: refreshToken, expires_in: Math.floor(w.config.accessTtlMs / 1000) };
   }
 
@@ -389,9 +440,24 @@ export async function startFakePlatform({
     if (known) return known.password === password ? known : "refused";
     if (!w.config.openSignUp || password.length === 0) return "refused";
     const challenge: ChallengeKind = email.includes("+code") ? "code" : email.includes("+approve") ? "approval" : "none";
-    const account: Account = { email: email.toLowerCase(), password, challenge, driverId: token("DR"), stations: null, faults: [] };
+    const account = newAccount(email, password, challenge);
     addAccount(w, account);
     return account;
+  }
+
+  function newAccount(email: string, password: string, challenge: ChallengeKind, driverId = token("DR"), name?: string): Account {
+    const lower = email.toLowerCase();
+    const local = lower.split("@")[0]!.replace(/\+.*$/, "");
+    return {
+      email: lower,
+      customerId: customerIdOf(driverId),
+      name: name ?? local.charAt(0).toUpperCase() + local.slice(1),
+      password,
+      challenge,
+      driverId,
+      stations: null,
+      faults: [],
+    };
   }
 
   const offerJson = (o: Offer) => ({
@@ -400,8 +466,12 @@ export async function startFakePlatform({
     startTime: seconds(o.startsAt),
     endTime: seconds(o.endsAt),
     expirationDate: seconds(o.expiresAt),
-    rateInfo: { priceAmount: o.payCents / 100, currency: "USD" },
+    rateInfo: { priceAmount: o.payCents / 100, currency: "USD", isSurge: false, projectedTips: 0, pricingUXVersion: "V2" },
     hidden: o.hidden,
+    status: "OFFERED",
+    offerType: "NON_EXCLUSIVE",
+    schedulingType: "BLOCK",
+    serviceTypeId: "amzn1.flex.st.v1.fake",
   });
   const blockJson = (b: Block) => ({
     blockId: b.blockId,
@@ -412,6 +482,15 @@ export async function startFakePlatform({
     rateInfo: { priceAmount: b.payCents / 100, currency: "USD" },
     arrivedAt: b.arrivedAt === null ? null : seconds(b.arrivedAt),
   });
+  /** A scheduled assignment (its format is not public: the offer's fields plus an id). */
+  const assignmentJson = (b: Block) => ({
+    scheduledAssignmentId: b.blockId,
+    serviceAreaId: b.serviceAreaId,
+    startTime: seconds(b.startsAt),
+    endTime: seconds(b.endsAt),
+    rateInfo: { priceAmount: b.payCents / 100, currency: "USD" },
+    ...(b.arrivedAt === null ? {} : { arrivedAt: seconds(b.arrivedAt) }),
+  });
 
   const eligible = (w: World, app: App, driverId: string) => {
     const account = accountOf(w, driverId);
@@ -419,25 +498,165 @@ export async function startFakePlatform({
     return account?.stations ? all.filter((s) => account.stations!.includes(s.serviceAreaId)) : all;
   };
 
-  async function platformCall(w: World, app: App, path: string, req: IncomingMessage, res: ServerResponse, origin: string) {
+  /** Keeps the last requests (headers and bodies) for the control API. */
+  function record(w: World, req: IncomingMessage, path: string, body: unknown) {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+    w.requests.push({ method: req.method ?? "", path, headers, body, at: Date.now() });
+    if (w.requests.length > RECORDED_MAX) w.requests.splice(0, w.requests.length - RECORDED_MAX);
+  }
+
+  // ---- Flex: the sign-in page, the landing, and the identity API ----
+
+  async function flexSignInPage(w: World, req: IncomingMessage, res: ServerResponse, url: URL, origin: string) {
+    const html = (status: number, body: string) => {
+      res.writeHead(status, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(body);
+    };
+    const action = `${origin}/flex/ap/signin`;
+    if (req.method === "GET") {
+      const carried = Object.fromEntries(CARRIED.map((k) => [k, url.searchParams.get(k) ?? ""]));
+      if (!carried["openid.oa2.code_challenge"] || !carried["openid.oa2.client_id"] || carried["openid.oa2.code_challenge_method"] !== "S256")
+        return html(400, failurePage("This sign-in address is missing its challenge or client id."));
+      return html(200, signInForm(action, carried, null));
+    }
+    const form = new URLSearchParams(await readBody(req));
+    const carried = Object.fromEntries(CARRIED.map((k) => [k, form.get(k) ?? ""]));
+    const landing = (account: Account) => {
+      const code = token("ANc");
+      w.codes.set(code, {
+        email: account.email,
+        challenge: carried["openid.oa2.code_challenge"]!,
+        clientId: carried["openid.oa2.client_id"]!.replace(/^device:/, ""),
+        expiresAt: Date.now() + 5 * 60_000,
+        used: false,
+      });
+      const returnTo = carried["openid.return_to"]!;
+      if (!/\/ap\/maplanding$/.test(returnTo)) return html(400, failurePage("This sign-in address has no landing page."));
+      const query = new URLSearchParams({ "openid.assoc_handle": "amzn_device_na", "openid.oa2.authorization_code": code, "openid.mode": "id_res" });
+      res.writeHead(302, { Location: `${returnTo}?${query.toString()}` });
+      res.end();
+    };
+    const step = form.get("step");
+    if (step === "password") {
+      const account = accountFor(w, form.get("email") ?? "", form.get("password") ?? "");
+      if (account === "refused") return html(200, signInForm(action, carried, "Your email or password is incorrect."));
+      if (account.challenge === "none") return landing(account);
+      const pending = startChallenge(w, account, "flex", origin);
+      if (pending.challenge === "OTP") return html(200, codeForm(action, carried, pending.session, null));
+      return html(200, approvalWait(action, carried, pending.session, `${origin}/approve`, false));
+    }
+    const pending = w.pending.get(form.get("session") ?? "");
+    if (!pending || pending.expiresAt <= Date.now() || pending.app !== "flex")
+      return html(200, signInForm(action, carried, "The sign-in expired: start again."));
+    const account = w.accounts.get(pending.email)!;
+    if (step === "code") {
+      pending.attempts++;
+      if (pending.attempts > 5) return html(200, signInForm(action, carried, "Too many wrong codes: start again."));
+      if (form.get("code")?.trim() !== pending.code) return html(200, codeForm(action, carried, pending.session, "The code is not correct."));
+      w.pending.delete(pending.session);
+      return landing(account);
+    }
+    if (pending.state === "approved") {
+      w.pending.delete(pending.session);
+      return landing(account);
+    }
+    return html(200, approvalWait(action, carried, pending.session, `${origin}/approve`, pending.state === "denied"));
+  }
+
+  const registerRefusal = (message: string) => ({ response: { error: { code: "InvalidValue", message } }, request_id: token("RQ") });
+
+  function flexRegister(w: World, body: Record<string, unknown> | null, res: ServerResponse, now: number) {
+    const auth = (body?.auth_data ?? {}) as Record<string, unknown>;
+    const registration = (body?.registration_data ?? {}) as Record<string, unknown>;
+    const code = w.codes.get(typeof auth.authorization_code === "string" ? auth.authorization_code : "");
+    if (!code || code.used || code.expiresAt <= now) return json(res, 400, registerRefusal("The authorization code is not valid or was used"));
+    code.used = true;
+    const verifier = typeof auth.code_verifier === "string" ? auth.code_verifier : "";
+    if (auth.code_algorithm !== "SHA-256" || sha256url(verifier) !== code.challenge) return json(res, 400, registerRefusal("The code verifier does not match"));
+    if (auth.client_id !== code.clientId || auth.client_domain !== "DeviceLegacy") return json(res, 400, registerRefusal("The client id does not match"));
+    const serial = serialOfClientId(code.clientId);
+    if (!serial || registration.device_serial !== serial || registration.device_type !== "A1MPSLFC7L5AFK" || registration.app_name !== "com.amazon.rabbit")
+      return json(res, 400, registerRefusal("The registration data does not match the client id"));
+    const account = w.accounts.get(code.email)!;
+    const t = issueTokens(w, account, now, "flex", serial);
+    return json(res, 200, {
+      response: {
+        success: {
+          tokens: { bearer: { access_token: t.access_token, refresh_token: t.refresh_token, expires_in: String(t.expires_in) } },
+          extensions: {
+            device_info: { device_serial_number: serial, device_type: "A1MPSLFC7L5AFK" },
+            customer_info: { name: account.name, user_id: account.customerId, home_region: "NA" },
+          },
+          customer_id: account.customerId,
+        },
+      },
+      request_id: token("RQ"),
+    });
+  }
+
+  /** A refresh token, or one the demo world forgot in a restart (it names its account). */
+  function refreshSession(w: World, presented: string): Session | undefined {
+    const found = w.refresh.get(presented);
+    const named = /^(?:RT|Atnr\|)([A-Za-z0-9_-]+)\./.exec(presented);
+    if (found || !w.config.openSignUp || !named) return found;
+    // The account comes back with the first password used next.
+    const email = Buffer.from(named[1]!, "base64url").toString("utf8");
+    let account = w.accounts.get(email);
+    if (!account) {
+      account = newAccount(email, "", "none");
+      addAccount(w, account);
+    }
+    const session = sessionOf(account, null);
+    w.refresh.set(presented, session);
+    return session;
+  }
+
+  async function platformCall(w: World, app: App, path: string, req: IncomingMessage, res: ServerResponse, origin: string, url: URL) {
     const now = Date.now();
     advance(w, now);
 
-    if (path === "/auth/sign-in" && req.method === "POST") {
-      const body = await readJson(req);
+    if (app === "flex" && path === "/ap/signin") return flexSignInPage(w, req, res, url, origin);
+    if (app === "flex" && path === "/ap/maplanding") {
+      res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      return res.end(landingPage());
+    }
+    const body = req.method === "POST" || req.method === "DELETE" ? await readJson(req) : null;
+    record(w, req, path, body);
+
+    if (app === "flex" && path === "/auth/register" && req.method === "POST") return flexRegister(w, body, res, now);
+    if (app === "flex" && path === "/auth/token" && req.method === "POST") {
+      const session = refreshSession(w, typeof body?.source_token === "string" ? body.source_token : "");
+      if (!session || body?.source_token_type !== "refresh_token" || body?.requested_token_type !== "access_token")
+        return json(res, 400, { error: "invalid_grant", error_description: "The request has an invalid parameter : source_token" });
+      countCall(w, session.customerId, req, path);
+      const accessToken = token("Atna|");
+      w.access.set(accessToken, { ...session, expiresAt: now + w.config.accessTtlMs });
+      return json(res, 200, { access_token: accessToken, token_type: "bearer", expires_in: Math.floor(w.config.accessTtlMs / 1000) });
+    }
+    if (app === "flex" && path === "/auth/deregister" && req.method === "POST") {
+      const session = authorized(w, "flex", req, now);
+      if (!session) return json(res, 403, { message: "AuthorizationRequiredException" });
+      countCall(w, session.customerId, req, path);
+      // The device's tokens end; other devices of the account keep theirs.
+      for (const [t, s] of w.refresh) if (s.customerId === session.customerId && s.device === session.device) w.refresh.delete(t);
+      for (const [t, s] of w.access) if (s.customerId === session.customerId && s.device === session.device) w.access.delete(t);
+      return json(res, 200, { response: { success: {} } });
+    }
+
+    if (app === "spark" && path === "/auth/sign-in" && req.method === "POST") {
       const email = typeof body?.email === "string" ? body.email : "";
       const password = typeof body?.password === "string" ? body.password : "";
-      countCall(w, email, req, path);
+      countCall(w, w.accounts.get(email.toLowerCase())?.customerId ?? email.toLowerCase(), req, path);
       if (!email || !password) return json(res, 400, platformError("InvalidInput", "email and password are required"));
       const account = accountFor(w, email, password);
       if (account === "refused") return json(res, 401, platformError("InvalidCredentials", "Email or password incorrect"));
       if (account.challenge === "none") return json(res, 200, issueTokens(w, account, now));
       return json(res, 200, startChallenge(w, account, app, origin));
     }
-    if (path === "/auth/challenge" && req.method === "POST") {
-      const body = await readJson(req);
+    if (app === "spark" && path === "/auth/challenge" && req.method === "POST") {
       const pending = w.pending.get(typeof body?.session === "string" ? body.session : "");
-      if (pending) countCall(w, pending.email, req, path);
+      if (pending) countCall(w, w.accounts.get(pending.email)?.customerId ?? pending.email, req, path);
       if (pending?.kind !== "code" || pending.expiresAt <= now || pending.attempts >= 5) {
         return json(res, 410, platformError("ChallengeExpired", "Sign in again"));
       }
@@ -446,10 +665,9 @@ export async function startFakePlatform({
       w.pending.delete(pending.session);
       return json(res, 200, issueTokens(w, w.accounts.get(pending.email)!, now));
     }
-    if (path === "/auth/approval" && req.method === "POST") {
-      const body = await readJson(req);
+    if (app === "spark" && path === "/auth/approval" && req.method === "POST") {
       const pending = w.pending.get(typeof body?.session === "string" ? body.session : "");
-      if (pending) countCall(w, pending.email, req, path);
+      if (pending) countCall(w, w.accounts.get(pending.email)?.customerId ?? pending.email, req, path);
       if (pending?.kind !== "approval" || pending.expiresAt <= now || pending.state === "denied") {
         return json(res, 410, platformError("ChallengeExpired", "The approval was denied or expired"));
       }
@@ -457,71 +675,74 @@ export async function startFakePlatform({
       w.pending.delete(pending.session);
       return json(res, 200, issueTokens(w, w.accounts.get(pending.email)!, now));
     }
-    if (path === "/auth/token" && req.method === "POST") {
-      const body = await readJson(req);
-      const presented = typeof body?.refresh_token === "string" ? body.refresh_token : "";
-      let found = w.refresh.get(presented);
-      const named = /^RT([A-Za-z0-9_-]+)\./.exec(presented);
-      if (!found && w.config.openSignUp && named) {
-        // The demo world forgot it in a restart: the account comes back with the first password used next.
-        const email = Buffer.from(named[1]!, "base64url").toString("utf8");
-        let account = w.accounts.get(email);
-        if (!account) {
-          account = { email, password: "", challenge: "none", driverId: token("DR"), stations: null, faults: [] };
-          addAccount(w, account);
-        }
-        found = { driverId: account.driverId, email };
-        w.refresh.set(presented, found);
-      }
+    if (app === "spark" && path === "/auth/token" && req.method === "POST") {
+      const found = refreshSession(w, typeof body?.refresh_token === "string" ? body.refresh_token : "");
       if (!found) return json(res, 401, platformError("InvalidToken", "Refresh token is not valid"));
+      countCall(w, found.customerId, req, path);
       const accessToken = token("AT");
-      w.access.set(accessToken, { driverId: found.driverId, email: found.email, expiresAt: now + w.config.accessTtlMs });
+      w.access.set(accessToken, { ...found, expiresAt: now + w.config.accessTtlMs });
       return json(res, 200, { access_token: accessToken, expires_in: Math.floor(w.config.accessTtlMs / 1000) });
     }
 
-    const session = authorized(w, req, now);
-    if (!session) return json(res, 401, platformError("Unauthorized", "Access token expired or not valid"));
+    const session = authorized(w, app, req, now);
+    if (!session) {
+      if (app === "flex") return json(res, 403, { message: "AuthorizationRequiredException: the access token is missing, expired or revoked" });
+      return json(res, 401, platformError("Unauthorized", "Access token expired or not valid"));
+    }
     const driverId = session.driverId;
-    countCall(w, session.email, req, path);
+    countCall(w, session.customerId, req, path);
 
     if (path === "/eligibleServiceAreas" && req.method === "GET") {
-      return json(res, 200, { serviceAreas: eligible(w, app, driverId) });
+      // Flex: the area(s) the account may search, its home first; Spark's modelled answer lists the areas with zones.
+      const areas = eligible(w, app, driverId);
+      if (app === "flex") return json(res, 200, { serviceAreaIds: areas.slice(0, 1).map((s) => s.serviceAreaId) });
+      return json(res, 200, {
+        serviceAreas: areas.map((s) => ({ serviceAreaId: s.serviceAreaId, name: s.name, region: s.region ?? "", timeZone: s.timeZone ?? "UTC" })),
+      });
+    }
+    if (app === "flex" && path === "/getOfferFiltersOptions" && req.method === "GET") {
+      return json(res, 200, { serviceAreaPoolList: eligible(w, app, driverId).map((s) => ({ serviceAreaId: s.serviceAreaId, serviceAreaName: s.name })) });
     }
 
     if (path === "/GetOffersForProviderPost" && req.method === "POST") {
-      const body = await readJson(req);
       const d = driverRecord(w, driverId);
       d.polls.push(now);
-      if (fault(w, res, driverId, "offers")) return;
+      if (fault(w, res, driverId, "offers", app)) return;
       const wait = takeToken(w, driverId, now);
       if (wait !== null) {
         d.overLimit++;
-        return json(res, 429, platformError("RateExceeded", "Rate exceeded"), { "Retry-After": String(wait) });
+        return rateExceeded(w, res, app, wait);
       }
-      const wanted = Array.isArray(body?.serviceAreaIds) ? new Set(body.serviceAreaIds.filter((s): s is string => typeof s === "string")) : null;
+      const filters = (body?.filters ?? {}) as { serviceAreaFilter?: unknown };
+      const asked = app === "flex" ? filters.serviceAreaFilter : body?.serviceAreaIds;
+      const wanted = Array.isArray(asked) ? new Set(asked.filter((s): s is string => typeof s === "string")) : null;
       const allowed = new Set(eligible(w, app, driverId).map((s) => s.serviceAreaId));
       const list: Offer[] = [];
       for (const o of w.offers.values()) {
         if (o.app !== app || o.takenBy || o.expiresAt <= now || !allowed.has(o.serviceAreaId)) continue;
-        if (wanted && !wanted.has(o.serviceAreaId)) continue;
+        if (wanted && wanted.size > 0 && !wanted.has(o.serviceAreaId)) continue;
         list.push(o);
       }
+      const answer =
+        app === "flex"
+          ? { offerExperienceVersion: "V1", offerList: list.map(offerJson), refreshInterval: 1000, refreshTimeout: 1_800_000 }
+          : { offerList: list.map(offerJson) };
       // The moment the answer carrying an offer is sent: what reaction time is measured from.
-      return json(res, 200, { offerList: list.map(offerJson) }, {}, () => {
+      return json(res, 200, answer, {}, () => {
         const sentAt = Date.now();
         for (const o of list) if (!o.hidden && !d.shown.has(o.offerId)) d.shown.set(o.offerId, sentAt);
       });
     }
 
     if (path === "/AcceptOffer" && req.method === "POST") {
-      const body = await readJson(req);
       const offerId = typeof body?.offerId === "string" ? body.offerId : "";
       const shownAt = driverRecord(w, driverId).shown.get(offerId) ?? null;
-      const injectedFault = fault(w, res, driverId, "accept");
+      const injectedFault = fault(w, res, driverId, "accept", app);
       if (injectedFault && injectedFault.kind !== "lost") {
         w.accepts.push({ driverId, offerId, at: now, result: "rejected", shownAt });
         return;
       }
+      if (app === "flex" && typeof body?.__type !== "string") return json(res, 400, { message: "SerializationException: __type is required" });
       const o = w.offers.get(offerId);
       if (o?.competitorFirst && !o.takenBy) o.takenBy = "competitor";
       if (!o || o.app !== app || o.takenBy || o.expiresAt <= now) {
@@ -530,7 +751,7 @@ export async function startFakePlatform({
       }
       o.takenBy = driverId;
       const block: Block = {
-        blockId: token("BL"),
+        blockId: token(app === "flex" ? "SA" : "BL"),
         offerId,
         driverId,
         app,
@@ -543,19 +764,27 @@ export async function startFakePlatform({
       w.blocks.set(block.blockId, block);
       w.accepts.push({ driverId, offerId, at: now, result: "won", shownAt });
       if (injectedFault) return hold(res);
+      // Flex: won on a bare 200 (public clients do not read the body).
+      if (app === "flex") {
+        res.writeHead(200, { "Content-Length": "0" });
+        return res.end();
+      }
       return json(res, 200, { block: blockJson(block) });
     }
 
-    if (path === "/schedule/blocks" && req.method === "GET") {
-      const blocks = [...w.blocks.values()].filter((b) => b.driverId === driverId && b.app === app && b.endsAt > now - 86_400_000);
-      return json(res, 200, { blocks: blocks.map(blockJson) });
+    const mine = () => [...w.blocks.values()].filter((b) => b.driverId === driverId && b.app === app && b.endsAt > now - 86_400_000);
+    if (app === "flex" && path === "/scheduledAssignments" && req.method === "GET") {
+      return json(res, 200, { scheduledAssignments: mine().map(assignmentJson) });
     }
+    if (app === "spark" && path === "/schedule/blocks" && req.method === "GET") return json(res, 200, { blocks: mine().map(blockJson) });
 
-    const blockAction = /^\/schedule\/blocks\/([\w-]+)\/(forfeit|arrive)$/.exec(path);
-    if (blockAction && req.method === "POST") {
+    // Flex forfeits with DELETE /schedule/blocks/{id}; Spark's modelled call is POST …/forfeit. "I've arrived" is modelled for both.
+    const blockAction = /^\/schedule\/blocks\/([\w|-]+)(?:\/(forfeit|arrive))?$/.exec(path);
+    const action = blockAction && (app === "flex" && req.method === "DELETE" && !blockAction[2] ? "forfeit" : req.method === "POST" ? blockAction[2] : null);
+    if (blockAction && action && (app === "spark" || action !== "forfeit" || req.method === "DELETE")) {
       const block = w.blocks.get(blockAction[1]!);
       if (!block || block.driverId !== driverId || block.app !== app) return json(res, 404, platformError("BlockNotFound", "No such block"));
-      if (blockAction[2] === "forfeit") {
+      if (action === "forfeit") {
         if (block.startsAt <= now) return json(res, 409, platformError("BlockStarted", "A block that started cannot be forfeited"));
         w.blocks.delete(block.blockId);
         return json(res, 200, { forfeited: true });
@@ -563,7 +792,7 @@ export async function startFakePlatform({
       if (now < block.startsAt - 60 * 60_000 || now > block.endsAt)
         return json(res, 409, platformError("NotCheckInTime", "Check in within the hour before the block"));
       block.arrivedAt ??= now;
-      return json(res, 200, { block: blockJson(block) });
+      return json(res, 200, { block: app === "flex" ? assignmentJson(block) : blockJson(block) });
     }
 
     json(res, 404, platformError("NotFound", `No route for ${req.method} ${path}`));
@@ -623,17 +852,20 @@ export async function startFakePlatform({
     if (path === "/__control/accounts" && req.method === "POST") {
       const body = (await readJson(req)) ?? {};
       const account: Account = {
-        email: String(body.email ?? "").toLowerCase(),
-        password: String(body.password ?? ""),
-        challenge: (body.challenge as ChallengeKind) ?? "none",
-        driverId: typeof body.driverId === "string" ? body.driverId : token("DR"),
+        ...newAccount(
+          String(body.email ?? ""),
+          String(body.password ?? ""),
+          (body.challenge as ChallengeKind) ?? "none",
+          typeof body.driverId === "string" ? body.driverId : token("DR"),
+          typeof body.name === "string" ? body.name : undefined,
+        ),
         stations: Array.isArray(body.stations) ? (body.stations as string[]) : null,
         ...(body.offersRate !== undefined ? { offersRate: body.offersRate as number | null } : {}),
         ...(typeof body.offersBurst === "number" ? { offersBurst: body.offersBurst } : {}),
         faults: Array.isArray(body.faults) ? (body.faults as Fault[]) : [],
       };
       addAccount(w, account);
-      return json(res, 200, { driverId: account.driverId });
+      return json(res, 200, { driverId: account.driverId, customerId: account.customerId, name: account.name });
     }
     if (path === "/__control/stations" && req.method === "POST") {
       const body = (await readJson(req)) ?? {};
@@ -653,7 +885,8 @@ export async function startFakePlatform({
           startsAt: Number(o.startsAt),
           endsAt: Number(o.endsAt),
           payCents: Number(o.payCents),
-          expiresAt: now + Number(o.expiresInMs ?? 60_000),
+          // Flex's offers stay listed until taken or their block starts, unless the test says otherwise.
+          expiresAt: o.expiresInMs !== undefined ? now + Number(o.expiresInMs) : o.app === "spark" ? now + 60_000 : Number(o.startsAt),
           hidden: o.hidden === true,
           competitorFirst: o.competitorFirst === true,
         }),
@@ -673,9 +906,11 @@ export async function startFakePlatform({
     }
     if (path === "/__control/revoke" && req.method === "POST") {
       const body = (await readJson(req)) ?? {};
-      const email = String(body.email ?? "").toLowerCase();
-      for (const [t, s] of w.refresh) if (s.email === email) w.refresh.delete(t);
-      for (const [t, s] of w.access) if (s.email === email) w.access.delete(t);
+      // By email or customer id; `accessOnly` revokes the access tokens and keeps the refresh tokens.
+      const who = String(body.email ?? body.customerId ?? "").toLowerCase();
+      const matches = (s: Session) => s.email === who || s.customerId.toLowerCase() === who;
+      if (body.accessOnly !== true) for (const [t, s] of w.refresh) if (matches(s)) w.refresh.delete(t);
+      for (const [t, s] of w.access) if (matches(s)) w.access.delete(t);
       return json(res, 200, { revoked: true });
     }
     if (path === "/__control/codes" && req.method === "GET") {
@@ -683,8 +918,12 @@ export async function startFakePlatform({
       const codes = [...w.pending.values()].filter((p) => p.kind === "code" && p.email === email).map((p) => p.code);
       return json(res, 200, { codes });
     }
-    if (path === "/__control/calls" && req.method === "GET")
-      return json(res, 200, { calls: w.calls.get((url.searchParams.get("email") ?? "").toLowerCase()) ?? {} });
+    if (path === "/__control/calls" && req.method === "GET") {
+      const who = url.searchParams.get("account") ?? url.searchParams.get("email") ?? "";
+      const customerId = w.accounts.get(who.toLowerCase())?.customerId ?? who;
+      return json(res, 200, { calls: w.calls.get(customerId) ?? {} });
+    }
+    if (path === "/__control/requests" && req.method === "GET") return json(res, 200, { requests: w.requests });
     if (path === "/__control/stats" && req.method === "GET")
       return json(res, 200, stats(w, url.searchParams.get("polls") === "1", url.searchParams.get("shown") === "1"));
     if (path === "/__control/accepts" && req.method === "GET") return json(res, 200, { accepts: w.accepts });
@@ -722,7 +961,7 @@ export async function startFakePlatform({
     if (path.startsWith("/__control/")) return control(w, name, path, req, res, url);
     if (path === "/approve") return approvalPage(w, req, res, prefix);
     const app = /^\/(flex|spark)(\/.*)$/.exec(path);
-    if (app) return platformCall(w, app[1] as App, app[2]!, req, res, `http://${req.headers.host}${prefix}`);
+    if (app) return platformCall(w, app[1] as App, app[2]!, req, res, `http://${req.headers.host}${prefix}`, url);
     json(res, 404, platformError("NotFound", `No route for ${req.method} ${path}`));
   }
 

@@ -132,7 +132,18 @@ async function populatedDriver() {
   });
   await db.insert(referralCodes).values({ code: tag.toUpperCase(), app: "flex", owner: name, ownerUserId: user.id });
   await db.insert(resellers).values({ userId: user.id, status: "applied", message: `${name} wants to resell`, commissionBps: 2000 });
-  return { user, tokens, name, email, phone, platformEmail: d.email, friend, campaignId: campaign.id, paymentId: payment.id, admin };
+  return {
+    user,
+    tokens,
+    name,
+    email,
+    phone,
+    platformAccount: { customerId: d.customerId, accountName: d.accountName },
+    friend,
+    campaignId: campaign.id,
+    paymentId: payment.id,
+    admin,
+  };
 }
 
 const deleteBody = (extra: Record<string, unknown>) => ({ confirmation: "DELETE", ...extra });
@@ -140,7 +151,7 @@ const deleteBody = (extra: Record<string, unknown>) => ({ confirmation: "DELETE"
 describe("deleting my account", () => {
   it("leaves no phone, name or email in any table, keeps payments and service time, ends sessions and stops the engine", async () => {
     const d = await populatedDriver();
-    expect(await cellsContaining([d.phone, d.name, d.email, d.platformEmail])).not.toEqual([]);
+    expect(await cellsContaining([d.phone, d.name, d.email, d.platformAccount.customerId, d.platformAccount.accountName])).not.toEqual([]);
 
     const start = await call("/api/account/delete/start", { token: d.tokens.idToken, body: {} });
     expect(await json(start)).toEqual({ method: "password" });
@@ -148,7 +159,7 @@ describe("deleting my account", () => {
     expect(res.status).toBe(200);
     expect(await json(res)).toEqual({ erased: true, alreadyErased: false });
 
-    expect(await cellsContaining([d.phone, d.name, d.email, d.platformEmail])).toEqual([]);
+    expect(await cellsContaining([d.phone, d.name, d.email, d.platformAccount.customerId, d.platformAccount.accountName])).toEqual([]);
     // Money stays, with the (anonymised) account.
     expect(await db.select().from(payments).where(eq(payments.id, d.paymentId)).get()).toMatchObject({ userId: d.user.id, amountCents: 4900 });
     expect(await db.select().from(serviceTimeLedger).where(eq(serviceTimeLedger.userId, d.user.id)).all()).toHaveLength(1);
@@ -426,7 +437,8 @@ describe("downloading my data", () => {
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="blockpilot-data.json"');
     const body = await json(res);
     expect(body.profile).toMatchObject({ id: d.user.id, phoneNumber: d.phone, name: d.name, email: d.email });
-    expect(body.platformConnection).toMatchObject({ email: d.platformEmail });
+    // The platform names the account by its customer id and name (no email comes back).
+    expect(body.platformConnection).toMatchObject(d.platformAccount);
     expect(body.filters.stations).toHaveLength(1);
     expect(body.offers).toMatchObject({ total: 1, truncated: false, limit: 10_000 });
     expect(body.payments.rows).toEqual([expect.objectContaining({ id: d.paymentId, amountCents: 4900 })]);

@@ -50,7 +50,8 @@ export async function accountExport(db: Db, env: Pick<Env, "CAPTURE_SESSION">, u
     db.select().from(driverFilters).where(eq(driverFilters.userId, id)),
     db
       .select({
-        email: platformAccounts.email,
+        customerId: platformAccounts.customerId,
+        accountName: platformAccounts.accountName,
         connectedAt: platformAccounts.connectedAt,
         disconnectedAt: platformAccounts.disconnectedAt,
         disconnectReason: platformAccounts.disconnectReason,

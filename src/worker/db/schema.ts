@@ -157,7 +157,10 @@ export const rateLimits = sqliteTable("rate_limits", {
 
 /**
  * The platform's stations (Flex) and delivery areas (Spark) drivers have seen, by the platform's
- * id: what offers and filters name, with the IANA zone their times are read in.
+ * id: what offers and filters name. Shared by every driver: `name` is the platform's, and
+ * `city` / `timeZone` what the catalogue knows (src/worker/platform/station-catalogue.ts: Flex's
+ * from the station table by the code in the name, Spark's modelled API gives them); null when
+ * unknown. A driver's own correction of a zone lives in driver_station_zones, never here.
  */
 export const stations = sqliteTable(
   "stations",
@@ -165,11 +168,26 @@ export const stations = sqliteTable(
     app: text("app", { enum: APPS }).notNull(),
     id: text("id").notNull(),
     name: text("name").notNull(),
-    region: text("region").notNull(),
-    timeZone: text("time_zone").notNull(),
+    city: text("city"),
+    timeZone: text("time_zone"),
     updatedAt: integer("updated_at").notNull().default(now),
   },
   (t) => [primaryKey({ columns: [t.app, t.id] })],
+);
+
+/** A driver's own zone for a station (the catalogue's was missing or wrong): theirs alone. */
+export const driverStationZones = sqliteTable(
+  "driver_station_zones",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    app: text("app", { enum: APPS }).notNull(),
+    stationId: text("station_id").notNull(),
+    timeZone: text("time_zone").notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.app, t.stationId] })],
 );
 
 /**
@@ -181,8 +199,13 @@ export const platformAccounts = sqliteTable("platform_accounts", {
     .primaryKey()
     .references(() => users.id, { onDelete: "cascade" }),
   app: text("app", { enum: APPS }).notNull(),
-  email: text("email").notNull(),
-  /** JSON { accessToken, refreshToken, accessExpiresAt }, sealed; null once disconnected. */
+  /**
+   * Who the platform says the account is: Flex's registration gives the customer id and name (no
+   * email); Spark's modelled sign-in names it by its email.
+   */
+  customerId: text("customer_id").notNull(),
+  accountName: text("account_name").notNull(),
+  /** JSON { accessToken, refreshToken, accessExpiresAt, device: { serial, instanceId } }, sealed; null once disconnected. */
   sealedTokens: text("sealed_tokens"),
   connectedAt: integer("connected_at").notNull(),
   disconnectedAt: integer("disconnected_at"),
@@ -199,7 +222,11 @@ export const platformAccounts = sqliteTable("platform_accounts", {
   updatedAt: integer("updated_at").notNull().default(now),
 });
 
-/** A platform sign-in waiting for its code or approval (the platform's session is sealed too). */
+/**
+ * A platform sign-in under way. Flex ("handoff"): the driver signs in on the platform's page;
+ * `sealedSession` holds this attempt's PKCE verifier and device serial, `signInUrl` the page's
+ * address. Spark ("code", "approval"): the modelled sign-in's challenge, its session sealed.
+ */
 export const platformSignIns = sqliteTable(
   "platform_sign_ins",
   {
@@ -207,9 +234,10 @@ export const platformSignIns = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    email: text("email").notNull(),
-    kind: text("kind", { enum: ["code", "approval"] }).notNull(),
+    email: text("email"),
+    kind: text("kind", { enum: ["handoff", "code", "approval"] }).notNull(),
     sealedSession: text("sealed_session").notNull(),
+    signInUrl: text("sign_in_url"),
     destination: text("destination"),
     attempts: integer("attempts").notNull().default(0),
     expiresAt: integer("expires_at").notNull(),

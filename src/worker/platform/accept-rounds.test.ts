@@ -36,7 +36,8 @@ function platformAnswering(answers: Record<string, Answer>, schedule: () => Prom
   const asked: string[][] = [[]];
   let inFlight = 0;
   const platform = {
-    accept: async (_token: string, offerId: string): Promise<AcceptOutcome> => {
+    accept: async (_token: string, offer: PlatformOffer): Promise<AcceptOutcome> => {
+      const offerId = offer.id;
       // Accepts asked for together start before any answers: a new round begins once the last one answered.
       if (inFlight === 0 && asked.at(-1)!.length > 0) asked.push([]);
       asked.at(-1)!.push(offerId);
@@ -141,9 +142,9 @@ describe("acceptInRounds", () => {
     know([a]);
     const inDoubtWhileAsking: string[][] = [];
     const accept = context.platform.accept;
-    context.platform.accept = (token, id) => {
+    context.platform.accept = (token, offer) => {
       inDoubtWhileAsking.push(ledger.inDoubt().map((o) => o.id));
-      return accept(token, id);
+      return accept(token, offer);
     };
     await acceptInRounds([a], [], context);
     expect(inDoubtWhileAsking).toEqual([["a"]]);

@@ -6,6 +6,7 @@
  */
 import { type Commitment, planRound } from "../../shared/accept-plan";
 import type { DriverProfile, OfferRecord } from "./driver-store";
+import { matchingAssignment } from "./flex-answers";
 import type { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type ScheduledBlock } from "./platform";
 
@@ -35,15 +36,17 @@ export async function acceptInRounds(takes: PlatformOffer[], held: Commitment[],
     for (const { offer, reason } of round.disliked) ledger.decide(profile, offer, "disliked", now, { reasons: [reason] });
     deferred.push(...round.deferred);
     for (const offer of round.accept) ledger.asking(offer);
-    const outcomes = await Promise.allSettled(round.accept.map((offer) => platform.accept(token, offer.id)));
+    const outcomes = await Promise.allSettled(round.accept.map((offer) => platform.accept(token, offer)));
     outcomes.forEach((outcome, i) => {
       const offer = round.accept[i]!;
       if (outcome.status === "rejected") {
         // Stays pending: the next poll tries again while the offer is listed, or reads the schedule.
         done.stalled = asPlatformError(outcome.reason);
       } else if (outcome.value.kind === "won") {
-        held.push({ offerId: offer.id, blockId: outcome.value.block.id, startsAt: offer.startsAt, endsAt: offer.endsAt });
-        done.won.push(ledger.decide(profile, offer, "won", now, { blockId: outcome.value.block.id }));
+        // Flex's accept names no block id: it comes from the schedule later (capture-session.ts giveIds).
+        const blockId = outcome.value.block.id;
+        held.push({ offerId: offer.id, blockId, startsAt: offer.startsAt, endsAt: offer.endsAt });
+        done.won.push(ledger.decide(profile, offer, "won", now, blockId ? { blockId } : {}));
       } else ledger.decide(profile, offer, "gone", now);
     });
     remaining = round.later;
@@ -67,8 +70,9 @@ export async function settleUnlisted(
     const blocks = await platform.scheduledBlocks(token);
     done.schedule = { blocks, at: Date.now() };
     for (const offer of unlisted) {
-      const block = blocks.find((b) => b.offerId === offer.id);
-      const record = ledger.decide(profile, offer, block ? "won" : "gone", now, block ? { blockId: block.id } : {});
+      // The schedule names the offer (Spark's modelled one), or has an assignment at its station and times (Flex).
+      const block = blocks.find((b) => b.offerId === offer.id) ?? matchingAssignment(blocks, offer);
+      const record = ledger.decide(profile, offer, block ? "won" : "gone", now, block?.id ? { blockId: block.id } : {});
       if (block) done.won.push(record);
     }
   } catch (err) {

@@ -23,11 +23,15 @@ describe("the alarm loop", () => {
     ]);
     expect((await start(d.user.id)).state).toBe("searching");
     const rows = await waitForRecords(d.user.id, 2);
-    expect(rows.find((r) => r.platformOfferId === good)).toMatchObject({ status: "won", payCents: 7200, reasons: [], blockId: expect.stringMatching(/^BL/) });
+    // Won on the accept's bare 200: the block is the offer's; its id is not known yet.
+    expect(rows.find((r) => r.platformOfferId === good)).toMatchObject({ status: "won", payCents: 7200, reasons: [] });
     expect(rows.find((r) => r.platformOfferId === poor)).toMatchObject({ status: "disliked", reasons: ["pay"] });
-    // Several more polls: nothing is recorded twice.
+    // Several more polls: nothing is recorded twice, and the next read of the schedule gives the block its assignment's id.
     await sleep(1000);
-    expect(await recordsOf(d.user.id)).toHaveLength(2);
+    const later = await recordsOf(d.user.id);
+    expect(later).toHaveLength(2);
+    const [assignment] = (await d.world.blocks()).filter((b) => b.offerId === good);
+    expect(later.find((r) => r.platformOfferId === good)?.blockId).toBe(assignment!.blockId);
     const sms = await vi.waitFor(async () => {
       const row = await db
         .select()
@@ -113,10 +117,11 @@ describe("the alarm loop", () => {
     const base = soon(5);
     const [manual] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 5000 }]);
     // The driver took this one in the platform's own app.
-    const { platformFor } = await import("./http-platform");
-    const step = await platformFor(env, "flex").signIn(d.email, "pw");
-    if (step.kind !== "tokens") throw new Error("expected tokens");
-    await platformFor(env, "flex").accept(step.tokens.accessToken, manual!);
+    const { flexPlatform } = await import("./http-platform");
+    const { platformConnection } = await import("./test-driver");
+    const { tokens } = await platformConnection("flex", d.email);
+    const offer = { id: manual!, stationId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 5000, expiresAt: base, hidden: false };
+    expect(await flexPlatform(env).accept(tokens.accessToken, offer)).toMatchObject({ kind: "won" });
     const [clash] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base + HOUR, endsAt: base + 3 * HOUR, payCents: 9000 }]);
     await start(d.user.id);
     const [row] = await waitForRecords(d.user.id, 1);

@@ -21,7 +21,8 @@ import {
   setSystemStatus,
 } from "./driver-store";
 import { textDisconnected, textWonBlock } from "./driver-texts";
-import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
+import { blocker, type EngineStatus, failedResult, NOT_SCHEDULED_YET, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
+import { matchingAssignment } from "./flex-answers";
 import { platformFor } from "./http-platform";
 import { HISTORY_READ_LIMIT, OfferHistory, type OfferStatus } from "./offer-history";
 import { OfferLedger } from "./offer-ledger";
@@ -80,6 +81,8 @@ export class CaptureSession extends DurableObject<Env> {
   private profile: DriverProfile | null = null;
   private profileAt = 0;
   private readonly tokens: PlatformTokenHolder;
+  /** The adapter, kept while the connection is (Flex's keeps the account's eligible areas). */
+  private adapter: { app: "flex" | "spark"; platform: DeliveryPlatform } | null = null;
   private schedule: { blocks: ScheduledBlock[]; at: number } | null = null;
   /**
    * The search plan last worked out, for the profile it was read from: a plan holds until its
@@ -155,15 +158,26 @@ export class CaptureSession extends DurableObject<Env> {
     this.bind(userId);
     this.profile = null;
     this.tokens.forget();
+    this.adapter = null;
     this.schedule = null;
     if (this.running) await this.ctx.storage.setAlarm(earliestPoll(this.lastPollAt, this.interval, Date.now()));
   }
 
-  /** The driver disconnects the platform account: the system stops and the tokens are dropped. */
+  /** The driver disconnects the platform account: the device is deregistered (best effort), the system stops and the tokens are dropped. */
   async disconnect(userId: number): Promise<void> {
     this.bind(userId);
+    const profile = await this.loadProfile(Date.now(), true);
+    if (profile?.account?.sealedTokens) {
+      try {
+        const tokens = await this.tokens.current(profile.account.sealedTokens);
+        if (tokens) await this.platformOf(profile.user.app).deregister(tokens.accessToken);
+      } catch (err) {
+        this.log.warn("capture.deregister_failed", { error: err instanceof Error ? err.message : String(err) });
+      }
+    }
     await endConnection(this.db, userId, "driver", Date.now());
     this.tokens.forget();
+    this.adapter = null;
     this.profile = null;
     await this.halt("disconnected");
   }
@@ -190,7 +204,10 @@ export class CaptureSession extends DurableObject<Env> {
   async stations(userId: number): Promise<PlatformResult<PlatformStation[]>> {
     this.bind(userId);
     return this.forRoute(async (profile) => {
-      const list = (await this.withToken(profile, (platform, token) => platform.stations(token))).filter((s) => isKnownTimeZone(s.timeZone));
+      // No station is dropped: one without a zone is listed, and the driver gives it one (station-catalogue.ts).
+      const list = (await this.withToken(profile, (platform, token) => platform.stations(token))).map((s) =>
+        s.timeZone && !isKnownTimeZone(s.timeZone) ? { ...s, timeZone: null } : s,
+      );
       await saveEligibleStations(this.db, profile.user.id, profile.user.app, list, Date.now());
       return list;
     });
@@ -297,9 +314,12 @@ export class CaptureSession extends DurableObject<Env> {
     this.bind(userId);
     await this.ensureHistory();
     const block = this.history.byId(id);
-    if (block?.status !== "won" || !block.blockId) return failedResult(new PlatformError("refused", "No such block"));
+    if (block?.status !== "won") return failedResult(new PlatformError("refused", "No such block"));
     if (block.forfeitedAt !== null) return { ok: true, value: { id, forfeitedAt: block.forfeitedAt } };
-    const done = await this.forfeit(userId, block.blockId);
+    // The accept's answer names no id: the schedule gives it (read now if it has not yet).
+    const blockId = block.blockId ?? (await this.assignmentIdOf(id));
+    if (!blockId) return failedResult(new PlatformError("rejected", NOT_SCHEDULED_YET, undefined, 409));
+    const done = await this.forfeit(userId, blockId);
     if (!done.ok) return done;
     const forfeitedAt = Date.now();
     this.history.update(id, { forfeitedAt });
@@ -312,8 +332,10 @@ export class CaptureSession extends DurableObject<Env> {
     this.bind(userId);
     await this.ensureHistory();
     const block = this.history.byId(id);
-    if (block?.status !== "won" || !block.blockId) return failedResult(new PlatformError("refused", "No such block"));
-    const done = await this.checkIn(userId, block.blockId);
+    if (block?.status !== "won") return failedResult(new PlatformError("refused", "No such block"));
+    const blockId = block.blockId ?? (await this.assignmentIdOf(id));
+    if (!blockId) return failedResult(new PlatformError("rejected", NOT_SCHEDULED_YET, undefined, 409));
+    const done = await this.checkIn(userId, blockId);
     if (!done.ok) return done;
     const arrivedAt = done.value.arrivedAt ?? Date.now();
     this.history.update(id, { arrivedAt });
@@ -328,6 +350,26 @@ export class CaptureSession extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     this.userId = null;
     this.profile = null;
+  }
+
+  /** Reads the schedule now to find a won block's assignment id; null when it is not there (yet). */
+  private async assignmentIdOf(id: number): Promise<string | null> {
+    const read = await this.forRoute(async (profile) => {
+      const blocks = await this.withToken(profile, (platform, token) => platform.scheduledBlocks(token));
+      this.schedule = { blocks, at: Date.now() };
+      this.giveIds(blocks, Date.now());
+      return null;
+    });
+    if (!read.ok) return null;
+    return this.history.byId(id)?.blockId ?? null;
+  }
+
+  /** Won blocks whose id is not known get it from the scheduled assignment with their station and times. */
+  private giveIds(blocks: readonly ScheduledBlock[], now: number): void {
+    for (const won of this.history.awaitingIds(now)) {
+      const match = matchingAssignment(blocks, won);
+      if (match?.id) this.history.update(won.id, { blockId: match.id });
+    }
   }
 
   /** Platform errors cross the RPC boundary as plain values (an Error's class does not survive it). */
@@ -384,8 +426,8 @@ export class CaptureSession extends DurableObject<Env> {
   }
 
   private async poll(profile: DriverProfile, now: number): Promise<void> {
-    const platform = platformFor(this.env, profile.user.app, { rateLimitRetries: 0 });
-    const token = await this.accessToken(profile, platform, now);
+    const platform = this.platformOf(profile.user.app);
+    let token = await this.accessToken(profile, platform, now);
     if (!token) return;
 
     // Read before asking for offers, so no extra platform call sits between an offer and its accept.
@@ -395,19 +437,10 @@ export class CaptureSession extends DurableObject<Env> {
     // from the sending, a call held up on its way (a busy runtime or network) would arrive closer
     // to the next one than the platform allows. The sending is kept too, so a restart while the
     // call is out cannot send the next one early.
-    this.polled();
-    let list: PlatformOffer[];
-    try {
-      list = await platform.offers(
-        token,
-        profile.filters!.stations.map((s) => s.id),
-      );
-    } catch (err) {
-      this.polled();
-      await this.failed(err, profile);
-      return;
-    }
-    this.polled();
+    const listed = await this.listOffers(profile, platform, token);
+    if (!listed) return;
+    const list = listed.list;
+    token = listed.token;
     if (this.backoff.level !== 0 || this.backoff.until !== 0) {
       this.backoff = { level: 0, until: 0 };
       this.ctx.storage.kv.put("backoff", this.backoff);
@@ -435,6 +468,8 @@ export class CaptureSession extends DurableObject<Env> {
       stalled = settled.stalled;
     }
 
+    // A block won without its platform id (Flex's accept names none): the next poll reads the schedule for it.
+    if (won.some((r) => !r.blockId)) this.schedule = null;
     if (won.length > 0) await this.shareWon();
     for (const record of won) {
       this.log.info("capture.won", { offerId: record.platformOfferId, payCents: record.payCents });
@@ -442,6 +477,33 @@ export class CaptureSession extends DurableObject<Env> {
     }
     if (stalled) await this.failed(stalled, profile);
     this.ledger.prune(now);
+  }
+
+  /**
+   * The offers call; refused (Flex: a 403), the token is refreshed once and the call repeated, and
+   * refused again right after a good refresh the connection ends. Null when the poll is over (its
+   * failure handled).
+   */
+  private async listOffers(profile: DriverProfile, platform: DeliveryPlatform, token: string): Promise<{ list: PlatformOffer[]; token: string } | null> {
+    const ids = profile.filters!.stations.map((s) => s.id);
+    for (const retry of [false, true]) {
+      this.polled();
+      try {
+        const list = await platform.offers(token, ids);
+        this.polled();
+        return { list, token };
+      } catch (err) {
+        this.polled();
+        const refused = err instanceof PlatformError && err.kind === "refused";
+        if (refused && retry) await this.refused(profile, err.message);
+        else if (!refused) await this.failed(err, profile);
+        if (retry || !refused) return null;
+      }
+      const renewed = await this.accessToken(profile, platform, Date.now(), true);
+      if (!renewed) return null;
+      token = renewed;
+    }
+    return null;
   }
 
   /** Copies won blocks D1 does not have yet to D1; when D1 refuses they wait for the next alarm. */
@@ -495,6 +557,7 @@ export class CaptureSession extends DurableObject<Env> {
     if (!this.schedule || now - this.schedule.at > SCHEDULE_TTL_MS) {
       try {
         this.schedule = { blocks: await platform.scheduledBlocks(token), at: now };
+        this.giveIds(this.schedule.blocks, now);
       } catch (err) {
         // Our own records still prevent overlaps among the blocks we took.
         this.log.warn("capture.schedule_unavailable", { error: err instanceof Error ? err.message : String(err) });
@@ -509,8 +572,7 @@ export class CaptureSession extends DurableObject<Env> {
     if (e.kind === "refused") {
       // The access token was refused before its time: refresh now, once; a refused refresh ends the connection.
       this.tokens.forget();
-      const platform = platformFor(this.env, profile.user.app, { rateLimitRetries: 0 });
-      await this.accessToken(profile, platform, Date.now(), true);
+      await this.accessToken(profile, this.platformOf(profile.user.app), Date.now(), true);
       return;
     }
     const { waitMs, ...backoff } = backoffAfter(this.backoff, e, this.interval, Date.now());
@@ -530,11 +592,21 @@ export class CaptureSession extends DurableObject<Env> {
 
   /** Runs a platform call for a route with a current token, refreshing once if the token is refused. */
   private withToken<T>(profile: DriverProfile, call: (platform: DeliveryPlatform, token: string) => Promise<T>): Promise<T> {
-    const platform = platformFor(this.env, profile.user.app);
+    // A route's call may wait out a short modelled (Spark) rate limit; the engine's never does.
+    const platform = platformFor(this.env, profile.user.app, { instanceId: () => this.tokens.instanceId() });
     return withAccessToken(
       (force) => this.accessToken(profile, platform, Date.now(), force),
       (token) => call(platform, token),
+      (why) => this.refused(profile, why),
     );
+  }
+
+  /** The driver's adapter; its capacity calls carry the instance id sealed with the tokens. */
+  private platformOf(app: "flex" | "spark"): DeliveryPlatform {
+    if (this.adapter?.app !== app) {
+      this.adapter = { app, platform: platformFor(this.env, app, { rateLimitRetries: 0, instanceId: () => this.tokens.instanceId() }) };
+    }
+    return this.adapter.platform;
   }
 
   /** The platform refused the refresh token: disconnected, system off, and the driver is told. */

@@ -3,16 +3,18 @@
  * (sealed tokens), filters and the station catalogue. Offers live in each driver's own history
  * (offer-history.ts); D1 keeps the won blocks.
  */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { openSecret, sealSecret } from "../auth/secret-box";
-import { type Db, excluded, jsonList } from "../db/client";
+import { type Db, excluded } from "../db/client";
 import { driverFilters, type offers, platformAccounts, stations, users } from "../db/schema";
-import type { PlatformStation, PlatformTokens } from "./platform";
+import type { PlatformAccount, PlatformStation, PlatformTokens } from "./platform";
+import { catalogueRow, type DriverStation, driverStations } from "./station-catalogue";
 
 export type App = "flex" | "spark";
 export type OfferRecord = typeof offers.$inferInsert;
-export type StationInfo = { id: string; name: string; region: string; timeZone: string };
+/** A chosen station as the engine judges it: its name and this driver's zone for it. */
+export type StationInfo = { id: string; name: string; timeZone: string };
 
 /** Everything the engine decides with, read in one round trip. */
 export type DriverProfile = {
@@ -20,7 +22,7 @@ export type DriverProfile = {
     typeof users.$inferSelect,
     "id" | "app" | "phone" | "language" | "expirationAt" | "goodStanding" | "accountConnected" | "setupComplete" | "status" | "smsOptOut"
   >;
-  account: { email: string; sealedTokens: string | null } | null;
+  account: { accountName: string; sealedTokens: string | null } | null;
   filters: DriverFilters | null;
   stations: Map<string, StationInfo>;
 };
@@ -44,7 +46,7 @@ export async function loadDriverProfile(db: Db, userId: number): Promise<DriverP
       .where(eq(users.id, userId))
       .limit(1),
     db
-      .select({ email: platformAccounts.email, sealedTokens: platformAccounts.sealedTokens })
+      .select({ accountName: platformAccounts.accountName, sealedTokens: platformAccounts.sealedTokens })
       .from(platformAccounts)
       .where(eq(platformAccounts.userId, userId))
       .limit(1),
@@ -67,19 +69,15 @@ export async function loadDriverProfile(db: Db, userId: number): Promise<DriverP
     : null;
   const stationMap = new Map<string, StationInfo>();
   if (filters && filters.stations.length > 0) {
-    const rows = await db
-      .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
-      .from(stations)
-      .where(
-        and(
-          eq(stations.app, user.app),
-          inArray(
-            stations.id,
-            filters.stations.map((s) => s.id),
-          ),
-        ),
-      );
-    for (const r of rows) stationMap.set(r.id, r);
+    const list = await driverStations(
+      db,
+      user.id,
+      user.app,
+      user.phone,
+      filters.stations.map((s) => s.id),
+    );
+    // A station without a zone cannot be chosen (routes/driver.ts); one that lost it is judged as unknown.
+    for (const s of list) if (s.timeZone) stationMap.set(s.id, { id: s.id, name: s.name, timeZone: s.timeZone });
   }
   return { user, account: accountRows[0] ?? null, filters, stations: stationMap };
 }
@@ -104,19 +102,20 @@ export function sealTokens(tokens: PlatformTokens, key: string): Promise<string>
   return sealSecret(JSON.stringify(tokens), key);
 }
 
-/** A new or renewed connection: tokens sealed, the user marked connected (proxyInstalled in docs/product.md). */
-export async function saveConnection(db: Db, key: string, userId: number, app: App, email: string, tokens: PlatformTokens, now: number) {
+/** A new or renewed connection: tokens (with the device) sealed, the user marked connected (proxyInstalled in docs/product.md). */
+export async function saveConnection(db: Db, key: string, userId: number, app: App, account: PlatformAccount, tokens: PlatformTokens, now: number) {
   const sealed = await sealTokens(tokens, key);
+  const who = { customerId: account.customerId, accountName: account.name };
   await db.batch([
     db
       .insert(platformAccounts)
-      .values({ userId, app, email, sealedTokens: sealed, connectedAt: now, updatedAt: now })
+      .values({ userId, app, ...who, sealedTokens: sealed, connectedAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: platformAccounts.userId,
         // Another account (or app) may be eligible for other stations: the cached list goes.
         set: {
           app,
-          email,
+          ...who,
           sealedTokens: sealed,
           connectedAt: now,
           disconnectedAt: null,
@@ -154,7 +153,7 @@ export async function setSystemStatus(db: Db, userId: number, status: "start" | 
   await db.update(users).set({ status }).where(eq(users.id, userId));
 }
 
-/** Upserts the stations the platform listed, so offers and filters can name them and read their zone. */
+/** Upserts the stations the platform listed, with what the catalogue knows of them (station-catalogue.ts). */
 export async function saveStations(db: Db, app: App, list: PlatformStation[], now: number) {
   // 6 bound parameters a row: 16 rows stay under D1's 100 per statement.
   const chunks: PlatformStation[][] = [];
@@ -162,10 +161,10 @@ export async function saveStations(db: Db, app: App, list: PlatformStation[], no
   const statements = chunks.map((chunk) =>
     db
       .insert(stations)
-      .values(chunk.map((s) => ({ app, id: s.id, name: s.name, region: s.region, timeZone: s.timeZone, updatedAt: now })))
+      .values(chunk.map((s) => catalogueRow(app, s, now)))
       .onConflictDoUpdate({
         target: [stations.app, stations.id],
-        set: { name: excluded(stations.name), region: excluded(stations.region), timeZone: excluded(stations.timeZone), updatedAt: now },
+        set: { name: excluded(stations.name), city: excluded(stations.city), timeZone: excluded(stations.timeZone), updatedAt: now },
       }),
   );
   if (statements.length > 0) await db.batch(statements as [(typeof statements)[number], ...(typeof statements)[number][]]);
@@ -184,19 +183,20 @@ export async function saveEligibleStations(db: Db, userId: number, app: App, lis
 }
 
 /**
- * The driver's stations as the platform listed them less than `maxAgeMs` ago, from D1; null when
- * there is no such list (never read, read for another connection, or too old).
+ * The driver's stations as the platform listed them less than `maxAgeMs` ago, as this driver sees
+ * them; null when there is no such list (never read, read for another connection, or too old).
  */
-export async function cachedStations(db: Db, userId: number, app: App, maxAgeMs: number, now: number): Promise<StationInfo[] | null> {
+export async function cachedStations(
+  db: Db,
+  user: { id: number; app: App; phone: string | null },
+  maxAgeMs: number,
+  now: number,
+): Promise<DriverStation[] | null> {
   const account = await db
     .select({ app: platformAccounts.app, stationIds: platformAccounts.stationIds, fetchedAt: platformAccounts.stationsFetchedAt })
     .from(platformAccounts)
-    .where(eq(platformAccounts.userId, userId))
+    .where(eq(platformAccounts.userId, user.id))
     .get();
-  if (!account || account.app !== app || !account.stationIds || account.fetchedAt === null || now - account.fetchedAt >= maxAgeMs) return null;
-  if (account.stationIds.length === 0) return [];
-  return db
-    .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
-    .from(stations)
-    .where(and(eq(stations.app, app), inArray(stations.id, jsonList(account.stationIds))));
+  if (!account || account.app !== user.app || !account.stationIds || account.fetchedAt === null || now - account.fetchedAt >= maxAgeMs) return null;
+  return driverStations(db, user.id, user.app, user.phone, account.stationIds);
 }

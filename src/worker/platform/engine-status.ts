@@ -8,6 +8,9 @@ import type { DriverProfile } from "./driver-store";
 import { PlatformError, type PlatformErrorKind } from "./platform";
 import type { SearchPlan } from "./search-plan";
 
+/** A won block the platform's schedule does not list yet: no id to forfeit or check in with (the result's message). */
+export const NOT_SCHEDULED_YET = "not_scheduled_yet";
+
 export type StopReason = "driver" | "expired" | "disconnected" | "setup";
 
 export type PlatformResult<T> =

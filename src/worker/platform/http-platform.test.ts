@@ -1,16 +1,20 @@
 /**
- * The real HTTP adapter against the fake platform over HTTP (test/fake-platform): every test gets
- * a private world (/t/<tenant>), so configuration and faults never leak between tests.
+ * Spark's modelled adapter against the fake platform over HTTP (test/fake-platform, under /spark):
+ * every test gets a private world (/t/<tenant>), so configuration and faults never leak between
+ * tests. Flex's adapter has its own tests (flex-platform.test.ts).
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HttpPlatform } from "./http-platform";
-import { PlatformError } from "./platform";
+import { PlatformError, type PlatformOffer } from "./platform";
 import { controlOf, newWorld } from "./test-platform";
 
 function adapter(base: string, options: Partial<ConstructorParameters<typeof HttpPlatform>[0]> = {}) {
-  return new HttpPlatform({ baseUrl: `${base}/flex`, timeoutMs: 400, ...options });
+  return new HttpPlatform({ baseUrl: `${base}/spark`, timeoutMs: 400, ...options });
 }
+
+/** The offer an accept names (Spark's modelled accept reads only its id). */
+const offer = (id: string): PlatformOffer => ({ id, stationId: "BEN-C", startsAt: 0, endsAt: 1, payCents: 0, expiresAt: 1, hidden: false });
 
 async function connected(challenge: "none" | "code" | "approval" = "none") {
   const world = await newWorld();
@@ -118,25 +122,25 @@ describe("capacity calls", () => {
   it("lists eligible stations with their zones", async () => {
     const { platform, tokens } = await signedIn();
     const stations = await platform.stations(tokens.accessToken);
-    expect(stations).toContainEqual({ id: "DLA7", name: "DLA7 Hawthorne", region: "Los Angeles", timeZone: "America/Los_Angeles" });
-    expect(new Set(stations.map((s) => s.timeZone)).size).toBeGreaterThan(3);
+    expect(stations).toContainEqual({ id: "BEN-C", name: "Bentonville Central", group: "Arkansas", timeZone: "America/Chicago" });
+    expect(new Set(stations.map((s) => s.timeZone)).size).toBeGreaterThan(2);
   });
 
   it("lists offers in ms and cents, only for the stations asked, and accepts one: won, then gone for anyone", async () => {
     const { world, platform, tokens } = await signedIn();
     const startsAt = Date.parse("2030-01-07T15:00:00Z");
     const [id, other] = await world.offers([
-      { serviceAreaId: "DLA7", startsAt, endsAt: startsAt + 3 * 3_600_000, payCents: 7250 },
-      { serviceAreaId: "DCH1", startsAt, endsAt: startsAt + 3_600_000, payCents: 3000 },
+      { app: "spark", serviceAreaId: "BEN-C", startsAt, endsAt: startsAt + 3 * 3_600_000, payCents: 7250 },
+      { app: "spark", serviceAreaId: "PHX-W", startsAt, endsAt: startsAt + 3_600_000, payCents: 3000 },
     ]);
-    const offers = await platform.offers(tokens.accessToken, ["DLA7"]);
+    const offers = await platform.offers(tokens.accessToken, ["BEN-C"]);
     expect(offers).toEqual([
-      { id, stationId: "DLA7", startsAt, endsAt: startsAt + 3 * 3_600_000, payCents: 7250, expiresAt: expect.any(Number), hidden: false },
+      { id, stationId: "BEN-C", startsAt, endsAt: startsAt + 3 * 3_600_000, payCents: 7250, expiresAt: expect.any(Number), hidden: false },
     ]);
-    const outcome = await platform.accept(tokens.accessToken, id!);
-    expect(outcome).toMatchObject({ kind: "won", block: { offerId: id, stationId: "DLA7", startsAt, payCents: 7250, arrivedAt: null } });
-    expect(await platform.accept(tokens.accessToken, id!)).toEqual({ kind: "gone" });
-    expect(await platform.offers(tokens.accessToken, ["DLA7", "DCH1"])).toMatchObject([{ id: other }]);
+    const outcome = await platform.accept(tokens.accessToken, offer(id!));
+    expect(outcome).toMatchObject({ kind: "won", block: { offerId: id, stationId: "BEN-C", startsAt, payCents: 7250, arrivedAt: null } });
+    expect(await platform.accept(tokens.accessToken, offer(id!))).toEqual({ kind: "gone" });
+    expect(await platform.offers(tokens.accessToken, ["BEN-C", "PHX-W"])).toMatchObject([{ id: other }]);
     const blocks = await platform.scheduledBlocks(tokens.accessToken);
     expect(blocks.map((b) => b.offerId)).toEqual([id]);
   });
@@ -144,9 +148,9 @@ describe("capacity calls", () => {
   it("an expired offer is gone", async () => {
     const { world, platform, tokens } = await signedIn();
     const [id] = await world.offers([
-      { serviceAreaId: "DLA7", startsAt: Date.now() + 7_200_000, endsAt: Date.now() + 10_800_000, payCents: 5000, expiresInMs: -1 },
+      { app: "spark", serviceAreaId: "BEN-C", startsAt: Date.now() + 7_200_000, endsAt: Date.now() + 10_800_000, payCents: 5000, expiresInMs: -1 },
     ]);
-    expect(await platform.accept(tokens.accessToken, id!)).toEqual({ kind: "gone" });
+    expect(await platform.accept(tokens.accessToken, offer(id!))).toEqual({ kind: "gone" });
   });
 
   it("forfeits a future block and checks in near its start", async () => {
@@ -154,19 +158,19 @@ describe("capacity calls", () => {
     const soon = Date.now() + 30 * 60_000;
     const later = Date.now() + 5 * 3_600_000;
     const [near, far] = await world.offers([
-      { serviceAreaId: "DLA7", startsAt: soon, endsAt: soon + 3_600_000, payCents: 4000 },
-      { serviceAreaId: "DLA7", startsAt: later, endsAt: later + 3_600_000, payCents: 4000 },
+      { app: "spark", serviceAreaId: "BEN-C", startsAt: soon, endsAt: soon + 3_600_000, payCents: 4000 },
+      { app: "spark", serviceAreaId: "BEN-C", startsAt: later, endsAt: later + 3_600_000, payCents: 4000 },
     ]);
-    const a = await platform.accept(tokens.accessToken, near!);
-    const b = await platform.accept(tokens.accessToken, far!);
+    const a = await platform.accept(tokens.accessToken, offer(near!));
+    const b = await platform.accept(tokens.accessToken, offer(far!));
     if (a.kind !== "won" || b.kind !== "won") throw new Error("expected wins");
-    const arrived = await platform.checkIn(tokens.accessToken, a.block.id);
+    const arrived = await platform.checkIn(tokens.accessToken, a.block.id!);
     expect(arrived.arrivedAt).toBeGreaterThan(0);
-    const early = await rejection(platform.checkIn(tokens.accessToken, b.block.id));
+    const early = await rejection(platform.checkIn(tokens.accessToken, b.block.id!));
     expect(early).toMatchObject({ kind: "rejected", status: 409 });
-    await platform.forfeit(tokens.accessToken, b.block.id);
+    await platform.forfeit(tokens.accessToken, b.block.id!);
     expect((await platform.scheduledBlocks(tokens.accessToken)).map((x) => x.id)).toEqual([a.block.id]);
-    expect((await rejection(platform.forfeit(tokens.accessToken, b.block.id))).status).toBe(404);
+    expect((await rejection(platform.forfeit(tokens.accessToken, b.block.id!))).status).toBe(404);
   });
 });
 
@@ -175,8 +179,8 @@ describe("rate limits and faults", () => {
     const { world, tokens } = await signedIn();
     const engine = adapter(world.base, { rateLimitRetries: 0 });
     await world.control("config", { offersRate: 0.5, offersBurst: 1 });
-    await engine.offers(tokens.accessToken, ["DLA7"]);
-    const err = await rejection(engine.offers(tokens.accessToken, ["DLA7"]));
+    await engine.offers(tokens.accessToken, ["BEN-C"]);
+    const err = await rejection(engine.offers(tokens.accessToken, ["BEN-C"]));
     expect(err).toMatchObject({ kind: "rate_limited", retryAfterMs: 2000 });
     expect((await world.stats()).drivers).toMatchObject({ [Object.keys((await world.stats()).drivers)[0]!]: { polls: 2, overLimit: 1 } });
   });
@@ -191,7 +195,7 @@ describe("rate limits and faults", () => {
         { kind: "429", retryAfter: 2 },
       ],
     });
-    expect(await platform.offers(tokens.accessToken, ["DLA7"])).toEqual([]);
+    expect(await platform.offers(tokens.accessToken, ["BEN-C"])).toEqual([]);
     // Each Retry-After waited as asked, then the call went through.
     expect(waits).toEqual([1000, 2000]);
   });
@@ -199,14 +203,14 @@ describe("rate limits and faults", () => {
   it("does not wait longer than it may: a long Retry-After is handed back at once", async () => {
     const { world, platform, tokens } = await signedIn();
     await world.control("config", { script: [{ kind: "429", retryAfter: 30 }] });
-    expect(await rejection(platform.offers(tokens.accessToken, ["DLA7"]))).toMatchObject({ kind: "rate_limited", retryAfterMs: 30_000 });
+    expect(await rejection(platform.offers(tokens.accessToken, ["BEN-C"]))).toMatchObject({ kind: "rate_limited", retryAfterMs: 30_000 });
   });
 
   it("5xx answers and time-outs are 'unavailable'", async () => {
     const { world, platform, tokens } = await signedIn();
     await world.control("config", { script: [{ kind: "5xx", status: 502 }, { kind: "timeout" }] });
-    expect(await rejection(platform.offers(tokens.accessToken, ["DLA7"]))).toMatchObject({ kind: "unavailable", status: 502 });
-    const err = await rejection(platform.offers(tokens.accessToken, ["DLA7"]));
+    expect(await rejection(platform.offers(tokens.accessToken, ["BEN-C"]))).toMatchObject({ kind: "unavailable", status: 502 });
+    const err = await rejection(platform.offers(tokens.accessToken, ["BEN-C"]));
     expect(err.kind).toBe("unavailable");
     expect(err.message).toMatch(/400 ms/);
   });

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { callProvider, readJson, retryAfterSeconds } from "../providers/http-call";
+import { FlexPlatform, type FlexPlatformOptions } from "./flex-platform";
 import {
   type AcceptOutcome,
   type ApprovalStep,
   type DeliveryPlatform,
+  type ModelledSignIn,
   PlatformError,
   type PlatformOffer,
   type PlatformStation,
@@ -70,8 +72,12 @@ export type HttpPlatformOptions = {
 
 type Call = { method: "GET" | "POST"; path: string; body?: unknown; accessToken?: string };
 
-/** The real adapter: JSON over HTTPS with a hard time-out per call, 429s honoured with back-off. */
-export class HttpPlatform implements DeliveryPlatform {
+/**
+ * Spark's adapter: a modelled protocol (nothing public describes Spark's API; docs/engine.md),
+ * JSON over HTTPS with a hard time-out per call, 429s honoured with back-off, email and password
+ * sign-in with a code or an approval.
+ */
+export class HttpPlatform implements DeliveryPlatform, ModelledSignIn {
   private readonly base: string;
   private readonly retries: number;
   private readonly maxWait: number;
@@ -179,7 +185,7 @@ export class HttpPlatform implements DeliveryPlatform {
     const res = await this.send({ method: "GET", path: "/eligibleServiceAreas", accessToken });
     if (!res.ok) throw await this.failure(res, "The platform refused the access token");
     const answer = await this.parse(res, stationsAnswer);
-    return answer.serviceAreas.map((s) => ({ id: s.serviceAreaId, name: s.name, region: s.region, timeZone: s.timeZone }));
+    return answer.serviceAreas.map((s) => ({ id: s.serviceAreaId, name: s.name, group: s.region, timeZone: s.timeZone }));
   }
 
   async offers(accessToken: string, stationIds: string[]): Promise<PlatformOffer[]> {
@@ -202,8 +208,8 @@ export class HttpPlatform implements DeliveryPlatform {
     }));
   }
 
-  async accept(accessToken: string, offerId: string): Promise<AcceptOutcome> {
-    const res = await this.send({ method: "POST", path: "/AcceptOffer", accessToken, body: { offerId } });
+  async accept(accessToken: string, offer: PlatformOffer): Promise<AcceptOutcome> {
+    const res = await this.send({ method: "POST", path: "/AcceptOffer", accessToken, body: { offerId: offer.id } });
     if (res.status === 410 || res.status === 404) {
       await res.body?.cancel();
       return { kind: "gone" };
@@ -229,18 +235,48 @@ export class HttpPlatform implements DeliveryPlatform {
     if (!res.ok) throw await this.failure(res, "The platform refused the access token");
     return toBlock((await this.parse(res, z.object({ block: blockShape }))).block);
   }
+
+  /** The modelled platform has no device to deregister: the tokens are simply dropped. */
+  async deregister(): Promise<void> {}
 }
 
-/** The platform a driver of `app` uses, per the settings (base URL and time-out). */
-export function platformFor(
-  env: Pick<Env, "FLEX_PLATFORM_API_BASE" | "SPARK_PLATFORM_API_BASE" | "PLATFORM_TIMEOUT_MS">,
-  app: "flex" | "spark",
-  options: Partial<HttpPlatformOptions> = {},
-) {
+type PlatformEnv = Pick<
+  Env,
+  "FLEX_IDENTITY_BASE" | "FLEX_CAPACITY_BASE" | "FLEX_APP_BUILD" | "FLEX_APP_VERSION" | "SPARK_PLATFORM_API_BASE" | "PLATFORM_TIMEOUT_MS"
+>;
+
+function timeoutOf(env: Pick<Env, "PLATFORM_TIMEOUT_MS">) {
   const timeout = Number(env.PLATFORM_TIMEOUT_MS);
-  return new HttpPlatform({
-    baseUrl: app === "flex" ? env.FLEX_PLATFORM_API_BASE : env.SPARK_PLATFORM_API_BASE,
-    timeoutMs: Number.isFinite(timeout) && timeout >= 100 ? timeout : 5000,
+  return Number.isFinite(timeout) && timeout >= 100 ? timeout : 5000;
+}
+
+/** Flex's adapter per the settings (identity and capacity bases, the app's build and version). */
+export function flexPlatform(env: PlatformEnv, options: Partial<FlexPlatformOptions> = {}) {
+  return new FlexPlatform({
+    identityBase: env.FLEX_IDENTITY_BASE,
+    capacityBase: env.FLEX_CAPACITY_BASE,
+    appBuild: env.FLEX_APP_BUILD,
+    appVersion: env.FLEX_APP_VERSION,
+    timeoutMs: timeoutOf(env),
     ...options,
   });
+}
+
+/** Spark's modelled adapter per the settings. */
+export function sparkPlatform(env: PlatformEnv, options: Partial<HttpPlatformOptions> = {}) {
+  return new HttpPlatform({ baseUrl: env.SPARK_PLATFORM_API_BASE, timeoutMs: timeoutOf(env), ...options });
+}
+
+/**
+ * The platform a driver of `app` uses. `instanceId` is the account's (sealed with its tokens), read
+ * when a Flex capacity call goes out; `rateLimitRetries` is Spark's (Flex never retries a rate limit:
+ * calls during a lockout prolong it).
+ */
+export function platformFor(
+  env: PlatformEnv,
+  app: "flex" | "spark",
+  options: { rateLimitRetries?: number; instanceId?: () => string | null } = {},
+): DeliveryPlatform {
+  if (app === "flex") return flexPlatform(env, options.instanceId ? { instanceId: options.instanceId } : {});
+  return sparkPlatform(env, options.rateLimitRetries === undefined ? {} : { rateLimitRetries: options.rateLimitRetries });
 }

@@ -194,9 +194,22 @@ export class OfferHistory {
       .map((r) => ({ offerId: r.platform_offer_id, blockId: r.block_id, startsAt: r.starts_at, endsAt: r.ends_at }));
   }
 
-  /** Marks a won block given back or checked in; D1's copy follows with the next shareWon. */
-  update(id: number, change: { forfeitedAt?: number; arrivedAt?: number }) {
+  /** Won blocks not given back, not ended, whose platform id is not known yet (the schedule gives it). */
+  awaitingIds(now: number): { id: number; stationId: string; startsAt: number; endsAt: number }[] {
+    return this.sql
+      .exec<{ id: number; station_id: string; starts_at: number; ends_at: number }>(
+        "SELECT id, station_id, starts_at, ends_at FROM offers WHERE status = 'won' AND block_id IS NULL AND forfeited_at IS NULL AND starts_at >= ? AND ends_at > ? LIMIT 100",
+        now - 86_400_000,
+        now,
+      )
+      .toArray()
+      .map((r) => ({ id: r.id, stationId: r.station_id, startsAt: r.starts_at, endsAt: r.ends_at }));
+  }
+
+  /** Marks a won block given back or checked in, or gives it its platform id; D1's copy follows with the next shareWon. */
+  update(id: number, change: { forfeitedAt?: number; arrivedAt?: number; blockId?: string }) {
     this.version++;
+    if (change.blockId !== undefined) this.sql.exec("UPDATE offers SET block_id = ?, shared_at = NULL WHERE id = ?", change.blockId, id);
     if (change.forfeitedAt !== undefined) this.sql.exec("UPDATE offers SET forfeited_at = ?, shared_at = NULL WHERE id = ?", change.forfeitedAt, id);
     if (change.arrivedAt !== undefined) this.sql.exec("UPDATE offers SET arrived_at = ?, shared_at = NULL WHERE id = ?", change.arrivedAt, id);
   }

@@ -9,8 +9,10 @@ import type { DriverFilters } from "../../shared/driver-filters";
 import { driverFilters, users } from "../db/schema";
 import { db, seedUser } from "../test/fixtures";
 import { saveConnection, saveStations } from "./driver-store";
-import { platformFor } from "./http-platform";
-import { type Fault, worldAt } from "./test-platform";
+import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "./flex-sign-in";
+import { flexPlatform, sparkPlatform } from "./http-platform";
+import type { PlatformAccount, PlatformTokens } from "./platform";
+import { type Fault, landingAfterSignIn, worldAt } from "./test-platform";
 
 let drivers = 0;
 
@@ -33,22 +35,69 @@ const anyTime = () => [
 
 export const defaultWorld = () => worldAt(env.FAKE_PLATFORM_URL);
 
+/** Station codes whose area the station table puts in a zone (station-zones.ts): a test station named with one gets that zone. */
+const PREFIX_OF_ZONE: Record<string, string> = {
+  "America/New_York": "DNY",
+  "America/Los_Angeles": "DLA",
+  "America/Denver": "DDV",
+  "America/Chicago": "DCH",
+  "America/Phoenix": "DPX",
+  "America/Toronto": "DYY",
+};
+
+/**
+ * Connects an account of the fake platform's default world as the product does: Flex through its
+ * sign-in page and a device registration (the device sealed with the tokens), Spark with its
+ * modelled email-and-password sign-in.
+ */
+export async function platformConnection(app: "flex" | "spark", email: string, password = "pw"): Promise<{ account: PlatformAccount; tokens: PlatformTokens }> {
+  if (app === "spark") {
+    const step = await sparkPlatform(env).signIn(email, password);
+    if (step.kind !== "tokens") throw new Error("expected tokens");
+    return { account: { customerId: email, name: email }, tokens: step.tokens };
+  }
+  const verifier = newCodeVerifier();
+  const serial = newDeviceSerial();
+  const landing = readLanding(
+    env.FLEX_SIGN_IN_BASE,
+    await landingAfterSignIn(signInUrl(env.FLEX_SIGN_IN_BASE, await codeChallenge(verifier), serial, "en"), email, password),
+  );
+  if (!landing.ok) throw new Error(`no code on the landing page: ${landing.reason}`);
+  const { account, tokens } = await flexPlatform(env).register(landing.code, verifier, serial);
+  return { account, tokens: { ...tokens, device: { serial, instanceId: newInstanceId() } } };
+}
+
 export async function connectedDriver(options: TestDriverOptions = {}) {
   const app = options.app ?? "flex";
   const tag = `${Date.now().toString(36)}${(drivers++).toString(36)}${Math.random().toString(36).slice(2, 6)}`.toUpperCase();
   const zones = options.zones ?? ["America/New_York"];
-  const stations = zones.map((timeZone, i) => ({ serviceAreaId: `T${tag}-${i}`, name: `Test ${tag} ${i}`, region: `Region ${tag}`, timeZone }));
+  // Flex names its stations with a code ("Test … (DNY0)"), whose area gives the zone; Spark's modelled areas carry theirs.
+  const stations = zones.map((timeZone, i) =>
+    app === "flex" && PREFIX_OF_ZONE[timeZone]
+      ? {
+          serviceAreaId: `T${tag}-${i}`,
+          name: `Test ${tag} ${i} (${PREFIX_OF_ZONE[timeZone]}${i % 10}) - Amazon.com`,
+          region: null,
+          timeZone: null,
+          zone: timeZone,
+        }
+      : { serviceAreaId: `T${tag}-${i}`, name: `Test ${tag} ${i}`, region: `Region ${tag}`, timeZone, zone: timeZone },
+  );
   const world = defaultWorld();
   await world.control("stations", { app, stations });
   const email = `driver-${tag.toLowerCase()}@example.com`;
-  const { driverId } = (await world.control("accounts", {
+  const {
+    driverId,
+    customerId,
+    name: accountName,
+  } = (await world.control("accounts", {
     email,
     password: "pw",
     stations: stations.map((s) => s.serviceAreaId),
     offersRate: options.offersRate === undefined ? null : options.offersRate,
     ...(options.offersBurst !== undefined ? { offersBurst: options.offersBurst } : {}),
     faults: options.faults ?? [],
-  })) as { driverId: string };
+  })) as { driverId: string; customerId: string; name: string };
   const user = await seedUser({
     app,
     expirationAt: Date.now() + 7 * 86_400_000,
@@ -59,14 +108,13 @@ export async function connectedDriver(options: TestDriverOptions = {}) {
   });
   const now = Date.now();
   if (options.connect !== false) {
-    const step = await platformFor(env, app).signIn(email, "pw");
-    if (step.kind !== "tokens") throw new Error("expected tokens");
-    await saveConnection(db, env.MFA_ENCRYPTION_KEY, user.id, app, email, step.tokens, now);
+    const { account, tokens } = await platformConnection(app, email);
+    await saveConnection(db, env.MFA_ENCRYPTION_KEY, user.id, app, account, tokens, now);
   }
   await saveStations(
     db,
     app,
-    stations.map((s) => ({ id: s.serviceAreaId, name: s.name, region: s.region, timeZone: s.timeZone })),
+    stations.map((s) => ({ id: s.serviceAreaId, name: s.timeZone ? s.name : s.name.replace(/ - Amazon\.com$/, ""), group: s.region, timeZone: s.timeZone })),
     now,
   );
   const filters: DriverFilters = {
@@ -93,5 +141,15 @@ export async function connectedDriver(options: TestDriverOptions = {}) {
   };
   await db.insert(driverFilters).values({ userId: user.id, ...filters });
   const row = await db.select().from(users).where(eq(users.id, user.id)).get();
-  return { user: { ...user, ...row! }, email, driverId, stations: stations.map((s) => s.serviceAreaId), world, app };
+  return {
+    user: { ...user, ...row! },
+    email,
+    driverId,
+    // What platform_accounts names the account by: Flex's registration gives the fake's customer id and name; Spark's modelled sign-in the email.
+    customerId: app === "flex" ? customerId : email,
+    accountName: app === "flex" ? accountName : email,
+    stations: stations.map((s) => s.serviceAreaId),
+    world,
+    app,
+  };
 }

@@ -86,9 +86,9 @@ export function testProfile(now: number, change: ProfileChange = {}): DriverProf
       smsOptOut: false,
       ...user,
     },
-    account: account === null ? null : { email: "d@example.com", sealedTokens },
+    account: account === null ? null : { accountName: "Driver", sealedTokens },
     filters,
-    stations: new Map(zones.map((timeZone, i) => [`S${i + 1}`, { id: `S${i + 1}`, name: `Station ${i + 1}`, region: "R", timeZone }])),
+    stations: new Map(zones.map((timeZone, i) => [`S${i + 1}`, { id: `S${i + 1}`, name: `Station ${i + 1}`, timeZone }])),
   };
 }
 

@@ -172,6 +172,7 @@ describe("withAccessToken", () => {
   function run(tokens: (string | null)[], call: (token: string) => Promise<string>) {
     const forced: boolean[] = [];
     const calls: string[] = [];
+    const ended: string[] = [];
     const result = withAccessToken(
       async (force) => {
         forced.push(force);
@@ -181,8 +182,9 @@ describe("withAccessToken", () => {
         calls.push(token);
         return call(token);
       },
+      async (why) => void ended.push(why),
     );
-    return { result, forced, calls };
+    return { result, forced, calls, ended };
   }
   const refused = () => Promise.reject(new PlatformError("refused", "401"));
 
@@ -194,12 +196,13 @@ describe("withAccessToken", () => {
   it("a refused token is refreshed by force and the call made once more", async () => {
     const r = run(["t1", "t2"], (t) => (t === "t1" ? refused() : Promise.resolve(`ok ${t}`)));
     expect(await r.result).toBe("ok t2");
-    expect(r).toMatchObject({ forced: [false, true], calls: ["t1", "t2"] });
+    expect(r).toMatchObject({ forced: [false, true], calls: ["t1", "t2"], ended: [] });
   });
-  it("refused twice: the second refusal is the answer", async () => {
+  it("refused twice: the connection ends, and the second refusal is the answer", async () => {
     const r = run(["t1", "t2"], refused);
     await expect(r.result).rejects.toMatchObject({ kind: "refused", message: "401" });
     expect(r.calls).toEqual(["t1", "t2"]);
+    expect(r.ended).toEqual(["401"]);
   });
   it("no token: not connected, and no call", async () => {
     const r = run([], async () => "ok");

@@ -31,6 +31,17 @@ export class PlatformTokenHolder {
     this.tokens = null;
   }
 
+  /** The account's instance id, sealed with the tokens (known once they were opened). */
+  instanceId(): string | null {
+    return this.tokens?.device?.instanceId ?? null;
+  }
+
+  /** The tokens held (opened from `sealed` when none are): what deregistering the device needs. */
+  async current(sealed: string | null | undefined): Promise<PlatformTokens | null> {
+    if (!this.tokens && sealed) this.tokens = await this.open(sealed);
+    return this.tokens;
+  }
+
   /** A current access token; `force` refreshes even one far from expiry (the platform refused it). */
   async accessToken(sealed: string | null | undefined, platform: DeliveryPlatform, now: number, force = false): Promise<TokenAnswer> {
     if (!this.tokens) {
@@ -39,7 +50,9 @@ export class PlatformTokenHolder {
     }
     if (!force && this.tokens.accessExpiresAt - now > REFRESH_MARGIN_MS) return { kind: "token", accessToken: this.tokens.accessToken };
     try {
-      this.tokens = await platform.refresh(this.tokens.refreshToken);
+      // The device made at connecting stays with the account's tokens.
+      const device = this.tokens.device;
+      this.tokens = { ...(await platform.refresh(this.tokens.refreshToken)), ...(device ? { device } : {}) };
       await this.save(this.tokens, now);
       return { kind: "token", accessToken: this.tokens.accessToken };
     } catch (error) {
@@ -53,9 +66,15 @@ export class PlatformTokenHolder {
 
 /**
  * Runs a call with a current access token, and once more with a refreshed one if the platform
- * refuses it; `accessToken` answers null when there is none (the connection is over).
+ * refuses it (Flex: a 403); `accessToken` answers null when there is none (the connection is
+ * over). Refused again right after a good refresh, the connection is over too: `refusedAgain` ends
+ * it, and the refusal is thrown on.
  */
-export async function withAccessToken<T>(accessToken: (force: boolean) => Promise<string | null>, call: (token: string) => Promise<T>): Promise<T> {
+export async function withAccessToken<T>(
+  accessToken: (force: boolean) => Promise<string | null>,
+  call: (token: string) => Promise<T>,
+  refusedAgain: (why: string) => Promise<void>,
+): Promise<T> {
   const token = await accessToken(false);
   if (!token) throw new PlatformError("refused", NOT_CONNECTED);
   try {
@@ -64,6 +83,11 @@ export async function withAccessToken<T>(accessToken: (force: boolean) => Promis
     if (!(err instanceof PlatformError) || err.kind !== "refused") throw err;
     const renewed = await accessToken(true);
     if (!renewed) throw new PlatformError("refused", NOT_CONNECTED);
-    return call(renewed);
+    try {
+      return await call(renewed);
+    } catch (again) {
+      if (again instanceof PlatformError && again.kind === "refused") await refusedAgain(again.message);
+      throw again;
+    }
   }
 }

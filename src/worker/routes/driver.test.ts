@@ -9,6 +9,7 @@ import { driverFilters, offers, platformAccounts, platformSignIns, users } from 
 import { captureSessionOf } from "../platform/capture";
 import { connectedDriver, defaultWorld } from "../platform/test-driver";
 import { waitForRecords } from "../platform/test-engine";
+import { connectThroughPage } from "../platform/test-platform";
 import { resellerWithClient } from "../test/billing-fixtures";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin, uniqueAddress } from "../test/fixtures";
 
@@ -19,18 +20,22 @@ afterEach(async () => {
 });
 
 let accounts = 0;
-/** A driver signed in to Blockpilot, with a platform account (not yet connected) in the fake's default world. */
+/**
+ * A Spark driver signed in to Blockpilot, with a platform account (not yet connected) in the fake's
+ * default world: Spark keeps the modelled email-and-password sign-in (Flex's hand-off through the
+ * platform's page is in driver-connection.test.ts).
+ */
 async function newDriver(challenge: "none" | "code" | "approval" = "none", user: Parameters<typeof seedUser>[0] = {}) {
   const email = `route-${Date.now().toString(36)}-${accounts++}@example.com`;
   await defaultWorld().control("accounts", { email, password: "platform-pw", challenge, offersRate: null });
-  const row = await seedUser({ expirationAt: Date.now() + 7 * 86_400_000, goodStanding: true, ...user });
+  const row = await seedUser({ app: "spark", expirationAt: Date.now() + 7 * 86_400_000, goodStanding: true, ...user });
   const { idToken } = await signIn(row);
   return { user: row, email, token: idToken };
 }
 
 const userRow = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
 
-describe("connecting the platform account", () => {
+describe("connecting a Spark account (the modelled sign-in)", () => {
   it("without a challenge: connected at once, tokens sealed and never answered", async () => {
     const d = await newDriver();
     const res = await call("/api/driver/connection", { token: d.token, body: { email: d.email, password: "platform-pw" } });
@@ -48,7 +53,7 @@ describe("connecting the platform account", () => {
     expect(stored?.sealedTokens).not.toContain(opened.refreshToken);
     expect(JSON.stringify(stored)).not.toContain("platform-pw");
     const status = await json(await call("/api/driver/connection", { token: d.token }));
-    expect(status).toMatchObject({ connected: true, email: d.email, pending: null });
+    expect(status).toMatchObject({ connected: true, accountName: d.email, pending: null });
     expect(JSON.stringify(status)).not.toMatch(/accessToken|refreshToken|sealed/);
   });
 
@@ -230,7 +235,7 @@ describe("limits on what reaches the platform", () => {
   it("connecting needs a confirmed phone: an unconfirmed account's session is refused before the platform is asked", async () => {
     const email = `unconfirmed-${Date.now().toString(36)}-${accounts++}@example.com`;
     await defaultWorld().control("accounts", { email, password: "platform-pw", offersRate: null });
-    const user = await seedUser({ phoneVerified: false });
+    const user = await seedUser({ app: "spark", phoneVerified: false });
     const { family } = await startRefreshFamily(db, user.id, { passedTotp: false });
     const token = await idTokenFor(env, user, family, Date.now());
     const res = await call("/api/driver/connection", { token, body: { email, password: "platform-pw" } });
@@ -295,7 +300,7 @@ describe("limits on what reaches the platform", () => {
     expect(await json(await call("/api/driver/stations", { token: idToken }))).toEqual(first);
     expect(await reads()).toBe(2);
     // Connecting (again, or another account) drops the list.
-    expect((await call("/api/driver/connection", { token: idToken, body: { email: d.email, password: "pw" } })).status).toBe(200);
+    expect(await connectThroughPage(idToken, d.email, "pw")).toEqual({ status: "connected" });
     expect(await json(await call("/api/driver/stations", { token: idToken }))).toEqual(first);
     expect(await reads()).toBe(3);
   });
@@ -339,7 +344,7 @@ describe("limits on what reaches the platform", () => {
     const won = ((await json(await call("/api/driver/offers?status=won", { token: idToken }))).rows as { id: number }[])[0];
     const asked = async () => {
       const calls = await d.world.calls(d.email);
-      return (calls["POST /schedule/blocks/:id/arrive"] ?? 0) + (calls["POST /schedule/blocks/:id/forfeit"] ?? 0);
+      return (calls["POST /schedule/blocks/:id/arrive"] ?? 0) + (calls["DELETE /schedule/blocks/:id"] ?? 0);
     };
     const { limit } = RATE_LIMITS.platformBlockActionPerUser;
     for (let i = 0; i < limit; i++) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
@@ -10,17 +10,30 @@ import { clientAddress, limitFor } from "../auth/rate-limit";
 import type { SessionUser } from "../auth/session-user";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";
-import { driverFilters, platformAccounts, platformSignIns, resellers, stations, users } from "../db/schema";
+import { driverFilters, platformAccounts, platformSignIns, resellers, users } from "../db/schema";
 import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "../driver/dashboard";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
-import { answerConnectionCode, cancelConnection, checkConnectionApproval, enforcePlatformLimits, startConnection, unwrap } from "../platform/connection";
+import {
+  answerConnectionCode,
+  cancelConnection,
+  checkConnectionApproval,
+  enforcePlatformLimits,
+  finishFlexSignIn,
+  startConnection,
+  startFlexSignIn,
+  unwrap,
+} from "../platform/connection";
 import { cachedStations } from "../platform/driver-store";
+import { NOT_SCHEDULED_YET, type PlatformResult } from "../platform/engine-status";
+import { type DriverStation, driverStations, isChoosableZone, setDriverZone, zoneChoices } from "../platform/station-catalogue";
 import { validate } from "../validate";
 
 /** Attempt ids are 18 random bytes in base64url (platform/connection.ts). */
 const attemptParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{24}$/, "Unknown sign-in") });
 const offerParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const stationParam = z.object({ id: z.string().min(1).max(200) });
+const landingBody = z.object({ attemptId: attemptParam.shape.id, landingUrl: z.string().min(1, "required").max(4096) });
 /** A week: the date (YYYY-MM-DD) of any day in it; the calendar shows Monday to Sunday around it. */
 const weekQuery = z.object({
   week: z
@@ -40,11 +53,27 @@ const CALENDAR_LIMIT = 200;
 const STATIONS_CACHE_MS = 12 * 3_600_000;
 
 /** Stations in the order the settings screen groups them; a platform lists a few hundred at most, and the bound keeps the answer small whatever it sends. */
-function stationList(list: { id: string; name: string; region: string; timeZone: string }[]) {
-  return [...list]
-    .sort((a, b) => a.region.localeCompare(b.region) || a.name.localeCompare(b.name))
-    .slice(0, 1000)
-    .map((s) => ({ id: s.id, name: s.name, region: s.region, timeZone: s.timeZone }));
+function stationList(list: DriverStation[]) {
+  return [...list].sort((a, b) => a.group.localeCompare(b.group) || a.name.localeCompare(b.name)).slice(0, 1000);
+}
+
+/** The stations answer: this driver's view of them, and the zones they may choose for one without. */
+const stationsAnswer = (user: SessionUser, list: DriverStation[]) => ({ app: user.app, stations: stationList(list), zoneChoices: zoneChoices(user.phone) });
+
+/** One station the platform listed for this driver, as they see it; 404 for any other. */
+async function listedStation(db: Db, user: SessionUser, id: string): Promise<DriverStation> {
+  const account = await db.select({ stationIds: platformAccounts.stationIds }).from(platformAccounts).where(eq(platformAccounts.userId, user.id)).get();
+  if (!account?.stationIds?.includes(id)) throw new ApiError("not_found", "No such station");
+  const [station] = await driverStations(db, user.id, user.app, user.phone, [id]);
+  if (!station) throw new ApiError("not_found", "No such station");
+  return station;
+}
+
+/** Won, but the platform's schedule does not list the block yet: its id (what a forfeit or check-in names) is unknown. A 409. */
+function notScheduledYet<T>(result: PlatformResult<T>): PlatformResult<T> {
+  if (!result.ok && result.message === NOT_SCHEDULED_YET)
+    throw new ApiError("conflict", "The platform has not scheduled this block yet: try again in a minute", { details: { reason: NOT_SCHEDULED_YET } });
+  return result;
 }
 
 function deps(c: { var: { db: Db; user: SessionUser }; env: Env }) {
@@ -76,21 +105,13 @@ async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: Pic
     payCents,
     arrivedAt,
   }));
-  const stationRows =
-    filters && filters.stations.length > 0
-      ? await db
-          .select({ id: stations.id, name: stations.name, region: stations.region, timeZone: stations.timeZone })
-          .from(stations)
-          .where(
-            and(
-              eq(stations.app, driver.app),
-              inArray(
-                stations.id,
-                filters.stations.map((s) => s.id),
-              ),
-            ),
-          )
-      : [];
+  const stationRows = await driverStations(
+    db,
+    driver.id,
+    driver.app,
+    driver.phone,
+    (filters?.stations ?? []).map((s) => s.id),
+  );
   return {
     driver: { name: driver.name, phoneNumber: driver.phone, app: driver.app },
     week: range.monday,
@@ -117,21 +138,43 @@ export const driverRoutes = new Hono<AppEnv>()
       db.select().from(platformAccounts).where(eq(platformAccounts.userId, c.var.user.id)).get(),
       db.select().from(platformSignIns).where(eq(platformSignIns.userId, c.var.user.id)).orderBy(desc(platformSignIns.createdAt)).get(),
     ]);
+    const live = attempt && attempt.expiresAt > Date.now() ? attempt : null;
     return c.json({
       connected: c.var.user.accountConnected && Boolean(account?.sealedTokens),
-      email: account?.email ?? null,
+      accountName: account?.accountName ?? null,
       connectedAt: account?.connectedAt ?? null,
       disconnectedAt: account?.disconnectedAt ?? null,
       disconnectReason: account?.disconnectReason ?? null,
-      pending:
-        attempt && attempt.expiresAt > Date.now()
-          ? { attemptId: attempt.id, kind: attempt.kind, destination: attempt.destination, email: attempt.email, expiresAt: attempt.expiresAt }
-          : null,
+      pending: !live
+        ? null
+        : live.kind === "handoff"
+          ? { attemptId: live.id, kind: live.kind, signInUrl: live.signInUrl ?? "", expiresAt: live.expiresAt }
+          : { attemptId: live.id, kind: live.kind, destination: live.destination, email: live.email ?? "", expiresAt: live.expiresAt },
     });
+  })
+  // Flex: the platform's own sign-in page for a new attempt, then the landing address pasted back.
+  .post("/connection/sign-in", async (c) => {
+    const user = c.var.user;
+    if (user.app !== "flex") throw new ApiError("conflict", "Spark accounts connect with their email and password", { details: { reason: "not_flex" } });
+    await enforcePlatformLimits(c.var.db, [
+      limitFor("platformConnectPerUser", String(user.id)),
+      limitFor("platformConnectPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
+    ]);
+    return c.json(await startFlexSignIn(deps(c), user.language === "es" ? "es" : "en"), 201);
+  })
+  .post("/connection/landing", validate("json", landingBody), async (c) => {
+    const user = c.var.user;
+    if (user.app !== "flex") throw new ApiError("conflict", "Spark accounts connect with their email and password", { details: { reason: "not_flex" } });
+    await enforcePlatformLimits(c.var.db, [limitFor("platformCodePerUser", String(user.id))]);
+    const { attemptId, landingUrl } = c.req.valid("json");
+    return c.json(await finishFlexSignIn(deps(c), attemptId, landingUrl));
   })
   .post("/connection", validate("json", z.object({ email: emailSchema, password: z.string().min(1, "required").max(256) })), async (c) => {
     // Open before payment (docs/product.md: connecting comes before paying), so these limits and the
     // confirmed phone (requireVerified) are what keep an unpaid account from testing credentials.
+    // Flex has no email-and-password sign-in: its drivers sign in on the platform's page.
+    if (c.var.user.app === "flex")
+      throw new ApiError("conflict", "Flex accounts connect through the platform's sign-in page", { details: { reason: "not_spark" } });
     await enforcePlatformLimits(c.var.db, [
       limitFor("platformConnectPerUser", String(c.var.user.id)),
       limitFor("platformConnectPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
@@ -162,26 +205,53 @@ export const driverRoutes = new Hono<AppEnv>()
   .get("/stations", async (c) => {
     const user = c.var.user;
     if (!user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
-    const cached = await cachedStations(c.var.db, user.id, user.app, STATIONS_CACHE_MS, Date.now());
-    if (cached) return c.json({ app: user.app, stations: stationList(cached) });
+    const cached = await cachedStations(c.var.db, user, STATIONS_CACHE_MS, Date.now());
+    if (cached) return c.json(stationsAnswer(user, cached));
     await enforcePlatformLimits(c.var.db, [limitFor("platformStationsPerUser", String(user.id))]);
     const list = unwrap(await captureSessionOf(c.env, user.id).stations(user.id));
-    return c.json({ app: user.app, stations: stationList(list) });
+    const seen = await driverStations(
+      c.var.db,
+      user.id,
+      user.app,
+      user.phone,
+      list.map((s) => s.id),
+    );
+    return c.json(stationsAnswer(user, seen));
+  })
+  // A driver's own zone for a station (theirs alone; the shared catalogue is unchanged), and back to the default.
+  .put(
+    "/stations/:id/time-zone",
+    validate("param", stationParam),
+    validate("json", z.object({ timeZone: z.string().max(64).refine(isChoosableZone, "unknown_zone") })),
+    async (c) => {
+      const user = c.var.user;
+      const { id } = c.req.valid("param");
+      await listedStation(c.var.db, user, id);
+      await setDriverZone(c.var.db, user.id, user.app, id, c.req.valid("json").timeZone, Date.now());
+      await captureSessionOf(c.env, user.id).reload(user.id);
+      return c.json({ station: await listedStation(c.var.db, user, id) });
+    },
+  )
+  .delete("/stations/:id/time-zone", validate("param", stationParam), async (c) => {
+    const user = c.var.user;
+    const { id } = c.req.valid("param");
+    await listedStation(c.var.db, user, id);
+    await setDriverZone(c.var.db, user.id, user.app, id, null, Date.now());
+    await captureSessionOf(c.env, user.id).reload(user.id);
+    return c.json({ station: await listedStation(c.var.db, user, id) });
   })
   .get("/filters", async (c) => c.json({ filters: await readFilters(c.var.db, c.var.user.id) }))
   .put("/filters", validate("json", driverFiltersSchema), async (c) => {
     const filters = c.req.valid("json");
     const db = c.var.db;
     const user = c.var.user;
-    // Every station must be one the platform listed for this driver's app (so its zone is known).
+    // Every station must be one the platform listed for this driver's app, with a zone this driver's filters can be read in.
     const ids = filters.stations.map((s) => s.id);
-    const known = await db
-      .select({ n: count() })
-      .from(stations)
-      .where(and(eq(stations.app, user.app), inArray(stations.id, ids)))
-      .get();
-    if ((known?.n ?? 0) !== ids.length)
+    const known = await driverStations(db, user.id, user.app, user.phone, ids);
+    if (known.length !== new Set(ids).size)
       throw new ApiError("validation_failed", "stations: unknown_station", { details: [{ path: "stations", message: "unknown_station" }] });
+    if (known.some((s) => s.timeZone === null))
+      throw new ApiError("validation_failed", "stations: zone_needed", { details: [{ path: "stations", message: "zone_needed" }] });
     const now = Date.now();
     await db.batch([
       db
@@ -206,20 +276,23 @@ export const driverRoutes = new Hono<AppEnv>()
     const user = c.var.user;
     const session = captureSessionOf(c.env, user.id);
     const block = await session.offer(user.id, c.req.valid("param").id);
-    if (block?.status !== "won" || !block.blockId || block.forfeitedAt) throw new ApiError("not_found", "No such block");
+    if (block?.status !== "won" || block.forfeitedAt) throw new ApiError("not_found", "No such block");
+    // No platform shows a public check-in call: it is modelled where configured, and not offered elsewhere.
+    if (c.env.PLATFORM_CHECK_IN !== "modelled")
+      throw new ApiError("conflict", "I've arrived is not available", { details: { reason: "check_in_unavailable" } });
     // docs/product.md: "I've arrived" only works while the system is on.
     if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
     await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
-    return c.json(unwrap(await session.checkInBlock(user.id, block.id)));
+    return c.json(unwrap(notScheduledYet(await session.checkInBlock(user.id, block.id))));
   })
   .post("/offers/:id/forfeit", validate("param", offerParam), async (c) => {
     const user = c.var.user;
     const session = captureSessionOf(c.env, user.id);
     const block = await session.offer(user.id, c.req.valid("param").id);
-    if (block?.status !== "won" || !block.blockId) throw new ApiError("not_found", "No such block");
+    if (block?.status !== "won") throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
     await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
-    return c.json(unwrap(await session.forfeitBlock(user.id, block.id)));
+    return c.json(unwrap(notScheduledYet(await session.forfeitBlock(user.id, block.id))));
   })
 
   // ---- Insights (src/worker/driver/insights.ts, worked out in the driver's engine object) ----

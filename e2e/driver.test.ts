@@ -14,6 +14,8 @@ import { signInOwner, type Tokens } from "./owner.ts";
 
 const platformUrl = process.env.E2E_PLATFORM_URL ?? "http://127.0.0.1:8789";
 const HOUR = 3_600_000;
+/** The fake platform's Chicago station (test/fake-platform/server.ts): its id is opaque, its code in its name. */
+const CHICAGO = "e5c6d3a7-dch1";
 
 let browser: Browser;
 let owner: Tokens;
@@ -123,7 +125,10 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await path(page, "/flex/settings");
   grantService(phone.e164);
   await page.getByRole("heading", { name: "Filters" }).waitFor();
-  await page.getByLabel("DCH1 Chicago").check();
+  // Listed by the platform's name without its " - Amazon.com", in its city's group, with its zone.
+  const chicago = page.getByRole("group", { name: /Chicago, IL/ });
+  await chicago.getByText("Time zone: Central Time (Chicago)").waitFor();
+  await chicago.getByLabel("Chicago (DCH1)").check();
   await page.getByLabel("Minimum block pay ($)").fill("50");
   for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
     await page.getByLabel(`${day} From`).fill("00:00");
@@ -142,8 +147,8 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
     method: "POST",
     body: JSON.stringify({
       offers: [
-        { app: "flex", serviceAreaId: "DCH1", startsAt, endsAt: startsAt + 3 * HOUR, payCents: 7200, expiresInMs: 120_000 },
-        { app: "flex", serviceAreaId: "DCH1", startsAt: startsAt + 5 * HOUR, endsAt: startsAt + 7 * HOUR, payCents: 4000, expiresInMs: 120_000 },
+        { app: "flex", serviceAreaId: CHICAGO, startsAt, endsAt: startsAt + 3 * HOUR, payCents: 7200, expiresInMs: 120_000 },
+        { app: "flex", serviceAreaId: CHICAGO, startsAt: startsAt + 5 * HOUR, endsAt: startsAt + 7 * HOUR, payCents: 4000, expiresInMs: 120_000 },
       ],
     }),
   });
@@ -153,7 +158,10 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await page.getByRole("switch", { name: /Search for blocks/ }).click();
   await page.getByText(/Searching 1 station until/).waitFor();
   const offers = page.locator(".offers-table");
-  await offers.locator("tr[data-status=won]").getByText("DCH1 Chicago").waitFor({ timeout: 60_000 });
+  await offers
+    .locator("tr[data-status=won]")
+    .getByText(/Chicago \(DCH1\)/)
+    .waitFor({ timeout: 60_000 });
   await offers.getByText("Pay $40 is under your $50 minimum").waitFor({ timeout: 60_000 });
   await page.getByRole("button", { name: "Won (1)" }).waitFor();
 
@@ -161,7 +169,10 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago", year: "numeric", month: "2-digit", day: "2-digit" }).format(startsAt);
   await page.goto(`/flex/calendar?week=${day}`);
   const label = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone: "UTC" }).format(Date.parse(`${day}T00:00:00Z`));
-  await page.getByRole("region", { name: label }).getByText("DCH1 Chicago").waitFor();
+  await page
+    .getByRole("region", { name: label })
+    .getByText(/Chicago \(DCH1\)/)
+    .waitFor();
   await page.getByRole("region", { name: label }).getByText("$72").waitFor();
 
   // The insights, opened directly: pre-rendered as well (the heading and the lead, its largest paint),

@@ -42,7 +42,17 @@ export function StationZone({ station, choices, onSaved, error }: Props) {
       toast.success(t("settings.zoneSaved"));
     } catch (err) {
       const wait = waitMessage(err);
-      setProblem(wait ? t(wait.key, wait.values) : err instanceof ApiClientError && err.status < 500 ? err.message : t("settings.zoneFailed"));
+      const unknownZone =
+        err instanceof ApiClientError && Array.isArray(err.details) && err.details.some((d: { message?: string }) => d.message === "unknown_zone");
+      setProblem(
+        wait
+          ? t(wait.key, wait.values)
+          : unknownZone
+            ? t("settings.zoneUnknown")
+            : err instanceof ApiClientError && err.status < 500
+              ? err.message
+              : t("settings.zoneFailed"),
+      );
     } finally {
       setSaving(false);
     }

@@ -57,3 +57,15 @@ export function handoffError(err: unknown): HandoffMessage {
   if (refusal) return { key: `driver:connect.errors.${reason}`, values: {}, restart: true, over: refusal.over };
   return { ...connectError(err), restart: false, over: false };
 }
+
+/** Why the Worker refused "I've arrived" or a forfeit on a won block, in the screen's words; null for anything else. */
+const BLOCK_REFUSALS: Record<string, string> = {
+  system_off: "common:errors.turnOnSystem",
+  check_in_unavailable: "driver:dashboard.checkInUnavailable",
+  not_scheduled_yet: "driver:dashboard.notScheduledYet",
+};
+
+export function blockRefusalKey(err: unknown): string | null {
+  const reason = platformReason(err);
+  return (reason !== null && BLOCK_REFUSALS[reason]) || null;
+}

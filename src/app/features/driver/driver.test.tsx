@@ -412,6 +412,22 @@ describe("dashboard", () => {
     expect(within(rows()[1]!).getByText("Aún no se puede ceder")).toBeInTheDocument();
   });
 
+  it("I've arrived refused because no check-in is configured, or the block is not on the schedule yet: said in both languages", async () => {
+    const refused = (reason: string) => ({ status: 409, body: { error: { code: "conflict", message: "Refused", details: { reason } } } });
+    let calls = 0;
+    dashboardApi(
+      "searching",
+      () => now,
+      () => (calls++ % 2 === 0 ? refused("check_in_unavailable") : refused("not_scheduled_yet")),
+    );
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
+    await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
+    expect(await screen.findByText("“I've arrived” is not available for this block")).toBeInTheDocument();
+    await act(() => setLanguage("es"));
+    await userEvent.click(await screen.findByRole("button", { name: /Ya llegué/ }));
+    expect(await screen.findByText("La plataforma todavía no puso este bloque en tu horario. Inténtalo de nuevo en unos minutos.")).toBeInTheDocument();
+  });
+
   it("the switch turns the system off", async () => {
     const api = dashboardApi("searching");
     renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });

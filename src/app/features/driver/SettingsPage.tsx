@@ -22,8 +22,8 @@ import "../../i18n/driver";
  * /flex/settings: stations (or Spark delivery areas) from the platform by the names the Worker
  * gives them, grouped by city, each with its time zone (correctable; chosen first where the Worker
  * knows none) and optional own minimums; minimum pay and $/hour; arrival buffer; block length;
- * daily cap; the weekly schedule. Validated with the same schema as the server; saving a valid set completes
- * setup (routing step 4).
+ * daily cap; the weekly schedule. Validated with the same schema as the server; saving a valid set
+ * completes setup (routing step 4).
  */
 export default function SettingsPage() {
   const { t } = useTranslation("driver");

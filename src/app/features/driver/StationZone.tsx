@@ -4,7 +4,7 @@ import { SelectField } from "../../components/ui/FormField";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
 import { driverApi, type Station } from "./api";
-import { waitMessage } from "./connect-errors";
+import { type ScreenMessage, waitMessage } from "./connect-errors";
 import { zoneName } from "./station-time";
 
 type Props = {
@@ -27,7 +27,8 @@ export function StationZone({ station, choices, onSaved, error }: Props) {
   const [editing, setEditing] = useState(false);
   const [choice, setChoice] = useState(station.timeZone ?? "");
   const [saving, setSaving] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  // Kept as a key, so a change of language words it again; a refusal the screen has no words for is the server's own.
+  const [problem, setProblem] = useState<ScreenMessage | { text: string } | null>(null);
   const needed = station.timeZone === null;
   const options = [...new Set([...(station.timeZone ? [station.timeZone] : []), ...choices])];
 
@@ -45,20 +46,19 @@ export function StationZone({ station, choices, onSaved, error }: Props) {
       const unknownZone =
         err instanceof ApiClientError && Array.isArray(err.details) && err.details.some((d: { message?: string }) => d.message === "unknown_zone");
       setProblem(
-        wait
-          ? t(wait.key, wait.values)
-          : unknownZone
-            ? t("settings.zoneUnknown")
+        wait ??
+          (unknownZone
+            ? { key: "driver:settings.zoneUnknown", values: {} }
             : err instanceof ApiClientError && err.status < 500
-              ? err.message
-              : t("settings.zoneFailed"),
+              ? { text: err.message }
+              : { key: "driver:settings.zoneFailed", values: {} }),
       );
     } finally {
       setSaving(false);
     }
   };
   const save = () => {
-    if (!choice) setProblem(t("settings.zoneChoose"));
+    if (!choice) setProblem({ key: "driver:settings.zoneChoose", values: {} });
     else void run(() => driverApi.setStationZone(station.id, choice));
   };
 
@@ -84,7 +84,7 @@ export function StationZone({ station, choices, onSaved, error }: Props) {
         value={choice}
         onChange={(e) => setChoice(e.target.value)}
         hint={needed ? t("settings.zoneNeeded") : undefined}
-        error={problem ?? error}
+        error={problem ? ("text" in problem ? problem.text : t(problem.key, problem.values)) : error}
       >
         <option value="">{t("settings.zoneChoose")}</option>
         {options.map((zone) => (

@@ -116,6 +116,28 @@ describe("stations in the settings", () => {
     expect(api.to("/api/driver/filters", "PUT")[0]?.body).toMatchObject({ stations: [{ id: "s-doral", minPayCents: 9000, minHourlyCents: null }] });
   });
 
+  it("a zone the Worker refuses (unknown_zone) is said in the screen's words, in both languages", async () => {
+    settingsApi(
+      [unknown],
+      [
+        {
+          method: "PUT",
+          path: "/api/driver/stations/s-new/time-zone",
+          reply: () => ({
+            status: 400,
+            body: { error: { code: "validation_failed", message: "timeZone: unknown_zone", details: [{ path: "timeZone", message: "unknown_zone" }] } },
+          }),
+        },
+      ],
+    );
+    renderScreen(<SettingsPage />, { user: driver, path: "/flex/settings" });
+    await userEvent.selectOptions(await screen.findByLabelText("Time zone of New Depot"), "America/Chicago");
+    await userEvent.click(screen.getByRole("button", { name: "Save time zone" }));
+    expect(await screen.findByText("Choose one of the time zones listed")).toBeInTheDocument();
+    await act(() => setLanguage("es"));
+    expect(await screen.findByText("Elige una de las zonas horarias de la lista")).toBeInTheDocument();
+  });
+
   it("says so when the Worker still finds a station without a zone (zone_needed), in English and Spanish", async () => {
     settingsApi(
       [doral],

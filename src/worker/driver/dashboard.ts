@@ -54,7 +54,14 @@ export async function switchEngine(env: Pick<Env, "CAPTURE_SESSION">, userId: nu
  * Every offer the engine saw, newest first, a page at a time, with the counts per status and the
  * filters that judged them: read from the driver's own history, in their capture engine's object.
  */
-export async function offersPage(env: Pick<Env, "CAPTURE_SESSION">, userId: number, query: z.infer<typeof offersQuerySchema>, now = Date.now()) {
+export async function offersPage(
+  env: Pick<Env, "CAPTURE_SESSION" | "PLATFORM_CHECK_IN">,
+  userId: number,
+  query: z.infer<typeof offersQuerySchema>,
+  now = Date.now(),
+) {
+  // "I've arrived" has no public call: offered only where the modelled one is configured (docs/engine.md).
+  const checkInAvailable = env.PLATFORM_CHECK_IN === "modelled";
   const { page, pageSize, status } = query;
   const { counts: byStatus, rows, filters } = await captureSessionOf(env, userId).offersPage(userId, { page, pageSize, status });
   return {
@@ -78,6 +85,9 @@ export async function offersPage(env: Pick<Env, "CAPTURE_SESSION">, userId: numb
       arrivedAt: r.arrivedAt,
       canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
       canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,
+      // A won block gets the id a forfeit names from the platform's schedule: until then it cannot be forfeited yet.
+      forfeitable: r.status === "won" && r.blockId !== null,
+      checkInAvailable: r.status === "won" && checkInAvailable,
     })),
   };
 }

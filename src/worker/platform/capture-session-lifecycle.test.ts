@@ -1,7 +1,8 @@
 /**
  * When the capture engine runs and when it stops: the schedule (paused, searching until when),
  * service expiring and a payment resuming it, a refused refresh disconnecting the driver (who is
- * told), the driver turning it off, one object per driver.
+ * told), a refused access token refreshed once and the call repeated (refused again right after a
+ * good refresh: disconnected), the driver turning it off, one object per driver.
  */
 import { env } from "cloudflare:test";
 import { and, desc, eq, gt } from "drizzle-orm";
@@ -109,6 +110,54 @@ describe("when it runs and when it stops", () => {
         .from(outbox)
         .where(and(eq(outbox.to, d.user.phone), gt(outbox.id, before)))
         .orderBy(desc(outbox.id))
+        .get();
+      if (!row) throw new Error("no SMS yet");
+      return row;
+    });
+    expect(sms.body).toMatch(/ended the connection to your account/);
+  });
+
+  it("an access token the platform refuses (403) is refreshed once and the call repeated: the engine searches on", async () => {
+    const d = await connectedDriver();
+    await start(d.user.id);
+    await sleep(400);
+    // The access tokens die (expired early); the refresh token stays good.
+    await d.world.control("revoke", { customerId: d.customerId, accessOnly: true });
+    const polls = async () => (await d.world.calls(d.customerId))["POST /GetOffersForProviderPost"] ?? 0;
+    const before = await polls();
+    await vi.waitFor(async () => expect((await d.world.calls(d.customerId))["POST /auth/token"]).toBe(1), { timeout: 4000, interval: 100 });
+    await vi.waitFor(async () => expect(await polls()).toBeGreaterThan(before + 2), { timeout: 4000, interval: 100 });
+    expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.accountConnected).toBe(true);
+    expect((await captureSessionOf(env, d.user.id).status(d.user.id)).state).toBe("searching");
+  });
+
+  it("a 403 again right after a good refresh disconnects the driver, who is told", async () => {
+    const d = await connectedDriver({
+      faults: [
+        { kind: "403", on: "offers" },
+        { kind: "403", on: "offers" },
+      ],
+    });
+    const before = await lastOutboxId();
+    await start(d.user.id);
+    await vi.waitFor(
+      async () =>
+        expect(await db.select().from(platformAccounts).where(eq(platformAccounts.userId, d.user.id)).get()).toMatchObject({
+          sealedTokens: null,
+          disconnectReason: "refused",
+        }),
+      { timeout: 4000, interval: 100 },
+    );
+    // One refresh, which the platform granted; the repeated call was refused all the same.
+    const calls = await d.world.calls(d.customerId);
+    expect(calls["POST /auth/token"]).toBe(1);
+    expect(calls["POST /GetOffersForProviderPost"]).toBe(2);
+    expect(await captureSessionOf(env, d.user.id).status(d.user.id)).toEqual({ state: "stopped", reason: "disconnected" });
+    const sms = await vi.waitFor(async () => {
+      const row = await db
+        .select()
+        .from(outbox)
+        .where(and(eq(outbox.to, d.user.phone), gt(outbox.id, before)))
         .get();
       if (!row) throw new Error("no SMS yet");
       return row;

@@ -48,7 +48,7 @@ const HANDOFF_REFUSALS: Record<string, { over: boolean }> = {
   attempt_over: { over: true },
 };
 
-export type HandoffMessage = ScreenMessage & { restart: boolean; over: boolean };
+type HandoffMessage = ScreenMessage & { restart: boolean; over: boolean };
 
 /** A failed landing as the screen's message: a refusal of the hand-off in its own words, else connectError's. */
 export function handoffError(err: unknown): HandoffMessage {

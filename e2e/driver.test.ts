@@ -1,8 +1,9 @@
 /**
  * The driver product end to end, in Chromium against the built app and the fake delivery platform
- * (started by e2e/run.ts): a new driver registers, connects the platform account through a code
- * challenge, sets filters, turns the system on, and within a minute sees a won block and a
- * disliked offer with its reason on the dashboard, and the block on the calendar.
+ * (started by e2e/run.ts): a new driver registers, connects the platform account on the platform's
+ * own sign-in page (pasting the address it lands on), sets filters, turns the system on, and within
+ * a minute sees a won block and a disliked offer with its reason on the dashboard, and the block on
+ * the calendar.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -13,6 +14,8 @@ import { signInOwner, type Tokens } from "./owner.ts";
 
 const platformUrl = process.env.E2E_PLATFORM_URL ?? "http://127.0.0.1:8789";
 const HOUR = 3_600_000;
+/** The fake platform's Chicago station (test/fake-platform/server.ts): its id is opaque, its code in its name. */
+const CHICAGO = "e5c6d3a7-dch1";
 
 let browser: Browser;
 let owner: Tokens;
@@ -35,16 +38,6 @@ async function codeTextedTo(phone: string, since: number): Promise<string> {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`no code reached ${phone}`);
-}
-
-/** The code the fake platform "sent" for a sign-in (what the driver would read in their email). */
-async function platformCode(email: string): Promise<string> {
-  for (let i = 0; i < 40; i++) {
-    const { codes } = (await (await fetch(`${platformUrl}/__control/codes?email=${encodeURIComponent(email)}`)).json()) as { codes: string[] };
-    if (codes.length > 0) return codes[codes.length - 1]!;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no platform code for ${email}`);
 }
 
 /**
@@ -85,7 +78,7 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   const errors = watchErrors(page);
   const phone = newPhone();
   const password = "Driv3r!e2e";
-  const platformEmail = `flo+code.${phone.e164.slice(2)}@example.com`;
+  const platformEmail = `flo.${phone.e164.slice(2)}@example.com`;
 
   // Register and confirm the phone.
   await page.goto("/register");
@@ -99,20 +92,43 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await page.getByLabel("6-digit code").fill(await codeTextedTo(phone.e164, registeredAt));
   await page.getByRole("button", { name: "Confirm account" }).click();
 
-  // Connect the platform account: a code challenge.
+  // Connect the platform account on the platform's own sign-in page, opened in a new tab: any email
+  // signs in at the fake, which then lands on its /ap/maplanding page with a one-time code.
+  // On a phone-sized screen: both steps fit its width.
   await path(page, "/flex/login");
-  await page.getByLabel("Amazon Flex email").fill(platformEmail);
-  await page.getByLabel("Amazon Flex password").fill("platform-secret");
+  await page.setViewportSize({ width: 390, height: 800 });
+  await page.getByRole("heading", { name: "2. Paste the address of the page you land on" }).waitFor();
+  const link = page.getByRole("link", { name: "Open the Amazon Flex sign-in (opens in a new tab)" });
+  assert.equal(await link.getAttribute("target"), "_blank");
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 390), "the connect page is wider than the phone");
+  const [signIn] = await Promise.all([page.context().waitForEvent("page"), link.click()]);
+  await signIn.waitForLoadState();
+  assert.equal(new URL(signIn.url()).origin, new URL(platformUrl).origin, "the sign-in opens at the platform");
+  await signIn.getByLabel("Email").fill(platformEmail);
+  await signIn.getByLabel("Password").fill("platform-secret");
+  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await signIn.waitForURL((url) => url.pathname.endsWith("/ap/maplanding"), { timeout: 15_000 });
+  const landing = signIn.url();
+  assert.ok(new URL(landing).searchParams.get("openid.oa2.authorization_code"), `no code in ${landing}`);
+  await signIn.close();
+
+  // The wrong address first (the sign-in page's own), then the page it landed on.
+  const field = page.getByLabel("Address of the page you landed on");
+  await field.fill((await link.getAttribute("href"))!);
   await page.getByRole("button", { name: "Connect account" }).click();
-  await path(page, "/flex/otp");
-  await page.getByLabel("Verification code").fill(await platformCode(platformEmail));
-  await page.getByRole("button", { name: "Verify" }).click();
+  await page.getByRole("alert").getByText("That is not the address of the page Amazon Flex shows after you sign in.", { exact: false }).waitFor();
+  await field.fill(landing);
+  await page.getByRole("button", { name: "Connect account" }).click();
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Filters: one station, a $50 minimum, every day open all day (so the test runs at any hour).
   await path(page, "/flex/settings");
   grantService(phone.e164);
   await page.getByRole("heading", { name: "Filters" }).waitFor();
-  await page.getByLabel("DCH1 Chicago").check();
+  // Listed by the platform's name without its " - Amazon.com", in its city's group, with its zone.
+  const chicago = page.getByRole("group", { name: /Chicago, IL/ });
+  await chicago.getByText("Time zone: Central Time (Chicago)").waitFor();
+  await chicago.getByLabel("Chicago (DCH1)").check();
   await page.getByLabel("Minimum block pay ($)").fill("50");
   for (const day of ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]) {
     await page.getByLabel(`${day} From`).fill("00:00");
@@ -131,8 +147,8 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
     method: "POST",
     body: JSON.stringify({
       offers: [
-        { app: "flex", serviceAreaId: "DCH1", startsAt, endsAt: startsAt + 3 * HOUR, payCents: 7200, expiresInMs: 120_000 },
-        { app: "flex", serviceAreaId: "DCH1", startsAt: startsAt + 5 * HOUR, endsAt: startsAt + 7 * HOUR, payCents: 4000, expiresInMs: 120_000 },
+        { app: "flex", serviceAreaId: CHICAGO, startsAt, endsAt: startsAt + 3 * HOUR, payCents: 7200, expiresInMs: 120_000 },
+        { app: "flex", serviceAreaId: CHICAGO, startsAt: startsAt + 5 * HOUR, endsAt: startsAt + 7 * HOUR, payCents: 4000, expiresInMs: 120_000 },
       ],
     }),
   });
@@ -142,7 +158,10 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   await page.getByRole("switch", { name: /Search for blocks/ }).click();
   await page.getByText(/Searching 1 station until/).waitFor();
   const offers = page.locator(".offers-table");
-  await offers.locator("tr[data-status=won]").getByText("DCH1 Chicago").waitFor({ timeout: 60_000 });
+  await offers
+    .locator("tr[data-status=won]")
+    .getByText(/Chicago \(DCH1\)/)
+    .waitFor({ timeout: 60_000 });
   await offers.getByText("Pay $40 is under your $50 minimum").waitFor({ timeout: 60_000 });
   await page.getByRole("button", { name: "Won (1)" }).waitFor();
 
@@ -150,7 +169,10 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago", year: "numeric", month: "2-digit", day: "2-digit" }).format(startsAt);
   await page.goto(`/flex/calendar?week=${day}`);
   const label = new Intl.DateTimeFormat("en-US", { weekday: "long", month: "short", day: "numeric", timeZone: "UTC" }).format(Date.parse(`${day}T00:00:00Z`));
-  await page.getByRole("region", { name: label }).getByText("DCH1 Chicago").waitFor();
+  await page
+    .getByRole("region", { name: label })
+    .getByText(/Chicago \(DCH1\)/)
+    .waitFor();
   await page.getByRole("region", { name: label }).getByText("$72").waitFor();
 
   // The insights, opened directly: pre-rendered as well (the heading and the lead, its largest paint),

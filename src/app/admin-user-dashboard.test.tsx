@@ -31,6 +31,8 @@ const offer = {
   arrivedAt: null,
   canCheckIn: false,
   canForfeit: false,
+  checkInAvailable: true,
+  forfeitable: false,
 };
 const checkIn = { ...offer, id: 2, status: "won", reasons: [], stationName: "Hialeah Station", canCheckIn: true };
 

@@ -15,7 +15,7 @@ import { ApiClientError } from "../../lib/api-client";
 import { apiErrorKey, fieldErrorText, useSchemaForm } from "../../lib/forms";
 import { usePageTitle } from "../../lib/page-title";
 import { type CalendarView, driverApi, useCalendar, useFilters } from "./api";
-import { waitMessage } from "./connect-errors";
+import { blockRefusalKey, waitMessage } from "./connect-errors";
 import { windowsFormSchema } from "./filters-form";
 import { addDays, mondayOf, money, today } from "./format";
 import { fullWeek, ScheduleEditor, scheduleErrorTexts, type WeekSchedule } from "./ScheduleEditor";
@@ -101,6 +101,8 @@ function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onCh
         return t("calendar.forfeitDone");
       },
       failure: (err) => {
+        const refusal = blockRefusalKey(err);
+        if (refusal) return t(refusal);
         const wait = waitMessage(err);
         if (wait) return t(wait.key, wait.values);
         return err instanceof ApiClientError ? err.message : t("common:errors.generic");

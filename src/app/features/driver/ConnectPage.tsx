@@ -8,6 +8,7 @@ import { required, useSchemaForm } from "../../lib/forms";
 import { useSession } from "../../lib/session";
 import { driverApi, useConnection } from "./api";
 import { connectError } from "./connect-errors";
+import { SignInHandoff } from "./SignInHandoff";
 import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
@@ -15,17 +16,40 @@ import "../../i18n/driver";
 const connectSchema = z.object({ email: required(emailSchema), password: required(z.string()) });
 
 /**
- * /flex/login: the platform account's email and password (the "proxy" step of docs/product.md). The password goes
- * to the platform once and is never stored. A challenge continues on /flex/otp (a code) or
- * /flex/confirm (an approval on another device); once connected the routing moves on to filters.
+ * /flex/login: connecting the platform account. Flex signs in on the platform's own page and the
+ * driver pastes the address it lands on (SignInHandoff); Spark takes the account's email and
+ * password here, which go to the platform once and are never stored, and a challenge continues on
+ * /flex/otp (a code) or /flex/confirm (an approval on another device). Once connected the routing
+ * moves on to filters.
  */
 export default function ConnectPage() {
   const { t } = useTranslation("driver");
-  const { user, reloadUser } = useSession();
-  const navigate = useNavigate();
+  const { user } = useSession();
   const connection = useConnection();
   const app = user?.app ?? "flex";
   const platform = t(`platform.${app}`);
+
+  if (connection.isLoading) return <StatusView kind="loading" />;
+  const refused = connection.data?.disconnectReason === "refused" && !connection.data.connected;
+
+  return (
+    <section className="driver-page driver-narrow">
+      <h1>{t("common:titles.flexLogin")}</h1>
+      {refused && (
+        <div className="notice" role="status">
+          {t("connect.refusedBanner", { platform })}
+        </div>
+      )}
+      {app === "flex" ? <SignInHandoff connection={connection.data} platform={platform} /> : <PasswordSignIn platform={platform} />}
+    </section>
+  );
+}
+
+/** Spark's modelled sign-in: the account's email and password. */
+function PasswordSignIn({ platform }: { platform: string }) {
+  const { t } = useTranslation("driver");
+  const { user, reloadUser } = useSession();
+  const navigate = useNavigate();
   const form = useSchemaForm(connectSchema, { email: user?.email ?? "", password: "" });
 
   const submit = form.onSubmit(async ({ email, password }) => {
@@ -42,17 +66,8 @@ export default function ConnectPage() {
     }
   });
 
-  if (connection.isLoading) return <StatusView kind="loading" />;
-  const refused = connection.data?.disconnectReason === "refused" && !connection.data.connected;
-
   return (
-    <section className="driver-page driver-narrow">
-      <h1>{t("common:titles.flexLogin")}</h1>
-      {refused && (
-        <div className="notice" role="status">
-          {t("connect.refusedBanner", { platform })}
-        </div>
-      )}
+    <>
       <p className="muted">{t("connect.lead", { platform })}</p>
       <form className="driver-form" onSubmit={submit} noValidate>
         <TextField {...form.field("email")} label={t("connect.email", { platform })} type="email" autoComplete="username" inputMode="email" />
@@ -70,6 +85,6 @@ export default function ConnectPage() {
           </button>
         </div>
       </form>
-    </section>
+    </>
   );
 }

@@ -10,8 +10,8 @@ import { TableScroll } from "../../components/ui/TableScroll";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
-import { driverApi, type EngineStatus, type OfferRow, type OfferStatus, platformReason, useEngine, useOffers } from "./api";
-import { waitMessage } from "./connect-errors";
+import { driverApi, type EngineStatus, type OfferRow, type OfferStatus, useEngine, useOffers } from "./api";
+import { blockRefusalKey, waitMessage } from "./connect-errors";
 import { money } from "./format";
 import { Summaries } from "./Summaries";
 import { blockSpan, clock, dayAndTime, localeOf } from "./station-time";
@@ -191,15 +191,8 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
         await mutate();
       } catch (err) {
         const wait = waitMessage(err);
-        toast.error(
-          platformReason(err) === "system_off"
-            ? t("common:errors.turnOnSystem")
-            : wait
-              ? t(wait.key, wait.values)
-              : err instanceof ApiClientError
-                ? err.message
-                : t("common:errors.generic"),
-        );
+        const refusal = blockRefusalKey(err);
+        toast.error(refusal ? t(refusal) : wait ? t(wait.key, wait.values) : err instanceof ApiClientError ? err.message : t("common:errors.generic"));
       }
     },
     [mutate, t],
@@ -345,6 +338,8 @@ function RowDetail({
   if (row.status === "gone") return <span className="muted">{t("dashboard.goneWhy")}</span>;
   if (row.forfeitedAt) return <span className="muted">{t("dashboard.forfeited")}</span>;
   if (row.arrivedAt) return <span>{t("dashboard.arrivedAt", { time: clock(row.arrivedAt, row.timeZone, i18n.language) })}</span>;
+  // Where no check-in is configured the platform has nothing to tell: said, rather than a button that cannot work.
+  if (row.canCheckIn && !row.checkInAvailable) return <span className="muted">{t("dashboard.checkInUnavailable")}</span>;
   if (row.canCheckIn && !onArrive) return <span className="muted">{t("dashboard.checkInOpen")}</span>;
   if (row.canCheckIn && onArrive) {
     return (
@@ -358,5 +353,7 @@ function RowDetail({
       </button>
     );
   }
+  // A block the platform has not yet scheduled for the driver cannot be forfeited there yet.
+  if (row.canForfeit && !row.forfeitable) return <span className="muted">{t("dashboard.notForfeitableYet")}</span>;
   return null;
 }

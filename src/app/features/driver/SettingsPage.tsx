@@ -13,15 +13,17 @@ import { driverApi, type Station, useFilters, useStations } from "./api";
 import { waitMessage } from "./connect-errors";
 import { filtersFormSchema, toFormValues } from "./filters-form";
 import { ScheduleEditor, scheduleErrorTexts } from "./ScheduleEditor";
+import { StationZone } from "./StationZone";
 import "./driver.css";
 import "../../i18n/auth";
 import "../../i18n/driver";
 
 /**
- * /flex/settings: stations (or Spark delivery areas) from the platform grouped by region, each
- * with optional own minimums; minimum pay and $/hour; arrival buffer; block length; daily cap;
- * the weekly schedule. Validated with the same schema as the server; saving a valid set completes
- * setup (routing step 4).
+ * /flex/settings: stations (or Spark delivery areas) from the platform by the names the Worker
+ * gives them, grouped by city, each with its time zone (correctable; chosen first where the Worker
+ * knows none) and optional own minimums; minimum pay and $/hour; arrival buffer; block length;
+ * daily cap; the weekly schedule. Validated with the same schema as the server; saving a valid set
+ * completes setup (routing step 4).
  */
 export default function SettingsPage() {
   const { t } = useTranslation("driver");
@@ -45,10 +47,24 @@ export default function SettingsPage() {
     );
   }
   if (!stations.data || !filters.data) return <StatusView kind="loading" />;
-  return <SettingsForm stations={stations.data.stations} saved={filters.data.filters} />;
+  const list = stations.data;
+  // A zone saved is the station's new row in the cache too, so the page opened again shows it.
+  const zoneSaved = (station: Station) =>
+    void stations.mutate({ ...list, stations: list.stations.map((s) => (s.id === station.id ? station : s)) }, { revalidate: false });
+  return <SettingsForm stations={list.stations} zoneChoices={list.zoneChoices} onZoneSaved={zoneSaved} saved={filters.data.filters} />;
 }
 
-function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverFilters | null }) {
+function SettingsForm({
+  stations,
+  zoneChoices,
+  onZoneSaved,
+  saved,
+}: {
+  stations: Station[];
+  zoneChoices: string[];
+  onZoneSaved: (station: Station) => void;
+  saved: DriverFilters | null;
+}) {
   const { t } = useTranslation("driver");
   const navigate = useNavigate();
   const { user, reloadUser } = useSession();
@@ -65,11 +81,15 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
   };
   const chosen = form.watch("stations");
 
-  const regions = useMemo(() => {
-    const byRegion = new Map<string, number[]>();
-    for (const [i, s] of stations.entries()) byRegion.set(s.region, [...(byRegion.get(s.region) ?? []), i]);
-    return [...byRegion.entries()];
+  const groups = useMemo(() => {
+    const byGroup = new Map<string, number[]>();
+    for (const [i, s] of stations.entries()) byGroup.set(s.group, [...(byGroup.get(s.group) ?? []), i]);
+    return [...byGroup.entries()];
   }, [stations]);
+  const zoneSaved = (i: number, station: Station) => {
+    form.setValue(`stations.${i}.timeZone`, station.timeZone, { shouldValidate: form.formState.isSubmitted });
+    onZoneSaved(station);
+  };
 
   const save = form.onSubmit(
     async (filters) => {
@@ -81,6 +101,7 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
       } catch (e) {
         const details = e instanceof ApiClientError && Array.isArray(e.details) ? (e.details as { path?: string; message?: string }[]) : [];
         if (details.some((d) => d.message === "unknown_station")) form.setFieldError("stations", "driver:errors.unknown_station");
+        else if (details.some((d) => d.message === "zone_needed")) form.setFieldError("stations", "driver:errors.zone_needed");
         else form.setFormError(apiErrorKey(e, "common:errors.couldntConfigureSchedule"));
       }
     },
@@ -96,10 +117,10 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
           <legend>{t(`settings.stations.${app}`)}</legend>
           <p className="muted">{t(`settings.stationsLead.${app}`)}</p>
           {stations.length === 0 && <StatusView kind="empty" title={t("settings.noStations", { platform })} compact />}
-          {regions.map(([region, indexes]) => (
-            <fieldset key={region} className="station-region">
+          {groups.map(([group, indexes]) => (
+            <fieldset key={group} className="station-region">
               <legend>
-                {region} <span className="muted">{t("settings.selectedCount", { count: indexes.filter((i) => chosen[i]?.selected).length })}</span>
+                {group} <span className="muted">{t("settings.selectedCount", { count: indexes.filter((i) => chosen[i]?.selected).length })}</span>
               </legend>
               {indexes.map((i) => {
                 const s = stations[i]!;
@@ -108,6 +129,7 @@ function SettingsForm({ stations, saved }: { stations: Station[]; saved: DriverF
                     <label className="check">
                       <input type="checkbox" {...register(`stations.${i}.selected`)} aria-invalid={err("stations") ? true : undefined} /> {s.name}
                     </label>
+                    <StationZone station={s} choices={zoneChoices} onSaved={(station) => zoneSaved(i, station)} error={err(`stations.${i}.timeZone`)} />
                     {chosen[i]?.selected && (
                       <div className="station-minimums">
                         <TextField

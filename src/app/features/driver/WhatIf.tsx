@@ -11,12 +11,10 @@ import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { driverApi } from "./api";
 import { waitMessage } from "./connect-errors";
-import { type FiltersFormValues, fromFormValues, toFormValues } from "./filters-form";
+import { type FiltersFormValues, fromFormValues, type StationOption, toFormValues } from "./filters-form";
 import { count, money } from "./format";
 import { useSavedFilters, useWhatIf, type Whose } from "./insights-api";
 import { ScheduleEditor } from "./ScheduleEditor";
-
-type StationOption = { id: string; name: string; region: string; timeZone: string };
 
 type Props = {
   days: InsightPeriod;
@@ -60,8 +58,8 @@ export default function WhatIf({ days, driverId, readOnly, market }: Props) {
  */
 function stationsFrom(filters: DriverFilters | null, market: MarketReport): StationOption[] {
   const byId = new Map<string, StationOption>();
-  for (const s of market.byStation) byId.set(s.stationId, { id: s.stationId, name: s.stationName, region: "", timeZone: "" });
-  for (const s of filters?.stations ?? []) if (!byId.has(s.id)) byId.set(s.id, { id: s.id, name: s.id, region: "", timeZone: "" });
+  for (const s of market.byStation) byId.set(s.stationId, { id: s.stationId, name: s.stationName, timeZone: "" });
+  for (const s of filters?.stations ?? []) if (!byId.has(s.id)) byId.set(s.id, { id: s.id, name: s.id, timeZone: "" });
   return [...byId.values()];
 }
 

@@ -19,16 +19,24 @@ export type OffersPage = InferResponseType<typeof driver.offers.$get, 200>;
 export type OfferRow = OffersPage["rows"][number];
 export type StationsView = InferResponseType<typeof driver.stations.$get, 200>;
 export type Station = StationsView["stations"][number];
+export type SignInAttempt = InferResponseType<(typeof driver.connection)["sign-in"]["$post"], 201>;
 export type FiltersView = InferResponseType<typeof driver.filters.$get, 200>;
 export type CalendarView = InferResponseType<typeof driver.calendar.$get, 200>;
 export type OfferStatus = "won" | "disliked" | "gone";
 
 /** The driver's calls; errors are thrown (ApiClientError) for the screens to word. */
 export const driverApi = {
+  /** Spark: the modelled sign-in's email and password. */
   connect: (email: string, password: string) => unwrap(driver.connection.$post({ json: { email, password } })),
+  /** Flex: a new attempt at the platform's own sign-in page (it replaces any earlier one). */
+  startSignIn: () => unwrap(driver.connection["sign-in"].$post()),
+  /** Flex: the address the platform's sign-in landed on, pasted by the driver. */
+  sendLanding: (attemptId: string, landingUrl: string) => unwrap(driver.connection.landing.$post({ json: { attemptId, landingUrl } })),
   answerCode: (attemptId: string, code: string) => unwrap(driver.connection.code.$post({ json: { attemptId, code } })),
   checkApproval: (attemptId: string) => unwrap(driver.connection.approval.$post({ json: { attemptId } })),
   cancelAttempt: (attemptId: string) => unwrap(driver.connection.attempts[":id"].$delete({ param: { id: attemptId } })),
+  setStationZone: (id: string, timeZone: string) => unwrap(driver.stations[":id"]["time-zone"].$put({ param: { id }, json: { timeZone } })),
+  resetStationZone: (id: string) => unwrap(driver.stations[":id"]["time-zone"].$delete({ param: { id } })),
   saveFilters: (filters: DriverFilters) => unwrap(driver.filters.$put({ json: filters })),
   setSystem: (on: boolean) => unwrap(driver.engine.$post({ json: { on } })),
   arrive: (id: number) => unwrap(driver.offers[":id"].arrive.$post({ param: { id: String(id) } })),

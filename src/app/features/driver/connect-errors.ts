@@ -35,3 +35,37 @@ function connectErrorKey(err: unknown): string {
 export function connectError(err: unknown): ScreenMessage {
   return waitMessage(err) ?? { key: connectErrorKey(err), values: {} };
 }
+
+/**
+ * What the platform's sign-in hand-off refused: the pasted address is not the landing page, or has
+ * no code; the platform refused the code; the attempt is over. Each says what to do, and all offer a
+ * new sign-in link (`restart`); after the last two the attempt cannot be used again (`over`).
+ */
+const HANDOFF_REFUSALS: Record<string, { over: boolean }> = {
+  not_landing: { over: false },
+  no_code: { over: false },
+  code_refused: { over: true },
+  attempt_over: { over: true },
+};
+
+type HandoffMessage = ScreenMessage & { restart: boolean; over: boolean };
+
+/** A failed landing as the screen's message: a refusal of the hand-off in its own words, else connectError's. */
+export function handoffError(err: unknown): HandoffMessage {
+  const reason = platformReason(err);
+  const refusal = reason !== null && err instanceof ApiClientError && err.status === 422 ? HANDOFF_REFUSALS[reason] : undefined;
+  if (refusal) return { key: `driver:connect.errors.${reason}`, values: {}, restart: true, over: refusal.over };
+  return { ...connectError(err), restart: false, over: false };
+}
+
+/** Why the Worker refused "I've arrived" or a forfeit on a won block, in the screen's words; null for anything else. */
+const BLOCK_REFUSALS: Record<string, string> = {
+  system_off: "common:errors.turnOnSystem",
+  check_in_unavailable: "driver:dashboard.checkInUnavailable",
+  not_scheduled_yet: "driver:dashboard.notScheduledYet",
+};
+
+export function blockRefusalKey(err: unknown): string | null {
+  const reason = platformReason(err);
+  return (reason !== null && BLOCK_REFUSALS[reason]) || null;
+}

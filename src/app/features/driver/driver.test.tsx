@@ -15,6 +15,8 @@ import { fromFormValues, toFormValues } from "./filters-form";
 import SettingsPage from "./SettingsPage";
 
 const driver = { name: "Dana Driver", isAdmin: false, app: "flex", email: null, accountConnected: false, setupComplete: false } as Partial<User>;
+/** Spark keeps the modelled email-and-password sign-in and its code and approval steps (Flex's is in connect.test.tsx). */
+const sparkDriver = { ...driver, app: "spark" } as Partial<User>;
 const HOUR = 3_600_000;
 
 beforeEach(() => setLanguage("en"));
@@ -23,27 +25,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const notConnected = { connected: false, email: null, connectedAt: null, disconnectedAt: null, disconnectReason: null, pending: null };
+const notConnected = { connected: false, accountName: null, connectedAt: null, disconnectedAt: null, disconnectReason: null, pending: null };
 
-describe("connecting the account", () => {
-  it("a code challenge goes on to /flex/otp with the attempt", async () => {
-    const api = mockApi([
-      { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
-      {
-        method: "POST",
-        path: "/api/driver/connection",
-        reply: () => ({ status: 202, body: { status: "code", attemptId: "A".repeat(24), destination: "d•••@x.com" } }),
-      },
-    ]);
-    const router = renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
-    await userEvent.type(await screen.findByLabelText("Amazon Flex email"), "dana@example.com");
-    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "secret");
-    await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
-    await waitFor(() => expect(router.state.location.pathname).toBe("/flex/otp"));
-    expect(router.state.location.state).toEqual({ attemptId: "A".repeat(24), destination: "d•••@x.com" });
-    expect(api.to("/api/driver/connection", "POST")[0]?.body).toEqual({ email: "dana@example.com", password: "secret" });
-  });
-
+describe("connecting a Spark account", () => {
   it("says when the platform refuses the password, and shows the banner after a refused refresh", async () => {
     mockApi([
       { path: "/api/driver/connection", reply: () => ({ body: { ...notConnected, disconnectReason: "refused" } }) },
@@ -56,10 +40,10 @@ describe("connecting the account", () => {
         }),
       },
     ]);
-    renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
-    expect(await screen.findByText(/Amazon Flex ended the connection to your account/)).toBeInTheDocument();
-    await userEvent.type(screen.getByLabelText("Amazon Flex email"), "dana@example.com");
-    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "nope");
+    renderScreen(<ConnectPage />, { user: sparkDriver, path: "/flex/login" });
+    expect(await screen.findByText(/Spark ended the connection to your account/)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Spark email"), "dana@example.com");
+    await userEvent.type(screen.getByLabelText("Spark password"), "nope");
     await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Email or password incorrect");
   });
@@ -82,7 +66,7 @@ describe("connecting the account", () => {
             : { body: { status: "connected" } },
       },
     ]);
-    const router = renderScreen(<CodePage />, { user: driver, path: "/flex/otp" });
+    const router = renderScreen(<CodePage />, { user: sparkDriver, path: "/flex/otp" });
     expect(await screen.findByText(/sent a verification code to d•••@x.com/)).toBeInTheDocument();
     const field = screen.getByLabelText("Verification code");
     await userEvent.type(field, "111111");
@@ -104,9 +88,9 @@ describe("connecting the account", () => {
       { path: "/api/driver/connection", reply: () => ({ body: notConnected }) },
       { method: "POST", path: "/api/driver/connection", reply: () => tooMany(86_350) },
     ]);
-    renderScreen(<ConnectPage />, { user: driver, path: "/flex/login" });
-    await userEvent.type(await screen.findByLabelText("Amazon Flex email"), "dana@example.com");
-    await userEvent.type(screen.getByLabelText("Amazon Flex password"), "secret");
+    renderScreen(<ConnectPage />, { user: sparkDriver, path: "/flex/login" });
+    await userEvent.type(await screen.findByLabelText("Spark email"), "dana@example.com");
+    await userEvent.type(screen.getByLabelText("Spark password"), "secret");
     await userEvent.click(screen.getByRole("button", { name: "Connect account" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 24 hours.");
     await act(() => setLanguage("es"));
@@ -124,7 +108,7 @@ describe("connecting the account", () => {
       },
       { method: "POST", path: "/api/driver/connection/code", reply: () => tooMany(61) },
     ]);
-    renderScreen(<CodePage />, { user: driver, path: "/flex/otp" });
+    renderScreen(<CodePage />, { user: sparkDriver, path: "/flex/otp" });
     await userEvent.type(await screen.findByLabelText("Verification code"), "111111");
     await userEvent.click(screen.getByRole("button", { name: "Verify" }));
     expect(await screen.findByRole("alert")).toHaveTextContent("Too many attempts. Try again in 2 minutes.");
@@ -138,7 +122,7 @@ describe("connecting the account", () => {
     ]);
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const router = renderScreen(<ApprovalPage />, { user: driver, path: "/flex/confirm" });
+      const router = renderScreen(<ApprovalPage />, { user: sparkDriver, path: "/flex/confirm" });
       await router.navigate("/flex/confirm", { state: { attemptId: "C".repeat(24) } });
       expect(await screen.findByText("Too many attempts. Try again in 20 seconds.")).toBeInTheDocument();
       await vi.advanceTimersByTimeAsync(15_000);
@@ -159,7 +143,7 @@ describe("connecting the account", () => {
     ]);
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
-      const router = renderScreen(<ApprovalPage />, { user: driver, path: "/flex/confirm" });
+      const router = renderScreen(<ApprovalPage />, { user: sparkDriver, path: "/flex/confirm" });
       await router.navigate("/flex/confirm", { state: { attemptId: "C".repeat(24) } });
       expect(await screen.findByText("Waiting for your approval…")).toBeInTheDocument();
       await vi.advanceTimersByTimeAsync(3500);
@@ -172,9 +156,9 @@ describe("connecting the account", () => {
 });
 
 const stations = [
-  { id: "DLA7", name: "DLA7 Hawthorne", region: "Los Angeles", timeZone: "America/Los_Angeles" },
-  { id: "DAX5", name: "DAX5 Irvine", region: "Los Angeles", timeZone: "America/Los_Angeles" },
-  { id: "DCH1", name: "DCH1 Chicago", region: "Chicago", timeZone: "America/Chicago" },
+  { id: "DLA7", name: "Hawthorne (DLA7)", code: "DLA7", group: "Los Angeles, CA", timeZone: "America/Los_Angeles", zoneSource: "catalogue" },
+  { id: "DAX5", name: "Irvine (DAX5)", code: "DAX5", group: "Los Angeles, CA", timeZone: "America/Los_Angeles", zoneSource: "catalogue" },
+  { id: "DCH1", name: "Chicago (DCH1)", code: "DCH1", group: "Chicago, IL", timeZone: "America/Chicago", zoneSource: "catalogue" },
 ];
 
 describe("filters", () => {
@@ -196,20 +180,20 @@ describe("filters", () => {
     });
   });
 
-  it("the page groups stations by region, refuses an empty set without calling the server, then saves", async () => {
+  it("the page groups stations by city, refuses an empty set without calling the server, then saves", async () => {
     const api = mockApi([
-      { path: "/api/driver/stations", reply: () => ({ body: { app: "flex", stations } }) },
+      { path: "/api/driver/stations", reply: () => ({ body: { app: "flex", stations, zoneChoices: [] } }) },
       { path: "/api/driver/filters", reply: () => ({ body: { filters: null } }) },
       { method: "PUT", path: "/api/driver/filters", reply: (call) => ({ body: { filters: call.body, setupComplete: true } }) },
     ]);
     const router = renderScreen(<SettingsPage />, { user: driver, path: "/flex/settings" });
-    const la = await screen.findByRole("group", { name: /Los Angeles/ });
+    const la = await screen.findByRole("group", { name: /Los Angeles, CA/ });
     expect(within(la).getAllByRole("checkbox")).toHaveLength(2);
     await userEvent.click(screen.getByRole("button", { name: "Save filters" }));
     expect(await screen.findByText("Pick at least one station")).toBeInTheDocument();
     expect(api.to("/api/driver/filters", "PUT")).toHaveLength(0);
 
-    await userEvent.click(screen.getByLabelText("DCH1 Chicago"));
+    await userEvent.click(screen.getByLabelText("Chicago (DCH1)"));
     await userEvent.type(screen.getAllByLabelText(/Min. pay/)[0]!, "80");
     await userEvent.clear(screen.getByLabelText("Minimum $/hour"));
     await userEvent.type(screen.getByLabelText("Minimum $/hour"), "22.50");
@@ -276,6 +260,8 @@ describe("dashboard", () => {
     arrivedAt: null,
     canCheckIn: true,
     canForfeit: true,
+    checkInAvailable: true,
+    forfeitable: true,
     ...over,
   });
 
@@ -389,6 +375,57 @@ describe("dashboard", () => {
     await act(() => setLanguage("es"));
     await userEvent.click(await screen.findByRole("button", { name: /Ya llegué/ }));
     expect(await screen.findByText("Demasiados intentos. Inténtalo de nuevo en 40 minutos.")).toBeInTheDocument();
+  });
+
+  it("a block without check-in says so instead of the button; one not yet scheduled says it cannot be forfeited, in both languages", async () => {
+    mockApi([
+      {
+        path: "/api/driver/engine",
+        reply: () => ({ body: { engine: { state: "stopped", reason: "driver" }, service: { expiresAt: now + 2 * 86_400_000, goodStanding: true }, now } }),
+      },
+      {
+        path: "/api/driver/offers",
+        reply: () => ({
+          body: {
+            total: 3,
+            page: 1,
+            pageSize: 20,
+            counts: { won: 3, disliked: 0, gone: 0 },
+            filters,
+            rows: [
+              row({ id: 1, checkInAvailable: false }),
+              row({ id: 2, startsAt: now + 26 * HOUR, endsAt: now + 29 * HOUR, canCheckIn: false, forfeitable: false }),
+              row({ id: 3, startsAt: now + 50 * HOUR, endsAt: now + 53 * HOUR, canCheckIn: false, forfeitable: true }),
+            ],
+          },
+        }),
+      },
+    ]);
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
+    const rows = () => screen.getAllByRole("row").slice(1);
+    expect(await screen.findByText("“I've arrived” is not available for this block")).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: /I've arrived/ })).toBeNull();
+    expect(within(rows()[1]!).getByText("Can't be forfeited yet")).toBeInTheDocument();
+    expect(rows()[2]!.textContent).not.toMatch(/forfeited yet/);
+    await act(() => setLanguage("es"));
+    expect(await screen.findByText("“Ya llegué” no está disponible para este bloque")).toBeInTheDocument();
+    expect(within(rows()[1]!).getByText("Aún no se puede ceder")).toBeInTheDocument();
+  });
+
+  it("I've arrived refused because no check-in is configured, or the block is not on the schedule yet: said in both languages", async () => {
+    const refused = (reason: string) => ({ status: 409, body: { error: { code: "conflict", message: "Refused", details: { reason } } } });
+    let calls = 0;
+    dashboardApi(
+      "searching",
+      () => now,
+      () => (calls++ % 2 === 0 ? refused("check_in_unavailable") : refused("not_scheduled_yet")),
+    );
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
+    await userEvent.click(await screen.findByRole("button", { name: /I've arrived/ }));
+    expect(await screen.findByText("“I've arrived” is not available for this block")).toBeInTheDocument();
+    await act(() => setLanguage("es"));
+    await userEvent.click(await screen.findByRole("button", { name: /Ya llegué/ }));
+    expect(await screen.findByText("La plataforma todavía no puso este bloque en tu horario. Inténtalo de nuevo en unos minutos.")).toBeInTheDocument();
   });
 
   it("the switch turns the system off", async () => {

@@ -9,7 +9,9 @@ import { WEEKDAYS, type Weekday } from "../../../shared/zoned-time";
 import { dollarsText, hoursText, parseDollars, parseHours } from "./format";
 import { fullWeek, type WeekSchedule } from "./ScheduleEditor";
 
-export type StationChoice = { id: string; name: string; region: string; timeZone: string; selected: boolean; minPay: string; minHourly: string };
+/** A station as the form lists it: `timeZone` null until the driver chooses one (a station without one cannot be picked). */
+export type StationOption = { id: string; name: string; timeZone: string | null };
+export type StationChoice = StationOption & { selected: boolean; minPay: string; minHourly: string };
 
 export type FiltersFormValues = {
   stations: StationChoice[];
@@ -25,12 +27,19 @@ export type FiltersFormValues = {
 /** Errors as translation keys: "stations" (the list), "stations.<i>.minPay", "minPay", "schedule", "schedule.<day>.<i>"… */
 export type FormErrors = Record<string, string>;
 
-export function toFormValues(stations: { id: string; name: string; region: string; timeZone: string }[], saved: DriverFilters | null): FiltersFormValues {
+export function toFormValues(stations: StationOption[], saved: DriverFilters | null): FiltersFormValues {
   const f = saved ?? { ...defaultDriverFilters(), stations: [] };
   return {
     stations: stations.map((s) => {
       const chosen = f.stations.find((x) => x.id === s.id);
-      return { ...s, selected: Boolean(chosen), minPay: dollarsText(chosen?.minPayCents), minHourly: dollarsText(chosen?.minHourlyCents) };
+      return {
+        id: s.id,
+        name: s.name,
+        timeZone: s.timeZone,
+        selected: Boolean(chosen),
+        minPay: dollarsText(chosen?.minPayCents),
+        minHourly: dollarsText(chosen?.minHourlyCents),
+      };
     }),
     minPay: dollarsText(f.minPayCents),
     minHourly: dollarsText(f.minHourlyCents),
@@ -65,6 +74,7 @@ const KNOWN_CODES = new Set([
   "too_large",
   "whole_cents",
   "whole_minutes",
+  "zone_needed",
 ]);
 const codeKey = (message: string) => key(KNOWN_CODES.has(message) ? message : "invalid");
 
@@ -84,6 +94,8 @@ function scheduleField([a, b]: string[]): string {
 export function fromFormValues(values: FiltersFormValues): { filters: DriverFilters; errors: null } | { filters: null; errors: FormErrors } {
   const errors: FormErrors = {};
   const chosen = values.stations.map((s, index) => ({ s, index })).filter(({ s }) => s.selected);
+  // The Worker refuses a station with no zone (its blocks' times could not be read): it is chosen first.
+  for (const { s, index } of chosen) if (s.timeZone === null) errors[`stations.${index}.timeZone`] = key("zone_needed");
   const money = (text: string, field: string, optional: boolean): number | null => {
     if (optional && text.trim() === "") return null;
     const cents = parseDollars(text);

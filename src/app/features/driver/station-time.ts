@@ -56,3 +56,19 @@ export function blockSpan(startsAt: number, endsAt: number, timeZone: string, la
 export function localDate(epochMs: number, timeZone: string): string {
   return kept(`en-CA ${timeZone}`, () => new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })).format(epochMs);
 }
+
+/**
+ * A zone as a driver reads it: its generic name in the interface's language and its city, "Central
+ * Time (Chicago)", "hora central (Chicago)"; the city alone where the browser has no name for it.
+ */
+export function zoneName(timeZone: string, lang: string): string {
+  const city = (timeZone.split("/").pop() ?? timeZone).replaceAll("_", " ");
+  try {
+    const name = dateTime(lang, { timeZone, timeZoneName: "longGeneric" })
+      .formatToParts(0)
+      .find((p) => p.type === "timeZoneName")?.value;
+    return name ? `${name} (${city})` : city;
+  } catch {
+    return city;
+  }
+}

@@ -43,7 +43,7 @@ export function ConnectionSection() {
         <StatusView kind="loading" compact />
       ) : connection.data.connected ? (
         <>
-          <p>{t("profile.connectedAs", { email: connection.data.email })}</p>
+          <p>{connection.data.accountName ? t("profile.connectedAs", { name: connection.data.accountName }) : t("profile.connectedUnnamed")}</p>
           <div className="actions">
             <button type="button" className="button button-danger" onClick={() => void disconnect()}>
               {t("profile.disconnect")}

@@ -63,6 +63,26 @@ describe("profile", () => {
   });
 });
 
+describe("the delivery account on the profile", () => {
+  const connection = (accountName: string | null) => ({
+    body: { connected: true, accountName, connectedAt: 1, disconnectedAt: null, disconnectReason: null, pending: null },
+  });
+
+  it("names the connected account by the platform's name for it, in both languages", async () => {
+    stubApi({ "/api/driver/connection": connection("Dana D.") });
+    renderAt("/profile");
+    expect(await screen.findByText("Connected as Dana D.")).toBeInTheDocument();
+    await setLanguage("es");
+    expect(await screen.findByText("Conectada como Dana D.")).toBeInTheDocument();
+  });
+
+  it("says connected when the platform gave no name", async () => {
+    stubApi({ "/api/driver/connection": connection(null) });
+    renderAt("/profile");
+    expect(await screen.findByText("Connected")).toBeInTheDocument();
+  });
+});
+
 describe("profile edit", () => {
   it("saves name, email and language with PATCH /api/auth/me and switches the interface language", async () => {
     const user = userEvent.setup();

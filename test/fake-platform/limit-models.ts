@@ -15,7 +15,7 @@
 export type LimitModelName = "burst" | "minute" | "hour" | "generous";
 
 export type LimitModel = {
-  name: LimitModelName;
+  name: string;
   /** More calls than this within the window are over the limit. */
   maxCalls: number;
   windowMs: number;

@@ -161,6 +161,13 @@ describe("the adaptive interval", () => {
       next: { ...fresh, intervalMs: 1600 },
     },
     {
+      name: "an interval set below the floor (the tests' 300 ms) stays as set",
+      state: initialPacing(300),
+      event: "answer",
+      at: NOW,
+      next: initialPacing(300),
+    },
+    {
       name: "after a limit it does not narrow below the learned floor",
       state: { ...learned, lastLimitAt: NOW },
       event: "answer",

@@ -92,10 +92,14 @@ export function pacingFloorMs(state: PacingState, now: number): number {
   return Math.max(PACING.floorMs, state.learnedFloorMs * (1 - PACING.floorDecayPerDay) ** days);
 }
 
-/** After a capacity call the platform answered: the interval narrows a little (by `narrowPerHour` an hour), never below the floor. */
+/**
+ * After a capacity call the platform answered: the interval narrows a little (by `narrowPerHour`
+ * an hour), never below the floor. One set below the floor (the tests' 300 ms) stays as set.
+ */
 export function pacingAfterAnswer(state: PacingState, now: number): PacingState {
+  const floor = pacingFloorMs(state, now);
   const narrowed = state.intervalMs * (1 - PACING.narrowPerHour) ** (state.intervalMs / HOUR);
-  const intervalMs = Math.max(pacingFloorMs(state, now), narrowed);
+  const intervalMs = state.intervalMs <= floor ? state.intervalMs : Math.max(floor, narrowed);
   return intervalMs === state.intervalMs && state.lockedUntil === 0 ? state : { ...state, intervalMs, lockedUntil: 0 };
 }
 

@@ -1,11 +1,28 @@
 /**
  * When the engine polls: the interval the environment sets, the minimum gap to the last poll, the
  * next poll (planned from the previous plan, jittered, after any back-off, at the expiry at the
- * latest), the wake of a paused engine, and the back-off after a failure.
+ * latest), the wake of a paused engine, the back-off after a failure, and the interval adapted to
+ * the platform's limit (the lockout after "Rate exceeded", the learned floor and its decay).
  */
 import { describe, expect, it } from "vitest";
 import type { PlatformErrorKind } from "./platform";
-import { backoffAfter, earliestPoll, type NextPollInput, nextPoll, pollIntervalMs, wakeWhilePaused } from "./poll-pacing";
+import {
+  backoffAfter,
+  earliestPoll,
+  initialPacing,
+  lockoutWaitMs,
+  mayCallPlatform,
+  type NextPollInput,
+  nextPacedPoll,
+  nextPoll,
+  PACING,
+  type PacingState,
+  pacingAfterAnswer,
+  pacingAfterLimit,
+  pacingFloorMs,
+  pollIntervalMs,
+  wakeWhilePaused,
+} from "./poll-pacing";
 import { SEARCH_LEAD_MS } from "./search-plan";
 
 const NOW = 1_000_000_000;
@@ -115,4 +132,161 @@ describe("backoffAfter", () => {
       expect(backoffAfter({ level: row.level, until: 0 }, failure, 2 * S, NOW)).toEqual({ level: row.next, until: NOW + row.waitMs, waitMs: row.waitMs });
     });
   }
+});
+
+const MIN = 60 * S;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+describe("the adaptive interval", () => {
+  const fresh = initialPacing();
+  /** An account that hit its limit at 2.4 s three hours ago and has polled since. */
+  const learned: PacingState = { intervalMs: 3000, learnedFloorMs: 3000, lockedUntil: 0, lockouts: 1, lastLimitAt: NOW - 3 * HOUR };
+  type Row = { name: string; state: PacingState; event: "answer" | "limit"; at: number; next: PacingState };
+  const rows: Row[] = [
+    // Answers: the interval narrows by 10 % an hour of polls, never below the floor.
+    {
+      name: "an answer at 2 s narrows it a little (10 % an hour of polls)",
+      state: fresh,
+      event: "answer",
+      at: NOW,
+      next: { ...fresh, intervalMs: 2000 * 0.9 ** (2000 / HOUR) },
+    },
+    { name: "an answer at the floor leaves it there", state: { ...fresh, intervalMs: 1600 }, event: "answer", at: NOW, next: { ...fresh, intervalMs: 1600 } },
+    {
+      name: "an answer just over the floor stops at the floor",
+      state: { ...fresh, intervalMs: 1600.05 },
+      event: "answer",
+      at: NOW,
+      next: { ...fresh, intervalMs: 1600 },
+    },
+    {
+      name: "an interval set below the floor (the tests' 300 ms) stays as set",
+      state: initialPacing(300),
+      event: "answer",
+      at: NOW,
+      next: initialPacing(300),
+    },
+    {
+      name: "after a limit it does not narrow below the learned floor",
+      state: { ...learned, lastLimitAt: NOW },
+      event: "answer",
+      at: NOW,
+      next: { ...learned, lastLimitAt: NOW },
+    },
+    {
+      name: "the learned floor decays 2 % a day: after ten days it is 2,451 ms",
+      state: { ...learned, intervalMs: 2451.3, lastLimitAt: NOW - 10 * DAY },
+      event: "answer",
+      at: NOW,
+      next: { ...learned, intervalMs: 3000 * 0.98 ** 10, lastLimitAt: NOW - 10 * DAY },
+    },
+    {
+      name: "after a month and a half the learned floor is under the floor: 1.6 s again",
+      state: { ...learned, intervalMs: 1600.05, lastLimitAt: NOW - 45 * DAY },
+      event: "answer",
+      at: NOW,
+      next: { ...learned, intervalMs: 1600, lastLimitAt: NOW - 45 * DAY },
+    },
+    {
+      name: "the first answer after a lockout clears it",
+      state: { ...learned, lockedUntil: NOW - S },
+      event: "answer",
+      at: NOW,
+      next: { ...learned, intervalMs: 3000 * 0.9 ** (3000 / HOUR) },
+    },
+    // Limits: the wait, the learned floor, the wider restart.
+    {
+      name: "a first limit at 2 s: 31 minutes without a call, the floor 2.5 s, restarting at 3 s",
+      state: fresh,
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 3000, learnedFloorMs: 2500, lockedUntil: NOW + 31 * MIN, lockouts: 1, lastLimitAt: NOW },
+    },
+    {
+      name: "a second within a day waits 61 minutes and learns from the interval it was hit at",
+      state: { ...learned, intervalMs: 2400 },
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 3600, learnedFloorMs: 3000, lockedUntil: NOW + 61 * MIN, lockouts: 2, lastLimitAt: NOW },
+    },
+    {
+      name: "the fourth in a row waits two hours and a minute",
+      state: { ...learned, lockouts: 3 },
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 4500, learnedFloorMs: 3750, lockedUntil: NOW + 121 * MIN, lockouts: 4, lastLimitAt: NOW },
+    },
+    {
+      name: "the wait stops growing at the fourth",
+      state: { ...learned, lockouts: 7 },
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 4500, learnedFloorMs: 3750, lockedUntil: NOW + 121 * MIN, lockouts: 8, lastLimitAt: NOW },
+    },
+    {
+      name: "a limit more than a day after the last is a first again",
+      state: { ...learned, lockouts: 3, lastLimitAt: NOW - DAY - S },
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 4500, learnedFloorMs: 3750, lockedUntil: NOW + 31 * MIN, lockouts: 1, lastLimitAt: NOW },
+    },
+    {
+      name: "refused again before any answer: the lockout was longer, the wait grows, the interval stays",
+      state: { intervalMs: 3000, learnedFloorMs: 2500, lockedUntil: NOW - S, lockouts: 1, lastLimitAt: NOW - 31 * MIN },
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 3000, learnedFloorMs: 2500, lockedUntil: NOW + 61 * MIN, lockouts: 2, lastLimitAt: NOW },
+    },
+    {
+      name: "never wider than 20 s",
+      state: { ...learned, intervalMs: 18_000, learnedFloorMs: 18_000 },
+      event: "limit",
+      at: NOW,
+      next: { intervalMs: 20_000, learnedFloorMs: 20_000, lockedUntil: NOW + 61 * MIN, lockouts: 2, lastLimitAt: NOW },
+    },
+  ];
+  it.each(rows)("$name", ({ state, event, at, next }) => {
+    const got = event === "answer" ? pacingAfterAnswer(state, at) : pacingAfterLimit(state, at);
+    expect({ ...got, intervalMs: Math.round(got.intervalMs * 1000) / 1000 }).toEqual({ ...next, intervalMs: Math.round(next.intervalMs * 1000) / 1000 });
+  });
+
+  it.each([
+    { name: "no limit seen: the floor", state: fresh, floor: PACING.floorMs },
+    { name: "a limit just now: what it taught", state: { ...learned, lastLimitAt: NOW }, floor: 3000 },
+    { name: "a day later: 2 % less", state: { ...learned, lastLimitAt: NOW - DAY }, floor: 2940 },
+    { name: "a week later", state: { ...learned, lastLimitAt: NOW - 7 * DAY }, floor: 3000 * 0.98 ** 7 },
+    { name: "taught less than the floor: the floor", state: { ...learned, learnedFloorMs: 1500, lastLimitAt: NOW }, floor: PACING.floorMs },
+  ])("floor: $name", ({ state, floor }) => {
+    expect(pacingFloorMs(state, NOW)).toBeCloseTo(floor, 6);
+  });
+
+  it.each([
+    [1, 31 * MIN],
+    [2, 61 * MIN],
+    [3, 91 * MIN],
+    [4, 121 * MIN],
+    [9, 121 * MIN],
+  ])("the lockout %i in a row is waited out for %i ms", (n, ms) => {
+    expect(lockoutWaitMs(n)).toBe(ms);
+  });
+
+  const locked: PacingState = { intervalMs: 3000, learnedFloorMs: 2500, lockedUntil: NOW + 20 * MIN, lockouts: 1, lastLimitAt: NOW - 11 * MIN };
+  const poll = { now: NOW, plannedAt: null, lastPollAt: NOW - 100, backoff: { level: 0, until: 0 }, expirationAt: null, random: 0.5 };
+  it.each([
+    { name: "not locked: one of its own interval after the last poll", state: { ...locked, lockedUntil: 0 }, over: {}, at: NOW - 100 + 3000 },
+    { name: "locked out: when the lockout ends", state: locked, over: {}, at: NOW + 20 * MIN },
+    { name: "a back-off ending after the lockout: the back-off", state: locked, over: { backoff: { level: 2, until: NOW + 25 * MIN } }, at: NOW + 25 * MIN },
+    { name: "the expiry within the lockout: the expiry", state: locked, over: { expirationAt: NOW + 5 * MIN }, at: NOW + 5 * MIN },
+    { name: "a lockout already over: the interval again", state: { ...locked, lockedUntil: NOW - S }, over: {}, at: NOW - 100 + 3000 },
+  ])("next poll: $name", ({ state, over, at }) => {
+    expect(nextPacedPoll(state, { ...poll, ...over })).toBe(at);
+  });
+
+  it.each([
+    { at: NOW + 20 * MIN - 1, may: false },
+    { at: NOW + 20 * MIN, may: true },
+  ])("a capacity call at lockout end $at − NOW ms: $may", ({ at, may }) => {
+    expect(mayCallPlatform(locked, at)).toBe(may);
+  });
 });

@@ -1,15 +1,32 @@
 /**
  * When the engine polls the platform (docs/engine.md): every interval, jittered, planned from the
  * previous plan so lateness does not add up; never closer than a share of the interval to the last
- * poll's answer; and after a failure, not before its back-off ends. Pure: the CaptureSession keeps
- * the times and sets its alarm.
+ * poll's answer; and after a failure, not before its back-off ends. The interval adapts per account
+ * to the platform's limit: after "Rate exceeded", no call until the lockout is over, then wider, and
+ * narrowing again only slowly. Pure: the CaptureSession keeps the times and the pacing state and
+ * sets its alarm.
  */
 import type { PlatformErrorKind } from "./platform";
+import type { Backoff } from "./poll-timing";
 import { SEARCH_LEAD_MS } from "./search-plan";
 
-/** Polls are never closer than this share of the interval, however late the previous one ran. */
-const MIN_GAP_SHARE = 0.85;
-const JITTER_SHARE = 0.05;
+// The timing and the adaptive interval are pure code without imports (poll-timing.ts), so the pacing bench runs them in Node.
+export {
+  type Backoff,
+  earliestPoll,
+  initialPacing,
+  lockoutWaitMs,
+  mayCallPlatform,
+  type NextPollInput,
+  nextPacedPoll,
+  nextPoll,
+  PACING,
+  type PacingState,
+  pacingAfterAnswer,
+  pacingAfterLimit,
+  pacingFloorMs,
+} from "./poll-timing";
+
 const MAX_BACKOFF_MS = 5 * 60_000;
 const MAX_BACKOFF_LEVEL = 10;
 const RETRY_AFTER_MARGIN_MS = 500;
@@ -20,32 +37,6 @@ export function pollIntervalMs(env: Pick<Env, "CAPTURE_POLL_INTERVAL_MS">): numb
   return Number.isFinite(ms) && ms >= 250 ? ms : 2000;
 }
 
-/** The soonest a poll may run: never closer than the minimum gap to the last one. */
-export function earliestPoll(lastPollAt: number | null, interval: number, now: number): number {
-  return lastPollAt === null ? now : Math.max(now, lastPollAt + interval * MIN_GAP_SHARE);
-}
-
-export type NextPollInput = {
-  now: number;
-  interval: number;
-  /** When the previous poll was planned for, if it was planned. */
-  plannedAt: number | null;
-  lastPollAt: number | null;
-  backoff: Backoff;
-  /** Service ends then: the expiry is checked when it comes, not a poll later. */
-  expirationAt: number | null;
-  /** A number in [0, 1) for the jitter. */
-  random: number;
-};
-
-/** The next poll: one jittered interval after the previous plan (so lateness does not accumulate), within the rules. */
-export function nextPoll(p: NextPollInput): number {
-  const jitter = 1 + (p.random * 2 - 1) * JITTER_SHARE;
-  const base = p.plannedAt !== null && p.plannedAt > p.now - p.interval ? p.plannedAt : (p.lastPollAt ?? p.now);
-  const next = Math.max(base + p.interval * jitter, earliestPoll(p.lastPollAt, p.interval, p.now), p.backoff.until);
-  return p.expirationAt !== null && p.expirationAt > p.now ? Math.min(next, p.expirationAt) : next;
-}
-
 /**
  * When a paused engine wakes: as the next window is about to open, or at the expiry, whichever is
  * first; a day at most (no window in the coming week), and a second at least.
@@ -54,8 +45,6 @@ export function wakeWhilePaused(opensAt: number | null, expirationAt: number | n
   const wake = Math.min(opensAt === null ? now + 86_400_000 : opensAt - SEARCH_LEAD_MS, expirationAt ?? Number.POSITIVE_INFINITY);
   return Math.max(now + 1000, wake);
 }
-
-export type Backoff = { level: number; until: number };
 
 /**
  * The back-off after a failed call at `now`: exponential from the interval (up to five minutes);

@@ -33,10 +33,13 @@ export function driverZones(phone: string | null | undefined): string[] {
   return location?.region ? [...location.zones] : [];
 }
 
-/** What the driver may choose for a station's zone: their area code's zones, or the US and Canada ones. */
+/**
+ * What the driver may choose for a station's zone: their area code's zones first (the likely
+ * answer when a station has none), then every other US and Canada one, so a station the catalogue
+ * puts in the wrong zone can be corrected to any.
+ */
 export function zoneChoices(phone: string | null | undefined): string[] {
-  const zones = driverZones(phone);
-  return zones.length > 0 ? zones : [...NORTH_AMERICAN_ZONES];
+  return [...new Set([...driverZones(phone), ...NORTH_AMERICAN_ZONES])];
 }
 
 let choosable: Set<string> | null = null;

@@ -12,7 +12,6 @@
  */
 import { and, eq, lt } from "drizzle-orm";
 import { randomToken } from "../auth/random";
-import { enforceRateLimits, type RateLimitCheck, RateLimited } from "../auth/rate-limit";
 import { openSecret, sealSecret } from "../auth/secret-box";
 import type { Db } from "../db/client";
 import { platformSignIns } from "../db/schema";
@@ -74,21 +73,6 @@ export function platformFailure(err: unknown): ApiError {
       return new ApiError("unprocessable", err.message, { details });
     default:
       return new ApiError("unavailable", "The platform is not answering. Try again in a minute", { details });
-  }
-}
-
-/**
- * The limits of a route that reaches the platform (auth/rate-limit.ts), checked before the call: a
- * refusal is a 429 with Retry-After whose envelope also says the wait (`details.retryAfterSeconds`),
- * so the screens can say how long, and nothing reaches the platform.
- */
-export async function enforcePlatformLimits(db: Db, checks: RateLimitCheck[], now = Date.now()): Promise<void> {
-  try {
-    await enforceRateLimits(db, checks, now);
-  } catch (err) {
-    if (!(err instanceof RateLimited)) throw err;
-    const retryAfterSeconds = err.retryAfterSeconds ?? 1;
-    throw new ApiError("rate_limited", err.message, { details: { reason: "too_many_attempts", retryAfterSeconds }, retryAfterSeconds });
   }
 }
 

@@ -18,7 +18,6 @@ import {
   answerConnectionCode,
   cancelConnection,
   checkConnectionApproval,
-  enforcePlatformLimits,
   finishFlexSignIn,
   startConnection,
   startFlexSignIn,
@@ -156,7 +155,7 @@ export const driverRoutes = new Hono<AppEnv>()
   .post("/connection/sign-in", async (c) => {
     const user = c.var.user;
     if (user.app !== "flex") throw new ApiError("conflict", "Spark accounts connect with their email and password", { details: { reason: "not_flex" } });
-    await enforcePlatformLimits(c.var.db, [
+    await enforceCallerLimits(c.var.db, [
       limitFor("platformConnectPerUser", String(user.id)),
       limitFor("platformConnectPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
     ]);
@@ -165,7 +164,7 @@ export const driverRoutes = new Hono<AppEnv>()
   .post("/connection/landing", validate("json", landingBody), async (c) => {
     const user = c.var.user;
     if (user.app !== "flex") throw new ApiError("conflict", "Spark accounts connect with their email and password", { details: { reason: "not_flex" } });
-    await enforcePlatformLimits(c.var.db, [limitFor("platformCodePerUser", String(user.id))]);
+    await enforceCallerLimits(c.var.db, [limitFor("platformCodePerUser", String(user.id))]);
     const { attemptId, landingUrl } = c.req.valid("json");
     return c.json(await finishFlexSignIn(deps(c), attemptId, landingUrl));
   })
@@ -175,7 +174,7 @@ export const driverRoutes = new Hono<AppEnv>()
     // Flex has no email-and-password sign-in: its drivers sign in on the platform's page.
     if (c.var.user.app === "flex")
       throw new ApiError("conflict", "Flex accounts connect through the platform's sign-in page", { details: { reason: "not_spark" } });
-    await enforcePlatformLimits(c.var.db, [
+    await enforceCallerLimits(c.var.db, [
       limitFor("platformConnectPerUser", String(c.var.user.id)),
       limitFor("platformConnectPerAddress", clientAddress(c.req.header("CF-Connecting-IP"))),
     ]);
@@ -184,12 +183,12 @@ export const driverRoutes = new Hono<AppEnv>()
     return c.json(step, step.status === "connected" ? 200 : 202);
   })
   .post("/connection/code", validate("json", z.object({ attemptId: attemptParam.shape.id, code: codeSchema })), async (c) => {
-    await enforcePlatformLimits(c.var.db, [limitFor("platformCodePerUser", String(c.var.user.id))]);
+    await enforceCallerLimits(c.var.db, [limitFor("platformCodePerUser", String(c.var.user.id))]);
     const { attemptId, code } = c.req.valid("json");
     return c.json(await answerConnectionCode(deps(c), attemptId, code));
   })
   .post("/connection/approval", validate("json", z.object({ attemptId: attemptParam.shape.id })), async (c) => {
-    await enforcePlatformLimits(c.var.db, [limitFor("platformApprovalPerUser", String(c.var.user.id))]);
+    await enforceCallerLimits(c.var.db, [limitFor("platformApprovalPerUser", String(c.var.user.id))]);
     return c.json(await checkConnectionApproval(deps(c), c.req.valid("json").attemptId));
   })
   .delete("/connection/attempts/:id", validate("param", attemptParam), async (c) => {
@@ -207,7 +206,7 @@ export const driverRoutes = new Hono<AppEnv>()
     if (!user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
     const cached = await cachedStations(c.var.db, user, STATIONS_CACHE_MS, Date.now());
     if (cached) return c.json(stationsAnswer(user, cached));
-    await enforcePlatformLimits(c.var.db, [limitFor("platformStationsPerUser", String(user.id))]);
+    await enforceCallerLimits(c.var.db, [limitFor("platformStationsPerUser", String(user.id))]);
     const list = unwrap(await captureSessionOf(c.env, user.id).stations(user.id));
     const seen = await driverStations(
       c.var.db,
@@ -282,7 +281,7 @@ export const driverRoutes = new Hono<AppEnv>()
       throw new ApiError("conflict", "I've arrived is not available", { details: { reason: "check_in_unavailable" } });
     // docs/product.md: "I've arrived" only works while the system is on.
     if (user.status !== "start") throw new ApiError("conflict", "Turn on the system to use I've arrived", { details: { reason: "system_off" } });
-    await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
+    await enforceCallerLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
     return c.json(unwrap(notScheduledYet(await session.checkInBlock(user.id, block.id))));
   })
   .post("/offers/:id/forfeit", validate("param", offerParam), async (c) => {
@@ -291,7 +290,7 @@ export const driverRoutes = new Hono<AppEnv>()
     const block = await session.offer(user.id, c.req.valid("param").id);
     if (block?.status !== "won") throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
-    await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
+    await enforceCallerLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
     return c.json(unwrap(notScheduledYet(await session.forfeitBlock(user.id, block.id))));
   })
 

@@ -52,6 +52,11 @@ describe('"Rate exceeded"', () => {
     expect(limited.until - limited.since).toBeGreaterThanOrEqual(LOCKOUT_MS);
     expect(limited.until - limited.since).toBeLessThan(LOCKOUT_MS + 200);
     const during = await t.calls();
+    // A route's capacity call goes through the same gate: refused at once with the lockout's wait, not sent.
+    const stations = await call("/api/driver/stations", { token: t.idToken });
+    expect(stations.status).toBe(429);
+    expect(await json(stations)).toMatchObject({ error: { code: "rate_limited", details: { reason: "rate_limited" } } });
+    expect(Number(stations.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     await sleep(Math.max(0, limited.until - Date.now() - 50));
     // Nothing reached the platform during the lockout, and no offer was judged.
     expect(await t.calls()).toEqual(during);

@@ -26,7 +26,17 @@ async function searching(options: Parameters<typeof connectedDriver>[0] = {}) {
   const engine = async () => (await json(await call("/api/driver/engine", { token: idToken }))).engine;
   const accepts = async () => ((await (await fetch(`${env.FAKE_PLATFORM_URL}/__control/accepts`)).json()) as { accepts: { offerId: string }[] }).accepts;
   const acceptsOf = async () => (await accepts()).filter((a) => a.offerId === offerId).length;
-  return { d, idToken, offerId: offerId!, engine, acceptsOf, calls: () => d.world.calls(d.customerId) };
+  /** The engine's status once it is in `state`. */
+  const engineIn = (state: string, timeout: number) =>
+    vi.waitFor(
+      async () => {
+        const status = await engine();
+        if (status.state !== state) throw new Error(status.state);
+        return status;
+      },
+      { timeout, interval: 20 },
+    );
+  return { d, idToken, offerId: offerId!, engine, engineIn, acceptsOf, calls: () => d.world.calls(d.customerId) };
 }
 
 const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
@@ -39,14 +49,7 @@ async function adminToken() {
 describe('"Rate exceeded"', () => {
   it("stops every capacity call until the lockout's end, says so with until when, then searches again more slowly", async () => {
     const t = await searching({ faults: [{ kind: "429", on: "offers" }] });
-    const limited = await vi.waitFor(
-      async () => {
-        const engine = await t.engine();
-        if (engine.state !== "rate_limited") throw new Error(engine.state);
-        return engine;
-      },
-      { timeout: 3000, interval: 20 },
-    );
+    const limited = await t.engineIn("rate_limited", 3000);
     expect(limited).toMatchObject({ state: "rate_limited", stations: 1, forfeitsWaiting: 0, acceptHold: null, timeZone: "America/New_York" });
     // The first lockout's wait (and its margin of a thirtieth), from the refused call.
     expect(limited.until - limited.since).toBeGreaterThanOrEqual(LOCKOUT_MS);
@@ -72,9 +75,7 @@ describe('"Rate exceeded"', () => {
 
   it("against the fake's burst model: locked out, no call until the engine's wait is over", async () => {
     const t = await searching({ limitModel: "burst", lockoutMs: 500 });
-    await vi.waitFor(async () => expect((await t.d.world.stats()).drivers[t.d.driverId]?.overLimit).toBeGreaterThan(0), { timeout: 5000, interval: 50 });
-    const status = await t.engine();
-    expect(status.state).toBe("rate_limited");
+    const status = await t.engineIn("rate_limited", 5000);
     const during = await t.calls();
     await sleep(Math.max(0, status.until - Date.now() - 50));
     expect(await t.calls()).toEqual(during);
@@ -144,14 +145,7 @@ describe("a request signature asked for (420)", () => {
 
   it("on the offers call: the whole search stops (signature_required, no signer configured), never loops, until an admin clears it", async () => {
     const t = await searching({ faults: [{ kind: "420", on: "offers" }] });
-    const held = await vi.waitFor(
-      async () => {
-        const engine = await t.engine();
-        if (engine.state !== "signature_required") throw new Error(engine.state);
-        return engine;
-      },
-      { timeout: 3000, interval: 20 },
-    );
+    const held = await t.engineIn("signature_required", 3000);
     expect(held).toMatchObject({ state: "signature_required", stations: 1, since: expect.any(Number), signerConfigured: false });
     const during = await t.calls();
     await sleep(1200);
@@ -175,14 +169,7 @@ describe("a forfeit asked during a lockout", () => {
       interval: 20,
     });
     await t.d.world.control("limits", { account: t.d.customerId, faults: [{ kind: "429", on: "offers" }] });
-    const limited = await vi.waitFor(
-      async () => {
-        const engine = await t.engine();
-        if (engine.state !== "rate_limited") throw new Error(engine.state);
-        return engine;
-      },
-      { timeout: 3000, interval: 20 },
-    );
+    const limited = await t.engineIn("rate_limited", 3000);
     const asked = await call(`/api/driver/offers/${won!.id}/forfeit`, { token: t.idToken, method: "POST" });
     expect(asked.status).toBe(202);
     expect(await json(asked)).toEqual({ id: won!.id, queued: true, sendsAt: limited.until });

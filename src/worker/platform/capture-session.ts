@@ -448,7 +448,7 @@ export class CaptureSession extends DurableObject<Env> {
     const accepted = await acceptInRounds(asked, held, context);
     const won = [...accepted.won];
     let stalled = accepted.stalled;
-    if (stalled && this.holds.acceptFailed(stalled, Date.now())) {
+    if (stalled && this.holds.acceptFailed(stalled, Date.now(), requestSignerFor(this.env) !== null)) {
       this.log.warn("capture.accept_held", { kind: stalled.kind });
       stalled = null;
     } else if (!stalled && asked.length > 0) this.holds.acceptAnswered();

@@ -82,6 +82,8 @@ describe("accepting's holds", () => {
     ["the try met a captcha again: none", ["captcha", "solved", "captcha"], 0, "captcha"],
     ["a signature: none, and solving a captcha does not clear it", ["signature", "solved"], 0, "signature"],
     ["a signature cleared by an admin: one try", ["signature", "cleared"], 1, "signature"],
+    ["a signature, then a signer configured: one try", ["signature", "signer"], 1, "signature"],
+    ["the signer's try met a 420 again: none, whatever the signer", ["signature", "signer", "signatureWithSigner", "signer"], 0, "signature"],
     ["an answer without a try clears nothing", ["captcha", "answered"], 0, "captcha"],
   ] as const)("%s", (_name, steps, allowed, reason) => {
     const kv = memoryKv();
@@ -89,6 +91,8 @@ describe("accepting's holds", () => {
     for (const step of steps) {
       if (step === "captcha") expect(holds.acceptFailed(captcha, 1000)).toBe(true);
       if (step === "signature") expect(holds.acceptFailed(signature, 1000)).toBe(true);
+      if (step === "signatureWithSigner") expect(holds.acceptFailed(signature, 1000, true)).toBe(true);
+      if (step === "signer") holds.searchHeld(true);
       if (step === "solved") holds.captchaSolved();
       if (step === "cleared") holds.clearSignatureHold();
       if (step === "answered") holds.acceptAnswered();

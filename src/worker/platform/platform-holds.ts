@@ -15,8 +15,11 @@ import { initialPacing, mayCallPlatform, type PacingState, pacingAfterAnswer, pa
 /** Accepting paused: a captcha to solve on the platform's side, or a request signature we do not make. */
 export type AcceptHold = { reason: "captcha" | "signature"; since: number } | null;
 
-/** `oneTry`: the driver said the captcha is solved, or an admin cleared the hold: the next take is asked for, once. */
-type StoredAcceptHold = { reason: "captcha" | "signature"; since: number; oneTry: boolean };
+/**
+ * `oneTry`: the driver said the captcha is solved, or an admin cleared the hold (or a signer was
+ * configured): the next take is asked for, once. `signerConfigured`: whether one was when a 420 came.
+ */
+type StoredAcceptHold = { reason: "captcha" | "signature"; since: number; oneTry: boolean; signerConfigured?: boolean };
 /** A 420 on the offers call: no search until a signer is configured or an admin clears it. */
 type SearchHold = { since: number; signerConfigured: boolean };
 /** A forfeit asked during a lockout: the history's id of the won block, and when it was asked. */
@@ -142,10 +145,11 @@ export class PlatformHolds {
    * An accept's failure: a captcha or a missing signature pauses accepting (again, after a try).
    * True when it did, so the engine does not back off for it.
    */
-  acceptFailed(err: PlatformError, now: number): boolean {
+  acceptFailed(err: PlatformError, now: number, signerConfigured = false): boolean {
     const reason = err.kind === "captcha" ? "captcha" : err.kind === "signature_required" ? "signature" : null;
     if (!reason) return false;
-    this.setAcceptHold({ reason, since: this.accepting?.reason === reason && !this.accepting.oneTry ? this.accepting.since : now, oneTry: false });
+    const since = this.accepting?.reason === reason && !this.accepting.oneTry ? this.accepting.since : now;
+    this.setAcceptHold({ reason, since, oneTry: false, ...(reason === "signature" ? { signerConfigured } : {}) });
     return true;
   }
 
@@ -169,9 +173,15 @@ export class PlatformHolds {
 
   // ---- The search stopped (420 on the offers call) ----
 
-  /** Whether the search is stopped for a signature; one stopped while no signer was configured resumes once one is. */
+  /**
+   * Whether the search is stopped for a signature. A hold that came while no signer was configured
+   * ends once one is: the search resumes, and accepting gets its one try.
+   */
   searchHeld(signerConfigured: boolean): boolean {
     if (this.search && !this.search.signerConfigured && signerConfigured) this.setSearchHold(null);
+    const accepting = this.accepting;
+    if (accepting?.reason === "signature" && !accepting.oneTry && !accepting.signerConfigured && signerConfigured)
+      this.setAcceptHold({ ...accepting, oneTry: true, signerConfigured });
     return this.search !== null;
   }
 

@@ -75,6 +75,8 @@ export default defineConfig({
                 SPARK_PLATFORM_API_BASE: `${inject("fakePlatformUrl")}/spark`,
                 PLATFORM_TIMEOUT_MS: "1000",
                 CAPTURE_POLL_INTERVAL_MS: "300",
+                // The engine waits out a "Rate exceeded" lockout this long (30 minutes in production); the fake's tests lock out for less.
+                CAPTURE_LOCKOUT_MS: "1000",
               },
             },
           })),

@@ -90,6 +90,8 @@ const ROUTES: Row[] = [
   route("PUT", "/api/driver/filters", signedIn(400)),
   route("GET", "/api/driver/engine", signedIn(200)),
   route("POST", "/api/driver/engine", signedIn(400)),
+  // The driver says they solved the platform's captcha: a 409 when accepting is not held for one.
+  route("POST", "/api/driver/engine/captcha-solved", signedIn(409)),
   route("GET", "/api/driver/offers", signedIn(200)),
   route("POST", "/api/driver/offers/:id/arrive", signedIn(404)),
   route("POST", "/api/driver/offers/:id/forfeit", signedIn(404)),
@@ -158,6 +160,8 @@ const ROUTES: Row[] = [
   route("GET", "/api/admin/users/:id/dashboard/insights", adminOnly(404)),
   route("POST", "/api/admin/users/:id/dashboard/insights/what-if", adminOnly(400)),
   route("POST", "/api/admin/users/:id/dashboard/engine", adminOnly(400)),
+  // Clearing a driver's signature hold (a 420 from the platform): any administrator, audited.
+  route("POST", "/api/admin/users/:id/engine/clear-hold", adminOnly(404)),
   route("GET", "/api/admin/dashboard", adminOnly(200)),
   route("GET", "/api/admin/dashboard/series", adminOnly(200)),
   route("GET", "/api/admin/invitations", adminOnly(200)),

@@ -68,6 +68,8 @@ const configSchema = z.object({
   PLATFORM_TIMEOUT_MS: numberVar({ integer: true, min: 100, max: 60_000 }),
   // Below 250 ms the engine would poll faster than any platform allows (docs/engine.md).
   CAPTURE_POLL_INTERVAL_MS: numberVar({ integer: true, min: 250, max: 3_600_000 }),
+  // The platform's lockout lasts about 30 minutes (docs/engine.md, "Pacing"); tests shorten it.
+  CAPTURE_LOCKOUT_MS: numberVar({ integer: true, min: 500, max: 4 * 3_600_000 }),
   OWNER_NAME: z.string(),
   CHAT_WIDGET_URL: z.union([z.literal(""), url]),
   JWT_PRIVATE_JWK: secret,

@@ -10,8 +10,9 @@
  *
  * What it models: stations (Flex: names only, "Doral (DMI4)") and delivery areas (Spark, with
  * zones); offers that appear, stay listed until taken (Flex) or expire, and get taken by
- * competitors; a per-driver rate limit on the offers call (token bucket; Flex answers 400 "Rate
- * exceeded" with no wait, Spark 429 + Retry-After); injected faults (rate limit, 5xx, 403, 420,
+ * competitors; a limit per account on every capacity call (a model of limit-models.ts: burst,
+ * minute, hour or generous, with a lockout each call during it prolongs) and a per-driver bucket on
+ * the offers call (Flex answers 400 "Rate exceeded" with no wait, Spark 429 + Retry-After); injected faults (rate limit, 5xx, 403, 420,
  * 307, requests never answered); refresh tokens the platform can refuse or revoke. It records what
  * each driver was shown and accepted, and when, so tests and the bench can count double or
  * overlapping accepts, offers shown but never decided, and the time from an answer carrying an
@@ -23,7 +24,8 @@
  *
  * Control API (per tenant): POST /__control/config (JSON, merged), POST /__control/reset,
  * POST /__control/accounts, POST /__control/stations, POST /__control/offers, POST
- * /__control/approve, POST /__control/revoke, GET /__control/codes?email=, GET /__control/calls?account= (platform calls made for
+ * /__control/approve, POST /__control/revoke, POST /__control/limits (an account's limit model,
+ * lockout length and added faults), GET /__control/codes?email=, GET /__control/calls?account= (platform calls made for
  * that account, by customer id or email, by method and path), GET /__control/stats,
  * GET /__control/accepts, GET /__control/requests (the last requests, newest last). A page at
  * /approve lists approvals waiting (the "other device").
@@ -33,6 +35,7 @@
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { json, listen, readBody, readJson, tenantPath } from "../http.ts";
+import { createLimiter, DEFAULT_LOCKOUT_MS, LIMIT_MODELS, type Limiter, type LimitModelName } from "./limit-models.ts";
 import { approvalWait, CARRIED, codeForm, failurePage, landingPage, signInForm } from "./sign-in-page.ts";
 
 export type App = "flex" | "spark";
@@ -57,6 +60,13 @@ export type FakeStation = { serviceAreaId: string; name: string; region?: string
 export type FakeConfig = {
   /** Any email signs in (on Flex's page, or Spark's call); the first password used becomes the account's. Emails with "+code" get a code challenge, "+approve" an approval. */
   openSignUp: boolean;
+  /**
+   * The platform's limit on every capacity call of an account (limit-models.ts): over it, "Rate
+   * exceeded" and a lockout of `lockoutMs` that each call during it prolongs. Null: none (only the
+   * offers bucket below).
+   */
+  limitModel: LimitModelName | null;
+  lockoutMs: number;
   /** Offers calls per second per driver (token bucket); null for no limit. */
   offersRate: number | null;
   /** Bucket capacity. */
@@ -85,6 +95,8 @@ export type FakeConfig = {
 export function defaultConfig(): FakeConfig {
   return {
     openSignUp: false,
+    limitModel: null,
+    lockoutMs: DEFAULT_LOCKOUT_MS,
     offersRate: 1,
     offersBurst: 2,
     fail429: 0,
@@ -137,6 +149,9 @@ type Account = {
   /** This driver's own offers limit and faults, over the world's (tests sharing one world). */
   offersRate?: number | null;
   offersBurst?: number;
+  /** This account's limit model and lockout, over the world's. */
+  limitModel?: LimitModelName | null;
+  lockoutMs?: number;
   faults: Fault[];
 };
 type Offer = {
@@ -194,6 +209,8 @@ type World = {
   offers: Map<string, Offer>;
   blocks: Map<string, Block>;
   buckets: Map<string, { tokens: number; at: number }>;
+  /** One limiter per model and lockout length, each counting per driver. */
+  limiters: Map<string, Limiter>;
   drivers: Map<string, DriverRecord>;
   accepts: Accept[];
   /** Platform calls per account (customer id) and "METHOD /path", so a test can see what reached the platform. */
@@ -215,12 +232,22 @@ const newWorld = (config: Partial<FakeConfig> = {}): World => ({
   offers: new Map(),
   blocks: new Map(),
   buckets: new Map(),
+  limiters: new Map(),
   drivers: new Map(),
   accepts: [],
   calls: new Map(),
   lastGeneratedAt: Date.now(),
   lastCompetitorAt: Date.now(),
 });
+
+/** An account's limit settings from a control body: a model name (or null for none) and a lockout length. */
+function limitSettings(body: Record<string, unknown>): Pick<Account, "limitModel" | "lockoutMs"> {
+  const out: Pick<Account, "limitModel" | "lockoutMs"> = {};
+  if (body.limitModel === null || (typeof body.limitModel === "string" && body.limitModel in LIMIT_MODELS))
+    out.limitModel = body.limitModel as LimitModelName | null;
+  if (typeof body.lockoutMs === "number" && body.lockoutMs > 0) out.lockoutMs = body.lockoutMs;
+  return out;
+}
 
 const token = (prefix: string) => `${prefix}${randomBytes(18).toString("base64url")}`;
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -263,6 +290,8 @@ export async function startFakePlatform({
   }
 
   const accountOf = (w: World, driverId: string) => w.byDriver.get(driverId);
+  const accountNamed = (w: World, who: string) =>
+    w.accounts.get(who.toLowerCase()) ?? [...w.accounts.values()].find((a) => a.customerId === who || a.driverId === who);
   const countCall = (w: World, customerId: string, req: IncomingMessage, path: string) => {
     const key = customerId;
     const calls = w.calls.get(key) ?? {};
@@ -320,6 +349,28 @@ export async function startFakePlatform({
   function rateExceeded(_w: World, res: ServerResponse, app: App, retryAfter: number) {
     if (app === "flex") json(res, 400, { message: "Rate exceeded" });
     else json(res, 429, platformError("RateExceeded", "Rate exceeded"), { "Retry-After": String(retryAfter) });
+  }
+
+  /** The account's limit model, if any, and its limiter (one per model and lockout length). */
+  function limitOf(w: World, driverId: string): Limiter | null {
+    const account = accountOf(w, driverId);
+    const model = account && account.limitModel !== undefined ? account.limitModel : w.config.limitModel;
+    if (model === null || !(model in LIMIT_MODELS)) return null;
+    const lockoutMs = account?.lockoutMs ?? w.config.lockoutMs;
+    const key = `${model}|${lockoutMs}`;
+    let limiter = w.limiters.get(key);
+    if (!limiter) {
+      limiter = createLimiter(model, { lockoutMs });
+      w.limiters.set(key, limiter);
+    }
+    return limiter;
+  }
+
+  /** A capacity call against the account's limit model: null when answered, else seconds until its lockout ends. */
+  function overLimit(w: World, driverId: string, now: number): number | null {
+    const answer = limitOf(w, driverId)?.call(driverId, now);
+    if (!answer || answer.ok) return null;
+    return Math.max(1, Math.ceil((answer.lockedUntil - now) / 1000));
   }
 
   /** The driver's offers bucket: null when a token was taken, else seconds until one is there. */
@@ -691,6 +742,14 @@ export async function startFakePlatform({
     }
     const driverId = session.driverId;
     countCall(w, session.customerId, req, path);
+    const offersCall = path === "/GetOffersForProviderPost" && req.method === "POST";
+    if (offersCall) driverRecord(w, driverId).polls.push(now);
+    // Every capacity call counts against the account's limit; during a lockout each one prolongs it.
+    const lockedFor = overLimit(w, driverId, now);
+    if (lockedFor !== null) {
+      driverRecord(w, driverId).overLimit++;
+      return rateExceeded(w, res, app, lockedFor);
+    }
 
     if (path === "/eligibleServiceAreas" && req.method === "GET") {
       // Flex: the area(s) the account may search, its home first; Spark's modelled answer lists the areas with zones.
@@ -704,9 +763,8 @@ export async function startFakePlatform({
       return json(res, 200, { serviceAreaPoolList: eligible(w, app, driverId).map((s) => ({ serviceAreaId: s.serviceAreaId, serviceAreaName: s.name })) });
     }
 
-    if (path === "/GetOffersForProviderPost" && req.method === "POST") {
+    if (offersCall) {
       const d = driverRecord(w, driverId);
-      d.polls.push(now);
       if (fault(w, res, driverId, "offers", app)) return;
       const wait = takeToken(w, driverId, now);
       if (wait !== null) {
@@ -799,11 +857,15 @@ export async function startFakePlatform({
   }
 
   function stats(w: World, withPolls: boolean, withShown: boolean) {
-    const drivers: Record<string, { polls: number; overLimit: number; shown: number; faults: number; pollTimes?: number[]; shownIds?: string[] }> = {};
+    const drivers: Record<
+      string,
+      { polls: number; overLimit: number; lockouts: number; shown: number; faults: number; pollTimes?: number[]; shownIds?: string[] }
+    > = {};
     for (const [id, d] of w.drivers) {
       drivers[id] = {
         polls: d.polls.length,
         overLimit: d.overLimit,
+        lockouts: limitOf(w, id)?.lockoutCount(id) ?? 0,
         shown: d.shown.size,
         faults: d.faults,
         ...(withPolls ? { pollTimes: d.polls } : {}),
@@ -862,10 +924,27 @@ export async function startFakePlatform({
         stations: Array.isArray(body.stations) ? (body.stations as string[]) : null,
         ...(body.offersRate !== undefined ? { offersRate: body.offersRate as number | null } : {}),
         ...(typeof body.offersBurst === "number" ? { offersBurst: body.offersBurst } : {}),
+        ...limitSettings(body),
         faults: Array.isArray(body.faults) ? (body.faults as Fault[]) : [],
       };
       addAccount(w, account);
       return json(res, 200, { driverId: account.driverId, customerId: account.customerId, name: account.name });
+    }
+    // An account's limit model and lockout length, and faults added to its script (by email or customer id).
+    if (path === "/__control/limits" && req.method === "POST") {
+      const body = (await readJson(req)) ?? {};
+      const account = accountNamed(w, String(body.account ?? ""));
+      if (!account) return json(res, 404, { error: "no such account" });
+      Object.assign(account, limitSettings(body));
+      if (Array.isArray(body.faults)) account.faults.push(...(body.faults as Fault[]));
+      const limiter = limitOf(w, account.driverId);
+      return json(res, 200, {
+        limitModel: account.limitModel ?? w.config.limitModel,
+        lockoutMs: account.lockoutMs ?? w.config.lockoutMs,
+        lockedUntil: limiter?.lockedUntil(account.driverId, Date.now()) ?? 0,
+        lockouts: limiter?.lockoutCount(account.driverId) ?? 0,
+        faults: account.faults,
+      });
     }
     if (path === "/__control/stations" && req.method === "POST") {
       const body = (await readJson(req)) ?? {};
@@ -920,7 +999,7 @@ export async function startFakePlatform({
     }
     if (path === "/__control/calls" && req.method === "GET") {
       const who = url.searchParams.get("account") ?? url.searchParams.get("email") ?? "";
-      const customerId = w.accounts.get(who.toLowerCase())?.customerId ?? who;
+      const customerId = accountNamed(w, who)?.customerId ?? who;
       return json(res, 200, { calls: w.calls.get(customerId) ?? {} });
     }
     if (path === "/__control/requests" && req.method === "GET") return json(res, 200, { requests: w.requests });
@@ -997,7 +1076,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const fake = await startFakePlatform({
     port: portArg >= 0 ? Number(process.argv[portArg + 1]) : 8796,
     // The demo world: anyone signs in, offers keep coming, competitors take some, challenges are printed.
-    config: demo ? { openSignUp: true, offersPerMinute: 6, competitorTakePerSecond: 0.01, logChallenges: true } : {},
+    // Its limit is the generous model, so a demo driver polling at the production pace is never locked out.
+    config: demo ? { openSignUp: true, offersPerMinute: 6, competitorTakePerSecond: 0.01, logChallenges: true, limitModel: "generous", offersRate: null } : {},
   });
   console.log(
     `fake delivery platform listening on ${fake.url} (Flex: ${fake.url}/flex, its sign-in page ${fake.url}/flex/ap/signin; Spark: ${fake.url}/spark${demo ? `; approvals: ${fake.url}/approve` : ""})`,

@@ -31,6 +31,7 @@ export type AdminAuditAction =
   | "admin.role_changed"
   | "admin.opt_outs_changed"
   | "admin.system_changed"
+  | "admin.engine_hold_cleared"
   | "admin.users_exported"
   | "admin.payments_exported"
   | "admin.campaign_exported"

@@ -82,6 +82,8 @@ export async function offersPage(
       reasons: r.reasons,
       seenAt: r.seenAt,
       forfeitedAt: r.forfeitedAt,
+      // A forfeit asked during the platform's lockout: when it was asked (it is sent when the lockout ends).
+      forfeitQueuedAt: r.forfeitQueuedAt,
       arrivedAt: r.arrivedAt,
       canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
       canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,

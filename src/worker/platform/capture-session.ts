@@ -7,6 +7,7 @@ import { isKnownTimeZone } from "../../shared/zoned-time";
 import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
+import { BlockActions, type ForfeitAnswer } from "./block-actions";
 import { CaptureUsage } from "./capture-usage";
 import {
   type DriverContact,
@@ -20,14 +21,15 @@ import {
   setSystemStatus,
 } from "./driver-store";
 import { textDisconnected, textWonBlock } from "./driver-texts";
-import { blocker, type EngineStatus, failedResult, NOT_SCHEDULED_YET, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
-import { matchingAssignment } from "./flex-answers";
+import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
 import { HistoryReports } from "./history-reports";
 import { platformFor } from "./http-platform";
 import { OfferHistory, type OfferStatus } from "./offer-history";
 import { OfferLedger } from "./offer-ledger";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer, type PlatformStation, type ScheduledBlock } from "./platform";
-import { type Backoff, backoffAfter, earliestPoll, nextPoll, pollIntervalMs, wakeWhilePaused } from "./poll-pacing";
+import { LOCKED_OUT, PlatformHolds } from "./platform-holds";
+import { type Backoff, backoffAfter, earliestPoll, lockoutMsOf, nextPacedPoll, pollIntervalMs, wakeWhilePaused } from "./poll-pacing";
+import { requestSignerFor } from "./request-signer";
 import { planHolds, type SearchPlan, searchPlan } from "./search-plan";
 import { PlatformTokenHolder, withAccessToken } from "./token-refresh";
 
@@ -60,8 +62,12 @@ const SCHEDULE_TTL_MS = 15 * 60_000;
 /** The history is pruned (RETENTION) at most this often, and a stopped object wakes this often to prune it. */
 const DAY_MS = 86_400_000;
 const HOUSEKEEPING_EVERY_MS = DAY_MS;
+/** While a 420 stops the search, the object looks this often whether a request signer has been configured. */
+const SEARCH_HOLD_WAKE_MS = 60 * 60_000;
 
-export type OffersPageData = { counts: Record<OfferStatus, number>; rows: HistoryOffer[]; filters: DriverFilters | null };
+/** A history row, with when its forfeit was asked if it waits for a lockout's end (block-actions.ts). */
+export type WithForfeitQueued = HistoryOffer & { forfeitQueuedAt: number | null };
+export type OffersPageData = { counts: Record<OfferStatus, number>; rows: WithForfeitQueued[]; filters: DriverFilters | null };
 
 export class CaptureSession extends DurableObject<Env> {
   private userId: number | null;
@@ -89,7 +95,9 @@ export class CaptureSession extends DurableObject<Env> {
    */
   private plan: { for: DriverProfile; plan: SearchPlan } | null = null;
   private readonly db: Db;
-  private readonly interval: number;
+  /** The pacing and what the platform's limits hold back (platform-holds.ts), in storage. */
+  private holds: PlatformHolds;
+  private readonly blockActions: BlockActions;
   private log: Logger;
   private readonly usage: CaptureUsage;
 
@@ -112,8 +120,28 @@ export class CaptureSession extends DurableObject<Env> {
       (sealed) => openTokens(sealed, env.MFA_ENCRYPTION_KEY),
       (tokens, now) => saveTokens(this.db, env.MFA_ENCRYPTION_KEY, this.userId!, tokens, now),
     );
-    this.interval = pollIntervalMs(env);
+    this.holds = new PlatformHolds(kv, pollIntervalMs(env), lockoutMsOf(env));
     this.log = createLogger({ task: "capture", userId: this.userId });
+    this.blockActions = new BlockActions({
+      history: this.history,
+      holds: () => this.holds,
+      call: (run) => this.forRoute((profile) => this.withToken(profile, run)),
+      scheduleChanged: (blocks) => {
+        this.schedule = blocks ? { blocks, at: Date.now() } : null;
+        if (!blocks) this.profile = null;
+      },
+      shareWon: () => this.shareWon(),
+      wakeBy: async (at) => {
+        const alarm = await this.ctx.storage.getAlarm();
+        if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(Math.max(at, Date.now()));
+      },
+      log: () => this.log,
+    });
+  }
+
+  /** The account's poll interval now (adaptive: poll-pacing.ts). */
+  private get interval(): number {
+    return this.holds.pacing.intervalMs;
   }
 
   // ---- Calls from the Worker (routes, payments) ----
@@ -197,7 +225,8 @@ export class CaptureSession extends DurableObject<Env> {
       await this.halt(blocked ?? "setup");
       return { state: "stopped", reason: blocked ?? "setup" };
     }
-    return runningStatus(profile, this.planFor(profile, now), this.backoff.until, this.lastPollAt, now);
+    const holds = { limit: this.holds.limit(now), acceptHold: this.holds.acceptHold(), forfeitsWaiting: this.holds.queuedForfeits().length };
+    return runningStatus(profile, this.planFor(profile, now), holds, this.backoff.until, this.lastPollAt, now);
   }
 
   /**
@@ -216,21 +245,6 @@ export class CaptureSession extends DurableObject<Env> {
     });
   }
 
-  async forfeit(userId: number, blockId: string): Promise<PlatformResult<null>> {
-    this.bind(userId);
-    return this.forRoute(async (profile) => {
-      await this.withToken(profile, (platform, token) => platform.forfeit(token, blockId));
-      this.schedule = null;
-      this.profile = null;
-      return null;
-    });
-  }
-
-  async checkIn(userId: number, blockId: string): Promise<PlatformResult<ScheduledBlock>> {
-    this.bind(userId);
-    return this.forRoute((profile) => this.withToken(profile, (platform, token) => platform.checkIn(token, blockId)));
-  }
-
   // ---- The driver's offer history (offer-history.ts) ----
 
   /** A page of the offers seen, newest first, with the counts per status and the filters in force. */
@@ -238,7 +252,8 @@ export class CaptureSession extends DurableObject<Env> {
     this.bind(userId);
     await this.ensureHistory();
     const profile = await this.loadProfile(Date.now(), false);
-    return { counts: this.history.counts(), rows: this.history.page(query.page, query.pageSize, query.status), filters: profile?.filters ?? null };
+    const rows = this.history.page(query.page, query.pageSize, query.status).map((r) => this.withForfeitQueued(r));
+    return { counts: this.history.counts(), rows, filters: profile?.filters ?? null };
   }
 
   /** One offer of the history, or null. */
@@ -249,13 +264,19 @@ export class CaptureSession extends DurableObject<Env> {
   }
 
   /** Won blocks not given back that start in [from, to), by start (the calendar). */
-  async blocksStarting(userId: number, from: number, to: number, limit: number): Promise<HistoryOffer[]> {
+  async blocksStarting(userId: number, from: number, to: number, limit: number): Promise<WithForfeitQueued[]> {
     this.bind(userId);
     await this.ensureHistory();
     return this.history
       .wonStarting(from, to, limit + 1_000)
       .filter((o) => o.forfeitedAt === null)
-      .slice(0, limit);
+      .slice(0, limit)
+      .map((r) => this.withForfeitQueued(r));
+  }
+
+  /** A row with when its forfeit was asked, if it waits for a lockout's end. */
+  private withForfeitQueued(row: HistoryOffer): WithForfeitQueued {
+    return { ...row, forfeitQueuedAt: this.holds.forfeitQueuedAt(row.id) };
   }
 
   /** Offers shown since `from`, oldest first, at most `limit` (the insights, the export). */
@@ -281,38 +302,40 @@ export class CaptureSession extends DurableObject<Env> {
     return this.reports.whatIf(request, Date.now());
   }
 
-  /** Gives a won block back to the platform, then marks it in the history (and D1's copy). */
-  async forfeitBlock(userId: number, id: number): Promise<PlatformResult<{ id: number; forfeitedAt: number }>> {
+  /** Gives a won block back to the platform, then marks it in the history (and D1's copy); during a lockout it waits (block-actions.ts). */
+  async forfeitBlock(userId: number, id: number): Promise<PlatformResult<ForfeitAnswer>> {
     this.bind(userId);
     await this.ensureHistory();
-    const block = this.history.byId(id);
-    if (block?.status !== "won") return failedResult(new PlatformError("refused", "No such block"));
-    if (block.forfeitedAt !== null) return { ok: true, value: { id, forfeitedAt: block.forfeitedAt } };
-    // The accept's answer names no id: the schedule gives it (read now if it has not yet).
-    const blockId = block.blockId ?? (await this.assignmentIdOf(id));
-    if (!blockId) return failedResult(new PlatformError("rejected", NOT_SCHEDULED_YET, undefined, 409));
-    const done = await this.forfeit(userId, blockId);
-    if (!done.ok) return done;
-    const forfeitedAt = Date.now();
-    this.history.update(id, { forfeitedAt });
-    await this.shareWon();
-    return { ok: true, value: { id, forfeitedAt } };
+    return this.blockActions.forfeit(id);
   }
 
   /** "I've arrived" for a won block, then marked in the history (and D1's copy). */
   async checkInBlock(userId: number, id: number): Promise<PlatformResult<{ id: number; arrivedAt: number }>> {
     this.bind(userId);
     await this.ensureHistory();
-    const block = this.history.byId(id);
-    if (block?.status !== "won") return failedResult(new PlatformError("refused", "No such block"));
-    const blockId = block.blockId ?? (await this.assignmentIdOf(id));
-    if (!blockId) return failedResult(new PlatformError("rejected", NOT_SCHEDULED_YET, undefined, 409));
-    const done = await this.checkIn(userId, blockId);
-    if (!done.ok) return done;
-    const arrivedAt = done.value.arrivedAt ?? Date.now();
-    this.history.update(id, { arrivedAt });
-    await this.shareWon();
-    return { ok: true, value: { id, arrivedAt } };
+    return this.blockActions.checkIn(id);
+  }
+
+  // ---- What the platform's limits hold (platform-holds.ts) ----
+
+  /** The driver solved the platform's captcha: the next take gets one try. Null when accepting is not held for a captcha. */
+  async captchaSolved(userId: number): Promise<EngineStatus | null> {
+    this.bind(userId);
+    if (!this.holds.captchaSolved()) return null;
+    await this.pollSoon();
+    return this.status(userId);
+  }
+
+  /** An admin clears a signature hold (the search's or accepting's): the engine tries again, once. Null when there is none. */
+  async clearSignatureHold(userId: number): Promise<EngineStatus | null> {
+    this.bind(userId);
+    if (!this.holds.clearSignatureHold()) return null;
+    await this.pollSoon();
+    return this.status(userId);
+  }
+
+  private async pollSoon(): Promise<void> {
+    if (this.running) await this.ctx.storage.setAlarm(earliestPoll(this.lastPollAt, this.interval, Date.now()));
   }
 
   /** The account is erased: the engine stops, the tokens go (disconnect), and so does everything this object stored. */
@@ -320,28 +343,9 @@ export class CaptureSession extends DurableObject<Env> {
     await this.disconnect(userId);
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.holds = new PlatformHolds(this.ctx.storage.kv, pollIntervalMs(this.env), lockoutMsOf(this.env));
     this.userId = null;
     this.profile = null;
-  }
-
-  /** Reads the schedule now to find a won block's assignment id; null when it is not there (yet). */
-  private async assignmentIdOf(id: number): Promise<string | null> {
-    const read = await this.forRoute(async (profile) => {
-      const blocks = await this.withToken(profile, (platform, token) => platform.scheduledBlocks(token));
-      this.schedule = { blocks, at: Date.now() };
-      this.giveIds(blocks, Date.now());
-      return null;
-    });
-    if (!read.ok) return null;
-    return this.history.byId(id)?.blockId ?? null;
-  }
-
-  /** Won blocks whose id is not known get it from the scheduled assignment with their station and times. */
-  private giveIds(blocks: readonly ScheduledBlock[], now: number): void {
-    for (const won of this.history.awaitingIds(now)) {
-      const match = matchingAssignment(blocks, won);
-      if (match?.id) this.history.update(won.id, { blockId: match.id });
-    }
   }
 
   /** Platform errors cross the RPC boundary as plain values (an Error's class does not survive it). */
@@ -364,6 +368,7 @@ export class CaptureSession extends DurableObject<Env> {
     await this.ensureHistory();
     await this.housekeeping(now);
     if (!this.running) {
+      await this.blockActions.sendQueued();
       await this.wakeForHousekeeping(now);
       return;
     }
@@ -375,9 +380,15 @@ export class CaptureSession extends DurableObject<Env> {
       await this.halt(blocked ?? "setup");
       return;
     }
-    const earliest = earliestPoll(this.lastPollAt, this.interval, now);
+    const earliest = Math.max(earliestPoll(this.lastPollAt, this.interval, now), this.holds.lockedUntil(now) ?? 0);
     if (now < earliest) {
       await this.ctx.storage.setAlarm(earliest);
+      return;
+    }
+    // The lockout is over: the forfeits asked during it go first, then the search; a 420 on the offers call stops it.
+    await this.blockActions.sendQueued();
+    if (this.holds.searchHeld(requestSignerFor(this.env) !== null)) {
+      await this.ctx.storage.setAlarm(now + SEARCH_HOLD_WAKE_MS);
       return;
     }
     const plan = this.planFor(profile, now);
@@ -392,8 +403,9 @@ export class CaptureSession extends DurableObject<Env> {
     }
     await this.poll(profile, now);
     if (!this.running) return;
-    const { interval, plannedAt, lastPollAt, backoff } = this;
-    this.plannedAt = nextPoll({ now: Date.now(), random: Math.random(), interval, plannedAt, lastPollAt, backoff, expirationAt: profile.user.expirationAt });
+    const { plannedAt, lastPollAt, backoff } = this;
+    const at = { now: Date.now(), random: Math.random(), plannedAt, lastPollAt, backoff, expirationAt: profile.user.expirationAt };
+    this.plannedAt = nextPacedPoll(this.holds.pacing, at);
     await this.ctx.storage.setAlarm(this.plannedAt);
   }
 
@@ -430,9 +442,16 @@ export class CaptureSession extends DurableObject<Env> {
     // An accept whose answer never came may have won its block: until that is known (below, from
     // the platform's schedule, or by asking again while it is listed), nothing overlapping it is asked for.
     const context = { platform, token, ledger: this.ledger, profile, now: judgedAt };
-    const accepted = await acceptInRounds(takes, held, context);
+    // Accepting paused by a captcha or a missing signature: the takes wait (judged again next poll), but one try once told.
+    const asked = takes.slice(0, this.holds.acceptsAllowed());
+    for (const offer of takes.slice(asked.length)) this.ledger.waiting(offer);
+    const accepted = await acceptInRounds(asked, held, context);
     const won = [...accepted.won];
     let stalled = accepted.stalled;
+    if (stalled && this.holds.acceptFailed(stalled, Date.now())) {
+      this.log.warn("capture.accept_held", { kind: stalled.kind });
+      stalled = null;
+    } else if (!stalled && asked.length > 0) this.holds.acceptAnswered();
     if (!stalled) {
       const settled = await settleUnlisted(this.ledger.unlisted(new Set(list.map((o) => o.id))), context);
       if (settled.schedule) this.schedule = settled.schedule;
@@ -467,6 +486,12 @@ export class CaptureSession extends DurableObject<Env> {
       } catch (err) {
         this.polled();
         const refused = err instanceof PlatformError && err.kind === "refused";
+        if (err instanceof PlatformError && err.kind === "signature_required") {
+          // Without a signature every call would get the same answer: the search stops until a signer or an admin says otherwise.
+          this.holds.holdSearch(Date.now(), requestSignerFor(this.env) !== null);
+          this.log.warn("capture.signature_required", { status: err.status });
+          return null;
+        }
         if (refused && retry) await this.refused(profile, err.message);
         else if (!refused) await this.failed(err, profile);
         if (retry || !refused) return null;
@@ -499,6 +524,8 @@ export class CaptureSession extends DurableObject<Env> {
 
   /** While stopped, the object wakes once a day to prune its history, as long as it keeps any. */
   private async wakeForHousekeeping(now: number): Promise<void> {
+    // A forfeit queued during a lockout goes out when it ends, system on or off.
+    if (this.holds.queuedForfeits().length > 0) return this.ctx.storage.setAlarm(Math.max(now + 1000, this.holds.lockedUntil(now) ?? 0));
     if (this.history.oldestSeenAt() !== null || this.history.unsharedCount() > 0) await this.ctx.storage.setAlarm(now + HOUSEKEEPING_EVERY_MS);
   }
 
@@ -529,7 +556,7 @@ export class CaptureSession extends DurableObject<Env> {
     if (!this.schedule || now - this.schedule.at > SCHEDULE_TTL_MS) {
       try {
         this.schedule = { blocks: await platform.scheduledBlocks(token), at: now };
-        this.giveIds(this.schedule.blocks, now);
+        this.blockActions.giveIds(this.schedule.blocks, now);
       } catch (err) {
         // Our own records still prevent overlaps among the blocks we took.
         this.log.warn("capture.schedule_unavailable", { error: err instanceof Error ? err.message : String(err) });
@@ -547,6 +574,14 @@ export class CaptureSession extends DurableObject<Env> {
       await this.accessToken(profile, this.platformOf(profile.user.app), Date.now(), true);
       return;
     }
+    const lockedUntil = this.holds.lockedUntil(Date.now());
+    if (e.kind === "rate_limited" && lockedUntil !== null) {
+      // The lockout is the wait (platform-holds.ts): nothing is called before it ends.
+      if (e.message !== LOCKED_OUT) this.log.warn("capture.rate_limited", { until: lockedUntil, interval: this.interval });
+      return;
+    }
+    // A captcha on the offers call: the driver is told (accepting held), and the engine backs off meanwhile.
+    if (e.kind === "captcha") this.holds.acceptFailed(e, Date.now());
     const { waitMs, ...backoff } = backoffAfter(this.backoff, e, this.interval, Date.now());
     this.backoff = backoff;
     this.ctx.storage.kv.put("backoff", this.backoff);
@@ -565,7 +600,7 @@ export class CaptureSession extends DurableObject<Env> {
   /** Runs a platform call for a route with a current token, refreshing once if the token is refused. */
   private withToken<T>(profile: DriverProfile, call: (platform: DeliveryPlatform, token: string) => Promise<T>): Promise<T> {
     // A route's call may wait out a short modelled (Spark) rate limit; the engine's never does.
-    const platform = platformFor(this.env, profile.user.app, { instanceId: () => this.tokens.instanceId() });
+    const platform = this.holds.gated(platformFor(this.env, profile.user.app, { instanceId: () => this.tokens.instanceId() }));
     return withAccessToken(
       (force) => this.accessToken(profile, platform, Date.now(), force),
       (token) => call(platform, token),
@@ -576,7 +611,8 @@ export class CaptureSession extends DurableObject<Env> {
   /** The driver's adapter; its capacity calls carry the instance id sealed with the tokens. */
   private platformOf(app: "flex" | "spark"): DeliveryPlatform {
     if (this.adapter?.app !== app) {
-      this.adapter = { app, platform: platformFor(this.env, app, { rateLimitRetries: 0, instanceId: () => this.tokens.instanceId() }) };
+      const platform = platformFor(this.env, app, { rateLimitRetries: 0, instanceId: () => this.tokens.instanceId() });
+      this.adapter = { app, platform: this.holds.gated(platform) };
     }
     return this.adapter.platform;
   }

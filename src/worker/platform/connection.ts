@@ -72,6 +72,11 @@ export function platformFailure(err: unknown): ApiError {
     }
     case "rejected":
       return new ApiError("unprocessable", err.message, { details });
+    // The driver's engine shows these states (GET /api/driver/engine); a route's call meets them too.
+    case "captcha":
+      return new ApiError("conflict", "The platform asks for a captcha: solve it in its app, then say so on the dashboard", { details });
+    case "signature_required":
+      return new ApiError("conflict", "The platform asks for a signature of its phone app, which we do not make", { details });
     default:
       return new ApiError("unavailable", "The platform is not answering. Try again in a minute", { details });
   }

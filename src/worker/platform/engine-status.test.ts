@@ -3,13 +3,15 @@
  * the status of a running engine, and platform failures as plain values.
  */
 import { describe, expect, it } from "vitest";
-import { blocker, failedResult, runningStatus, type StopReason } from "./engine-status";
+import { blocker, failedResult, type HoldsView, runningStatus, type StopReason } from "./engine-status";
 import { PlatformError } from "./platform";
 import { type ProfileChange, testFilters, testProfile } from "./test-engine";
 
 const NOW = 1_000_000_000;
 
 const profile = (change: ProfileChange = {}) => testProfile(NOW, change);
+/** Nothing held by the platform's limits. */
+const NONE: HoldsView = { limit: { kind: "none" }, acceptHold: null, forfeitsWaiting: 0 };
 
 describe("blocker", () => {
   const rows: [string, ProfileChange, StopReason | null][] = [
@@ -36,39 +38,63 @@ describe("blocker", () => {
 
 describe("runningStatus", () => {
   it("searching: the selected stations, until when, the first station's zone, the last poll", () => {
-    expect(runningStatus(profile(), { searching: true, until: NOW + 3_600_000 }, 0, NOW - 2000, NOW)).toEqual({
+    expect(runningStatus(profile(), { searching: true, until: NOW + 3_600_000 }, NONE, 0, NOW - 2000, NOW)).toEqual({
       state: "searching",
       stations: 2,
       until: NOW + 3_600_000,
       slowedUntil: null,
       lastPollAt: NOW - 2000,
       timeZone: "America/Denver",
+      acceptHold: null,
     });
   });
   it("searching while backing off: slowed until the back-off ends", () => {
-    expect(runningStatus(profile(), { searching: true, until: NOW + 3_600_000 }, NOW + 5000, null, NOW)).toMatchObject({
+    expect(runningStatus(profile(), { searching: true, until: NOW + 3_600_000 }, NONE, NOW + 5000, null, NOW)).toMatchObject({
       slowedUntil: NOW + 5000,
       lastPollAt: null,
     });
   });
   it("a back-off that has ended does not slow it", () => {
-    expect(runningStatus(profile(), { searching: true, until: NOW + 3_600_000 }, NOW, null, NOW)).toMatchObject({ slowedUntil: null });
+    expect(runningStatus(profile(), { searching: true, until: NOW + 3_600_000 }, NONE, NOW, null, NOW)).toMatchObject({ slowedUntil: null });
   });
   it("paused: when the next window opens", () => {
-    expect(runningStatus(profile(), { searching: false, opensAt: NOW + 7_200_000 }, NOW + 5000, NOW, NOW)).toEqual({
+    expect(runningStatus(profile(), { searching: false, opensAt: NOW + 7_200_000 }, NONE, NOW + 5000, NOW, NOW)).toEqual({
       state: "paused",
       stations: 2,
       opensAt: NOW + 7_200_000,
       timeZone: "America/Denver",
+      acceptHold: null,
     });
   });
   it("paused with no window ahead, and no station in the catalogue: UTC", () => {
-    expect(runningStatus(profile({ zones: [] }), { searching: false, opensAt: null }, 0, null, NOW)).toEqual({
+    expect(runningStatus(profile({ zones: [] }), { searching: false, opensAt: null }, NONE, 0, null, NOW)).toEqual({
       state: "paused",
       stations: 2,
       opensAt: null,
       timeZone: "UTC",
+      acceptHold: null,
     });
+  });
+  const searching = { searching: true, until: NOW + 3_600_000 } as const;
+  const captcha = { reason: "captcha", since: NOW - 60_000 } as const;
+  it.each([
+    [
+      "rate limited: since and until, the forfeits waiting, accepting's hold; whatever the plan and back-off",
+      { limit: { kind: "rate_limited", since: NOW - 1000, until: NOW + 1_800_000 }, acceptHold: captcha, forfeitsWaiting: 2 },
+      { state: "rate_limited", stations: 2, since: NOW - 1000, until: NOW + 1_800_000, timeZone: "America/Denver", forfeitsWaiting: 2, acceptHold: captcha },
+    ],
+    [
+      "a signature asked for on the offers call: since when, and whether a signer is configured",
+      { limit: { kind: "signature_required", since: NOW - 5000, signerConfigured: false }, acceptHold: null, forfeitsWaiting: 0 },
+      { state: "signature_required", stations: 2, since: NOW - 5000, timeZone: "America/Denver", signerConfigured: false },
+    ],
+    [
+      "searching with accepting held for a captcha",
+      { limit: { kind: "none" }, acceptHold: captcha, forfeitsWaiting: 0 },
+      { state: "searching", acceptHold: captcha },
+    ],
+  ] as [string, HoldsView, object][])("%s", (_name, holds, status) => {
+    expect(runningStatus(profile(), searching, holds, NOW + 5000, null, NOW)).toMatchObject(status);
   });
 });
 

@@ -232,7 +232,7 @@ describe("the platform's other answers", () => {
     expect(err).toMatchObject({ kind: "rate_limited", status: 400, retryAfterMs: undefined });
   });
 
-  it("403 is refused; 420 (a signature asked for) and 307 (a captcha, never followed) are rejected; 5xx and time-outs unavailable", async () => {
+  it("403 is refused; 420 asks for a signature and 307 (never followed) for a captcha; 5xx and time-outs unavailable", async () => {
     const t = await world();
     const { tokens } = await t.connected();
     await t.w.control("config", {
@@ -247,12 +247,12 @@ describe("the platform's other answers", () => {
     });
     const offers = () => t.platform.offers(tokens.accessToken, [DMI4.serviceAreaId]);
     expect(await rejection(offers())).toMatchObject({ kind: "refused", status: 403 });
-    expect(await rejection(offers())).toMatchObject({ kind: "rejected", status: 420 });
+    expect(await rejection(offers())).toMatchObject({ kind: "signature_required", status: 420 });
     expect(await rejection(offers())).toMatchObject({ kind: "unavailable", status: 502 });
     expect((await rejection(offers())).kind).toBe("unavailable");
     const offer: PlatformOffer = { id: "OFx", stationId: DMI4.serviceAreaId, startsAt: 1, endsAt: 2, payCents: 0, expiresAt: 1, hidden: false };
-    expect(await rejection(t.platform.accept(tokens.accessToken, offer))).toMatchObject({ kind: "rejected", status: 307 });
-    expect(await rejection(t.platform.accept(tokens.accessToken, offer))).toMatchObject({ kind: "rejected", status: 420 });
+    expect(await rejection(t.platform.accept(tokens.accessToken, offer))).toMatchObject({ kind: "captcha", status: 307 });
+    expect(await rejection(t.platform.accept(tokens.accessToken, offer))).toMatchObject({ kind: "signature_required", status: 420 });
   });
 
   it("an answer of the wrong shape is unavailable, and a platform that cannot be reached too", async () => {

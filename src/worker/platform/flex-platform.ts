@@ -4,8 +4,9 @@
  * registration, refresh, deregistration) and the capacity API (stations, offers, accepts, the
  * schedule). Every answer of the spec's tables becomes one outcome: 403 "refused" (the caller
  * refreshes once and repeats), 400 "Rate exceeded" "rate_limited" (no wait given: the engine backs
- * off), 420 and 307 "rejected" (a signature or a captcha we do not answer), 5xx, time-outs and
- * answers of the wrong shape "unavailable". Redirects are never followed.
+ * off), 420 "signature_required" (a request signature we do not make unless a signer is
+ * configured, request-signer.ts), 307 "captcha" (a challenge for the driver), 5xx, time-outs and
+ * answers of the wrong shape "unavailable". Redirects are never followed: a 307 is read as such.
  */
 import { callProvider, readJson } from "../providers/http-call";
 import { eligibleAnswer, filterOptionsAnswer, readAssignments, readOffers, refreshAnswer, registerAnswer } from "./flex-answers";
@@ -20,6 +21,7 @@ import {
   type PlatformTokens,
   type ScheduledBlock,
 } from "./platform";
+import type { RequestSigner } from "./request-signer";
 import { displayName } from "./station-zones";
 
 export const ACCEPT_TYPE = "AcceptOfferInput:http://internal.amazon.com/coral/com.amazon.omwbuseyservice.offers/";
@@ -34,6 +36,8 @@ export type FlexPlatformOptions = {
   timeoutMs: number;
   /** The account's instance id, read when a capacity call goes out (sealed with the tokens). */
   instanceId?: () => string | null;
+  /** Signs each capacity call when one is configured (request-signer.ts); none by default. */
+  signer?: RequestSigner | null;
   now?: () => number;
 };
 
@@ -86,11 +90,10 @@ export class FlexPlatform implements DeliveryPlatform {
     const instanceId = this.options.instanceId?.();
     if (instanceId) headers["x-flex-instance-id"] = instanceId;
     if (call.method === "POST") headers["Content-Type"] = "application/json";
-    const res = await this.fetch(`${this.capacity}${call.path}`, {
-      method: call.method,
-      headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-    });
+    const url = `${this.capacity}${call.path}`;
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    if (this.options.signer) Object.assign(headers, await this.options.signer.sign({ method: call.method, url, headers, body }));
+    const res = await this.fetch(url, { method: call.method, headers, body });
     if (res.ok) return res;
     throw await capacityFailure(res);
   }
@@ -250,8 +253,8 @@ async function capacityFailure(res: Response): Promise<PlatformError> {
   const text = typeof message === "string" ? message : `The platform answered ${res.status}`;
   if (res.status === 403) return new PlatformError("refused", "The platform refused the access token", undefined, 403);
   if (isRateExceeded(res.status, body)) return new PlatformError("rate_limited", "The platform asked to slow down (Rate exceeded)", undefined, 400);
-  if (res.status === 420) return new PlatformError("rejected", "The platform asks for a request signature we cannot make", undefined, 420);
-  if (res.status >= 300 && res.status < 400)
-    return new PlatformError("rejected", "The platform asks for a challenge (captcha) to be solved in its app", undefined, res.status);
+  if (res.status === 420) return new PlatformError("signature_required", "The platform asks for a request signature we do not make", undefined, 420);
+  if (res.status === 307) return new PlatformError("captcha", "The platform asks for a challenge (captcha) to be solved on its side", undefined, 307);
+  if (res.status >= 300 && res.status < 400) return new PlatformError("rejected", `The platform redirected the call (${res.status})`, undefined, res.status);
   return new PlatformError("rejected", text, undefined, res.status);
 }

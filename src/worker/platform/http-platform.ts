@@ -13,6 +13,7 @@ import {
   type ScheduledBlock,
   type SignInStep,
 } from "./platform";
+import { requestSignerFor } from "./request-signer";
 
 // The platform's answers, as much of them as we read. Times are epoch seconds, pay is dollars.
 const tokensAnswer = z.object({ access_token: z.string().min(1), refresh_token: z.string().min(1).optional(), expires_in: z.number().positive() });
@@ -277,6 +278,6 @@ export function platformFor(
   app: "flex" | "spark",
   options: { rateLimitRetries?: number; instanceId?: () => string | null } = {},
 ): DeliveryPlatform {
-  if (app === "flex") return flexPlatform(env, options.instanceId ? { instanceId: options.instanceId } : {});
+  if (app === "flex") return flexPlatform(env, { signer: requestSignerFor(env), ...(options.instanceId ? { instanceId: options.instanceId } : {}) });
   return sparkPlatform(env, options.rateLimitRetries === undefined ? {} : { rateLimitRetries: options.rateLimitRetries });
 }

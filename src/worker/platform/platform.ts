@@ -58,7 +58,11 @@ export type PlatformErrorKind =
   | "rate_limited"
   /** 5xx, time-out, network: worth trying again later. */
   | "unavailable"
-  /** The platform refused the request as such (4xx; Flex's 420 signature and 307 captcha): trying again will not help. */
+  /** Flex's 307 on an accept: a captcha to be solved by the driver on the platform's side before accepting again. */
+  | "captcha"
+  /** Flex's 420: the request lacks the signature of an attested device (request-signer.ts); retrying without one will not help. */
+  | "signature_required"
+  /** The platform refused the request as such (any other 4xx): trying again will not help. */
   | "rejected";
 
 export class PlatformError extends Error {

@@ -7,7 +7,7 @@
  * sets its alarm.
  */
 import type { PlatformErrorKind } from "./platform";
-import type { Backoff } from "./poll-timing";
+import { type Backoff, PACING } from "./poll-timing";
 import { SEARCH_LEAD_MS } from "./search-plan";
 
 // The timing and the adaptive interval are pure code without imports (poll-timing.ts), so the pacing bench runs them in Node.
@@ -35,6 +35,12 @@ const RETRY_AFTER_MARGIN_MS = 500;
 export function pollIntervalMs(env: Pick<Env, "CAPTURE_POLL_INTERVAL_MS">): number {
   const ms = Number(env.CAPTURE_POLL_INTERVAL_MS);
   return Number.isFinite(ms) && ms >= 250 ? ms : 2000;
+}
+
+/** The engine's wait for the platform's first lockout (CAPTURE_LOCKOUT_MS; 30 minutes when unset or unreadable). */
+export function lockoutMsOf(env: Pick<Env, "CAPTURE_LOCKOUT_MS">): number {
+  const ms = Number(env.CAPTURE_LOCKOUT_MS);
+  return Number.isFinite(ms) && ms >= 500 ? ms : PACING.lockoutMs;
 }
 
 /**

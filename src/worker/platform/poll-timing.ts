@@ -103,9 +103,13 @@ export function pacingAfterAnswer(state: PacingState, now: number): PacingState 
   return intervalMs === state.intervalMs && state.lockedUntil === 0 ? state : { ...state, intervalMs, lockedUntil: 0 };
 }
 
-/** How long the n-th lockout in a row is waited out. */
-export function lockoutWaitMs(n: number): number {
-  return PACING.lockoutMs * Math.min(Math.max(1, n), PACING.maxLockoutSteps) + PACING.lockoutMarginMs;
+/**
+ * How long the n-th lockout in a row is waited out, from a first lockout of `lockoutMs` (the
+ * engine's setting; 30 minutes in production, short in tests). The margin is a thirtieth of it, a
+ * minute at most.
+ */
+export function lockoutWaitMs(n: number, lockoutMs: number = PACING.lockoutMs): number {
+  return lockoutMs * Math.min(Math.max(1, n), PACING.maxLockoutSteps) + Math.min(PACING.lockoutMarginMs, lockoutMs / 30);
 }
 
 /**
@@ -114,15 +118,15 @@ export function lockoutWaitMs(n: number): number {
  * polls resume wider still. Refused again before any call was answered, the lockout was simply
  * longer than waited: the wait grows, but the interval says nothing new and stays.
  */
-export function pacingAfterLimit(state: PacingState, now: number): PacingState {
+export function pacingAfterLimit(state: PacingState, now: number, lockoutMs: number = PACING.lockoutMs): PacingState {
   const inRow = state.lastLimitAt !== null && now - state.lastLimitAt < PACING.lockoutRunMs;
   const lockouts = inRow ? state.lockouts + 1 : 1;
-  if (state.lockedUntil !== 0) return { ...state, lockedUntil: now + lockoutWaitMs(lockouts), lockouts, lastLimitAt: now };
+  if (state.lockedUntil !== 0) return { ...state, lockedUntil: now + lockoutWaitMs(lockouts, lockoutMs), lockouts, lastLimitAt: now };
   const learnedFloorMs = Math.min(PACING.maxMs, state.intervalMs * PACING.limitMargin);
   return {
     intervalMs: Math.min(PACING.maxMs, Math.max(learnedFloorMs, state.intervalMs * PACING.resumeWiden)),
     learnedFloorMs,
-    lockedUntil: now + lockoutWaitMs(lockouts),
+    lockedUntil: now + lockoutWaitMs(lockouts, lockoutMs),
     lockouts,
     lastLimitAt: now,
   };

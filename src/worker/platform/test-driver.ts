@@ -24,6 +24,9 @@ export type TestDriverOptions = {
   user?: Parameters<typeof seedUser>[0];
   offersRate?: number | null;
   offersBurst?: number;
+  /** The fake's limit on every capacity call of the account (test/fake-platform/limit-models.ts), and its lockout. */
+  limitModel?: "burst" | "minute" | "hour" | "generous";
+  lockoutMs?: number;
   faults?: Fault[];
   connect?: boolean;
 };
@@ -96,6 +99,8 @@ export async function connectedDriver(options: TestDriverOptions = {}) {
     stations: stations.map((s) => s.serviceAreaId),
     offersRate: options.offersRate === undefined ? null : options.offersRate,
     ...(options.offersBurst !== undefined ? { offersBurst: options.offersBurst } : {}),
+    ...(options.limitModel ? { limitModel: options.limitModel } : {}),
+    ...(options.lockoutMs ? { lockoutMs: options.lockoutMs } : {}),
     faults: options.faults ?? [],
   })) as { driverId: string; customerId: string; name: string };
   const user = await seedUser({

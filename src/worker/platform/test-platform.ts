@@ -71,7 +71,7 @@ export type InjectedOffer = {
 };
 
 export type WorldStats = {
-  drivers: Record<string, { polls: number; overLimit: number; shown: number; faults: number; pollTimes?: number[] }>;
+  drivers: Record<string, { polls: number; overLimit: number; lockouts: number; shown: number; faults: number; pollTimes?: number[] }>;
   accepts: number;
   won: number;
   doubleAccepts: number;

@@ -211,6 +211,20 @@ export const adminUserRoutes = new Hono<AppEnv>()
       details: { on, reason, before: driver.status, state: engine.state },
     });
     return c.json({ engine });
+  })
+  // A 420 (a request signature asked for) holds the search or accepting until a signer is configured
+  // or an administrator clears it here; the engine then tries again, once. Audited.
+  .post("/:id/engine/clear-hold", validate("param", idParam), async (c) => {
+    const driver = await findDriver(c.var.db, c.req.valid("param").id);
+    const engine = await captureSessionOf(c.env, driver.id).clearSignatureHold(driver.id);
+    if (!engine) throw new ApiError("conflict", "The engine is not held for a signature", { details: { reason: "no_hold" } });
+    await recordAudit(c.var.db, {
+      actorId: c.var.user.id,
+      action: "admin.engine_hold_cleared",
+      target: userTarget(driver.id),
+      details: { state: engine.state },
+    });
+    return c.json({ engine });
   });
 
 /** The account behind a driver's dashboard: a driver (administrators have no engine). */

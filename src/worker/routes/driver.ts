@@ -95,7 +95,7 @@ async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: Pic
     readFilters(db, driver.id),
     captureSessionOf(env, driver.id).blocksStarting(driver.id, range.from - 86_400_000, range.to + 86_400_000, CALENDAR_LIMIT),
   ]);
-  const blocks = won.map(({ id, stationId, stationName, timeZone, startsAt, endsAt, payCents, arrivedAt }) => ({
+  const blocks = won.map(({ id, stationId, stationName, timeZone, startsAt, endsAt, payCents, arrivedAt, forfeitQueuedAt }) => ({
     id,
     stationId,
     stationName,
@@ -104,6 +104,7 @@ async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: Pic
     endsAt,
     payCents,
     arrivedAt,
+    forfeitQueuedAt,
   }));
   const stationRows = await driverStations(
     db,
@@ -269,6 +270,12 @@ export const driverRoutes = new Hono<AppEnv>()
   .post("/engine", validate("json", z.object({ on: z.boolean() })), async (c) =>
     c.json({ engine: await switchEngine(c.env, c.var.user.id, c.req.valid("json").on) }),
   )
+  // The driver solved the platform's captcha on its side: the next matching offer gets one accept try.
+  .post("/engine/captcha-solved", async (c) => {
+    const engine = await captureSessionOf(c.env, c.var.user.id).captchaSolved(c.var.user.id);
+    if (!engine) throw new ApiError("conflict", "Accepting is not waiting for a captcha", { details: { reason: "no_captcha" } });
+    return c.json({ engine });
+  })
 
   // ---- Offers and blocks ----
   .get("/offers", validate("query", offersQuerySchema), async (c) => c.json(await offersPage(c.env, c.var.user.id, c.req.valid("query"))))
@@ -292,7 +299,9 @@ export const driverRoutes = new Hono<AppEnv>()
     if (block?.status !== "won") throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
     await enforcePlatformLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
-    return c.json(unwrap(notScheduledYet(await session.forfeitBlock(user.id, block.id))));
+    const done = unwrap(notScheduledYet(await session.forfeitBlock(user.id, block.id)));
+    // During the platform's lockout the forfeit waits for its end (202): the engine sends it then.
+    return "queued" in done ? c.json(done, 202) : c.json(done);
   })
 
   // ---- Insights (src/worker/driver/insights.ts, worked out in the driver's engine object) ----

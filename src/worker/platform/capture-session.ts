@@ -15,14 +15,14 @@ import {
   endConnection,
   loadDriverProfile,
   openTokens,
-  readContact,
   saveEligibleStations,
   saveTokens,
   setSystemStatus,
 } from "./driver-store";
-import { textDisconnected, textWonBlock } from "./driver-texts";
+import { textDisconnected, textInBackground, textWonBlock } from "./driver-texts";
 import { blocker, type EngineStatus, failedResult, type PlatformResult, runningStatus, type StopReason } from "./engine-status";
 import { HistoryReports } from "./history-reports";
+import { HistoryUpkeep } from "./history-upkeep";
 import { platformFor } from "./http-platform";
 import { OfferHistory, type OfferStatus } from "./offer-history";
 import { OfferLedger } from "./offer-ledger";
@@ -76,8 +76,7 @@ export class CaptureSession extends DurableObject<Env> {
   private readonly ledger: OfferLedger;
   private readonly history: OfferHistory;
   private readonly reports: HistoryReports;
-  /** The move of this driver's offers out of D1, once (offer-history.ts importFromD1). */
-  private importing: Promise<void> | null = null;
+  private readonly upkeep: HistoryUpkeep;
   private backoff: Backoff;
   private lastPollAt: number | null;
   private plannedAt: number | null = null;
@@ -116,6 +115,7 @@ export class CaptureSession extends DurableObject<Env> {
     this.history = new OfferHistory(ctx.storage.sql, kv);
     this.ledger = new OfferLedger(kv, this.history);
     this.reports = new HistoryReports(this.history);
+    this.upkeep = new HistoryUpkeep(this.history, kv, this.db, HOUSEKEEPING_EVERY_MS, () => this.log);
     this.tokens = new PlatformTokenHolder(
       (sealed) => openTokens(sealed, env.MFA_ENCRYPTION_KEY),
       (tokens, now) => saveTokens(this.db, env.MFA_ENCRYPTION_KEY, this.userId!, tokens, now),
@@ -130,7 +130,7 @@ export class CaptureSession extends DurableObject<Env> {
         this.schedule = blocks ? { blocks, at: Date.now() } : null;
         if (!blocks) this.profile = null;
       },
-      shareWon: () => this.shareWon(),
+      shareWon: () => this.upkeep.shareWon(this.userId),
       wakeBy: async (at) => {
         const alarm = await this.ctx.storage.getAlarm();
         if (alarm === null || alarm > at) await this.ctx.storage.setAlarm(Math.max(at, Date.now()));
@@ -250,7 +250,7 @@ export class CaptureSession extends DurableObject<Env> {
   /** A page of the offers seen, newest first, with the counts per status and the filters in force. */
   async offersPage(userId: number, query: { page: number; pageSize: number; status?: OfferStatus }): Promise<OffersPageData> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     const profile = await this.loadProfile(Date.now(), false);
     const rows = this.history.page(query.page, query.pageSize, query.status).map((r) => this.withForfeitQueued(r));
     return { counts: this.history.counts(), rows, filters: profile?.filters ?? null };
@@ -259,14 +259,14 @@ export class CaptureSession extends DurableObject<Env> {
   /** One offer of the history, or null. */
   async offer(userId: number, id: number): Promise<HistoryOffer | null> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     return this.history.byId(id);
   }
 
   /** Won blocks not given back that start in [from, to), by start (the calendar). */
   async blocksStarting(userId: number, from: number, to: number, limit: number): Promise<WithForfeitQueued[]> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     return this.history
       .wonStarting(from, to, limit + 1_000)
       .filter((o) => o.forfeitedAt === null)
@@ -282,14 +282,14 @@ export class CaptureSession extends DurableObject<Env> {
   /** Offers shown since `from`, oldest first, at most `limit` (the insights, the export). */
   async offersSeenSince(userId: number, from: number, limit: number): Promise<HistoryOffer[]> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     return this.history.seenSince(from, limit);
   }
 
   /** The driver's insights (src/worker/driver/insights.ts), worked out here beside the history (history-reports.ts). */
   async insights(userId: number, days: InsightPeriod): Promise<InsightsReport> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     const now = Date.now();
     const profile = await this.loadProfile(now, false);
     return this.reports.insights(profile?.filters ?? null, days, now);
@@ -298,21 +298,21 @@ export class CaptureSession extends DurableObject<Env> {
   /** The what-if: the period's offers replayed under other filters (src/shared/replay.ts); `tookMs` counts the read too. */
   async whatIf(userId: number, request: WhatIfRequest): Promise<WhatIfResult> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     return this.reports.whatIf(request, Date.now());
   }
 
   /** Gives a won block back to the platform, then marks it in the history (and D1's copy); during a lockout it waits (block-actions.ts). */
   async forfeitBlock(userId: number, id: number): Promise<PlatformResult<ForfeitAnswer>> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     return this.blockActions.forfeit(id);
   }
 
   /** "I've arrived" for a won block, then marked in the history (and D1's copy). */
   async checkInBlock(userId: number, id: number): Promise<PlatformResult<{ id: number; arrivedAt: number }>> {
     this.bind(userId);
-    await this.ensureHistory();
+    await this.upkeep.ensure(this.userId);
     return this.blockActions.checkIn(id);
   }
 
@@ -365,8 +365,8 @@ export class CaptureSession extends DurableObject<Env> {
     this.usage.alarm(this.lastPollAt, this.log);
     if (this.userId === null) return;
     const now = Date.now();
-    await this.ensureHistory();
-    await this.housekeeping(now);
+    await this.upkeep.ensure(this.userId);
+    await this.upkeep.housekeeping(this.userId, now);
     if (!this.running) {
       await this.blockActions.sendQueued();
       await this.wakeForHousekeeping(now);
@@ -461,7 +461,7 @@ export class CaptureSession extends DurableObject<Env> {
 
     // A block won without its platform id (Flex's accept names none): the next poll reads the schedule for it.
     if (won.some((r) => !r.blockId)) this.schedule = null;
-    if (won.length > 0) await this.shareWon();
+    if (won.length > 0) await this.upkeep.shareWon(this.userId);
     for (const record of won) {
       this.log.info("capture.won", { offerId: record.platformOfferId, payCents: record.payCents });
       this.text((driver) => textWonBlock(this.env, this.log, driver, record));
@@ -503,46 +503,11 @@ export class CaptureSession extends DurableObject<Env> {
     return null;
   }
 
-  /** Copies won blocks D1 does not have yet to D1; when D1 refuses they wait for the next alarm. */
-  private async shareWon(): Promise<void> {
-    if (this.userId === null) return;
-    try {
-      await this.history.shareWon(this.db, this.userId, Date.now());
-    } catch (err) {
-      this.log.warn("capture.share_deferred", { blocks: this.history.unsharedCount(), error: err instanceof Error ? err.message : String(err) });
-    }
-  }
-
-  /** Prunes the history (at most daily) and shares what D1 still lacks. */
-  private async housekeeping(now: number): Promise<void> {
-    if ((this.ctx.storage.kv.get<number>("history.prunedAt") ?? 0) + HOUSEKEEPING_EVERY_MS <= now) {
-      this.history.prune(now);
-      this.ctx.storage.kv.put("history.prunedAt", now);
-    }
-    if (this.history.unsharedCount() > 0) await this.shareWon();
-  }
-
   /** While stopped, the object wakes once a day to prune its history, as long as it keeps any. */
   private async wakeForHousekeeping(now: number): Promise<void> {
     // A forfeit queued during a lockout goes out when it ends, system on or off.
     if (this.holds.queuedForfeits().length > 0) return this.ctx.storage.setAlarm(Math.max(now + 1000, this.holds.lockedUntil(now) ?? 0));
-    if (this.history.oldestSeenAt() !== null || this.history.unsharedCount() > 0) await this.ctx.storage.setAlarm(now + HOUSEKEEPING_EVERY_MS);
-  }
-
-  /** Moves this driver's offers out of D1 the first time the history is read (offer-history.ts). */
-  private ensureHistory(): Promise<void> {
-    if (this.history.imported() || this.userId === null) return Promise.resolve();
-    const userId = this.userId;
-    this.importing ??= this.history.importFromD1(this.db, userId).then(
-      (moved) => {
-        if (moved > 0) this.log.info("capture.history_imported", { offers: moved });
-      },
-      (err) => {
-        this.importing = null;
-        throw err;
-      },
-    );
-    return this.importing;
+    if (this.upkeep.keepsAnything()) await this.ctx.storage.setAlarm(now + HOUSEKEEPING_EVERY_MS);
   }
 
   /** The poll's time, in memory and in storage. */
@@ -629,22 +594,9 @@ export class CaptureSession extends DurableObject<Env> {
     await this.halt("disconnected");
   }
 
-  /** Keeps the object alive until a text is sent. */
-  private keep(sending: Promise<void> | null) {
-    if (sending) this.ctx.waitUntil(sending);
-  }
-
-  /** Texts the driver at their number, in their language, unless they opted out, all as D1 says now (the profile may be minutes old). */
+  /** Texts the driver as D1 says now (driver-texts.ts), keeping the object alive until it is sent. */
   private text(send: (driver: DriverContact) => Promise<void> | null) {
-    const userId = this.userId;
-    if (userId === null) return;
-    this.keep(
-      readContact(this.db, userId)
-        .then(async (driver) => {
-          if (driver) await send(driver);
-        })
-        .catch((err: unknown) => this.log.error("capture.text_failed", { error: err instanceof Error ? err.message : String(err) })),
-    );
+    if (this.userId !== null) this.ctx.waitUntil(textInBackground(this.db, this.userId, this.log, send));
   }
 
   private async halt(reason: StopReason) {
@@ -653,7 +605,7 @@ export class CaptureSession extends DurableObject<Env> {
     await this.ctx.storage.deleteAlarm();
     if (this.userId !== null) {
       await setSystemStatus(this.db, this.userId, "stop");
-      await this.shareWon();
+      await this.upkeep.shareWon(this.userId);
     }
     await this.wakeForHousekeeping(Date.now());
   }

@@ -3,9 +3,10 @@
  * they opted out: a block won, and the platform refusing their connection. Times are the
  * station's, as the driver will see them on arrival.
  */
+import type { Db } from "../db/client";
 import type { Logger } from "../log";
 import { createSmsProvider } from "../providers/sms/provider";
-import type { DriverProfile } from "./driver-store";
+import { type DriverContact, type DriverProfile, readContact } from "./driver-store";
 
 type Language = "en" | "es";
 type Driver = Pick<DriverProfile["user"], "phone" | "language" | "app" | "smsOptOut">;
@@ -53,4 +54,13 @@ function send(env: Env, log: Logger, to: string, body: string, event: string): P
       if (!outcome.ok) log.error(`${event}_failed`, { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
     })
     .catch((err: unknown) => log.error(`${event}_failed`, { error: err instanceof Error ? err.message : String(err) }));
+}
+
+/** Texts the driver at their number, in their language, unless they opted out, all as D1 says now (the engine's profile may be minutes old). */
+export function textInBackground(db: Db, userId: number, log: Logger, send: (driver: DriverContact) => Promise<void> | null): Promise<void> {
+  return readContact(db, userId)
+    .then(async (driver) => {
+      if (driver) await send(driver);
+    })
+    .catch((err: unknown) => log.error("capture.text_failed", { error: err instanceof Error ? err.message : String(err) }));
 }

@@ -271,6 +271,17 @@ describe("the adaptive interval", () => {
     expect(lockoutWaitMs(n)).toBe(ms);
   });
 
+  it.each([
+    // A shorter first lockout (the tests' CAPTURE_LOCKOUT_MS): its margin is a thirtieth of it.
+    [1, 1000, 1000 + 1000 / 30],
+    [2, 1000, 2000 + 1000 / 30],
+    [5, 1000, 4000 + 1000 / 30],
+    // A longer one keeps the margin at a minute.
+    [1, 60 * MIN, 61 * MIN],
+  ])("the lockout %i in a row, from a first of %i ms, is waited out for %f ms", (n, first, ms) => {
+    expect(lockoutWaitMs(n, first)).toBeCloseTo(ms, 6);
+  });
+
   const locked: PacingState = { intervalMs: 3000, learnedFloorMs: 2500, lockedUntil: NOW + 20 * MIN, lockouts: 1, lastLimitAt: NOW - 11 * MIN };
   const poll = { now: NOW, plannedAt: null, lastPollAt: NOW - 100, backoff: { level: 0, until: 0 }, expirationAt: null, random: 0.5 };
   it.each([

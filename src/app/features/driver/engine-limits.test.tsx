@@ -61,8 +61,9 @@ const wonRow = (over: Record<string, unknown> = {}) => ({
 
 /** The dashboard's reads, at the driver's routes or (acting for driver 7) the administrator's. */
 function dashboardApi(engine: () => unknown, { rows = [wonRow()], base = "/api/driver", extra = [] as Route[] } = {}) {
-  const offers = (base === "/api/driver" ? "/api/driver" : `${base}/dashboard`) + "/offers";
-  const engineAt = base === "/api/driver" ? "/api/driver/engine" : `${base}/dashboard/engine`;
+  const reads = base === "/api/driver" ? base : `${base}/dashboard`;
+  const offers = `${reads}/offers`;
+  const engineAt = `${reads}/engine`;
   return mockApi([
     ...extra,
     { path: engineAt, reply: () => ({ body: { engine: engine(), service: { expiresAt: now + 3 * 86_400_000, goodStanding: true }, now } }) },

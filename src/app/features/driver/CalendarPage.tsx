@@ -96,9 +96,12 @@ function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onCh
         }),
       loading: t("calendar.forfeiting"),
       run: () => driverApi.forfeit(block.id),
-      success: () => {
+      success: (result) => {
         onChanged();
-        return t("calendar.forfeitDone");
+        // While the platform limits the account the forfeit is queued (202), and sent when the lockout ends.
+        return "queued" in result && result.queued
+          ? t("calendar.forfeitQueued", { time: clock(result.sendsAt, block.timeZone, lang) })
+          : t("calendar.forfeitDone");
       },
       failure: (err) => {
         const refusal = blockRefusalKey(err);
@@ -147,10 +150,15 @@ function Week({ data, own, onChanged }: { data: CalendarView; own: boolean; onCh
                       </strong>
                       <span>{b.stationName}</span>
                       <span>{money(b.payCents, lang)}</span>
-                      {own && b.startsAt > now && (
-                        <button type="button" className="link-button" onClick={() => void forfeit(b)}>
-                          {t("calendar.forfeit")}
-                        </button>
+                      {b.forfeitQueuedAt ? (
+                        <span className="muted">{t("calendar.forfeitWaits")}</span>
+                      ) : (
+                        own &&
+                        b.startsAt > now && (
+                          <button type="button" className="link-button" onClick={() => void forfeit(b)}>
+                            {t("calendar.forfeit")}
+                          </button>
+                        )
                       )}
                     </li>
                   ))}

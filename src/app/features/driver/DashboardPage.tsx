@@ -10,25 +10,17 @@ import { TableScroll } from "../../components/ui/TableScroll";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
-import { driverApi, type EngineStatus, type OfferRow, type OfferStatus, useEngine, useOffers } from "./api";
+import { driverApi, type OfferRow, type OfferStatus, useEngine, useOffers } from "./api";
 import { blockRefusalKey, waitMessage } from "./connect-errors";
+import { EngineNotices, engineWords } from "./EngineNotices";
 import { money } from "./format";
 import { Summaries } from "./Summaries";
-import { blockSpan, clock, dayAndTime, localeOf } from "./station-time";
+import { blockSpan, clock, localeOf } from "./station-time";
 import { whyWords } from "./why";
 import "./driver.css";
 import "../../i18n/driver";
 
 const TONES: Record<OfferStatus, BadgeTone> = { won: "success", disliked: "neutral", gone: "warning" };
-
-/** What the engine is doing now, in words. */
-function engineWords(engine: EngineStatus, app: "flex" | "spark", t: TFunction<"driver">, lang: string): string {
-  if (engine.state === "stopped") return t(`dashboard.stopped.${engine.reason}`);
-  if (engine.state === "paused") {
-    return engine.opensAt === null ? t("dashboard.pausedNoWindow") : t("dashboard.paused", { when: dayAndTime(engine.opensAt, engine.timeZone, lang) });
-  }
-  return t("dashboard.searching", { count: engine.stations, time: clock(engine.until, engine.timeZone, lang), context: app === "spark" ? "spark" : undefined });
-}
 
 /** "Expires in 2 days", "Expires today", "Expired". */
 function serviceWords(expiresAt: number | null, now: number, t: TFunction<"driver">, lang: string): string {
@@ -138,6 +130,7 @@ export function DriverDashboard({ app, driverId, onSwitch, calendarHref, insight
                       {t("dashboard.slowed", { time: clock(engine.data.engine.slowedUntil, engine.data.engine.timeZone, i18n.language) })}
                     </p>
                   )}
+                  <EngineNotices engine={engine.data.engine} app={app} readOnly={readOnly} onChanged={() => engine.mutate()} />
                   <div className="actions">
                     {!readOnly && <Link to="/flex/settings">{t("dashboard.editFilters")}</Link>}
                     <Link to={calendarHref}>{t("dashboard.calendar")}</Link>
@@ -337,6 +330,8 @@ function RowDetail({
   }
   if (row.status === "gone") return <span className="muted">{t("dashboard.goneWhy")}</span>;
   if (row.forfeitedAt) return <span className="muted">{t("dashboard.forfeited")}</span>;
+  // Asked during a lockout: sent when it ends (the engine's card says when).
+  if (row.forfeitQueuedAt) return <span className="muted">{t("dashboard.forfeitQueued")}</span>;
   if (row.arrivedAt) return <span>{t("dashboard.arrivedAt", { time: clock(row.arrivedAt, row.timeZone, i18n.language) })}</span>;
   // Where no check-in is configured the platform has nothing to tell: said, rather than a button that cannot work.
   if (row.canCheckIn && !row.checkInAvailable) return <span className="muted">{t("dashboard.checkInUnavailable")}</span>;

@@ -40,7 +40,10 @@ export const driverApi = {
   saveFilters: (filters: DriverFilters) => unwrap(driver.filters.$put({ json: filters })),
   setSystem: (on: boolean) => unwrap(driver.engine.$post({ json: { on } })),
   arrive: (id: number) => unwrap(driver.offers[":id"].arrive.$post({ param: { id: String(id) } })),
+  /** 200 when forfeited; 202 `{ queued, sendsAt }` while the platform limits the account (sent when the lockout ends). */
   forfeit: (id: number) => unwrap(driver.offers[":id"].forfeit.$post({ param: { id: String(id) } })),
+  /** The driver solved the platform's captcha on its side: accepting gets one try (409 `no_captcha` when nothing is held). */
+  captchaSolved: () => unwrap(driver.engine["captcha-solved"].$post()),
 };
 
 export function useConnection(): SWRResponse<ConnectionView, Error> {

@@ -11,6 +11,7 @@ import { formatDateTime } from "../format";
 import { AccessSection } from "./AccessSection";
 import { AuditSection, InvitationsSection, MessagesSection } from "./ActivitySections";
 import { useUser } from "./api";
+import { EngineSection } from "./EngineSection";
 import { EraseSection } from "./EraseSection";
 import { OptOutsSection } from "./OptOutsSection";
 import { ProfileSection } from "./ProfileSection";
@@ -63,6 +64,7 @@ export default function UserPage() {
           </p>
         )}
         <Facts user={u} billing={billing} />
+        {!u.isAdmin && <EngineSection key={u.id} user={u} billing={billing && mayChange} />}
         {billing && mayChange && <ServiceTimeSection user={u} onChanged={() => saved()} />}
         {mayChange && <ProfileSection user={u} onSaved={saved} />}
         {mayChange && <OptOutsSection key={`${u.optOuts.sms.optedOut}-${u.optOuts.whatsapp.optedOut}`} user={u} onSaved={saved} />}

@@ -66,6 +66,18 @@ export function openActingFor(id: number, view: "dashboard" | "insights") {
   return unwrap(user["acting-for"].$post({ ...param(id), json: { view } }));
 }
 
+/** The driver's engine as their dashboard shows it (read through the acting-for route; drivers only). */
+export type UserEngine = InferResponseType<(typeof user.dashboard.engine)["$get"], 200>["engine"];
+
+export function useUserEngine(id: string, allowed: boolean) {
+  return useSWR(allowed ? ["admin/user/engine", id] : null, () => unwrap(user.dashboard.engine.$get({ param: { id } })), noRetryOn4xx);
+}
+
+/** Clears a signature stop or a signature accept hold: the engine tries once more (audited; 409 `no_hold` when there is none). */
+export function clearEngineHold(id: number) {
+  return unwrap(user.engine["clear-hold"].$post(param(id)));
+}
+
 /** Switches a driver's system for support, "acting for" them; the reason is audited. */
 export function setSystemFor(id: number, on: boolean, reason: string) {
   return unwrap(user.dashboard.engine.$post({ ...param(id), json: { on, reason } }));

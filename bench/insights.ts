@@ -106,7 +106,7 @@ const q = (v: string | number | null) => (v === null ? "NULL" : typeof v === "nu
 /** The driver, their session, stations, filters and offers, as SQL for the bench's database. */
 function seedSql(rows: HistoryOffer[], family: string, phone: string, now: number): string {
   const lines = [
-    `INSERT OR IGNORE INTO stations (app, id, name, region, time_zone, updated_at) VALUES ${BUSY_STATIONS.map((s) => `('flex', ${q(s.id)}, ${q(s.name)}, 'Bench', ${q(s.timeZone)}, ${now})`).join(", ")};`,
+    `INSERT OR IGNORE INTO stations (app, id, name, city, time_zone, updated_at) VALUES ${BUSY_STATIONS.map((s) => `('flex', ${q(s.id)}, ${q(s.name)}, 'Bench', ${q(s.timeZone)}, ${now})`).join(", ")};`,
     `INSERT INTO users (id, app, phone, phone_verified, name, invite_code, expiration_at, good_standing, account_connected, setup_complete, status, sms_opt_out) VALUES (${USER_ID}, 'flex', ${q(phone)}, 1, 'Bench Busy Driver', 'BENCHBUSY', ${now + 7 * 86_400_000}, 1, 1, 1, 'stop', 1);`,
     `INSERT INTO refresh_tokens (token_hash, family, user_id, expires_at, created_at) VALUES (${q(randomBytes(32).toString("hex"))}, ${q(family)}, ${USER_ID}, ${now + 30 * 86_400_000}, ${now});`,
     `INSERT INTO driver_filters (user_id, stations, min_pay_cents, min_hourly_cents, arrival_buffer_minutes, min_duration_minutes, max_duration_minutes, schedule, daily_cap_minutes, updated_at) VALUES (${USER_ID}, ${q(JSON.stringify(BUSY_FILTERS.stations))}, ${BUSY_FILTERS.minPayCents}, ${BUSY_FILTERS.minHourlyCents}, ${BUSY_FILTERS.arrivalBufferMinutes}, ${BUSY_FILTERS.minDurationMinutes}, ${BUSY_FILTERS.maxDurationMinutes}, ${q(JSON.stringify(BUSY_FILTERS.schedule))}, ${BUSY_FILTERS.dailyCapMinutes}, ${now});`,

@@ -36,7 +36,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("the fake's limit per account", () => {
   it("burst: 8 capacity calls in 10 s answered, the 9th Rate exceeded, calls during the lockout prolong it", async () => {
-    const a = await account({ limitModel: "burst", lockoutMs: 300 });
+    // Lockouts and sleeps with margins of most of a second: on a busy machine a request can take hundreds of ms.
+    const a = await account({ limitModel: "burst", lockoutMs: 2000 });
     for (let i = 0; i < 4; i++) expect((await a.offers()).status).toBe(200);
     // Every capacity call counts, not only the offers call.
     for (let i = 0; i < 4; i++) expect((await a.schedule()).status).toBe(200);
@@ -44,22 +45,23 @@ describe("the fake's limit per account", () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ message: "Rate exceeded" });
     expect(refused.headers.get("retry-after")).toBeNull();
-    expect(await a.limits()).toMatchObject({ limitModel: "burst", lockoutMs: 300, lockouts: 1 });
-    // A call 200 ms in is refused and restarts the lockout: 200 ms after it, still locked out.
-    await sleep(200);
+    expect(await a.limits()).toMatchObject({ limitModel: "burst", lockoutMs: 2000, lockouts: 1 });
+    // A call 1.2 s in is refused and restarts the lockout: 1.2 s after it, past the first lockout's end, still locked out.
+    await sleep(1200);
     expect((await a.schedule()).status).toBe(400);
-    await sleep(200);
+    await sleep(1200);
     expect((await a.offers()).status).toBe(400);
     expect((await a.limits()).lockouts).toBe(1);
   });
 
   it("after the lockout the window still holds its calls: a call then starts a new lockout, one untouched ends", async () => {
-    const a = await account({ limitModel: "burst", lockoutMs: 200 });
+    const a = await account({ limitModel: "burst", lockoutMs: 1000 });
     for (let i = 0; i < 8; i++) await a.schedule();
+    const limitedAt = Date.now();
     expect((await a.offers()).status).toBe(400);
-    const { lockedUntil } = await a.limits();
-    expect(lockedUntil).toBeGreaterThan(Date.now());
-    await sleep(250);
+    const { lockedUntil } = (await a.limits()) as { lockedUntil: number };
+    expect(lockedUntil).toBeGreaterThanOrEqual(limitedAt + 1000);
+    await sleep(lockedUntil - Date.now() + 100);
     expect((await a.limits()).lockedUntil).toBe(0);
     // The 8 calls are still within the 10 s window.
     expect((await a.offers()).status).toBe(400);

@@ -7,6 +7,8 @@
  * the history is what an engine with these filters leaves behind, and replaying it under them gives
  * it back. Seeded: the same arguments make the same history.
  */
+
+import { prng } from "../scripts/seed/people.ts";
 import type { DriverFilters } from "../src/shared/driver-filters.ts";
 import type { HistoryOffer } from "../src/shared/insights.ts";
 import { replayHistory } from "../src/shared/replay.ts";
@@ -46,25 +48,13 @@ export const WHAT_IF_FILTERS: DriverFilters = {
   dailyCapMinutes: 720,
 };
 
-/** A small fast generator (mulberry32): the same seed, the same history. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const QUARTER = 15 * MINUTE;
 
 /** About `offersPerDay` offers a day over the `days` days before `now`, in polls of one to six offers. */
 export function busyHistory({ days, offersPerDay = 700, now, seed = 1 }: { days: number; offersPerDay?: number; now: number; seed?: number }): HistoryOffer[] {
-  const rand = random(seed);
+  const rand = prng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
   const drawn: HistoryOffer[] = [];
   const from = now - days * 24 * HOUR;

@@ -18,6 +18,7 @@
  * --main-only (the goals' table alone). Other options (bench/short.ts passes its own) are ignored.
  */
 import { pathToFileURL } from "node:url";
+import { prng } from "../scripts/seed/people.ts";
 import {
   earliestPoll,
   initialPacing,
@@ -41,18 +42,6 @@ const STRICTER_MODELS: LimitModel[] = [
   { name: "minute-30", maxCalls: 30, windowMs: 60_000 },
   { name: "hour-1000", maxCalls: 1000, windowMs: 3_600_000 },
 ];
-
-/** A deterministic PRNG (mulberry32): the same seed, the same run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export type AccountWeek = {
   seed: number;

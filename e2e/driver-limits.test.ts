@@ -7,15 +7,12 @@
  * API and the platform's own sign-in page: the screens of those steps are e2e/driver.test.ts's.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
 import { baseUrl, launch, newPage, newPhone, storeSession } from "./browser.ts";
+import { CHICAGO, codeTextedTo, grantService, platformUrl } from "./drivers.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
-const platformUrl = process.env.E2E_PLATFORM_URL ?? "http://127.0.0.1:8789";
-/** The fake platform's Chicago station (test/fake-platform/server.ts). */
-const CHICAGO = "e5c6d3a7-dch1";
 const PASSWORD = "Limit3d!e2e";
 const ip = `203.0.113.${200 + Math.floor(Math.random() * 50)}`;
 
@@ -43,25 +40,6 @@ async function call(path: string, init: { method?: string; token?: string; body?
   return { status: res.status, body: text ? JSON.parse(text) : null, text };
 }
 
-async function codeTextedTo(phone: string): Promise<string> {
-  for (let i = 0; i < 60; i++) {
-    const { body } = await call(`/api/admin/outbox?${new URLSearchParams({ to: phone, page: "1", pageSize: "20" })}`, { token: owner.idToken });
-    const code = (body as { rows: { body: string }[] }).rows.map((r) => /\b(\d{6})\b/.exec(r.body)?.[1]).find(Boolean);
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no code reached ${phone}`);
-}
-
-/** A week of service, written straight into the run's local database as a payment would leave it (paying is e2e/payments.test.ts's). */
-function grantService(phone: string) {
-  const state = process.env.D1_PERSIST_TO;
-  assert.ok(state, "e2e/run.ts sets D1_PERSIST_TO");
-  const sql = `UPDATE users SET expiration_at = ${Date.now() + 7 * 86_400_000}, good_standing = 1 WHERE phone = '${phone}'`;
-  const result = spawnSync("wrangler", ["d1", "execute", "DB", "--local", `--persist-to=${state}`, "--command", sql], { encoding: "utf8" });
-  assert.equal(result.status, 0, result.stderr);
-}
-
 /** The offers calls the platform has had from this account so far. */
 async function offersCalls(email: string): Promise<number> {
   const res = await fetch(`${platformUrl}/__control/calls?${new URLSearchParams({ account: email })}`);
@@ -81,7 +59,7 @@ test("a searching driver's account gets “Rate exceeded”: the dashboard says 
   });
   assert.equal(registered.status, 201, registered.text);
   const confirmed = await call("/api/auth/confirm", {
-    body: { phoneNumber: phone.e164, app: "flex", code: await codeTextedTo(phone.e164), password: PASSWORD },
+    body: { phoneNumber: phone.e164, app: "flex", code: await codeTextedTo(owner.idToken, phone.e164), password: PASSWORD },
   });
   assert.equal(confirmed.status, 200, confirmed.text);
   const signedIn = await call("/api/auth/sign-in", { body: { phoneNumber: phone.e164, app: "flex", password: PASSWORD } });

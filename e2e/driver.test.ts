@@ -6,16 +6,13 @@
  * the calendar.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { baseUrl, launch, newPage, newPhone } from "./browser.ts";
+import { launch, newPage, newPhone } from "./browser.ts";
+import { CHICAGO, codeTextedTo, grantService, platformUrl } from "./drivers.ts";
 import { signInOwner, type Tokens } from "./owner.ts";
 
-const platformUrl = process.env.E2E_PLATFORM_URL ?? "http://127.0.0.1:8789";
 const HOUR = 3_600_000;
-/** The fake platform's Chicago station (test/fake-platform/server.ts): its id is opaque, its code in its name. */
-const CHICAGO = "e5c6d3a7-dch1";
 
 let browser: Browser;
 let owner: Tokens;
@@ -26,43 +23,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function codeTextedTo(phone: string, since: number): Promise<string> {
-  for (let i = 0; i < 60; i++) {
-    const res = await fetch(`${baseUrl}/api/admin/outbox?${new URLSearchParams({ to: phone, page: "1", pageSize: "20" })}`, {
-      headers: { Authorization: `Bearer ${owner.idToken}` },
-    });
-    const rows = ((await res.json()) as { rows: { body: string; createdAt: number }[] }).rows;
-    const code = rows.find((r) => r.createdAt >= since && /\b\d{6}\b/.test(r.body))?.body.match(/\b(\d{6})\b/)?.[1];
-    if (code) return code;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`no code reached ${phone}`);
-}
-
-/**
- * Paying is the payments flow's own test; here the driver's week of service is granted straight
- * in the run's local database, as a successful payment would leave it.
- */
-function grantService(phone: string) {
-  const state = process.env.D1_PERSIST_TO;
-  assert.ok(state, "e2e/run.ts sets D1_PERSIST_TO");
-  const until = Date.now() + 7 * 86_400_000;
-  const result = spawnSync(
-    "wrangler",
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      `--persist-to=${state}`,
-      "--command",
-      `UPDATE users SET expiration_at = ${until}, good_standing = 1 WHERE phone = '${phone}'`,
-    ],
-    { encoding: "utf8" },
-  );
-  assert.equal(result.status, 0, result.stderr);
-}
 
 function watchErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -89,7 +49,7 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   const registeredAt = Date.now() - 1000;
   await page.getByRole("button", { name: "Create account" }).click();
   await path(page, "/confirm-account");
-  await page.getByLabel("6-digit code").fill(await codeTextedTo(phone.e164, registeredAt));
+  await page.getByLabel("6-digit code").fill(await codeTextedTo(owner.idToken, phone.e164, registeredAt));
   await page.getByRole("button", { name: "Confirm account" }).click();
 
   // Connect the platform account on the platform's own sign-in page, opened in a new tab: any email

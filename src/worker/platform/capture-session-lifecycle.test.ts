@@ -8,7 +8,7 @@ import { env } from "cloudflare:test";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { driverFilters, outbox, platformAccounts, users } from "../db/schema";
-import { db, lastOutboxId } from "../test/fixtures";
+import { db, lastOutboxId, nextSms } from "../test/fixtures";
 import { captureSessionOf, resumeCapture } from "./capture";
 import { connectedDriver } from "./test-driver";
 import { engineStarter, sleep } from "./test-engine";
@@ -153,15 +153,7 @@ describe("when it runs and when it stops", () => {
     expect(calls["POST /auth/token"]).toBe(1);
     expect(calls["POST /GetOffersForProviderPost"]).toBe(2);
     expect(await captureSessionOf(env, d.user.id).status(d.user.id)).toEqual({ state: "stopped", reason: "disconnected" });
-    const sms = await vi.waitFor(async () => {
-      const row = await db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.to, d.user.phone), gt(outbox.id, before)))
-        .get();
-      if (!row) throw new Error("no SMS yet");
-      return row;
-    });
+    const sms = await nextSms(d.user.phone, before);
     expect(sms.body).toMatch(/ended the connection to your account/);
   });
 

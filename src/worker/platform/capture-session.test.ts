@@ -7,7 +7,7 @@ import { env } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { driverFilters, outbox, users } from "../db/schema";
-import { db, lastOutboxId } from "../test/fixtures";
+import { db, lastOutboxId, nextSms } from "../test/fixtures";
 import { captureSessionOf } from "./capture";
 import { connectedDriver } from "./test-driver";
 import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
@@ -33,15 +33,7 @@ describe("the alarm loop", () => {
     expect(later).toHaveLength(2);
     const [assignment] = (await d.world.blocks()).filter((b) => b.offerId === good);
     expect(later.find((r) => r.platformOfferId === good)?.blockId).toBe(assignment!.blockId);
-    const sms = await vi.waitFor(async () => {
-      const row = await db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.to, d.user.phone), gt(outbox.id, before)))
-        .get();
-      if (!row) throw new Error("no SMS yet");
-      return row;
-    });
+    const sms = await nextSms(d.user.phone, before);
     expect(sms.body).toMatch(/^Blockpilot: you won a block at Test .* \$72\.00/);
     expect((await db.select().from(users).where(eq(users.id, d.user.id)).get())?.status).toBe("start");
     expect((await d.world.stats()).doubleAccepts).toBe(0);

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
-import { driverFilters, users } from "../db/schema";
+import { driverFilters, offers, users } from "../db/schema";
 import { db, seedUser } from "../test/fixtures";
 import { saveConnection, saveStations } from "./driver-store";
 import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "./flex-sign-in";
@@ -157,4 +157,30 @@ export async function connectedDriver(options: TestDriverOptions = {}) {
     world,
     app,
   };
+}
+
+type TestDriver = Awaited<ReturnType<typeof connectedDriver>>;
+
+/**
+ * A block the driver won, as a row in D1's `offers` (the engine's object takes it into the driver's
+ * history on its first read): at the driver's first station, one hour from `startsAt` unless told.
+ */
+export async function insertWonBlockInD1(
+  d: TestDriver,
+  block: { platformOfferId: string; startsAt: number; blockId: string | null; endsAt?: number; payCents?: number; timeZone?: string; seenAt?: number },
+): Promise<void> {
+  await db.insert(offers).values({
+    userId: d.user.id,
+    app: d.app,
+    stationId: d.stations[0]!,
+    stationName: "Test station",
+    status: "won",
+    platformOfferId: block.platformOfferId,
+    timeZone: block.timeZone ?? "America/New_York",
+    payCents: block.payCents ?? 5000,
+    startsAt: block.startsAt,
+    endsAt: block.endsAt ?? block.startsAt + 3_600_000,
+    blockId: block.blockId,
+    seenAt: block.seenAt ?? Date.now(),
+  });
 }

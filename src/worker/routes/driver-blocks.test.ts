@@ -6,12 +6,11 @@
  */
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { offers } from "../db/schema";
 import worker from "../index";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver } from "../platform/test-driver";
+import { connectedDriver, insertWonBlockInD1 } from "../platform/test-driver";
 import { waitForRecords } from "../platform/test-engine";
-import { call, db, json, signIn, uniqueAddress } from "../test/fixtures";
+import { call, json, signIn, uniqueAddress } from "../test/fixtures";
 
 const HOUR = 3_600_000;
 type Row = { id: number; status: string; startsAt: number; forfeitable: boolean; checkInAvailable: boolean; canCheckIn: boolean };
@@ -41,20 +40,7 @@ describe("won blocks and the platform's schedule", () => {
     const { idToken } = await signIn(d.user);
     const startsAt = Date.now() + 3 * HOUR;
     // Won (its accept answered 200) but the platform's schedule has nothing at its station and times.
-    await db.insert(offers).values({
-      userId: d.user.id,
-      app: "flex",
-      platformOfferId: `unscheduled-${d.user.id}`,
-      stationId: d.stations[0]!,
-      stationName: "Test station",
-      timeZone: "America/New_York",
-      status: "won",
-      payCents: 5000,
-      startsAt,
-      endsAt: startsAt + HOUR,
-      blockId: null,
-      seenAt: Date.now(),
-    });
+    await insertWonBlockInD1(d, { platformOfferId: `unscheduled-${d.user.id}`, startsAt, blockId: null });
     const [row] = await wonRows(idToken);
     expect(row).toMatchObject({ forfeitable: false, checkInAvailable: true });
     const reads = async () => (await d.world.calls(d.customerId))["GET /scheduledAssignments"] ?? 0;
@@ -69,20 +55,7 @@ describe("won blocks and the platform's schedule", () => {
   it("where no check-in is configured, a won block says I've arrived is not available, and the call is refused", async () => {
     const d = await connectedDriver();
     const startsAt = Date.now() + 30 * 60_000;
-    await db.insert(offers).values({
-      userId: d.user.id,
-      app: "flex",
-      platformOfferId: `no-check-in-${d.user.id}`,
-      stationId: d.stations[0]!,
-      stationName: "Test station",
-      timeZone: "America/New_York",
-      status: "won",
-      payCents: 5000,
-      startsAt,
-      endsAt: startsAt + HOUR,
-      blockId: `SA-${d.user.id}`,
-      seenAt: Date.now(),
-    });
+    await insertWonBlockInD1(d, { platformOfferId: `no-check-in-${d.user.id}`, startsAt, blockId: `SA-${d.user.id}` });
     const { idToken } = await signIn(d.user);
     const off = { ...env, PLATFORM_CHECK_IN: "off" };
     const request = async (path: string, method = "GET") => {

@@ -5,9 +5,9 @@ import { RATE_LIMITS } from "../auth/rate-limit";
 import { startRefreshFamily } from "../auth/refresh-tokens";
 import { openSecret } from "../auth/secret-box";
 import { idTokenFor } from "../auth/sign-in-flow";
-import { driverFilters, offers, platformAccounts, platformSignIns, users } from "../db/schema";
+import { driverFilters, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver, defaultWorld } from "../platform/test-driver";
+import { connectedDriver, defaultWorld, insertWonBlockInD1 } from "../platform/test-driver";
 import { waitForRecords } from "../platform/test-engine";
 import { connectThroughPage } from "../platform/test-platform";
 import { resellerWithClient } from "../test/billing-fixtures";
@@ -327,20 +327,7 @@ describe("limits on what reaches the platform", () => {
     await db.update(users).set({ status: "start" }).where(eq(users.id, d.user.id));
     const startsAt = Date.now() + 3 * HOUR;
     // A won block D1 held before histories lived in the engine's object: moved there on the first read.
-    await db.insert(offers).values({
-      userId: d.user.id,
-      app: "flex",
-      platformOfferId: `limit-${d.user.id}`,
-      stationId: d.stations[0]!,
-      stationName: "Test station",
-      timeZone: "America/New_York",
-      status: "won",
-      payCents: 5000,
-      startsAt,
-      endsAt: startsAt + HOUR,
-      blockId: `BLunknown${d.user.id}`,
-      seenAt: Date.now(),
-    });
+    await insertWonBlockInD1(d, { platformOfferId: `limit-${d.user.id}`, startsAt, blockId: `BLunknown${d.user.id}` });
     const won = ((await json(await call("/api/driver/offers?status=won", { token: idToken }))).rows as { id: number }[])[0];
     const asked = async () => {
       const calls = await d.world.calls(d.email);
@@ -445,17 +432,12 @@ describe("the calendar", () => {
     const d = await connectedDriver({ zones: ["America/Los_Angeles"] });
     const { idToken } = await signIn(d.user);
     const startsAt = Date.parse("2031-05-14T09:00:00-07:00");
-    await db.insert(offers).values({
-      userId: d.user.id,
-      app: "flex",
+    await insertWonBlockInD1(d, {
       platformOfferId: `cal-${d.user.id}`,
-      stationId: d.stations[0]!,
-      stationName: "Test station",
-      timeZone: "America/Los_Angeles",
-      status: "won",
-      payCents: 9000,
       startsAt,
       endsAt: startsAt + 3 * HOUR,
+      payCents: 9000,
+      timeZone: "America/Los_Angeles",
       blockId: "BLtest",
       seenAt: startsAt - 86_400_000,
     });

@@ -1,7 +1,10 @@
-import type { SessionUser } from "./auth/session-user";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
+import type { users } from "./db/schema";
 import type { Logger } from "./log";
+
+/** The signed-in caller as requireUser (src/worker/auth/middleware.ts) puts it on `c.var.user`: their user row, read fresh. */
+export type SessionUser = typeof users.$inferSelect;
 
 /** The Hono environment every sub-app shares: generated bindings plus what middleware puts on `c.var`. */
 export type AppEnv = {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
 import { fileDropOffLeads } from "../admin/leads";
 import { recordConsent } from "../compliance/consent";
+import { phoneHash } from "../compliance/erased-opt-outs";
 import {
   auditLog,
   authChallenges,
@@ -52,7 +53,6 @@ import {
 } from "../test/fixtures";
 import { batchWithRetryDelays, queueMessage, recordingQueue } from "../test/queue-batch";
 import { eraseAccount } from "./erase";
-import { phoneHash } from "./phone-hash";
 
 /** Every table's every text cell that contains one of the needles (but in `skip`'s tables): what an erasure must leave empty. */
 async function cellsContaining(needles: string[], skip: string[] = []): Promise<string[]> {

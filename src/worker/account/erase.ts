@@ -25,7 +25,8 @@
 import { and, eq, inArray, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ERASED_PHONE_PREFIX } from "../../shared/account";
-import { type AuditAction, auditInsert, userTarget } from "../auth/audit";
+import { phoneHash } from "../compliance/erased-opt-outs";
+import { type AuditAction, auditInsert, userTarget } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import {
   auditLog,
@@ -55,7 +56,6 @@ import {
 } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
-import { phoneHash } from "./phone-hash";
 
 export type ErasureRequest =
   | { by: "self"; actorId: number }

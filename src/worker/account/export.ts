@@ -9,7 +9,7 @@
  * ones are deleted by the engine's own retention (RETENTION in src/worker/retention.ts).
  */
 import { count, desc, eq, or } from "drizzle-orm";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import {
   commissions,

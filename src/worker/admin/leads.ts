@@ -4,8 +4,8 @@ import type { LeadListQuery, LeadPatch, LeadRow, LeadStage } from "../../shared/
 import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
-import { auditInsert } from "../auth/audit";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
+import { auditInsert } from "../cross-cutting/audit";
 import { namedFields } from "../db/batch-fields";
 import { type Db, phoneEndsWith } from "../db/client";
 import { leads, payments, users } from "../db/schema";

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, gte, like, lte, or } from "drizzle-orm";
-import type { CsvValue } from "../csv";
+import type { CsvValue } from "../cross-cutting/csv";
 import type { Db } from "../db/client";
 import { payments, users } from "../db/schema";
 

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, gt, isNull, max, min, or, sql } from "drizzle-orm";
 import type { AuditRow, SessionRow, UserDetail, UserMessageRow, UserProfilePatch } from "../../shared/admin-users";
 import { type Page, pageOffset } from "../../shared/paging";
-import { auditInsert, userTarget } from "../auth/audit";
 import { familyPassedTotp } from "../auth/refresh-tokens";
-import type { SessionUser } from "../auth/session-user";
 import { isInGoodStanding } from "../auth/user-item";
+import type { SessionUser } from "../context";
+import { auditInsert, userTarget } from "../cross-cutting/audit";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { auditLog, campaignMessages, campaigns, consentEvents, optOuts, refreshTokens, resellers, users } from "../db/schema";

@@ -3,7 +3,7 @@ import type { UserFilters, UserListQuery, UserListRow } from "../../shared/admin
 import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
-import type { CsvValue } from "../csv";
+import type { CsvValue } from "../cross-cutting/csv";
 import { type Db, jsonList, phoneEndsWith } from "../db/client";
 import { resellers, users, userTallies } from "../db/schema";
 import { foldSearchText, searchKeyWithoutReferral } from "../messaging/audience-search";

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { ChallengeName } from "../../shared/auth";
+import { recordAudit } from "../cross-cutting/audit";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { type Account, accountKey, findAccountUser, findUserById } from "./accounts";
-import { recordAudit } from "./audit";
 import { checkingAuthenticatorCode, checkingSmsCode } from "./code-checks";
 import type { IdentityDeps } from "./code-delivery";
 import { CodeRefusal, codeError, consumeCode } from "./codes";

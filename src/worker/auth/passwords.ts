@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
+import { recordAudit } from "../cross-cutting/audit";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { findAccountUser } from "./accounts";
-import { recordAudit } from "./audit";
 import { checkingSmsCode, enforceSmsCodeCheckLimits } from "./code-checks";
 import { type CodeDelivery, deliverCode, type IdentityDeps } from "./code-delivery";
 import { codeError, consumeCode } from "./codes";

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { linkInvitationStatement } from "../billing/invitations";
 import { confirmRegistrationConsentStatement, dropRegistrationConsentStatement } from "../compliance/consent";
+import { auditInsert, userTarget } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { pendingSignups, users } from "../db/schema";
-import { auditInsert, userTarget } from "./audit";
 import type { User } from "./sign-in-flow";
+import type { SignUpClaims } from "./sign-up-claims";
 
 /**
  * What a registrant typed stays theirs only once they prove the phone with the password they
@@ -27,14 +27,14 @@ export function holdSignupStatement(db: Db, userId: number, pending: PendingSign
  * inviter take effect, the link invitation is written, the marketing tick is confirmed. Answers the
  * account as it now is.
  */
-export async function applyPendingSignup(db: Db, user: User, now: number): Promise<User> {
+export async function applyPendingSignup(db: Db, claims: SignUpClaims, user: User, now: number): Promise<User> {
   const pending = await db.select().from(pendingSignups).where(eq(pendingSignups.userId, user.id)).get();
   if (!pending) return user;
   // The link invited them when they registered through it: dated then, not at the confirmation, so
   // the friend counts as registered at or after the invitation (friendOf).
   const invitedAt = Math.min(user.createdAt, pending.createdAt);
   const invitation =
-    pending.invitedBy === null ? [] : [linkInvitationStatement(db, { inviterId: pending.invitedBy, app: user.app, phone: user.phone, invitedAt })];
+    pending.invitedBy === null ? [] : [claims.invitedThroughLink(db, { inviterId: pending.invitedBy, app: user.app, phone: user.phone, invitedAt })];
   await db.batch([
     db.update(users).set({ referralCode: pending.referralCode, invitedBy: pending.invitedBy }).where(eq(users.id, user.id)),
     ...invitation,

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
 import { REGISTRATION_CONSENT } from "../../shared/consent-texts";
-import { restoreErasedOptOuts } from "../account/phone-hash";
-import { resolveSignUpCode } from "../billing/invitations";
 import { consentStatement } from "../compliance/consent";
+import { restoreErasedOptOuts } from "../compliance/erased-opt-outs";
+import { recordAudit } from "../cross-cutting/audit";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { findAccountUser } from "./accounts";
-import { recordAudit } from "./audit";
 import { checkingSmsCode, enforceSmsCodeCheckLimits } from "./code-checks";
 import { type CodeDelivery, deliverCode, enforceCodeSendLimits, type IdentityDeps, issueAndSendCode } from "./code-delivery";
 import { codeError, consumeCode } from "./codes";
@@ -16,17 +15,18 @@ import { applyPendingSignup, dropPendingSignup, holdSignupStatement } from "./pe
 import { enforceRateLimits, limitFor } from "./rate-limit";
 import type { ConfirmRequest, PhoneAndApp, RegisterRequest } from "./requests";
 import { advanceSignIn, endSessionsAndChallenges, type User } from "./sign-in-flow";
+import type { SignUpClaims } from "./sign-up-claims";
 
 /** Registration: an account whose phone is not yet proven, and the code that proves it. */
-export async function register(deps: IdentityDeps, body: RegisterRequest): Promise<{ codeDelivery: CodeDelivery }> {
+export async function register(deps: IdentityDeps, claims: SignUpClaims, body: RegisterRequest): Promise<{ codeDelivery: CodeDelivery }> {
   const { db, env } = deps;
   await enforceRateLimits(db, [limitFor("registerPerAddress", deps.address)], deps.now);
   if (await findAccountUser(db, body.app, body.phoneNumber)) throw new ApiError("conflict", "An account with this phone number already exists");
 
   // A reseller's referral code (the driver becomes their client) or a driver's invite code from an invite link.
-  let signUpCode: Awaited<ReturnType<typeof resolveSignUpCode>> = null;
+  let signUpCode: Awaited<ReturnType<SignUpClaims["resolveCode"]>> = null;
   if (body.referralCode) {
-    signUpCode = await resolveSignUpCode(db, body.app, body.referralCode);
+    signUpCode = await claims.resolveCode(db, body.app, body.referralCode);
     if (!signUpCode) throw new ApiError("unprocessable", "Referral code not found. Check it or leave it empty", { details: { field: "referralCode" } });
   }
   const referralCode = signUpCode && "referralCode" in signUpCode ? signUpCode.referralCode : null;
@@ -44,7 +44,7 @@ export async function register(deps: IdentityDeps, body: RegisterRequest): Promi
     language: body.language,
     createdAt: deps.now,
   });
-  // A number whose erased account had opted out is opted out again (src/worker/account/phone-hash.ts).
+  // A number whose erased account had opted out is opted out again (src/worker/compliance/erased-opt-outs.ts).
   await restoreErasedOptOuts(db, env.PASSWORD_PEPPER, [account.phone]);
   // Nothing typed here is proven: the referral code and inviter wait for the registrant to confirm
   // with this password, and the marketing tick allows nothing until then (src/worker/auth/pending-signup.ts).
@@ -75,7 +75,7 @@ export async function register(deps: IdentityDeps, body: RegisterRequest): Promi
  * is dropped and the answer is a NEW_PASSWORD_REQUIRED challenge, so the phone's owner sets their
  * own password. Either way the answer continues as a sign-in (`tokens` or the next challenge).
  */
-export async function confirmPhone(deps: IdentityDeps, body: ConfirmRequest) {
+export async function confirmPhone(deps: IdentityDeps, claims: SignUpClaims, body: ConfirmRequest) {
   const { db, env } = deps;
   const account = { app: body.app, phone: body.phoneNumber };
   await enforceSmsCodeCheckLimits(deps, account);
@@ -89,7 +89,7 @@ export async function confirmPhone(deps: IdentityDeps, body: ConfirmRequest) {
     .update(users)
     .set({ phoneVerified: true, passwordHash: confirmed.passwordHash, mustChangePassword: confirmed.mustChangePassword })
     .where(eq(users.id, user.id));
-  confirmed = registrant ? await applyPendingSignup(db, confirmed, deps.now) : await dropPendingSignup(db, confirmed, deps.now, "confirm");
+  confirmed = registrant ? await applyPendingSignup(db, claims, confirmed, deps.now) : await dropPendingSignup(db, confirmed, deps.now, "confirm");
   await endSessionsAndChallenges(db, user.id, deps.now);
   await recordAudit(db, { actorId: user.id, action: "auth.phone_confirmed", target: `user:${user.id}`, details: { passwordKept: registrant } }, deps.now);
   const step = await advanceSignIn(deps, confirmed, { method: registrant ? "password" : "sms", passed: [] });

@@ -1,11 +1,9 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import { refreshTokens, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { verifyIdToken } from "./tokens";
-
-/** The signed-in caller as requireUser (src/worker/auth/middleware.ts) puts it on `c.var.user`: their user row, read fresh. */
-export type SessionUser = typeof users.$inferSelect;
 
 /**
  * The caller of a signed-in request (`authorization`, its Bearer ID token): a valid ID token, the

@@ -1,6 +1,6 @@
+import { recordAudit } from "../cross-cutting/audit";
 import { ApiError } from "../errors";
 import { findUserById } from "./accounts";
-import { recordAudit } from "./audit";
 import type { IdentityDeps } from "./code-delivery";
 import { revokeAllRefreshTokens, revokeFamily, revokeRefreshToken, rotateRefreshToken } from "./refresh-tokens";
 import type { SignOutRequest } from "./requests";

@@ -1,8 +1,8 @@
 import { and, eq, gt, lt, ne, sql } from "drizzle-orm";
 import type { ChallengeName } from "../../shared/auth";
+import { recordAudit } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { authChallenges, users } from "../db/schema";
-import { recordAudit } from "./audit";
 import { deliverCode, type IdentityDeps } from "./code-delivery";
 import { randomToken } from "./random";
 import { familyPassedTotp, revokeAllRefreshTokens, startRefreshFamily } from "./refresh-tokens";

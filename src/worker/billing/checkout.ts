@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
 import { payments, type plans } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";

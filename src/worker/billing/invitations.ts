@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, gt, inArray, lte, ne, sql } from "drizzle-orm";
-import { restoreErasedOptOuts } from "../account/phone-hash";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
-import type { SessionUser } from "../auth/session-user";
+import type { SignUpClaims } from "../auth/sign-up-claims";
 import { chargeRequestedText } from "../auth/sms-budget";
 import { recordConsent } from "../compliance/consent";
+import { restoreErasedOptOuts } from "../compliance/erased-opt-outs";
 import { appUrl, type Config } from "../config";
+import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import { invitations, payments, referralCodes, serviceTimeLedger, users } from "../db/schema";
 import { ApiError } from "../errors";
@@ -41,7 +42,7 @@ const stateOf = sql<InvitationState>`CASE
  * Both belong to one app: a code of the other app means nothing here (a reseller registering his
  * own second account in the other app with his code would earn commission on himself).
  */
-export async function resolveSignUpCode(db: Db, app: "flex" | "spark", code: string): Promise<{ referralCode: string } | { invitedBy: number } | null> {
+async function resolveSignUpCode(db: Db, app: "flex" | "spark", code: string): Promise<{ referralCode: string } | { invitedBy: number } | null> {
   const referral = await db
     .select({ code: referralCodes.code })
     .from(referralCodes)
@@ -61,12 +62,15 @@ export async function resolveSignUpCode(db: Db, app: "flex" | "spark", code: str
  * owner, once they prove the phone with their registration password (src/worker/auth/pending-signup.ts):
  * the statement, for that confirmation's batch.
  */
-export function linkInvitationStatement(db: Db, input: { inviterId: number; app: "flex" | "spark"; phone: string; invitedAt: number }) {
+function linkInvitationStatement(db: Db, input: { inviterId: number; app: "flex" | "spark"; phone: string; invitedAt: number }) {
   return db
     .insert(invitations)
     .values({ inviterId: input.inviterId, app: input.app, phone: input.phone, invitedAt: input.invitedAt, via: "link" })
     .onConflictDoNothing({ target: [invitations.inviterId, invitations.phone] });
 }
+
+/** Billing's answers to identity about the codes a registrant types (src/worker/auth/sign-up-claims.ts). */
+export const signUpClaims: SignUpClaims = { resolveCode: resolveSignUpCode, invitedThroughLink: linkInvitationStatement };
 
 /**
  * Invites a friend by SMS, in the inviter's language, with a sign-up link (from APP_ORIGIN) carrying

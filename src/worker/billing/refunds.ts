@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { recordAudit } from "../auth/audit";
+import { recordAudit } from "../cross-cutting/audit";
 import { payments, serviceTimeLedger } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, like, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import { commissions, offers, payments, resellers, users } from "../db/schema";
 import { type ResellerStatus, resellerOf } from "./resellers";

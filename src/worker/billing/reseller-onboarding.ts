@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
 import { commissions, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { PaymentsProviderError } from "../providers/payments/provider-error";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
-import { auditInsertWhen, changedAbove, userTarget } from "../auth/audit";
 import { randomString } from "../auth/random";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
+import { auditInsertWhen, changedAbove, userTarget } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { referralCodes, resellers, users } from "../db/schema";
 import { ApiError } from "../errors";

@@ -1,6 +1,6 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { auditInsertWhen, userTarget } from "../auth/audit";
+import { auditInsertWhen, userTarget } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { serviceTimeLedger, users } from "../db/schema";
 

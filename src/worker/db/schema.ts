@@ -738,7 +738,7 @@ export const optOuts = sqliteTable(
 );
 
 /**
- * Opt-outs of erased accounts, by a keyed hash of the number (src/worker/account/phone-hash.ts)
+ * Opt-outs of erased accounts, by a keyed hash of the number (src/worker/compliance/erased-opt-outs.ts)
  * instead of the number: an erased person who had replied STOP stays opted out. When the number
  * comes back (it registers, or a campaign reaches it), the opt-out moves back into opt_outs.
  */

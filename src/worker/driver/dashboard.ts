@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { isInGoodStanding } from "../auth/user-item";
+import { pagingSchema } from "../cross-cutting/paging";
 import type { Db } from "../db/client";
 import { driverFilters, type users } from "../db/schema";
 import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
-import { pagingSchema } from "../routes/params";
 
 /**
  * The driver's dashboard as data: the engine's state with the service it depends on, the switch,

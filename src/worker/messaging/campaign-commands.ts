@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { CampaignView, SendOutcome } from "../../shared/campaigns";
 import { fitsOneSegment } from "../../shared/sms";
-import { auditInsertWhen, changedAbove } from "../auth/audit";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
+import { auditInsertWhen, changedAbove } from "../cross-cutting/audit";
 import { type Db, dbFor } from "../db/client";
 import { auditLog, campaignExclusions, campaignMessages, campaigns } from "../db/schema";
 import { ApiError } from "../errors";

@@ -2,9 +2,9 @@ import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { LedgerRow, MessageStatus } from "../../shared/campaigns";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
+import { csvStream } from "../cross-cutting/csv";
 import type { Db } from "../db/client";
 import { campaignMessages } from "../db/schema";
-import { csvRow } from "./csv";
 
 /** A campaign's ledger, one row per recipient: a page of it, and the whole of it as CSV. */
 
@@ -36,33 +36,35 @@ export async function ledgerPage(db: Db, campaignId: number, status: MessageStat
 
 const CSV_PAGE = 1000;
 
-/** The whole ledger as CSV (every cell defused: ./csv.ts), read in keyset pages so a 100,000-row campaign never sits in memory at once. */
+const LEDGER_CSV_HEADER = ["phone", "name", "status", "provider_id", "error_code", "error_message", "attempts", "dead_lettered", "updated_at"];
+
+/** The whole ledger as CSV (every cell defused: cross-cutting/csv.ts), read in keyset pages so a 100,000-row campaign never sits in memory at once. */
 export function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
   let after = 0;
-  let headerSent = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!headerSent) {
-        headerSent = true;
-        controller.enqueue(encoder.encode("phone,name,status,provider_id,error_code,error_message,attempts,dead_lettered,updated_at\r\n"));
-        return;
-      }
+  return csvStream(
+    LEDGER_CSV_HEADER,
+    async () => {
       const rows = await db
         .select(ledgerFields)
         .from(campaignMessages)
         .where(and(eq(campaignMessages.campaignId, campaignId), gt(campaignMessages.id, after)))
         .orderBy(asc(campaignMessages.id))
         .limit(CSV_PAGE);
-      if (rows.length === 0) {
-        controller.close();
-        return;
-      }
+      if (rows.length === 0) return null;
       after = rows[rows.length - 1]!.id;
-      const lines = rows.map((r) =>
-        csvRow([r.phone, r.name, r.status, r.providerId, r.errorCode, r.errorMessage, r.attempts, r.deadLettered, new Date(r.updatedAt).toISOString()]),
-      );
-      controller.enqueue(encoder.encode(`${lines.join("\r\n")}\r\n`));
+      // dead_lettered says true or false, as this export always has.
+      return rows.map((r) => [
+        r.phone,
+        r.name,
+        r.status,
+        r.providerId,
+        r.errorCode,
+        r.errorMessage,
+        r.attempts,
+        String(r.deadLettered),
+        new Date(r.updatedAt).toISOString(),
+      ]);
     },
-  });
+    { byteOrderMark: false },
+  );
 }

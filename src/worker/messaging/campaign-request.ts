@@ -5,7 +5,7 @@ import { checkSmsPhone, normalizeUsPhone, PHONE_REFUSAL_MESSAGES, type PhoneChec
 import { countSms, fitsOneSegment } from "../../shared/sms";
 import { parametersOf, placeholderCount, type TemplateParameters, type TemplateRef } from "../../shared/templates";
 import { describeIssue } from "../../shared/validation";
-import type { SessionUser } from "../auth/session-user";
+import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import { ApiError } from "../errors";
 import type { Channel } from "./exclusions";

@@ -1,6 +1,6 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { restoreErasedOptOuts } from "../account/phone-hash";
+import { restoreErasedOptOuts } from "../compliance/erased-opt-outs";
 import { type Db, jsonList } from "../db/client";
 import { campaignMessages, campaigns, optOuts, users } from "../db/schema";
 import type { Job, JobContext } from "../queue";

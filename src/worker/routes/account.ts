@@ -11,9 +11,9 @@ import { requireAdmin, requireUser, requireVerified } from "../auth/middleware";
 import { ABSENT_ACCOUNT_HASH, verifyPassword } from "../auth/password";
 import { clientAddress, enforceCallerLimits, enforceRateLimits, limitFor } from "../auth/rate-limit";
 import type { AppEnv } from "../context";
+import { idParam } from "../cross-cutting/paging";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
-import { idParam } from "./params";
 
 /** Administrators are erased by the owner, from the console, so the console never loses its last owner by a click. */
 const administratorRefusal = () =>

@@ -10,6 +10,7 @@ import { complianceNow } from "../compliance/clock";
 import { consentHistory, consentState } from "../compliance/consent";
 import { nextAllowedAt } from "../compliance/quiet-hours";
 import type { AppEnv } from "../context";
+import { pagingSchema } from "../cross-cutting/paging";
 import { users } from "../db/schema";
 import { ApiError } from "../errors";
 import { driverPage, invitationPage, toDriverRow } from "../messaging/audience";
@@ -19,7 +20,6 @@ import { exclusionsOf, type SendRules } from "../messaging/exclusions";
 import type { RecipientSource } from "../messaging/recipients";
 import { findTemplate } from "../messaging/templates";
 import { validate } from "../validate";
-import { pagingSchema } from "./params";
 
 /**
  * What the review is checked against (docs/messaging-rules.md): the channel, what the message is

@@ -5,7 +5,6 @@ import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
 import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
 import { assertMayActOn } from "../admin/user-detail";
-import { auditInsertWhen, changedAbove, recordAudit } from "../auth/audit";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
 import { enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { paymentPage, paymentView } from "../billing/payment-lists";
@@ -15,12 +14,13 @@ import { approveReseller, defaultCommissionBps, endReseller } from "../billing/r
 import { billingContext } from "../billing/run-context";
 import { adjustServiceTime, ledgerPage } from "../billing/service-time";
 import type { AppEnv } from "../context";
-import { csvHeaders, csvStream } from "../csv";
+import { auditInsertWhen, changedAbove, recordAudit } from "../cross-cutting/audit";
+import { csvHeaders, csvStream } from "../cross-cutting/csv";
+import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { payments, plans, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";
 import { validate } from "../validate";
-import { idParam, pagingSchema } from "./params";
 
 const epochMs = z.coerce.number().int().min(0).max(8_640_000_000_000_000);
 

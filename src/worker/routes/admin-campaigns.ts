@@ -2,9 +2,11 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { MESSAGE_STATUSES } from "../../shared/campaigns";
 import { hasBillingDetails, visibleCampaign } from "../admin/billing-fields";
-import { recordAudit } from "../auth/audit";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
+import { recordAudit } from "../cross-cutting/audit";
+import { csvHeaders } from "../cross-cutting/csv";
+import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { ApiError } from "../errors";
 import { cancelCampaign, createCampaign, retryFailed } from "../messaging/campaign-commands";
 import { ledgerCsv, ledgerPage } from "../messaging/campaign-ledger";
@@ -12,7 +14,6 @@ import { campaignExists, getCampaign, listCampaigns } from "../messaging/campaig
 import { campaignRequestSchema, toCampaignInput } from "../messaging/campaign-request";
 import { leaseMs } from "../messaging/waits";
 import { validate } from "../validate";
-import { idParam, pagingSchema } from "./params";
 
 /**
  * The messaging console's campaigns: /api/admin/campaigns (docs/api.md). Administrators only; a
@@ -59,8 +60,5 @@ export const adminCampaignRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
     await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.campaign_exported", target: `campaign:${id}` });
-    return c.body(ledgerCsv(c.var.db, id), 200, {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="campaign-${id}.csv"`,
-    });
+    return c.body(ledgerCsv(c.var.db, id), 200, csvHeaders(`campaign-${id}.csv`));
   });

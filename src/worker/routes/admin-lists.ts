@@ -6,8 +6,8 @@ import { invitationListPage } from "../admin/invitations";
 import { leadPage, updateLead } from "../admin/leads";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
+import { idParam } from "../cross-cutting/paging";
 import { validate } from "../validate";
-import { idParam } from "./params";
 
 /** The console's lists: invitations (/api/admin/invitations), leads (/leads) and the audit log (/audit); docs/api.md. Every administrator. */
 export const adminInvitationRoutes = new Hono<AppEnv>()

@@ -5,7 +5,6 @@ import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchS
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
 import { maskPhone } from "../../shared/phone";
-import { restoreErasedOptOuts } from "../account/phone-hash";
 import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";
 import {
   changeRole,
@@ -20,7 +19,6 @@ import {
   userSessions,
 } from "../admin/user-detail";
 import { userCsvChunks, userCsvHeader, userPage } from "../admin/users";
-import { recordAudit, userTarget } from "../auth/audit";
 import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
 import { hashPassword } from "../auth/password";
@@ -28,8 +26,11 @@ import { randomTemporaryPassword } from "../auth/random";
 import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import { chargeRequestedText } from "../auth/sms-budget";
 import { toUserItem } from "../auth/user-item";
+import { restoreErasedOptOuts } from "../compliance/erased-opt-outs";
 import type { AppEnv } from "../context";
-import { csvHeaders, csvStream } from "../csv";
+import { recordAudit, userTarget } from "../cross-cutting/audit";
+import { csvHeaders, csvStream } from "../cross-cutting/csv";
+import { idParam, pagingSchema } from "../cross-cutting/paging";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
 import { engineView, offersPage, offersQuerySchema, switchEngine } from "../driver/dashboard";
@@ -37,7 +38,6 @@ import { ApiError } from "../errors";
 import { captureSessionOf } from "../platform/capture";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
-import { idParam, pagingSchema } from "./params";
 
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
 const reasonBody = z.object({ reason: z.string().trim().min(3, "Say why (at least 3 characters)").max(500) }).strict();

@@ -19,13 +19,14 @@ import {
 } from "../auth/requests";
 import { refreshSession, signOut } from "../auth/sessions";
 import { signIn } from "../auth/sign-in";
+import { signUpClaims } from "../billing/invitations";
 import type { AppEnv } from "../context";
 import { validate } from "../validate";
 
 /** Identity: /api/auth/* (docs/api.md). The flows are in src/worker/auth/. */
 export const authRoutes = new Hono<AppEnv>()
-  .post("/register", validate("json", registerSchema), async (c) => c.json(await register(identityDeps(c), c.req.valid("json")), 201))
-  .post("/confirm", validate("json", confirmSchema), async (c) => c.json(await confirmPhone(identityDeps(c), c.req.valid("json"))))
+  .post("/register", validate("json", registerSchema), async (c) => c.json(await register(identityDeps(c), signUpClaims, c.req.valid("json")), 201))
+  .post("/confirm", validate("json", confirmSchema), async (c) => c.json(await confirmPhone(identityDeps(c), signUpClaims, c.req.valid("json"))))
   .post("/resend-code", validate("json", phoneAndAppSchema), async (c) => c.json(await resendConfirmCode(identityDeps(c), c.req.valid("json"))))
   .post("/sign-in", validate("json", signInSchema), async (c) => c.json(await signIn(identityDeps(c), c.req.valid("json"))))
   .post("/respond", validate("json", respondSchema), async (c) => c.json(await respondToChallenge(identityDeps(c), c.req.valid("json"))))

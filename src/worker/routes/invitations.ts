@@ -6,8 +6,8 @@ import { invitationPage, inviteFriend } from "../billing/invitations";
 import { billingContext } from "../billing/run-context";
 import { appUrl } from "../config";
 import type { AppEnv } from "../context";
+import { pagingSchema } from "../cross-cutting/paging";
 import { validate } from "../validate";
-import { pagingSchema } from "./params";
 
 /** A driver's invitations: /api/invitations (docs/payments.md). */
 export const invitationRoutes = new Hono<AppEnv>()

@@ -5,9 +5,9 @@ import { phoneSchema } from "../../shared/auth";
 import { pageOffset } from "../../shared/paging";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
+import { pagingSchema } from "../cross-cutting/paging";
 import { outbox } from "../db/schema";
 import { validate } from "../validate";
-import { pagingSchema } from "./params";
 
 const outboxQuery = pagingSchema.extend({ to: phoneSchema.optional(), channel: z.enum(["sms", "whatsapp"]).optional() });
 

@@ -11,10 +11,10 @@ import { billingContext } from "../billing/run-context";
 import { ledgerPage } from "../billing/service-time";
 import { appUrl } from "../config";
 import type { AppEnv } from "../context";
+import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { payments, plans } from "../db/schema";
 import { ApiError } from "../errors";
 import { validate } from "../validate";
-import { idParam, pagingSchema } from "./params";
 
 /** The driver's payments: /api/payments (docs/payments.md). */
 export const paymentRoutes = new Hono<AppEnv>()

@@ -8,8 +8,8 @@ import { applyAsReseller, approvedReseller } from "../billing/resellers";
 import { billingContext } from "../billing/run-context";
 import { appUrl } from "../config";
 import type { AppEnv } from "../context";
+import { pagingSchema } from "../cross-cutting/paging";
 import { validate } from "../validate";
-import { pagingSchema } from "./params";
 
 const WEEK_MS = 7 * 86_400_000;
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { normalizeUsPhone } from "../../shared/phone";
-import { restoreErasedOptOuts } from "../account/phone-hash";
 import { billingContext } from "../billing/run-context";
 import { receiveStripeWebhook } from "../billing/stripe-webhook";
 import { type Channel, confirmConsentByReply, recordOptIn, recordOptOut } from "../compliance/consent";
+import { restoreErasedOptOuts } from "../compliance/erased-opt-outs";
 import { inboundIntent } from "../compliance/inbound-intent";
 import type { AppEnv } from "../context";
 import type { Db } from "../db/client";

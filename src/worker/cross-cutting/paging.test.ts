@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PAGE_SIZE, FIRST_PAGE, PAGE_SIZES } from "../../shared/paging";
-import { idParam, pagingSchema } from "./params";
+import { idParam, pagingSchema } from "./paging";
 
 describe("pagingSchema", () => {
   type Reading = [query: Record<string, string>, expected: { page: number; pageSize: number }];

@@ -7,6 +7,20 @@ describe("csvCell", () => {
       expect(csvCell(formula).replace(/^"|"$/g, "").startsWith("'")).toBe(true);
     expect(csvCell(-5)).toBe("'-5");
     expect(csvCell("=1;2")).toBe(`"'=1;2"`);
+    for (const [value, expected] of [
+      ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
+      ["+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"],
+      ["-2+3+cmd|' /C calc'!A0", "'-2+3+cmd|' /C calc'!A0"],
+      ["@SUM(1,2)", `"'@SUM(1,2)"`],
+      ["  =1+1", "'  =1+1"],
+      ["\t=1+1", `"'\t=1+1"`],
+      ["\r=1+1", `"'\r=1+1"`],
+      // Signed numbers too (an E.164 phone, a negative amount): no exception a hostile value could use.
+      ["+13055550100", "'+13055550100"],
+      ["-12", "'-12"],
+    ]) {
+      expect(csvCell(value), value).toBe(expected);
+    }
   });
 
   it("quotes separators (`,` and the `;` of other locales), quotes and line breaks, and doubles quotes", () => {
@@ -15,6 +29,7 @@ describe("csvCell", () => {
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell("two\nlines")).toBe('"two\nlines"');
     expect(csvCell("tab\there")).toBe('"tab\there"');
+    expect(csvCell("Ana;=1+1")).toBe(`"Ana;=1+1"`);
   });
 
   it("leaves plain values alone and writes nothing for no value", () => {
@@ -25,6 +40,7 @@ describe("csvCell", () => {
     expect(csvCell(null)).toBe("");
     expect(csvCell(undefined)).toBe("");
     expect(csvLine(["a", null, 1])).toBe("a,,1\r\n");
+    expect(csvCell("delivered")).toBe("delivered");
   });
 });
 
@@ -40,5 +56,10 @@ describe("csvStream", () => {
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes)).toBe("id,name\r\n1,'=x\r\n2,y\r\n");
     expect(pulls).toBe(3);
+  });
+
+  it("leaves the byte-order mark out when asked", async () => {
+    const stream = csvStream(["id"], async () => null, { byteOrderMark: false });
+    expect(await new Response(stream).text()).toBe("id\r\n");
   });
 });

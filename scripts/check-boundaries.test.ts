@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFile, importsOf } from "./check-boundaries";
+import { checkFile, importsOf, WORKER_LAYERS, workerUnit } from "./check-boundaries";
 
 const rules = (path: string, source: string) => checkFile({ path, source }).map((v) => v.rule);
 
@@ -28,6 +28,50 @@ describe("importsOf", () => {
       { specifier: "./e", typeOnly: false, line: 9 },
       { specifier: "./f", typeOnly: false, line: 10 },
     ]);
+  });
+});
+
+describe("the Worker's layers", () => {
+  it("let a module import down the layers, never up or beside, and keep routes off the database", () => {
+    expect(rules("src/worker/routes/auth.ts", 'import { register } from "../auth/registration";')).toEqual([]);
+    expect(rules("src/worker/billing/invitations.ts", 'import type { SignUpClaims } from "../auth/sign-up-claims";')).toEqual([]);
+    expect(rules("src/worker/auth/registration.ts", 'import { signUpClaims } from "../billing/invitations";')).toEqual([
+      "the Worker's layers point down: src/worker/auth/ never imports src/worker/billing/, a layer above it",
+    ]);
+    expect(rules("src/worker/messaging/dispatch.ts", 'import { refund } from "../billing/refunds";')).toEqual([
+      "the Worker's layers point down: src/worker/messaging/ never imports src/worker/billing/, beside it in the same layer",
+    ]);
+    expect(rules("src/worker/context.ts", 'import type { SessionUser } from "./auth/session-user";')).toEqual([
+      "the Worker's layers point down: src/worker/context never imports src/worker/auth/, a layer above it",
+    ]);
+    expect(rules("src/worker/routes/driver.ts", 'import type { Db } from "../db/client";')).toEqual([
+      "routes never import the database (src/worker/db): they validate, call a service and answer",
+    ]);
+    expect(rules("src/worker/routes/driver.ts", 'import { eq } from "drizzle-orm";')).toEqual([
+      "routes never query the database (drizzle-orm): they validate, call a service and answer",
+    ]);
+    expect(rules("src/worker/routes/driver.test.ts", 'import { eq } from "drizzle-orm";')).toEqual([]);
+    expect(rules("src/worker/driver/dashboard.ts", 'import { pagingSchema } from "../routes/params";')).toHaveLength(1);
+  });
+
+  it("leave the Worker's tests and their fixtures out, and ask for a new folder to be placed", () => {
+    expect(rules("src/worker/auth/registration.test.ts", 'import { signUpClaims } from "../billing/invitations";')).toEqual([]);
+    expect(rules("src/worker/platform/capture-session.ts", 'import { fixture } from "../test/fixtures";')).toEqual([]);
+    expect(rules("src/worker/reports/weekly.ts", 'import { db } from "../db/client";')).toEqual([
+      "src/worker/reports/ is in no layer of WORKER_LAYERS (scripts/check-boundaries.ts): place it",
+    ]);
+  });
+
+  it("place every folder and top-level module of src/worker in one layer", async () => {
+    const { readdirSync } = await import("node:fs");
+    const units = readdirSync("src/worker", { withFileTypes: true })
+      .filter((e) => (e.isDirectory() ? e.name !== "test" : /\.ts$/.test(e.name) && !/\.(test|d)\.ts$/.test(e.name)))
+      .map((e) => workerUnit(`src/worker/${e.name}${e.isDirectory() ? "/x.ts" : ""}`));
+    for (const unit of units)
+      expect(
+        WORKER_LAYERS.filter((layer) => layer.includes(unit!)),
+        String(unit),
+      ).toHaveLength(1);
   });
 });
 

@@ -10,6 +10,9 @@
  *   src/app/embedded-payments: the pages of the payments provider embedded for development) import no
  *   feature, and no feature imports them: src/app/routes.tsx is where they meet;
  * - the SPA calls the API only through the typed client (no `fetch("/api…")` outside src/app/lib/api-client.ts);
+ * - the Worker's modules import down its layers only (WORKER_LAYERS, docs/architecture.md "Layers"): a
+ *   module imports its own folder or a unit of a lower layer, never one beside it or above it; and
+ *   routes never import the database (src/worker/db, drizzle-orm): a route validates, calls a service, answers;
  * - the Worker speaks one database dialect, drizzle: no raw D1 statements (`.prepare(…)`, `DB.exec(…)`) outside
  *   its tests (docs/decisions/, "One database dialect") and the metering wrapper around the binding
  *   (src/worker/db/metered-d1.ts), which hands drizzle's own statements through.
@@ -27,6 +30,52 @@ const METERED_D1 = "src/worker/db/metered-d1.ts";
 export const SHARED_PACKAGES = ["zod", "@date-fns/tz"];
 /** What src/shared tests may use besides. */
 const SHARED_TEST_PACKAGES = ["vitest"];
+
+/**
+ * The Worker's layers, top first. A unit is a folder of src/worker (`routes/`) or a file at its top
+ * (`app`). A module imports from its own unit or from any unit of a lower layer: never from a unit
+ * beside it or above it, so the folders' imports form no loop and identity (auth/) knows nothing of
+ * billing. The Worker's tests and their fixtures (src/worker/test/) are outside the layers.
+ */
+export const WORKER_LAYERS: readonly (readonly string[])[] = [
+  ["index"],
+  ["app", "scheduled"],
+  ["routes/"],
+  ["admin/", "account/"],
+  ["messaging/", "billing/"],
+  ["driver/"],
+  ["platform/"],
+  ["auth/"],
+  ["compliance/", "providers/", "queue", "retention", "usage", "cross-cutting/", "openapi", "validate"],
+  ["context"],
+  ["db/", "config", "log", "errors"],
+];
+
+/** The unit of a path under src/worker (its folder, or its file's name), or null outside the layers. */
+export function workerUnit(path: string): string | null {
+  if (!path.startsWith("src/worker/")) return null;
+  const rest = path.slice("src/worker/".length);
+  const slash = rest.indexOf("/");
+  if (slash >= 0) return rest.startsWith("test/") ? null : `${rest.slice(0, slash)}/`;
+  if (rest.endsWith(".d.ts") || rest === "worker-configuration") return null;
+  return rest.replace(/\.tsx?$/, "");
+}
+
+const layerOf = (unit: string) => WORKER_LAYERS.findIndex((layer) => layer.includes(unit));
+
+/** Why an import from one Worker module to another breaks the layers, or null when it keeps them. */
+export function layerViolation(fromPath: string, toPath: string): string | null {
+  const from = workerUnit(fromPath);
+  const to = workerUnit(toPath);
+  if (from === null || to === null || from === to) return null;
+  if (from === "routes/" && to === "db/") return "routes never import the database (src/worker/db): they validate, call a service and answer";
+  const [a, b] = [layerOf(from), layerOf(to)];
+  if (a < 0) return `src/worker/${from} is in no layer of WORKER_LAYERS (scripts/check-boundaries.ts): place it`;
+  if (b < 0) return `src/worker/${to} is in no layer of WORKER_LAYERS (scripts/check-boundaries.ts): place it`;
+  if (b < a) return `the Worker's layers point down: src/worker/${from} never imports src/worker/${to}, a layer above it`;
+  if (b === a) return `the Worker's layers point down: src/worker/${from} never imports src/worker/${to}, beside it in the same layer`;
+  return null;
+}
 
 export type SourceFile = { path: string; source: string };
 export type ImportRef = { specifier: string; typeOnly: boolean; line: number };
@@ -75,8 +124,16 @@ export function checkFile(file: SourceFile): Violation[] {
       } else if (!under(to, "src/shared")) fail(ref, "src/shared imports only src/shared");
       continue;
     }
-    if (to === null) continue;
+    if (to === null) {
+      if (under(file.path, "src/worker/routes") && !isTest(file.path) && packageName(ref.specifier) === "drizzle-orm")
+        fail(ref, "routes never query the database (drizzle-orm): they validate, call a service and answer");
+      continue;
+    }
     if (under(file.path, "src/worker") && under(to, "src/app")) fail(ref, "the Worker never imports the SPA");
+    if (under(file.path, "src/worker") && under(to, "src/worker") && !isTest(file.path)) {
+      const broken = layerViolation(file.path, to);
+      if (broken) fail(ref, broken);
+    }
     if (!under(file.path, "src/app")) continue;
     if (under(to, "src/worker")) {
       const appType = (to === "src/worker/app" || to === "src/worker/app.ts") && ref.typeOnly;

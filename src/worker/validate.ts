@@ -1,22 +1,23 @@
+import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
-import { validator } from "hono-openapi";
+import { resolver, uniqueSymbol } from "hono-openapi";
 import type { ZodType } from "zod";
 import { describeIssue } from "../shared/validation";
 import { ApiError } from "./errors";
 
 /**
- * hono-openapi's validator with our error envelope: a failed parse becomes a 400
- * `validation_failed` whose details name each offending field (with the rule's code where it has
- * one, see src/shared/validation.ts), and the handler never runs. The validator carries its schema,
- * so the OpenAPI document (src/worker/openapi.ts) is built from the same schemas.
+ * @hono/zod-validator with our error envelope: a failed parse becomes a 400 `validation_failed`
+ * whose details name each offending field (with the rule's code where it has one, see
+ * src/shared/validation.ts), and the handler never runs. The middleware also carries its schema
+ * the way hono-openapi's own validators do (its `uniqueSymbol`, through hono-openapi's `resolver`),
+ * so the OpenAPI document (src/worker/openapi.ts) is generated from the same schemas that validate.
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) {
-  return validator(target, schema, (result) => {
+  const middleware = zValidator(target, schema, (result) => {
     if (!result.success) {
-      const details = result.error.map((issue) =>
-        describeIssue({ message: issue.message, path: (issue.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment)) }),
-      );
+      const details = result.error.issues.map((issue) => describeIssue(issue));
       throw new ApiError("validation_failed", details[0] ? `${details[0].path || target}: ${details[0].message}` : "Invalid input", { details });
     }
   });
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
 }

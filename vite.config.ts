@@ -56,8 +56,8 @@ export default defineConfig({
     client: {
       // Everything the entry imports statically goes into two chunks: React, and the rest. Few files,
       // since each is compressed alone (smaller in sum as one); two, so that index.html's inline
-      // script evaluates them a task each (boot/first-load.ts): as one they were a task of 34 ms of
-      // CPU on this host, 135 ms on the slow phone Lighthouse models.
+      // script evaluates them a task each (boot/first-load.ts): as one they would be one long task on
+      // the slow phone Lighthouse models.
       build: {
         rolldownOptions: {
           output: {

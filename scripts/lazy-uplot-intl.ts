@@ -1,9 +1,8 @@
 /**
  * uPlot builds two Intl objects when its module is evaluated: a number format for its default axis
  * and legend values, and a date format only to read the local time zone's name. The first Intl
- * number or date format a page builds loads the browser's locale data: 25–45 ms of main thread on a
- * desktop, four times that on the phone Lighthouse's mobile preset models, spent by every page the
- * moment a chart comes near the screen, for formatters our charts never use (Chart.tsx gives every
+ * number or date format a page builds loads the browser's locale data, a long task on the phone
+ * Lighthouse's mobile preset models, spent by every page the moment a chart comes near the screen, for formatters our charts never use (Chart.tsx gives every
  * axis and legend value its own writer, and names the time zone it draws in).
  *
  * This build step makes both lazy: built on first use, as the library would if it were written

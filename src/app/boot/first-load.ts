@@ -42,7 +42,7 @@ function addLink(rel: "modulepreload" | "stylesheet", href: string): Promise<unk
   });
 }
 
-/** A task each: every link starts a request, and a page's two dozen at once made a task of 10 ms. */
+/** A task each: every link starts a request, and a page's two dozen at once would be one long task. */
 const preloadApart = (list: string) =>
   Promise.all(files(list).map((href) => new Promise((next) => setTimeout(next, 0)).then(() => addLink("modulepreload", href))));
 
@@ -107,7 +107,7 @@ export function startFirstLoad(html: HTMLElement) {
     started = true;
     (shown ? preloadApart(`${boot} ${html.getAttribute("data-modules") ?? ""}`) : loaded)
       // The entry's chunks (React's, vite.config.ts), a task each, then the entry's own: evaluated
-      // with it, they were one task of 34 ms of CPU on this host, a slow phone's 135.
+      // with it, they would be one long task on a slow phone.
       .then(() => evaluateApart([...files(boot).filter((href) => href !== entry), entry]))
       .catch((err: unknown) => console.error("The app could not be loaded", err));
   };

@@ -38,8 +38,7 @@ async function start() {
   await nextTask();
   // The chunks of the page (data-modules, each after those it imports; index.html's inline script
   // fetched them, and for a pre-rendered page waited for them): evaluated a task each rather than all
-  // at once when the router asks for the page (on the sign-in page that was one task of 23 ms on an
-  // idle desktop, a slow phone's 90).
+  // at once when the router asks for the page, which on a slow phone is one long task.
   for (const file of document.documentElement.dataset.modules?.split(" ").filter(Boolean) ?? []) {
     // One that failed to load is left to the router, whose page loader shows the chunk-load error.
     const evaluated = await import(/* @vite-ignore */ file).then(

@@ -97,8 +97,8 @@ export function SessionProvider({
     // re-renders every reader of the session synchronously; on a pre-rendered page (a public one
     // signed out, a driver's page with a stored session) they also reach the parts React is still
     // hydrating, which React then hydrates in that same task, and with a stored session the one
-    // that brings the user has the guard render the whole page in it (a task of 180 ms at the 4x
-    // CPU slowdown of Lighthouse's phone for the first answer alone). In a transition React renders
+    // that brings the user has the guard render the whole page in it, a long task on a slow phone.
+    // In a transition React renders
     // in slices. Every later answer (sign-in, sign-out, a refreshed token, an updated user) stays
     // immediate.
     else if (settling) startTransition(() => setValue(live));

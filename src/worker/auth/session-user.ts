@@ -9,8 +9,8 @@ import { verifyIdToken } from "./tokens";
  * The caller of a signed-in request (`authorization`, its Bearer ID token): a valid ID token, the
  * user it names still exists with a confirmed phone, and the session it was issued for (its `sid`,
  * a refresh-token family) still has a live token. Both are read fresh, in one statement (the
- * session an EXISTS beside the user row: a batch of two cost a transaction, 594 against 680
- * requests/s in bench:load), so a demoted admin, a deleted account, a sign-out (this session or all
+ * session an EXISTS beside the user row: a batch of two would cost a transaction on every signed-in
+ * request, which bench:load shows), so a demoted admin, a deleted account, a sign-out (this session or all
  * of them), a credential change or a detected refresh-token theft end access at once, not when the
  * token expires. Refused with 401 (403 for an unconfirmed account).
  */

@@ -70,8 +70,8 @@ export function Chart({ title, points, ticks = points, pointHeading, times, line
     let resize: ResizeObserver | undefined;
     import("uplot").then(
       ({ default: UPlot }) => {
-        // Built in one task, sized and drawn in the next: as one, the first chart's were a task of
-        // 20 ms of CPU on this host (80 ms on the slow phone Lighthouse models).
+        // Built in one task, sized and drawn in the next: together, the first chart's work is one
+        // long task on a slow phone.
         timer = setTimeout(() => {
           if (!live) return;
           let draw = () => {};

@@ -2,8 +2,8 @@
  * How the driver screens write money, counts, shares, hours of the day and the names of weekdays
  * and months, in the interface's language (en-US, es-US), and read the amounts and lengths typed
  * into the filters. Written by hand, not through Intl: the first Intl formatter a page builds loads
- * the browser's locale data, a task of 25–60 ms on this host's Chromium (×4 on Lighthouse's phone),
- * and the insights page, pre-rendered, needs none. Tests hold every writer equal to Intl in both
+ * the browser's locale data, a long task on a slow phone, and the insights page, pre-rendered,
+ * needs none. Tests hold every writer equal to Intl in both
  * languages. Times in a station's zone are in station-time.ts.
  */
 import type { TFunction } from "i18next";

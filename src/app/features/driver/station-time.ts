@@ -24,9 +24,8 @@ function kept(key: string, build: () => Intl.DateTimeFormat): Intl.DateTimeForma
 }
 
 // The first formatter a page builds, of any kind, also loads the browser's locale data, which costs
-// far more than any later one (130–190 ms in Chromium at the 4× CPU slowdown of Lighthouse's phone,
-// against under 10 ms for the next): on the dashboard it fell in the render of the page's first data,
-// one long task with the whole page. This module loads with the page's code, which comes before the
+// far more than any later one: built in the render of the dashboard's first data, it would make that
+// render one long task with the whole page. This module loads with the page's code, which comes before the
 // page can render (the route table, the guard and the user first), so a first formatter is built in
 // the next task. Not when the browser is idle: in a trace of the dashboard loading, an idle callback
 // came only after the render it was meant to precede.

@@ -29,9 +29,9 @@ import {
 } from "../db/schema";
 import { jobHandlers } from "../messaging/jobs";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver, defaultWorld } from "../platform/test-driver";
 import { twilioSignature } from "../providers/webhook-signatures";
 import { handleQueueBatch, type Job } from "../queue";
+import { connectedDriver, defaultWorld } from "../test/connected-driver";
 import {
   api,
   call,

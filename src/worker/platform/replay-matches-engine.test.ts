@@ -10,10 +10,10 @@ import { describe, expect, it } from "vitest";
 import type { HistoryOffer } from "../../shared/insights";
 import { replayHistory } from "../../shared/replay";
 import { readFilters } from "../driver/dashboard";
+import { connectedDriver } from "../test/connected-driver";
+import { engineStarter, HOUR, recordsOf, waitForRecords } from "../test/engine-fixtures";
+import { controlOf } from "../test/fake-platform-world";
 import { db } from "../test/fixtures";
-import { connectedDriver } from "./test-driver";
-import { engineStarter, HOUR, recordsOf, waitForRecords } from "./test-engine";
-import { controlOf } from "./test-platform";
 
 const start = engineStarter();
 

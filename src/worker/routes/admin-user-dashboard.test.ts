@@ -3,7 +3,7 @@ import { and, eq, ne } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { auditLog, driverFilters, offers, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver } from "../platform/test-driver";
+import { connectedDriver } from "../test/connected-driver";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
 
 /** /api/admin/users/:id/dashboard/*: a driver's dashboard seen by an administrator ("acting for"). */

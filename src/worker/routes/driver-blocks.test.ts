@@ -8,8 +8,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../index";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver, insertWonBlockInD1 } from "../platform/test-driver";
-import { waitForRecords } from "../platform/test-engine";
+import { connectedDriver, insertWonBlockInD1 } from "../test/connected-driver";
+import { waitForRecords } from "../test/engine-fixtures";
 import { call, json, signIn, uniqueAddress } from "../test/fixtures";
 
 const HOUR = 3_600_000;

@@ -7,10 +7,10 @@ import { openSecret } from "../auth/secret-box";
 import { idTokenFor } from "../auth/sign-in-flow";
 import { driverFilters, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver, defaultWorld, insertWonBlockInD1 } from "../platform/test-driver";
-import { waitForRecords } from "../platform/test-engine";
-import { connectThroughPage } from "../platform/test-platform";
 import { resellerWithClient } from "../test/billing-fixtures";
+import { connectedDriver, defaultWorld, insertWonBlockInD1 } from "../test/connected-driver";
+import { waitForRecords } from "../test/engine-fixtures";
+import { connectThroughPage } from "../test/fake-platform-world";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin, uniqueAddress } from "../test/fixtures";
 
 const HOUR = 3_600_000;

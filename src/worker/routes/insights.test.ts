@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { driverFilters, offers } from "../db/schema";
-import { connectedDriver } from "../platform/test-driver";
+import { connectedDriver } from "../test/connected-driver";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
 
 /** /api/driver/insights and its what-if, for the driver and for an administrator acting for one. */

@@ -8,9 +8,9 @@ import { eq } from "drizzle-orm";
 import { afterEach, vi } from "vitest";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { offers } from "../db/schema";
-import { db } from "../test/fixtures";
-import { captureSessionOf } from "./capture";
-import type { DriverProfile, OfferRecord } from "./driver-store";
+import { captureSessionOf } from "../platform/capture";
+import type { DriverProfile, OfferRecord } from "../platform/driver-store";
+import { db } from "./fixtures";
 
 export const HOUR = 3_600_000;
 

@@ -7,12 +7,12 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { driverFilters, offers, users } from "../db/schema";
-import { db, seedUser } from "../test/fixtures";
-import { saveConnection, saveStations } from "./driver-store";
-import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "./flex-sign-in";
-import { flexPlatform, sparkPlatform } from "./http-platform";
-import type { PlatformAccount, PlatformTokens } from "./platform";
-import { type Fault, landingAfterSignIn, worldAt } from "./test-platform";
+import { saveConnection, saveStations } from "../platform/driver-store";
+import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "../platform/flex-sign-in";
+import { flexPlatform, sparkPlatform } from "../platform/http-platform";
+import type { PlatformAccount, PlatformTokens } from "../platform/platform";
+import { type Fault, landingAfterSignIn, worldAt } from "./fake-platform-world";
+import { db, seedUser } from "./fixtures";
 
 let drivers = 0;
 

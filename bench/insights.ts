@@ -35,7 +35,7 @@ import { benchOptions, devVarsOf, flag, freshState, median, numberArg, percentil
 await import("../scripts/seed/resolve-extensionless.ts");
 const { BUSY_FILTERS, BUSY_STATIONS, busyHistory, WHAT_IF_FILTERS } = await import("./busy-history.ts");
 const { replayHistory } = await import("../src/shared/replay.ts");
-const { whatIf } = await import("../src/worker/driver/insights.ts");
+const { whatIf } = await import("../src/worker/platform/history-insights.ts");
 
 const options = await benchOptions(8861);
 const SHORT = options.short;

@@ -1,7 +1,7 @@
 /**
  * A driver's offer history in its capture engine's own storage: each offer once, the counts a
  * dashboard reads without counting, pages newest first, the blocks held, won blocks copied to D1
- * (and brought up to date there), retention, and the one-time move of the offers D1 held before.
+ * (and brought up to date there), and retention.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
@@ -118,26 +118,5 @@ describe("OfferHistory", () => {
       expect(h.counts()).toEqual({ won: 1, disliked: 1, gone: 0 });
       expect(h.oldestSeenAt()).toBe(NOW - RETENTION.offersNotWon - 1);
     });
-  });
-
-  it("moves the offers D1 held into the history once, and D1 keeps only the won blocks", async () => {
-    const user = await seedUser();
-    const rows = Array.from({ length: 1203 }, (_, i) =>
-      record(`legacy-${i}`, { userId: user.id, seenAt: NOW + i, status: i % 100 === 0 ? "won" : "disliked", blockId: i % 100 === 0 ? `B${i}` : null }),
-    );
-    for (let i = 0; i < rows.length; i += 6) await db.insert(offers).values(rows.slice(i, i + 6));
-    await withHistory(async (h) => {
-      expect(h.imported()).toBe(false);
-      expect(await h.importFromD1(db, user.id)).toBe(1203);
-      expect(h.imported()).toBe(true);
-      expect(h.counts()).toEqual({ won: 13, disliked: 1190, gone: 0 });
-      expect(h.page(1, 1)[0]).toMatchObject({ platformOfferId: "legacy-1202", status: "disliked", reasons: ["pay"] });
-      // Won blocks are in D1 already: nothing to copy.
-      expect(h.unsharedCount()).toBe(0);
-      expect(await h.importFromD1(db, user.id)).toBe(0);
-    });
-    const left = await db.select({ status: offers.status }).from(offers).where(eq(offers.userId, user.id));
-    expect(left).toHaveLength(13);
-    expect(new Set(left.map((r) => r.status))).toEqual(new Set(["won"]));
   });
 });

@@ -9,7 +9,7 @@
  * restart can never leave an offer decided but unrecorded. Rows are kept as long as the privacy
  * policy says (RETENTION in src/worker/retention.ts) and pruned by the object itself.
  */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { SkipReason } from "../../shared/accept-plan";
 import type { HistoryOffer } from "../../shared/insights";
 import type { Db } from "../db/client";
@@ -28,8 +28,6 @@ export const HISTORY_READ_LIMIT = 100_000;
 const PRUNE_BATCH = 5_000;
 /** Won blocks written to D1 in one go (6 rows a statement, 10 statements a batch). */
 const SHARE_BATCH = 60;
-/** Legacy D1 rows moved per read when a history is first opened. */
-const IMPORT_PAGE = 500;
 
 const COLUMNS =
   "id, platform_offer_id, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, block_id, forfeited_at, arrived_at, seen_at";
@@ -291,51 +289,10 @@ export class OfferHistory {
   oldestSeenAt(): number | null {
     return this.sql.exec<{ t: number | null }>("SELECT min(seen_at) AS t FROM offers").one().t;
   }
-
-  /**
-   * Moves a driver's offers D1 held before histories lived here into this history, once: read in
-   * pages by id (resumable: the last id moved is kept), then D1's rows of offers not won are
-   * deleted (the won ones stay in D1, which keeps won blocks). Answers the rows moved.
-   */
-  async importFromD1(db: Db, userId: number): Promise<number> {
-    if (this.kv.get<boolean>("history.imported")) return 0;
-    let after = this.kv.get<number>("history.importedThrough") ?? 0;
-    let moved = 0;
-    for (;;) {
-      const page = await db
-        .select()
-        .from(offers)
-        .where(and(eq(offers.userId, userId), gt(offers.id, after)))
-        .orderBy(offers.id)
-        .limit(IMPORT_PAGE);
-      for (const r of page) {
-        if (this.record({ ...r, reasons: r.reasons ?? null })) moved++;
-        // D1 already has the won ones.
-        if (r.status === "won") this.sql.exec("UPDATE offers SET shared_at = ? WHERE platform_offer_id = ?", r.createdAt, r.platformOfferId);
-        after = r.id;
-      }
-      this.kv.put("history.importedThrough", after);
-      if (page.length < IMPORT_PAGE) break;
-    }
-    // D1 has no DELETE … LIMIT: bounded subqueries, a batch at a time.
-    for (;;) {
-      const result = await db.run(
-        sql`DELETE FROM ${offers} WHERE ${offers.id} IN (SELECT ${offers.id} FROM ${offers} WHERE ${offers.userId} = ${userId} AND ${offers.status} != 'won' LIMIT 5000)`,
-      );
-      if ((result.meta.changes ?? 0) < 5000) break;
-    }
-    this.kv.put("history.imported", true);
-    this.kv.delete("history.importedThrough");
-    return moved;
-  }
-
-  imported(): boolean {
-    return this.kv.get<boolean>("history.imported") === true;
-  }
 }
 
 /** The D1 row of a won block, from its history entry. */
-function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): OfferRecord {
+function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): typeof offers.$inferInsert {
   return {
     userId,
     app,
@@ -359,7 +316,7 @@ function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): Offer
 const RECORD_CHUNK = 6;
 
 /** Writes won blocks to D1: new ones inserted, known ones brought up to date (given back, checked in). */
-export async function writeWonBlocks(db: Db, rows: OfferRecord[]) {
+async function writeWonBlocks(db: Db, rows: (typeof offers.$inferInsert)[]) {
   const statements = [];
   for (let i = 0; i < rows.length; i += RECORD_CHUNK) {
     statements.push(

@@ -100,7 +100,7 @@ export class HistoryReads {
     if (kept && kept.days === days && kept.version === version && now - kept.at < REPLAY_ROWS_TTL_MS) {
       return kept.rows[0] && kept.rows[0].seenAt >= from ? kept.rows : kept.rows.filter((o) => o.seenAt >= from);
     }
-    const rows = this.history.seenSince(from, HISTORY_READ_LIMIT, { reasons: false });
+    const rows = this.history.forReplay(from, HISTORY_READ_LIMIT);
     this.replayCache = { days, version, at: now, rows };
     return rows;
   }

@@ -6,6 +6,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { HistoryOffer } from "../../shared/insights";
 import type { Db } from "../db/client";
 import { offers } from "../db/schema";
 import { RETENTION } from "../retention";
@@ -117,6 +118,24 @@ describe("OfferHistory", () => {
       expect(h.seenSince(0).map((o) => o.platformOfferId)).toEqual(["old-won", "recent-passed"]);
       expect(h.counts()).toEqual({ won: 1, disliked: 1, gone: 0 });
       expect(h.oldestSeenAt()).toBe(NOW - RETENTION.offersNotWon - 1);
+    });
+  });
+
+  it("reads a period for the replay with what the replay reads, as the full read gives it", async () => {
+    await withHistory((h) => {
+      h.record(record("a", { seenAt: NOW - 2 * HOUR }));
+      h.record(record("b", { status: "won", reasons: null, blockId: "B1", stationId: "S2", timeZone: "America/Chicago", seenAt: NOW - HOUR }));
+      h.record(record("c", { status: "gone", reasons: null, seenAt: NOW }));
+      h.update(h.seenSince(0)[1]!.id, { forfeitedAt: NOW });
+      const pick = (o: HistoryOffer) => [o.id, o.platformOfferId, o.stationId, o.timeZone, o.status, o.payCents, o.startsAt, o.endsAt, o.forfeitedAt, o.seenAt];
+      const full = h.seenSince(NOW - HOUR);
+      const replay = h.forReplay(NOW - HOUR);
+      expect(replay.map(pick)).toEqual(full.map(pick));
+      expect(replay.map(pick)).toEqual([
+        [full[0]!.id, "b", "S2", "America/Chicago", "won", 6000, NOW + HOUR, NOW + 3 * HOUR, NOW, NOW - HOUR],
+        [full[1]!.id, "c", "S1", "America/Denver", "gone", 6000, NOW + HOUR, NOW + 3 * HOUR, null, NOW],
+      ]);
+      expect(h.forReplay(0, 1).map((o) => o.platformOfferId)).toEqual(["a"]);
     });
   });
 });

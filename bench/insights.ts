@@ -5,17 +5,16 @@
  * Two figures:
  *   (a) in this process (Node): replayHistory and whatIf over the generated history, p50 and p95;
  *       and the replay of the history under the filters that recorded it must give it back.
- *   (b) on the Worker: the production build under `wrangler dev`, the driver's offers seeded into
- *       D1's `offers` (their capture engine's Durable Object takes a driver's rows from there into
- *       its own storage on first touch), `POST /api/driver/insights/what-if` asked N times: p50 and
- *       p95 of the server's `tookMs` and of the round trip, after a first request (the import) timed
- *       apart; and the server's `tookMs` when the month is read afresh (a 7-day what-if asked
+ *   (b) on the Worker: the production build under `wrangler dev`, the driver's offers written into
+ *       their CaptureSession's own SQLite (writeHistory), `POST /api/driver/insights/what-if` asked
+ *       N times: p50 and p95 of the server's `tookMs` and of the round trip, after a first request
+ *       (the object just started) timed apart; and the server's `tookMs` when the month is read afresh (a 7-day what-if asked
  *       between: the object keeps one period's offers for a minute); and the round trip of the
  *       page's report (GET /api/driver/insights, 30 days). A build without that route answers 404: (b) is then reported as not served and (a)
  *       stands alone.
  *
- * The driver is seeded straight into the bench's database (user, the session's refresh-token
- * family, stations, filters, offers) and its ID token signed with the build's local key, as
+ * The driver is seeded straight into the bench's D1 (user, the session's refresh-token family,
+ * stations, filters) and their history into their object's database and its ID token signed with the build's local key, as
  * bench/engine.ts does.
  *
  *   --offers-per-day N  (default 700; 70 with --short)   --days N (default 30)   --runs N (default 30; 5 with --short)
@@ -25,7 +24,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
+import { serialize } from "node:v8";
 import { importJWK, SignJWT } from "jose";
 import { LOCAL_RUNTIME_ENV } from "../scripts/local-runtime.ts";
 import type { HistoryOffer } from "../src/shared/insights.ts";
@@ -35,7 +36,7 @@ import { benchOptions, devVarsOf, flag, freshState, median, numberArg, percentil
 await import("../scripts/seed/resolve-extensionless.ts");
 const { BUSY_FILTERS, BUSY_STATIONS, busyHistory, WHAT_IF_FILTERS } = await import("./busy-history.ts");
 const { replayHistory } = await import("../src/shared/replay.ts");
-const { whatIf } = await import("../src/worker/driver/insights.ts");
+const { whatIf } = await import("../src/worker/platform/history-insights.ts");
 
 const options = await benchOptions(8861);
 const SHORT = options.short;
@@ -103,24 +104,67 @@ if (flag("node-only")) {
 // ---- (b) On the Worker ----
 const q = (v: string | number | null) => (v === null ? "NULL" : typeof v === "number" ? String(v) : `'${v.replace(/'/g, "''")}'`);
 
-/** The driver, their session, stations, filters and offers, as SQL for the bench's database. */
-function seedSql(rows: HistoryOffer[], family: string, phone: string, now: number): string {
+/** The driver, their session, stations and filters, as SQL for the bench's D1. */
+function seedSql(family: string, phone: string, now: number): string {
   const lines = [
     `INSERT OR IGNORE INTO stations (app, id, name, city, time_zone, updated_at) VALUES ${BUSY_STATIONS.map((s) => `('flex', ${q(s.id)}, ${q(s.name)}, 'Bench', ${q(s.timeZone)}, ${now})`).join(", ")};`,
     `INSERT INTO users (id, app, phone, phone_verified, name, invite_code, expiration_at, good_standing, account_connected, setup_complete, status, sms_opt_out) VALUES (${USER_ID}, 'flex', ${q(phone)}, 1, 'Bench Busy Driver', 'BENCHBUSY', ${now + 7 * 86_400_000}, 1, 1, 1, 'stop', 1);`,
     `INSERT INTO refresh_tokens (token_hash, family, user_id, expires_at, created_at) VALUES (${q(randomBytes(32).toString("hex"))}, ${q(family)}, ${USER_ID}, ${now + 30 * 86_400_000}, ${now});`,
     `INSERT INTO driver_filters (user_id, stations, min_pay_cents, min_hourly_cents, arrival_buffer_minutes, min_duration_minutes, max_duration_minutes, schedule, daily_cap_minutes, updated_at) VALUES (${USER_ID}, ${q(JSON.stringify(BUSY_FILTERS.stations))}, ${BUSY_FILTERS.minPayCents}, ${BUSY_FILTERS.minHourlyCents}, ${BUSY_FILTERS.arrivalBufferMinutes}, ${BUSY_FILTERS.minDurationMinutes}, ${BUSY_FILTERS.maxDurationMinutes}, ${q(JSON.stringify(BUSY_FILTERS.schedule))}, ${BUSY_FILTERS.dailyCapMinutes}, ${now});`,
   ];
-  const values = rows.map(
-    (o) =>
-      `(${USER_ID}, 'flex', ${q(o.platformOfferId)}, ${q(o.stationId)}, ${q(o.stationName)}, ${q(o.timeZone)}, ${q(o.status)}, ${o.status === "disliked" ? q(JSON.stringify(o.reasons)) : "NULL"}, ${o.payCents}, ${o.startsAt}, ${o.endsAt}, ${q(o.blockId)}, ${q(o.forfeitedAt)}, ${q(o.arrivedAt)}, ${o.seenAt}, ${o.seenAt})`,
-  );
-  for (let i = 0; i < values.length; i += 100) {
-    lines.push(
-      `INSERT INTO offers (user_id, app, platform_offer_id, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, block_id, forfeited_at, arrived_at, seen_at, created_at) VALUES ${values.slice(i, i + 100).join(", ")};`,
-    );
-  }
   return lines.join("\n");
+}
+
+/**
+ * Writes the offers into the driver's CaptureSession database under the state's Durable Object
+ * storage (the only object of the class there), as offer-history.ts's `record` writes them, with
+ * its per-status counters, once the Worker at `url` has stopped answering.
+ */
+async function writeHistory(state: string, rows: HistoryOffer[], url: string) {
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(`${url}/api/status/health`, { signal: AbortSignal.timeout(500) });
+      await new Promise((r) => setTimeout(r, 100));
+    } catch {
+      break;
+    }
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  const base = `${state}/v3/do`;
+  const folder = readdirSync(base).find((f) => f.endsWith("-CaptureSession"));
+  const files = folder ? readdirSync(`${base}/${folder}`).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite") : [];
+  if (files.length !== 1) throw new Error(`expected one CaptureSession database under ${base}, found ${files.length}`);
+  const db = new DatabaseSync(`${base}/${folder}/${files[0]}`);
+  try {
+    const insert = db.prepare(
+      "INSERT INTO offers (platform_offer_id, app, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, block_id, forfeited_at, arrived_at, seen_at, shared_at) VALUES (?, 'flex', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
+    );
+    const counts = { won: 0, disliked: 0, gone: 0 };
+    db.exec("BEGIN");
+    for (const o of rows) {
+      const reasons = o.reasons.length > 0 ? JSON.stringify(o.reasons) : null;
+      insert.run(
+        o.platformOfferId,
+        o.stationId,
+        o.stationName,
+        o.timeZone,
+        o.status,
+        reasons,
+        o.payCents,
+        o.startsAt,
+        o.endsAt,
+        o.blockId,
+        o.forfeitedAt,
+        o.arrivedAt,
+        o.seenAt,
+      );
+      counts[o.status]++;
+    }
+    db.prepare("INSERT OR REPLACE INTO _cf_KV (key, value) VALUES ('history.counts', ?)").run(serialize(counts));
+    db.exec("COMMIT");
+  } finally {
+    db.close();
+  }
 }
 
 const dir = prepareBuild(options, ".wrangler/bench-insights-build");
@@ -130,8 +174,8 @@ const family = `bench-${randomBytes(8).toString("hex")}`;
 const phone = "+16463999001";
 mkdirSync(".seed", { recursive: true });
 const file = `.seed/bench-insights-${process.pid}.sql`;
-writeFileSync(file, seedSql(history, family, phone, generatedAt));
-console.log(`\nSeeding the driver and ${history.length} offers into D1…`);
+writeFileSync(file, seedSql(family, phone, generatedAt));
+console.log(`\nSeeding the driver into D1…`);
 // Quiet: wrangler prints every statement's result.
 const seeded = spawnSync("wrangler", ["d1", "execute", "DB", "--local", `--persist-to=${STATE}`, `--file=${file}`], {
   stdio: ["ignore", "ignore", "inherit"],
@@ -151,6 +195,20 @@ const idToken = await new SignJWT({ sid: family, phone_number: phone, phone_numb
   .setExpirationTime(iat + 3600)
   .sign(key);
 
+// The driver's history lives in their CaptureSession's own SQLite (src/worker/platform/offer-history.ts),
+// which only the engine writes: the Worker makes the object (the offers page opens its history),
+// then, with the Worker stopped, the offers go into that object's database file.
+{
+  const first = await startWorker({ dir, port: options.port, state: STATE });
+  try {
+    const res = await fetch(`${first.url}/api/driver/offers?page=1`, { headers: { Authorization: `Bearer ${idToken}` } });
+    if (!res.ok) throw new Error(`the offers page answered ${res.status} before the history was written`);
+  } finally {
+    first.stop();
+  }
+  await writeHistory(STATE, history, first.url);
+  console.log(`${history.length} offers written into the driver's CaptureSession storage`);
+}
 const worker = await startWorker({ dir, port: options.port, state: STATE });
 try {
   type Answer = { status: number; ms: number; body: { tookMs?: number; offers?: number; replay?: { blocks: number } } | null; text: string };
@@ -213,7 +271,7 @@ try {
     // The Worker's 30 days end a little later than the history's: a few of the oldest fall out.
     if (offers < answer.offers * 0.95 || (first.body.replay?.blocks ?? 0) === 0) correct = false;
     console.log(
-      `\n(b) on the Worker, ${ok.length} of ${RUNS} answered (${failed.length} failed); the first request, which takes the offers from D1: ${fmt(first.ms)} round trip, ${fmt(first.body.tookMs)} on the server\n` +
+      `\n(b) on the Worker, ${ok.length} of ${RUNS} answered (${failed.length} failed); the first what-if, the object just started: ${fmt(first.ms)} round trip, ${fmt(first.body.tookMs)} on the server\n` +
         `| what-if, ${offers} offers | p50 | p95 | budget |\n|---|---|---|---|\n` +
         `| server's tookMs, the period kept from the try before | ${fmt(median(server))} | ${fmt(percentile(server, 95))} | ≤ ${BUDGET_MS} ms |\n` +
         `| server's tookMs, the month read afresh | ${fmt(median(fresh))} | ${fmt(percentile(fresh, 95))} | ≤ ${BUDGET_MS} ms |\n` +

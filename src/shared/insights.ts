@@ -73,7 +73,7 @@ export type MarketReport = {
 /**
  * A computed finding, worded by the SPA; the largest effect first. Findings are about the offers of
  * the last 7 days, judged again under the driver's current filters at the instant each was seen,
- * and told only about 5 offers or more (src/worker/driver/insights.ts).
+ * and told only about 5 offers or more (src/worker/platform/history-insights.ts).
  */
 export type Finding =
   | { kind: "under_hourly"; stationName: string; count: number; medianHourlyCents: number; minHourlyCents: number }

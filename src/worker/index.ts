@@ -1,13 +1,17 @@
 import { appFor } from "./app";
 import { loadConfig } from "./config";
 import { jobHandlers } from "./messaging/jobs";
+import { CaptureSessionObject } from "./platform/capture-session";
+import { meteredCaptureSession } from "./platform/capture-usage";
 import { handleQueueBatch } from "./queue";
 import { runScheduledJobs } from "./scheduled";
 import { logUsage, usageEnv } from "./usage";
 
 // Durable Object classes must be exported by the Worker's main module (wrangler.toml binds them by name).
 export { SendPacer } from "./messaging/pacer";
-export { CaptureSession } from "./platform/capture-session";
+/** The capture engine and the driver's history, metered for the capture.usage line (capture-usage.ts). */
+export const CaptureSession = meteredCaptureSession(CaptureSessionObject);
+export type CaptureSession = CaptureSessionObject;
 
 // A configuration that fails src/worker/config.ts serves nothing: requests get 503 (from the app),
 // queue batches go back to the queue untouched, cron runs do nothing; each says why in the log.

@@ -15,7 +15,6 @@ import {
   driverStationZones,
   invitations,
   leads,
-  offers,
   optOutHashes,
   optOuts,
   outbox,
@@ -30,9 +29,9 @@ import {
 } from "../db/schema";
 import { jobHandlers } from "../messaging/jobs";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver, defaultWorld } from "../platform/test-driver";
 import { twilioSignature } from "../providers/webhook-signatures";
 import { handleQueueBatch, type Job } from "../queue";
+import { connectedDriver, defaultWorld, recordWonBlock } from "../test/connected-driver";
 import {
   api,
   call,
@@ -120,19 +119,7 @@ async function populatedDriver() {
   // A zone the driver gave one of their stations themselves.
   const stationZone = { userId: user.id, app: "flex" as const, stationId: d.stations[0]!, timeZone: "America/Chicago" };
   await db.insert(driverStationZones).values(stationZone);
-  await db.insert(offers).values({
-    userId: user.id,
-    app: "flex",
-    platformOfferId: uniqueTag("o"),
-    stationId: d.stations[0]!,
-    stationName: "Test",
-    timeZone: "America/New_York",
-    status: "won",
-    payCents: 9000,
-    startsAt: now + 3_600_000,
-    endsAt: now + 7_200_000,
-    seenAt: now,
-  });
+  await recordWonBlock(d, { platformOfferId: uniqueTag("o"), payCents: 9000, startsAt: now + 3_600_000, blockId: null, seenAt: now });
   const payment = await db
     .insert(payments)
     .values({ userId: user.id, payerId: user.id, amountCents: 4900, days: 7, status: "successful", provider: "local", settledAt: now })

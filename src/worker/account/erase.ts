@@ -55,7 +55,7 @@ import {
   verificationCodes,
 } from "../db/schema";
 import { ApiError } from "../errors";
-import { captureSessionOf } from "../platform/capture";
+import { engineOf } from "../platform/engine-client";
 
 export type ErasureRequest =
   | { by: "self"; actorId: number }
@@ -92,7 +92,7 @@ export async function eraseAccount(
   // The engine first: it stops, the platform's tokens are destroyed and the offer history it kept
   // is deleted. Nothing in D1 changes if it fails.
   try {
-    await captureSessionOf(env, userId).erase(userId);
+    await engineOf(env, userId).erase(userId);
   } catch {
     throw new ApiError("unavailable", "Couldn't stop the capture engine. Nothing was deleted; try again in a minute");
   }

@@ -23,7 +23,7 @@ import {
   resellers,
   serviceTimeLedger,
 } from "../db/schema";
-import { captureSessionOf } from "../platform/capture";
+import { historyOf } from "../platform/history-client";
 
 export const EXPORT_LIMITS = { offers: 10_000, payments: 5_000, serviceTime: 5_000, invitations: 5_000, consent: 5_000, commissions: 5_000 } as const;
 
@@ -38,7 +38,7 @@ function section<T>(rows: T[], total: number, limit: number) {
 export async function accountExport(db: Db, env: Pick<Env, "CAPTURE_SESSION">, user: SessionUser, now = Date.now()) {
   const id = user.id;
   // The offers live in the driver's own history, in their capture engine's object.
-  const history = await captureSessionOf(env, id).offersPage(id, { page: 1, pageSize: EXPORT_LIMITS.offers });
+  const history = await historyOf(env, id).offersPage(id, { page: 1, pageSize: EXPORT_LIMITS.offers });
   const offerCount = history.counts.won + history.counts.disliked + history.counts.gone;
   const offerRows = history.rows.map(({ id: _id, ...offer }) => offer);
   const consentOf = or(eq(consentEvents.phone, user.phone), eq(consentEvents.userId, id));

@@ -1,19 +1,16 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { isInGoodStanding } from "../auth/user-item";
-import { pagingSchema } from "../cross-cutting/paging";
 import type { Db } from "../db/client";
-import { driverFilters, type users } from "../db/schema";
-import { ApiError } from "../errors";
-import { captureSessionOf } from "../platform/capture";
+import { driverFilters } from "../db/schema";
+import { historyOf } from "../platform/history-client";
+import { pagingSchema } from "../cross-cutting/paging";
 
 /**
- * The driver's dashboard as data: the engine's state with the service it depends on, the switch,
- * and the offers page. The driver's own routes (routes/driver.ts) and the admin's view of a driver
- * (routes/admin-users.ts, "acting for") answer from these, so both see the same thing.
+ * The driver's dashboard as data: the offers page, read from the driver's history (history-client.ts),
+ * and the filters. The driver's own routes (routes/driver.ts) and the admin's view of a driver
+ * (routes/admin-users.ts, "acting for") answer from these, so both see the same thing; the engine's
+ * state and switch beside it are engine-view.ts.
  */
-
-type Driver = Pick<typeof users.$inferSelect, "id" | "expirationAt" | "goodStanding" | "isAdmin">;
 
 /** "I've arrived" is offered from this long before a block starts until it ends. */
 const CHECK_IN_OPENS_MS = 60 * 60_000;
@@ -25,29 +22,6 @@ export async function readFilters(db: Db, userId: number) {
   if (!row) return null;
   const { userId: _user, updatedAt: _updated, ...filters } = row;
   return filters;
-}
-
-/** What the engine is doing, and the service time it runs on. */
-export async function engineView(env: Pick<Env, "CAPTURE_SESSION">, driver: Driver, now = Date.now()) {
-  const engine = await captureSessionOf(env, driver.id).status(driver.id);
-  return { engine, service: { expiresAt: driver.expirationAt, goodStanding: isInGoodStanding(driver, now) }, now };
-}
-
-/** The system switch: off always works; on says why it could not start (a 409 with the reason). */
-export async function switchEngine(env: Pick<Env, "CAPTURE_SESSION">, userId: number, on: boolean) {
-  const session = captureSessionOf(env, userId);
-  if (!on) return session.stop(userId);
-  const engine = await session.start(userId);
-  if (engine.state === "stopped") {
-    const messages = {
-      expired: "Your service has expired: renew it to turn the system on",
-      disconnected: "Connect your account first",
-      setup: "Set your filters first",
-      driver: "The system could not start",
-    } as const;
-    throw new ApiError("conflict", messages[engine.reason], { details: { reason: engine.reason } });
-  }
-  return engine;
 }
 
 /**
@@ -63,7 +37,7 @@ export async function offersPage(
   // "I've arrived" has no public call: offered only where the modelled one is configured (docs/engine.md).
   const checkInAvailable = env.PLATFORM_CHECK_IN === "modelled";
   const { page, pageSize, status } = query;
-  const { counts: byStatus, rows, filters } = await captureSessionOf(env, userId).offersPage(userId, { page, pageSize, status });
+  const { counts: byStatus, rows, filters } = await historyOf(env, userId).offersPage(userId, { page, pageSize, status });
   return {
     total: status ? byStatus[status] : byStatus.won + byStatus.disliked + byStatus.gone,
     page,

@@ -5,10 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Commitment } from "../../shared/accept-plan";
+import { memoryHistory, memoryKv, testProfile } from "../test/engine-fixtures";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import { OfferLedger } from "./offer-ledger";
 import { type AcceptOutcome, type DeliveryPlatform, PlatformError, type PlatformOffer, type ScheduledBlock } from "./platform";
-import { memoryHistory, memoryKv, testProfile } from "./test-engine";
 
 const NOW = Date.parse("2031-03-12T12:00:00Z");
 const HOUR = 3_600_000;

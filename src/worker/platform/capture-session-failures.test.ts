@@ -5,9 +5,9 @@
  */
 import { abortAllDurableObjects, env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
+import { connectedDriver } from "../test/connected-driver";
+import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "../test/engine-fixtures";
 import { captureSessionOf } from "./capture";
-import { connectedDriver } from "./test-driver";
-import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
 
 const start = engineStarter();
 

@@ -8,10 +8,10 @@ import { env } from "cloudflare:test";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { driverFilters, outbox, platformAccounts, users } from "../db/schema";
+import { connectedDriver } from "../test/connected-driver";
+import { engineStarter, sleep } from "../test/engine-fixtures";
 import { db, lastOutboxId, nextSms } from "../test/fixtures";
 import { captureSessionOf, resumeCapture } from "./capture";
-import { connectedDriver } from "./test-driver";
-import { engineStarter, sleep } from "./test-engine";
 
 const start = engineStarter();
 

@@ -7,10 +7,10 @@ import { env } from "cloudflare:test";
 import { and, eq, gt } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { driverFilters, outbox, users } from "../db/schema";
+import { connectedDriver } from "../test/connected-driver";
+import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "../test/engine-fixtures";
 import { db, lastOutboxId, nextSms } from "../test/fixtures";
 import { captureSessionOf } from "./capture";
-import { connectedDriver } from "./test-driver";
-import { engineStarter, HOUR, recordsOf, sleep, soon, waitForRecords, wonBlocksInD1 } from "./test-engine";
 
 const start = engineStarter();
 
@@ -132,7 +132,7 @@ describe("the alarm loop", () => {
     const [manual] = await d.world.offers([{ serviceAreaId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 5000 }]);
     // The driver took this one in the platform's own app.
     const { flexPlatform } = await import("./http-platform");
-    const { platformConnection } = await import("./test-driver");
+    const { platformConnection } = await import("../test/connected-driver");
     const { tokens } = await platformConnection("flex", d.email);
     const offer = { id: manual!, stationId: d.stations[0]!, startsAt: base, endsAt: base + 2 * HOUR, payCents: 5000, expiresAt: base, hidden: false };
     expect(await flexPlatform(env).accept(tokens.accessToken, offer)).toMatchObject({ kind: "won" });

@@ -1,6 +1,7 @@
 /**
- * What one capture engine costs (docs/capacity.md): the CaptureSession Durable Object builds its
- * storage and its D1 binding through this meter, calls `alarm` at the start of each alarm, and a
+ * What one capture engine costs (docs/capacity.md): `meteredCaptureSession`, applied where the
+ * Worker exports the CaptureSession Durable Object (src/worker/index.ts), hands the object's modules
+ * a storage and a D1 binding that count what they do and accounts each alarm as it starts; a
  * `capture.usage` log line says, about once a minute of alarms (`CAPTURE_USAGE_LOG_MS`), what the
  * object did since the last line: alarms, polls, polls that brought nothing new, D1 statements
  * (reads and writes apart) and rows, and storage rows written. bench/engine.ts reads these lines
@@ -12,7 +13,8 @@
  * alarm before it.
  */
 import { emptyD1Usage, meteredD1 } from "../db/metered-d1";
-import type { Logger } from "../log";
+import { createLogger, type Logger } from "../log";
+import type { CaptureSessionObject } from "./capture-session";
 
 export type StorageUsage = {
   /** Synchronous KV API (ctx.storage.kv) and the asynchronous one (ctx.storage.put/delete): keys written or deleted. */
@@ -182,17 +184,6 @@ export class CaptureUsage {
   }
 
   /**
-   * A meter for this object: its `ctx` and `env` (which the runtime's base class insists on
-   * receiving as they are) are replaced on the object itself by the metered ones.
-   */
-  static attach(object: object, ctx: DurableObjectState, env: Env): CaptureUsage {
-    const usage = new CaptureUsage(ctx, env);
-    Object.defineProperty(object, "ctx", { value: usage.ctx, configurable: true });
-    Object.defineProperty(object, "env", { value: usage.env, configurable: true });
-    return usage;
-  }
-
-  /**
    * Called as an alarm starts: accounts the previous alarm's work (a poll or not, new or not) and
    * logs a line when the last one is `every` ms old.
    */
@@ -273,4 +264,33 @@ export class CaptureUsage {
     this.sqlRowsRead = this.sqlRowsWritten = 0;
     this.since = now;
   }
+}
+
+/** A CaptureSession class whose modules (capture-session.ts `bindings`) run on a metered storage and D1. */
+type CaptureSessionClass = new (ctx: DurableObjectState, env: Env, bindings?: { ctx: DurableObjectState; env: Env }) => CaptureSessionObject;
+
+/**
+ * The CaptureSession with its usage metered: the runtime's state and environment go to the
+ * Durable Object's base class as they are (it accepts nothing else), the metered ones to the
+ * engine and the history, which know nothing of it. Each alarm first accounts the one before,
+ * by the last poll time the engine keeps in storage.
+ */
+export function meteredCaptureSession(Session: CaptureSessionClass): new (ctx: DurableObjectState, env: Env) => CaptureSessionObject {
+  return class MeteredCaptureSession extends Session {
+    readonly #usage: CaptureUsage;
+    readonly #kv: SyncKvStorage;
+
+    constructor(ctx: DurableObjectState, env: Env) {
+      const usage = new CaptureUsage(ctx, env);
+      super(ctx, env, usage);
+      this.#usage = usage;
+      this.#kv = ctx.storage.kv;
+    }
+
+    override alarm(): Promise<void> {
+      const userId = this.#kv.get<number>("userId") ?? null;
+      this.#usage.alarm(this.#kv.get<number>("lastPollAt") ?? null, createLogger({ task: "capture", userId }));
+      return super.alarm();
+    }
+  };
 }

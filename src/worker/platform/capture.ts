@@ -1,6 +1,7 @@
 /**
- * How the rest of the Worker reaches a driver's capture engine (the CaptureSession Durable Object,
- * one per driver, named by the user id).
+ * How the rest of the Worker reaches a driver's CaptureSession Durable Object (one per driver,
+ * named by the user id). Production code calls it through engine-client.ts (the engine) or
+ * history-client.ts (the history's reads).
  */
 import { createLogger } from "../log";
 

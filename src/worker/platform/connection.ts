@@ -16,8 +16,8 @@ import { openSecret, sealSecret } from "../auth/secret-box";
 import type { Db } from "../db/client";
 import { platformSignIns } from "../db/schema";
 import { ApiError } from "../errors";
-import { captureSessionOf } from "./capture";
 import { type App, saveConnection } from "./driver-store";
+import { engineOf } from "./engine-client";
 import type { PlatformResult } from "./engine-status";
 import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "./flex-sign-in";
 import { flexPlatform, sparkPlatform } from "./http-platform";
@@ -84,7 +84,7 @@ export function platformFailure(err: unknown): ApiError {
 async function connected(deps: Deps, account: PlatformAccount, tokens: PlatformTokens): Promise<ConnectionStep> {
   await saveConnection(deps.db, deps.env.MFA_ENCRYPTION_KEY, deps.userId, deps.app, account, tokens, deps.now);
   await deps.db.delete(platformSignIns).where(eq(platformSignIns.userId, deps.userId));
-  await captureSessionOf(deps.env, deps.userId).reload(deps.userId);
+  await engineOf(deps.env, deps.userId).reload(deps.userId);
   return { status: "connected" };
 }
 
@@ -139,7 +139,7 @@ export async function finishFlexSignIn(deps: Deps, attemptId: string, landingUrl
     throw platformFailure(err);
   }
   // A device connected before is replaced: deregistered first (best effort).
-  await captureSessionOf(deps.env, deps.userId).deregisterDevice(deps.userId);
+  await engineOf(deps.env, deps.userId).deregisterDevice(deps.userId);
   // The device is this connection's: its serial (the attempt's) and a new instance id, sealed with the tokens.
   return connected(deps, registered.account, { ...registered.tokens, device: { serial, instanceId: newInstanceId() } });
 }

@@ -4,15 +4,33 @@
  * (offer-history.ts); D1 keeps the won blocks.
  */
 import { and, eq, sql } from "drizzle-orm";
+import type { SkipReason } from "../../shared/accept-plan";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { openSecret, sealSecret } from "../auth/secret-box";
 import { type Db, excluded } from "../db/client";
-import { driverFilters, type offers, platformAccounts, stations, users } from "../db/schema";
+import { driverFilters, platformAccounts, stations, users } from "../db/schema";
 import type { PlatformAccount, PlatformStation, PlatformTokens } from "./platform";
 import { catalogueRow, type DriverStation, driverStations } from "./station-catalogue";
 
 export type App = "flex" | "spark";
-export type OfferRecord = typeof offers.$inferInsert;
+/** An offer as the engine records it in the driver's history (offer-history.ts); D1 keeps the won ones. */
+export type OfferRecord = {
+  userId: number;
+  app: App;
+  platformOfferId: string;
+  stationId: string;
+  stationName: string;
+  timeZone: string;
+  status: "won" | "disliked" | "gone";
+  reasons?: SkipReason[] | null;
+  payCents: number;
+  startsAt: number;
+  endsAt: number;
+  blockId?: string | null;
+  forfeitedAt?: number | null;
+  arrivedAt?: number | null;
+  seenAt: number;
+};
 /** A chosen station as the engine judges it: its name and this driver's zone for it. */
 export type StationInfo = { id: string; name: string; timeZone: string };
 

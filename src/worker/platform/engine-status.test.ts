@@ -3,9 +3,9 @@
  * the status of a running engine, and platform failures as plain values.
  */
 import { describe, expect, it } from "vitest";
+import { type ProfileChange, testFilters, testProfile } from "../test/engine-fixtures";
 import { blocker, failedResult, type HoldsView, runningStatus, type StopReason } from "./engine-status";
 import { PlatformError } from "./platform";
-import { type ProfileChange, testFilters, testProfile } from "./test-engine";
 
 const NOW = 1_000_000_000;
 

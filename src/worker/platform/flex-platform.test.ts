@@ -2,14 +2,14 @@
  * Flex's adapter against the fake platform over HTTP (test/fake-platform, under /flex), each test
  * in a world of its own: every call and answer of the protocol (docs/engine.md, "The protocol"),
  * with the fake's answers and the adapter's requests held against the documented bodies
- * (test-flex-protocol.ts).
+ * (src/worker/test/flex-protocol.ts).
  */
 import { describe, expect, it } from "vitest";
+import { landingAfterSignIn, newWorld } from "../test/fake-platform-world";
+import { CAPACITY_HEADERS, FLEX_FIXTURES as F, shapeMismatches } from "../test/flex-protocol";
 import { FlexPlatform } from "./flex-platform";
 import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "./flex-sign-in";
 import { PlatformError, type PlatformOffer } from "./platform";
-import { CAPACITY_HEADERS, FLEX_FIXTURES as F, shapeMismatches } from "./test-flex-protocol";
-import { landingAfterSignIn, newWorld } from "./test-platform";
 
 const rejection = (promise: Promise<unknown>) =>
   promise.then(

@@ -1,7 +1,7 @@
 /**
- * The upkeep of a driver's offer history in their CaptureSession (offer-history.ts): moved out of
- * D1 the first time it is read, pruned at most daily, and its won blocks copied to D1 (where other
- * drivers' views and the admin's figures read them), deferred while D1 refuses.
+ * The upkeep of a driver's offer history in their CaptureSession (offer-history.ts): pruned at
+ * most daily, and its won blocks copied to D1 (where other drivers' views and the admin's figures
+ * read them), deferred while D1 refuses.
  */
 import type { Db } from "../db/client";
 import type { Logger } from "../log";
@@ -10,9 +10,6 @@ import type { OfferHistory } from "./offer-history";
 const PRUNED_AT = "history.prunedAt";
 
 export class HistoryUpkeep {
-  /** The move of this driver's offers out of D1, once (offer-history.ts importFromD1). */
-  private importing: Promise<void> | null = null;
-
   constructor(
     private readonly history: OfferHistory,
     private readonly kv: SyncKvStorage,
@@ -20,21 +17,6 @@ export class HistoryUpkeep {
     private readonly everyMs: number,
     private readonly log: () => Logger,
   ) {}
-
-  /** Moves this driver's offers out of D1 the first time the history is read. */
-  ensure(userId: number | null): Promise<void> {
-    if (this.history.imported() || userId === null) return Promise.resolve();
-    this.importing ??= this.history.importFromD1(this.db, userId).then(
-      (moved) => {
-        if (moved > 0) this.log().info("capture.history_imported", { offers: moved });
-      },
-      (err) => {
-        this.importing = null;
-        throw err;
-      },
-    );
-    return this.importing;
-  }
 
   /** Copies won blocks D1 does not have yet to D1; when D1 refuses they wait for the next alarm. */
   async shareWon(userId: number | null): Promise<void> {

@@ -5,9 +5,9 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { controlOf, newWorld } from "../test/fake-platform-world";
 import { HttpPlatform } from "./http-platform";
 import { PlatformError, type PlatformOffer } from "./platform";
-import { controlOf, newWorld } from "./test-platform";
 
 function adapter(base: string, options: Partial<ConstructorParameters<typeof HttpPlatform>[0]> = {}) {
   return new HttpPlatform({ baseUrl: `${base}/spark`, timeoutMs: 400, ...options });

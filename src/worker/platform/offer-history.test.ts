@@ -1,11 +1,12 @@
 /**
  * A driver's offer history in its capture engine's own storage: each offer once, the counts a
  * dashboard reads without counting, pages newest first, the blocks held, won blocks copied to D1
- * (and brought up to date there), retention, and the one-time move of the offers D1 held before.
+ * (and brought up to date there), and retention.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import type { HistoryOffer } from "../../shared/insights";
 import type { Db } from "../db/client";
 import { offers } from "../db/schema";
 import { RETENTION } from "../retention";
@@ -120,24 +121,21 @@ describe("OfferHistory", () => {
     });
   });
 
-  it("moves the offers D1 held into the history once, and D1 keeps only the won blocks", async () => {
-    const user = await seedUser();
-    const rows = Array.from({ length: 1203 }, (_, i) =>
-      record(`legacy-${i}`, { userId: user.id, seenAt: NOW + i, status: i % 100 === 0 ? "won" : "disliked", blockId: i % 100 === 0 ? `B${i}` : null }),
-    );
-    for (let i = 0; i < rows.length; i += 6) await db.insert(offers).values(rows.slice(i, i + 6));
-    await withHistory(async (h) => {
-      expect(h.imported()).toBe(false);
-      expect(await h.importFromD1(db, user.id)).toBe(1203);
-      expect(h.imported()).toBe(true);
-      expect(h.counts()).toEqual({ won: 13, disliked: 1190, gone: 0 });
-      expect(h.page(1, 1)[0]).toMatchObject({ platformOfferId: "legacy-1202", status: "disliked", reasons: ["pay"] });
-      // Won blocks are in D1 already: nothing to copy.
-      expect(h.unsharedCount()).toBe(0);
-      expect(await h.importFromD1(db, user.id)).toBe(0);
+  it("reads a period for the replay with what the replay reads, as the full read gives it", async () => {
+    await withHistory((h) => {
+      h.record(record("a", { seenAt: NOW - 2 * HOUR }));
+      h.record(record("b", { status: "won", reasons: null, blockId: "B1", stationId: "S2", timeZone: "America/Chicago", seenAt: NOW - HOUR }));
+      h.record(record("c", { status: "gone", reasons: null, seenAt: NOW }));
+      h.update(h.seenSince(0)[1]!.id, { forfeitedAt: NOW });
+      const pick = (o: HistoryOffer) => [o.id, o.platformOfferId, o.stationId, o.timeZone, o.status, o.payCents, o.startsAt, o.endsAt, o.forfeitedAt, o.seenAt];
+      const full = h.seenSince(NOW - HOUR);
+      const replay = h.forReplay(NOW - HOUR);
+      expect(replay.map(pick)).toEqual(full.map(pick));
+      expect(replay.map(pick)).toEqual([
+        [full[0]!.id, "b", "S2", "America/Chicago", "won", 6000, NOW + HOUR, NOW + 3 * HOUR, NOW, NOW - HOUR],
+        [full[1]!.id, "c", "S1", "America/Denver", "gone", 6000, NOW + HOUR, NOW + 3 * HOUR, null, NOW],
+      ]);
+      expect(h.forReplay(0, 1).map((o) => o.platformOfferId)).toEqual(["a"]);
     });
-    const left = await db.select({ status: offers.status }).from(offers).where(eq(offers.userId, user.id));
-    expect(left).toHaveLength(13);
-    expect(new Set(left.map((r) => r.status))).toEqual(new Set(["won"]));
   });
 });

@@ -9,7 +9,7 @@
  * restart can never leave an offer decided but unrecorded. Rows are kept as long as the privacy
  * policy says (RETENTION in src/worker/retention.ts) and pruned by the object itself.
  */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { SkipReason } from "../../shared/accept-plan";
 import type { HistoryOffer } from "../../shared/insights";
 import type { Db } from "../db/client";
@@ -19,6 +19,8 @@ import type { OfferRecord } from "./driver-store";
 
 export type OfferStatus = HistoryOffer["status"];
 export type Counts = Record<OfferStatus, number>;
+/** The statuses in the order forReplay reads them as numbers. */
+const STATUSES: readonly OfferStatus[] = ["won", "disliked", "gone"];
 
 /** One version of the table below; a new version adds a step to `migrate`. */
 const SCHEMA_VERSION = 1;
@@ -28,8 +30,6 @@ export const HISTORY_READ_LIMIT = 100_000;
 const PRUNE_BATCH = 5_000;
 /** Won blocks written to D1 in one go (6 rows a statement, 10 statements a batch). */
 const SHARE_BATCH = 60;
-/** Legacy D1 rows moved per read when a history is first opened. */
-const IMPORT_PAGE = 500;
 
 const COLUMNS =
   "id, platform_offer_id, station_id, station_name, time_zone, status, reasons, pay_cents, starts_at, ends_at, block_id, forfeited_at, arrived_at, seen_at";
@@ -175,8 +175,8 @@ export class OfferHistory {
   }
 
   /**
-   * The offers a query of COLUMNS selects. Read as raw rows (arrays): a month of a busy driver,
-   * 21,300 rows, took 105 ms read as objects and 43 ms as arrays in workerd.
+   * The offers a query of COLUMNS selects, read as raw rows (arrays): the cursor then hands over
+   * values only, not an object with the column names for every row.
    */
   private offers(query: string, ...params: SqlStorageValue[]): HistoryOffer[] {
     const out: HistoryOffer[] = [];
@@ -184,17 +184,53 @@ export class OfferHistory {
     return out;
   }
 
+  /** Offers shown from `from` on, oldest first (the insights' periods). */
+  seenSince(from: number, limit = HISTORY_READ_LIMIT): HistoryOffer[] {
+    return this.offers(`SELECT ${COLUMNS} FROM offers WHERE seen_at >= ? ORDER BY seen_at, id LIMIT ?`, from, limit);
+  }
+
   /**
-   * Offers shown from `from` on, oldest first (the insights' periods). `reasons: false` leaves the
-   * reasons out (empty): the what-if replays offers under other filters and never reads them, and
-   * parsing them is most of the cost of reading a busy month.
+   * Offers shown from `from` on, oldest first, with only what the what-if's replay reads
+   * (src/shared/replay.ts): no station name, reasons, block id or check-in. A month of a busy
+   * driver is tens of thousands of rows, and each value the SQL cursor hands over costs, a string
+   * most: the station and its zone come as one value, split once per station, and the status as
+   * its index in STATUSES.
    */
-  seenSince(from: number, limit = HISTORY_READ_LIMIT, { reasons = true } = {}): HistoryOffer[] {
-    return this.offers(
-      `SELECT ${reasons ? COLUMNS : COLUMNS.replace("reasons, ", "NULL AS reasons, ")} FROM offers WHERE seen_at >= ? ORDER BY seen_at, id LIMIT ?`,
+  forReplay(from: number, limit = HISTORY_READ_LIMIT): HistoryOffer[] {
+    const places = new Map<string, [stationId: string, timeZone: string]>();
+    const out: HistoryOffer[] = [];
+    const rows = this.sql.exec(
+      `SELECT id, platform_offer_id, station_id || char(31) || time_zone, CASE status WHEN 'won' THEN 0 WHEN 'disliked' THEN 1 ELSE 2 END,
+       pay_cents, starts_at, ends_at, forfeited_at, seen_at FROM offers WHERE seen_at >= ? ORDER BY seen_at, id LIMIT ?`,
       from,
       limit,
     );
+    for (const c of rows.raw()) {
+      const key = c[2] as string;
+      let place = places.get(key);
+      if (!place) {
+        const split = key.indexOf("\u001f");
+        place = [key.slice(0, split), key.slice(split + 1)];
+        places.set(key, place);
+      }
+      out.push({
+        id: c[0] as number,
+        platformOfferId: c[1] as string,
+        stationId: place[0],
+        stationName: "",
+        timeZone: place[1],
+        status: STATUSES[c[3] as number]!,
+        reasons: [],
+        payCents: c[4] as number,
+        startsAt: c[5] as number,
+        endsAt: c[6] as number,
+        blockId: null,
+        forfeitedAt: c[7] as number | null,
+        arrivedAt: null,
+        seenAt: c[8] as number,
+      });
+    }
+    return out;
   }
 
   /** Won blocks starting in [from, to), forfeited ones included, by start. */
@@ -291,51 +327,10 @@ export class OfferHistory {
   oldestSeenAt(): number | null {
     return this.sql.exec<{ t: number | null }>("SELECT min(seen_at) AS t FROM offers").one().t;
   }
-
-  /**
-   * Moves a driver's offers D1 held before histories lived here into this history, once: read in
-   * pages by id (resumable: the last id moved is kept), then D1's rows of offers not won are
-   * deleted (the won ones stay in D1, which keeps won blocks). Answers the rows moved.
-   */
-  async importFromD1(db: Db, userId: number): Promise<number> {
-    if (this.kv.get<boolean>("history.imported")) return 0;
-    let after = this.kv.get<number>("history.importedThrough") ?? 0;
-    let moved = 0;
-    for (;;) {
-      const page = await db
-        .select()
-        .from(offers)
-        .where(and(eq(offers.userId, userId), gt(offers.id, after)))
-        .orderBy(offers.id)
-        .limit(IMPORT_PAGE);
-      for (const r of page) {
-        if (this.record({ ...r, reasons: r.reasons ?? null })) moved++;
-        // D1 already has the won ones.
-        if (r.status === "won") this.sql.exec("UPDATE offers SET shared_at = ? WHERE platform_offer_id = ?", r.createdAt, r.platformOfferId);
-        after = r.id;
-      }
-      this.kv.put("history.importedThrough", after);
-      if (page.length < IMPORT_PAGE) break;
-    }
-    // D1 has no DELETE … LIMIT: bounded subqueries, a batch at a time.
-    for (;;) {
-      const result = await db.run(
-        sql`DELETE FROM ${offers} WHERE ${offers.id} IN (SELECT ${offers.id} FROM ${offers} WHERE ${offers.userId} = ${userId} AND ${offers.status} != 'won' LIMIT 5000)`,
-      );
-      if ((result.meta.changes ?? 0) < 5000) break;
-    }
-    this.kv.put("history.imported", true);
-    this.kv.delete("history.importedThrough");
-    return moved;
-  }
-
-  imported(): boolean {
-    return this.kv.get<boolean>("history.imported") === true;
-  }
 }
 
 /** The D1 row of a won block, from its history entry. */
-function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): OfferRecord {
+function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): typeof offers.$inferInsert {
   return {
     userId,
     app,
@@ -359,7 +354,7 @@ function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): Offer
 const RECORD_CHUNK = 6;
 
 /** Writes won blocks to D1: new ones inserted, known ones brought up to date (given back, checked in). */
-export async function writeWonBlocks(db: Db, rows: OfferRecord[]) {
+async function writeWonBlocks(db: Db, rows: (typeof offers.$inferInsert)[]) {
   const statements = [];
   for (let i = 0; i < rows.length; i += RECORD_CHUNK) {
     statements.push(

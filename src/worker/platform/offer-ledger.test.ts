@@ -4,9 +4,9 @@
  * later poll; each decision recorded in the history as it is made.
  */
 import { describe, expect, it } from "vitest";
+import { memoryHistory, memoryKv, testProfile } from "../test/engine-fixtures";
 import { OfferLedger, offerRecord } from "./offer-ledger";
 import type { PlatformOffer } from "./platform";
-import { memoryHistory, memoryKv, testProfile } from "./test-engine";
 
 const NOW = Date.parse("2031-03-12T12:00:00Z");
 const MIN = 60_000;

@@ -4,9 +4,9 @@
  * forfeits' queue; each kept across a restart (a new object over the same storage).
  */
 import { describe, expect, it } from "vitest";
+import { memoryKv } from "../test/engine-fixtures";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer } from "./platform";
 import { PlatformHolds } from "./platform-holds";
-import { memoryKv } from "./test-engine";
 
 const LOCKOUT = 1000;
 const holdsOn = (kv = memoryKv()) => new PlatformHolds(kv, 300, LOCKOUT);

@@ -9,10 +9,10 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { auditLog } from "../db/schema";
+import { connectedDriver } from "../test/connected-driver";
+import { engineStarter, recordsOf, sleep, soon, waitForRecords } from "../test/engine-fixtures";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
 import { captureSessionOf } from "./capture";
-import { connectedDriver } from "./test-driver";
-import { engineStarter, recordsOf, sleep, soon, waitForRecords } from "./test-engine";
 
 const start = engineStarter();
 const LOCKOUT_MS = Number(env.CAPTURE_LOCKOUT_MS);

@@ -9,11 +9,11 @@
 import { describe, expect, it } from "vitest";
 import type { HistoryOffer } from "../../shared/insights";
 import { replayHistory } from "../../shared/replay";
-import { readFilters } from "../driver/dashboard";
+import { connectedDriver } from "../test/connected-driver";
+import { engineStarter, HOUR, recordsOf, waitForRecords } from "../test/engine-fixtures";
+import { controlOf } from "../test/fake-platform-world";
 import { db } from "../test/fixtures";
-import { connectedDriver } from "./test-driver";
-import { engineStarter, HOUR, recordsOf, waitForRecords } from "./test-engine";
-import { controlOf } from "./test-platform";
+import { loadDriverProfile } from "./driver-store";
 
 const start = engineStarter();
 
@@ -96,7 +96,7 @@ describe("the replay of an engine's history under its own filters", () => {
     }
 
     const history = await recordedHistory(d.user.id);
-    const filters = await readFilters(db, d.user.id);
+    const filters = (await loadDriverProfile(db, d.user.id))!.filters;
     const replay = replayHistory(history, filters!);
     const replayed = history.map((o, i) => {
       const r = replay.decisions[i]!;

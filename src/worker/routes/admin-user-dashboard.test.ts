@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { and, eq, ne } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { auditLog, driverFilters, offers, users } from "../db/schema";
+import type { SkipReason } from "../../shared/accept-plan";
+import { auditLog, driverFilters, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver } from "../platform/test-driver";
+import { connectedDriver } from "../test/connected-driver";
+import { recordInHistory } from "../test/engine-fixtures";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
 
 /** /api/admin/users/:id/dashboard/*: a driver's dashboard seen by an administrator ("acting for"). */
@@ -27,21 +29,19 @@ const withoutNow = (body: Record<string, unknown>) => {
 async function seedOffers(userId: number, n: number, status: "won" | "disliked" | "gone" = "disliked") {
   const base = Date.UTC(2026, 5, 1, 14);
   const rows = Array.from({ length: n }, (_, i) => ({
-    userId,
     app: "flex" as const,
     platformOfferId: `admin-view-${userId}-${status}-${i}`,
     stationId: "S1",
     stationName: "Station One",
     timeZone: "America/New_York",
     status,
-    reasons: status === "disliked" ? ["pay"] : null,
+    reasons: status === "disliked" ? (["pay"] as SkipReason[]) : null,
     payCents: 5000 + i,
     startsAt: base + i * HOUR,
     endsAt: base + (i + 2) * HOUR,
     seenAt: base - HOUR + i,
   }));
-  // 13 values a row: 7 rows a statement stays under D1's 100 bound parameters.
-  for (let i = 0; i < rows.length; i += 7) await db.insert(offers).values(rows.slice(i, i + 7));
+  await recordInHistory(userId, rows);
 }
 
 describe("an administrator viewing a driver's dashboard", () => {

@@ -33,9 +33,11 @@ import { csvHeaders, csvStream } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
 import type { Db } from "../db/client";
 import { users } from "../db/schema";
-import { engineView, offersPage, offersQuerySchema, switchEngine } from "../driver/dashboard";
+import { offersPage, offersQuerySchema } from "../driver/dashboard";
+import { engineView, switchEngine } from "../driver/engine-view";
 import { ApiError } from "../errors";
-import { captureSessionOf } from "../platform/capture";
+import { engineOf } from "../platform/engine-client";
+import { historyOf } from "../platform/history-client";
 import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
 
@@ -190,13 +192,13 @@ export const adminUserRoutes = new Hono<AppEnv>()
   })
   .get("/:id/dashboard/insights", validate("param", idParam), validate("query", insightsQuerySchema), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    return c.json(await captureSessionOf(c.env, driver.id).insights(driver.id, c.req.valid("query").days));
+    return c.json(await historyOf(c.env, driver.id).insights(driver.id, c.req.valid("query").days));
   })
   // A what-if changes nothing: the admin may try filters for the driver, not apply them.
   .post("/:id/dashboard/insights/what-if", validate("param", idParam), validate("json", whatIfRequestSchema), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);
     await enforceCallerLimits(c.var.db, [limitFor("whatIfPerUser", String(c.var.user.id))]);
-    return c.json(await captureSessionOf(c.env, driver.id).whatIf(driver.id, c.req.valid("json")));
+    return c.json(await historyOf(c.env, driver.id).whatIf(driver.id, c.req.valid("json")));
   })
   // Any administrator may switch a driver's system for support: it changes no money or access and
   // the driver can switch it back; the reason and the outcome are audited.
@@ -216,7 +218,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
   // or an administrator clears it here; the engine then tries again, once. Audited.
   .post("/:id/engine/clear-hold", validate("param", idParam), async (c) => {
     const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    const engine = await captureSessionOf(c.env, driver.id).clearSignatureHold(driver.id);
+    const engine = await engineOf(c.env, driver.id).clearSignatureHold(driver.id);
     if (!engine) throw new ApiError("conflict", "The engine is not held for a signature", { details: { reason: "no_hold" } });
     await recordAudit(c.var.db, {
       actorId: c.var.user.id,

@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS, type RateLimitName } from "../auth/rate-limit";
 import { auditLog, driverFilters, rateLimits } from "../db/schema";
-import { connectedDriver } from "../platform/test-driver";
 import { billingAdmin, driver, resellerWithClient } from "../test/billing-fixtures";
+import { connectedDriver } from "../test/connected-driver";
 import { call, db, json, signIn } from "../test/fixtures";
 
 /**

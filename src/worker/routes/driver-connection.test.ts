@@ -11,8 +11,8 @@ import { RATE_LIMITS } from "../auth/rate-limit";
 import { openSecret } from "../auth/secret-box";
 import { platformAccounts, platformSignIns, users } from "../db/schema";
 import { clientIdOf } from "../platform/flex-sign-in";
-import { defaultWorld } from "../platform/test-driver";
-import { landingAfterSignIn } from "../platform/test-platform";
+import { defaultWorld } from "../test/connected-driver";
+import { landingAfterSignIn } from "../test/fake-platform-world";
 import { call, db, json, seedUser, signIn } from "../test/fixtures";
 
 let accounts = 0;

@@ -7,8 +7,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { stations } from "../db/schema";
-import { defaultWorld } from "../platform/test-driver";
-import { connectThroughPage } from "../platform/test-platform";
+import { defaultWorld } from "../test/connected-driver";
+import { connectThroughPage } from "../test/fake-platform-world";
 import { call, db, json, seedUser, signIn } from "../test/fixtures";
 
 let n = 0;

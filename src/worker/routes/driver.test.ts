@@ -7,10 +7,10 @@ import { openSecret } from "../auth/secret-box";
 import { idTokenFor } from "../auth/sign-in-flow";
 import { driverFilters, platformAccounts, platformSignIns, users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
-import { connectedDriver, defaultWorld, insertWonBlockInD1 } from "../platform/test-driver";
-import { waitForRecords } from "../platform/test-engine";
-import { connectThroughPage } from "../platform/test-platform";
 import { resellerWithClient } from "../test/billing-fixtures";
+import { connectedDriver, defaultWorld, recordWonBlock } from "../test/connected-driver";
+import { waitForRecords } from "../test/engine-fixtures";
+import { connectThroughPage } from "../test/fake-platform-world";
 import { call, db, json, seedAdmin, seedUser, signIn, signInAdmin, uniqueAddress } from "../test/fixtures";
 
 const HOUR = 3_600_000;
@@ -326,8 +326,7 @@ describe("limits on what reaches the platform", () => {
     const { idToken } = await signIn(d.user);
     await db.update(users).set({ status: "start" }).where(eq(users.id, d.user.id));
     const startsAt = Date.now() + 3 * HOUR;
-    // A won block D1 held before histories lived in the engine's object: moved there on the first read.
-    await insertWonBlockInD1(d, { platformOfferId: `limit-${d.user.id}`, startsAt, blockId: `BLunknown${d.user.id}` });
+    await recordWonBlock(d, { platformOfferId: `limit-${d.user.id}`, startsAt, blockId: `BLunknown${d.user.id}` });
     const won = ((await json(await call("/api/driver/offers?status=won", { token: idToken }))).rows as { id: number }[])[0];
     const asked = async () => {
       const calls = await d.world.calls(d.email);
@@ -432,7 +431,7 @@ describe("the calendar", () => {
     const d = await connectedDriver({ zones: ["America/Los_Angeles"] });
     const { idToken } = await signIn(d.user);
     const startsAt = Date.parse("2031-05-14T09:00:00-07:00");
-    await insertWonBlockInD1(d, {
+    await recordWonBlock(d, {
       platformOfferId: `cal-${d.user.id}`,
       startsAt,
       endsAt: startsAt + 3 * HOUR,

@@ -10,9 +10,9 @@ import type { AppEnv, SessionUser } from "../context";
 import { recordAudit, userTarget } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { driverFilters, platformAccounts, platformSignIns, resellers, users } from "../db/schema";
-import { engineView, offersPage, offersQuerySchema, readFilters, switchEngine } from "../driver/dashboard";
+import { offersPage, offersQuerySchema, readFilters } from "../driver/dashboard";
+import { engineView, switchEngine } from "../driver/engine-view";
 import { ApiError } from "../errors";
-import { captureSessionOf } from "../platform/capture";
 import {
   answerConnectionCode,
   cancelConnection,
@@ -23,7 +23,9 @@ import {
   unwrap,
 } from "../platform/connection";
 import { cachedStations } from "../platform/driver-store";
+import { engineOf } from "../platform/engine-client";
 import { NOT_SCHEDULED_YET, type PlatformResult } from "../platform/engine-status";
+import { historyOf } from "../platform/history-client";
 import { type DriverStation, driverStations, isChoosableZone, setDriverZone, zoneChoices } from "../platform/station-catalogue";
 import { validate } from "../validate";
 
@@ -91,7 +93,7 @@ async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: Pic
   // Blocks are placed on their station-local day, which may be a day off the UTC one: read a day either side.
   const [filters, won] = await Promise.all([
     readFilters(db, driver.id),
-    captureSessionOf(env, driver.id).blocksStarting(driver.id, range.from - 86_400_000, range.to + 86_400_000, CALENDAR_LIMIT),
+    historyOf(env, driver.id).blocksStarting(driver.id, range.from - 86_400_000, range.to + 86_400_000, CALENDAR_LIMIT),
   ]);
   const blocks = won.map(({ id, stationId, stationName, timeZone, startsAt, endsAt, payCents, arrivedAt, forfeitQueuedAt }) => ({
     id,
@@ -196,7 +198,7 @@ export const driverRoutes = new Hono<AppEnv>()
     return c.json({ cancelled: true });
   })
   .delete("/connection", async (c) => {
-    await captureSessionOf(c.env, c.var.user.id).disconnect(c.var.user.id);
+    await engineOf(c.env, c.var.user.id).disconnect(c.var.user.id);
     return c.json({ connected: false });
   })
 
@@ -207,7 +209,7 @@ export const driverRoutes = new Hono<AppEnv>()
     const cached = await cachedStations(c.var.db, user, STATIONS_CACHE_MS, Date.now());
     if (cached) return c.json(stationsAnswer(user, cached));
     await enforceCallerLimits(c.var.db, [limitFor("platformStationsPerUser", String(user.id))]);
-    const list = unwrap(await captureSessionOf(c.env, user.id).stations(user.id));
+    const list = unwrap(await engineOf(c.env, user.id).stations(user.id));
     const seen = await driverStations(
       c.var.db,
       user.id,
@@ -227,7 +229,7 @@ export const driverRoutes = new Hono<AppEnv>()
       const { id } = c.req.valid("param");
       await listedStation(c.var.db, user, id);
       await setDriverZone(c.var.db, user.id, user.app, id, c.req.valid("json").timeZone, Date.now());
-      await captureSessionOf(c.env, user.id).reload(user.id);
+      await engineOf(c.env, user.id).reload(user.id);
       return c.json({ station: await listedStation(c.var.db, user, id) });
     },
   )
@@ -236,7 +238,7 @@ export const driverRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     await listedStation(c.var.db, user, id);
     await setDriverZone(c.var.db, user.id, user.app, id, null, Date.now());
-    await captureSessionOf(c.env, user.id).reload(user.id);
+    await engineOf(c.env, user.id).reload(user.id);
     return c.json({ station: await listedStation(c.var.db, user, id) });
   })
   .get("/filters", async (c) => c.json({ filters: await readFilters(c.var.db, c.var.user.id) }))
@@ -259,7 +261,7 @@ export const driverRoutes = new Hono<AppEnv>()
         .onConflictDoUpdate({ target: driverFilters.userId, set: { ...filters, updatedAt: now } }),
       db.update(users).set({ setupComplete: true }).where(eq(users.id, user.id)),
     ]);
-    await captureSessionOf(c.env, user.id).reload(user.id);
+    await engineOf(c.env, user.id).reload(user.id);
     return c.json({ filters, setupComplete: true });
   })
 
@@ -270,7 +272,7 @@ export const driverRoutes = new Hono<AppEnv>()
   )
   // The driver solved the platform's captcha on its side: the next matching offer gets one accept try.
   .post("/engine/captcha-solved", async (c) => {
-    const engine = await captureSessionOf(c.env, c.var.user.id).captchaSolved(c.var.user.id);
+    const engine = await engineOf(c.env, c.var.user.id).captchaSolved(c.var.user.id);
     if (!engine) throw new ApiError("conflict", "Accepting is not waiting for a captcha", { details: { reason: "no_captcha" } });
     return c.json({ engine });
   })
@@ -279,8 +281,8 @@ export const driverRoutes = new Hono<AppEnv>()
   .get("/offers", validate("query", offersQuerySchema), async (c) => c.json(await offersPage(c.env, c.var.user.id, c.req.valid("query"))))
   .post("/offers/:id/arrive", validate("param", offerParam), async (c) => {
     const user = c.var.user;
-    const session = captureSessionOf(c.env, user.id);
-    const block = await session.offer(user.id, c.req.valid("param").id);
+    const session = engineOf(c.env, user.id);
+    const block = await historyOf(c.env, user.id).offer(user.id, c.req.valid("param").id);
     if (block?.status !== "won" || block.forfeitedAt) throw new ApiError("not_found", "No such block");
     // No platform shows a public check-in call: it is modelled where configured, and not offered elsewhere.
     if (c.env.PLATFORM_CHECK_IN !== "modelled")
@@ -292,8 +294,8 @@ export const driverRoutes = new Hono<AppEnv>()
   })
   .post("/offers/:id/forfeit", validate("param", offerParam), async (c) => {
     const user = c.var.user;
-    const session = captureSessionOf(c.env, user.id);
-    const block = await session.offer(user.id, c.req.valid("param").id);
+    const session = engineOf(c.env, user.id);
+    const block = await historyOf(c.env, user.id).offer(user.id, c.req.valid("param").id);
     if (block?.status !== "won") throw new ApiError("not_found", "No such block");
     if (block.forfeitedAt) return c.json({ id: block.id, forfeitedAt: block.forfeitedAt });
     await enforceCallerLimits(c.var.db, [limitFor("platformBlockActionPerUser", String(user.id))]);
@@ -302,13 +304,13 @@ export const driverRoutes = new Hono<AppEnv>()
     return "queued" in done ? c.json(done, 202) : c.json(done);
   })
 
-  // ---- Insights (src/worker/driver/insights.ts, worked out in the driver's engine object) ----
+  // ---- Insights (src/worker/platform/history-insights.ts, worked out in the driver's engine object) ----
   .get("/insights", validate("query", insightsQuerySchema), async (c) =>
-    c.json(await captureSessionOf(c.env, c.var.user.id).insights(c.var.user.id, c.req.valid("query").days)),
+    c.json(await historyOf(c.env, c.var.user.id).insights(c.var.user.id, c.req.valid("query").days)),
   )
   .post("/insights/what-if", validate("json", whatIfRequestSchema), async (c) => {
     await enforceCallerLimits(c.var.db, [limitFor("whatIfPerUser", String(c.var.user.id))]);
-    return c.json(await captureSessionOf(c.env, c.var.user.id).whatIf(c.var.user.id, c.req.valid("json")));
+    return c.json(await historyOf(c.env, c.var.user.id).whatIf(c.var.user.id, c.req.valid("json")));
   })
 
   // ---- Calendar ----

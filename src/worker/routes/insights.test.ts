@@ -1,20 +1,21 @@
 import { describe, expect, it } from "vitest";
-import { driverFilters, offers } from "../db/schema";
-import { connectedDriver } from "../platform/test-driver";
+import type { SkipReason } from "../../shared/accept-plan";
+import { driverFilters } from "../db/schema";
+import { connectedDriver } from "../test/connected-driver";
+import { recordInHistory } from "../test/engine-fixtures";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
 
 /** /api/driver/insights and its what-if, for the driver and for an administrator acting for one. */
 
 const HOUR = 3_600_000;
 
-/** Offers the driver was shown over the last days (D1's rows from before the history, moved into it on the first read). */
+/** Offers the driver was shown over the last days, recorded in their history as the engine records them. */
 async function seedHistory(userId: number, stationId: string) {
   const now = Date.now();
   const rows = Array.from({ length: 12 }, (_, i) => {
     const seenAt = now - (i + 1) * 6 * HOUR;
     const won = i % 4 === 0;
     return {
-      userId,
       app: "flex" as const,
       platformOfferId: `insights-${userId}-${i}`,
       stationId,
@@ -22,7 +23,7 @@ async function seedHistory(userId: number, stationId: string) {
       timeZone: "America/New_York",
       status: won ? ("won" as const) : ("disliked" as const),
       // The disliked ones pay $25/hour, under the $30 minimum; the won ones $40/hour.
-      reasons: won ? null : ["hourly"],
+      reasons: won ? null : (["hourly"] as SkipReason[]),
       payCents: won ? 8000 : 5000,
       startsAt: seenAt + 3 * HOUR,
       endsAt: seenAt + 5 * HOUR,
@@ -30,7 +31,7 @@ async function seedHistory(userId: number, stationId: string) {
       seenAt,
     };
   });
-  for (let i = 0; i < rows.length; i += 6) await db.insert(offers).values(rows.slice(i, i + 6));
+  await recordInHistory(userId, rows);
 }
 
 async function driverWithHistory() {

@@ -6,13 +6,14 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import type { DriverFilters } from "../../shared/driver-filters";
-import { driverFilters, offers, users } from "../db/schema";
-import { db, seedUser } from "../test/fixtures";
-import { saveConnection, saveStations } from "./driver-store";
-import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "./flex-sign-in";
-import { flexPlatform, sparkPlatform } from "./http-platform";
-import type { PlatformAccount, PlatformTokens } from "./platform";
-import { type Fault, landingAfterSignIn, worldAt } from "./test-platform";
+import { driverFilters, users } from "../db/schema";
+import { saveConnection, saveStations } from "../platform/driver-store";
+import { codeChallenge, newCodeVerifier, newDeviceSerial, newInstanceId, readLanding, signInUrl } from "../platform/flex-sign-in";
+import { flexPlatform, sparkPlatform } from "../platform/http-platform";
+import type { PlatformAccount, PlatformTokens } from "../platform/platform";
+import { recordInHistory } from "./engine-fixtures";
+import { type Fault, landingAfterSignIn, worldAt } from "./fake-platform-world";
+import { db, seedUser } from "./fixtures";
 
 let drivers = 0;
 
@@ -162,25 +163,26 @@ export async function connectedDriver(options: TestDriverOptions = {}) {
 type TestDriver = Awaited<ReturnType<typeof connectedDriver>>;
 
 /**
- * A block the driver won, as a row in D1's `offers` (the engine's object takes it into the driver's
- * history on its first read): at the driver's first station, one hour from `startsAt` unless told.
+ * A block the driver won, recorded in their history as the engine records one (and copied to D1's
+ * won blocks): at the driver's first station, one hour from `startsAt` unless told.
  */
-export async function insertWonBlockInD1(
+export async function recordWonBlock(
   d: TestDriver,
   block: { platformOfferId: string; startsAt: number; blockId: string | null; endsAt?: number; payCents?: number; timeZone?: string; seenAt?: number },
 ): Promise<void> {
-  await db.insert(offers).values({
-    userId: d.user.id,
-    app: d.app,
-    stationId: d.stations[0]!,
-    stationName: "Test station",
-    status: "won",
-    platformOfferId: block.platformOfferId,
-    timeZone: block.timeZone ?? "America/New_York",
-    payCents: block.payCents ?? 5000,
-    startsAt: block.startsAt,
-    endsAt: block.endsAt ?? block.startsAt + 3_600_000,
-    blockId: block.blockId,
-    seenAt: block.seenAt ?? Date.now(),
-  });
+  await recordInHistory(d.user.id, [
+    {
+      app: d.app,
+      stationId: d.stations[0]!,
+      stationName: "Test station",
+      status: "won",
+      platformOfferId: block.platformOfferId,
+      timeZone: block.timeZone ?? "America/New_York",
+      payCents: block.payCents ?? 5000,
+      startsAt: block.startsAt,
+      endsAt: block.endsAt ?? block.startsAt + 3_600_000,
+      blockId: block.blockId,
+      seenAt: block.seenAt ?? Date.now(),
+    },
+  ]);
 }

@@ -3,7 +3,7 @@
  * control API (accounts, offers, faults, codes, stats).
  */
 import { env } from "cloudflare:test";
-import { call, json } from "../test/fixtures";
+import { call, json } from "./fixtures";
 
 let worlds = 0;
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { EARNINGS_WEEKS, type HistoryOffer } from "../../shared/insights";
-import { earningsByWeek, findings, insightsReport, marketReport, median, whatIf } from "./insights";
+import { earningsByWeek, findings, insightsReport, marketReport, median, whatIf } from "./history-insights";
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

@@ -3,14 +3,15 @@
  * engine runs its real alarm loop against the fake platform, a 300 ms interval in tests); and, for
  * the engine's parts on their own, a driver's profile and a storage in memory.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, vi } from "vitest";
 import type { DriverFilters } from "../../shared/driver-filters";
 import { offers } from "../db/schema";
-import { db } from "../test/fixtures";
-import { captureSessionOf } from "./capture";
-import type { DriverProfile, OfferRecord } from "./driver-store";
+import { captureSessionOf } from "../platform/capture";
+import type { DriverProfile, OfferRecord } from "../platform/driver-store";
+import { OfferHistory } from "../platform/offer-history";
+import { db } from "./fixtures";
 
 export const HOUR = 3_600_000;
 
@@ -31,6 +32,18 @@ export function engineStarter() {
 
 /** The offers a driver's engine recorded in its history, in the order recorded. */
 export const recordsOf = async (userId: number) => (await captureSessionOf(env, userId).offersSeenSince(userId, 0, 10_000)).sort((a, b) => a.id - b.id);
+
+/**
+ * Offers recorded in a driver's history as the engine records them (offer-history.ts `record`, in
+ * the driver's own object), the won ones then copied to D1 as the engine copies them after a poll.
+ */
+export async function recordInHistory(userId: number, records: Omit<OfferRecord, "userId">[]): Promise<void> {
+  await runInDurableObject(captureSessionOf(env, userId), async (_object, state) => {
+    const history = new OfferHistory(state.storage.sql, state.storage.kv);
+    for (const r of records) history.record({ userId, ...r });
+    await history.shareWon(db, userId, Date.now());
+  });
+}
 
 /** The won blocks D1 holds for a driver (copied there from the history). */
 export const wonBlocksInD1 = (userId: number) => db.select().from(offers).where(eq(offers.userId, userId)).orderBy(offers.id).all();

@@ -53,15 +53,14 @@ describe("retention (deleteExpiredRows, a scheduled job)", () => {
       { id: `${tag}-new`, userId: user.id, email: "a@example.com", kind: "code", sealedSession: "s", expiresAt: now + 60_000 },
     ]);
 
-    // Offers: not won after 90 days, won after 400.
-    const offer = (status: "won" | "disliked" | "gone", ageMs: number) => ({
+    // Won blocks after 400 days (offers not won live in the driver's history, which prunes its own).
+    const offer = (ageMs: number) => ({
       userId: user.id,
       app: "flex" as const,
       platformOfferId: uniqueTag("o"),
       stationId: "S",
       stationName: "S",
       timeZone: "America/New_York",
-      status,
       payCents: 1,
       startsAt: now - ageMs,
       endsAt: now - ageMs + 1,
@@ -70,13 +69,7 @@ describe("retention (deleteExpiredRows, a scheduled job)", () => {
     });
     const offerRows = await db
       .insert(offers)
-      .values([
-        offer("disliked", RETENTION.offersNotWon + DAY),
-        offer("gone", RETENTION.offersNotWon + DAY),
-        offer("disliked", RETENTION.offersNotWon - DAY),
-        offer("won", RETENTION.offersNotWon + DAY),
-        offer("won", RETENTION.offersWon + DAY),
-      ])
+      .values([offer(RETENTION.offersWon - DAY), offer(RETENTION.offersWon + DAY)])
       .returning({ id: offers.id });
 
     // Campaign messages after two years; leads after a year since their last change.
@@ -155,7 +148,7 @@ describe("retention (deleteExpiredRows, a scheduled job)", () => {
       `${tag}-new`,
     ]);
     const o = await ids(offerRows);
-    expect((await db.select({ id: offers.id }).from(offers).where(inArray(offers.id, o))).map((r) => r.id)).toEqual([o[2], o[3]]);
+    expect((await db.select({ id: offers.id }).from(offers).where(inArray(offers.id, o))).map((r) => r.id)).toEqual([o[0]]);
     const m = await ids(messageRows);
     expect((await db.select({ id: campaignMessages.id }).from(campaignMessages).where(inArray(campaignMessages.id, m))).map((r) => r.id)).toEqual([m[1]]);
     const l = await ids(leadRows);

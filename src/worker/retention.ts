@@ -28,7 +28,7 @@ const DAY = 86_400_000;
 export const RETENTION = {
   /** Codes live 10 minutes; kept a day past expiry so a late "this code has expired" can still be told. */
   verificationCodes: DAY,
-  /** Offers the engine passed on or that went to someone else. */
+  /** Offers the engine passed on or that went to someone else (in the driver's history). */
   offersNotWon: 90 * DAY,
   /** Blocks won: 13 months, so the dashboards' 12-month ranges stay whole. */
   offersWon: 400 * DAY,
@@ -70,23 +70,8 @@ export async function deleteExpiredRows(env: Env, now: number): Promise<void> {
     db.delete(rateLimits).where(lt(rateLimits.resetAt, now)),
     db.delete(refreshTokens).where(lt(refreshTokens.expiresAt, now)),
     db.delete(platformSignIns).where(lt(platformSignIns.expiresAt, now)),
-    // offers_status_created serves both.
-    db
-      .delete(o)
-      .where(
-        inArray(
-          o.id,
-          oldest(
-            o,
-            o.id,
-            or(
-              and(inArray(o.status, ["disliked", "gone"]), lt(o.createdAt, before(RETENTION.offersNotWon))),
-              and(eq(o.status, "won"), lt(o.createdAt, before(RETENTION.offersWon))),
-            ),
-            RETENTION_BATCH.offers,
-          ),
-        ),
-      ),
+    // offers_created serves it.
+    db.delete(o).where(inArray(o.id, oldest(o, o.id, lt(o.createdAt, before(RETENTION.offersWon)), RETENTION_BATCH.offers))),
     // campaign_messages_lease (status, updated_at) serves it: every status is named.
     db
       .delete(m)

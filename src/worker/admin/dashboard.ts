@@ -73,7 +73,7 @@ function periodStatements(db: Db, { start, end }: Span, payersSince: number[]) {
     db
       .select({ n: count() })
       .from(offers)
-      .where(and(eq(offers.status, "won"), gte(offers.createdAt, start), lte(offers.createdAt, end))),
+      .where(and(gte(offers.createdAt, start), lte(offers.createdAt, end))),
     db
       .select({ status: campaignMessages.status, n: count() })
       .from(campaignMessages)
@@ -208,7 +208,7 @@ function seriesQuery(db: Db, bounds: [number, number][]) {
       (SELECT count(*) FROM ${payments} WHERE ${payments.status} IN ('successful', 'refunded') AND ${within(payments.settledAt)}) AS payments,
       (SELECT coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0) FROM ${payments}
         WHERE ${payments.status} IN ('successful', 'refunded') AND ${within(payments.settledAt)}) AS revenueCents,
-      (SELECT count(*) FROM ${offers} WHERE ${offers.status} = 'won' AND ${within(offers.createdAt)}) AS blocksWon,
+      (SELECT count(*) FROM ${offers} WHERE ${within(offers.createdAt)}) AS blocksWon,
       (SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.status} IN ('sent', 'delivered') AND ${within(campaignMessages.updatedAt)}) AS messagesSent,
       (SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.status} = 'failed' AND ${within(campaignMessages.updatedAt)}) AS messagesFailed
     FROM json_each(${JSON.stringify(bounds)}) d

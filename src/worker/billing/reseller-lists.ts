@@ -57,7 +57,7 @@ export async function clientPage(
     input.q ? or(like(users.name, `%${input.q}%`), like(users.phone, `%${input.q.replace(/\D/g, "") || input.q}%`)) : undefined,
   );
   // Nested so its columns stay qualified: drizzle strips table names from a single-table select's own fields.
-  const wonThisWeekQuery = sql`SELECT count(*) FROM ${offers} WHERE ${offers.userId} = ${users.id} AND ${offers.status} = 'won' AND ${offers.forfeitedAt} IS NULL AND ${offers.startsAt} >= ${input.weekStart}`;
+  const wonThisWeekQuery = sql`SELECT count(*) FROM ${offers} WHERE ${offers.userId} = ${users.id} AND ${offers.forfeitedAt} IS NULL AND ${offers.startsAt} >= ${input.weekStart}`;
   const wonThisWeek = sql<number>`(${wonThisWeekQuery})`;
   const [count, rows] = await db.batch([
     db.select({ n: sql<number>`count(*)` }).from(users).where(where),

@@ -68,26 +68,19 @@ describe("clients", () => {
       .set({ status: "start", expirationAt: Date.now() + 86_400_000 })
       .where(eq(users.id, client.id));
     const now = Date.now();
-    const offer = (n: number, status: "won" | "disliked", startsAt: number, endsAt: number) => ({
+    const offer = (n: number, startsAt: number, endsAt: number) => ({
       userId: client.id,
       app: "flex" as const,
       platformOfferId: `offer-${client.id}-${n}`,
       stationId: "DCH1",
       stationName: "DCH1 Chicago",
       timeZone: "America/Chicago",
-      status,
-      payCents: status === "won" ? 6000 : 3000,
+      payCents: 6000,
       startsAt,
       endsAt,
       seenAt: startsAt - 3_600_000,
     });
-    await db
-      .insert(offers)
-      .values([
-        offer(1, "won", now - 86_400_000, now - 80_000_000),
-        offer(2, "won", now - 10 * 86_400_000, now - 9 * 86_400_000),
-        offer(3, "disliked", now - 3_600_000, now),
-      ]);
+    await db.insert(offers).values([offer(1, now - 86_400_000, now - 80_000_000), offer(2, now - 10 * 86_400_000, now - 9 * 86_400_000)]);
     await driver({ referralCode: null });
     const spark = await driver({ app: "spark", referralCode: code });
     const page = await json(await call("/api/reseller/clients", { token: reseller.token }));

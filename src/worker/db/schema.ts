@@ -267,11 +267,10 @@ export const driverFilters = sqliteTable("driver_filters", {
 });
 
 /**
- * Won blocks, copied here by each driver's capture engine from the driver's own offer history
- * (src/worker/platform/offer-history.ts), for what reads across drivers: the admin's figures, the
- * reseller's clients, and the engine's own D1 writes are only these. Every offer shown (won,
- * disliked with the reasons, or gone) lives in the history; rows of other statuses here date from
- * before it and move there the first time the driver's engine wakes.
+ * Won blocks: each driver's capture engine copies its won offers here from the driver's own offer
+ * history (src/worker/platform/offer-history.ts), for what reads across drivers: the admin's
+ * figures and the reseller's clients. Every offer shown (won, disliked with the reasons, or gone)
+ * lives in the history; this table holds won blocks only.
  */
 export const offers = sqliteTable(
   "offers",
@@ -285,13 +284,10 @@ export const offers = sqliteTable(
     stationId: text("station_id").notNull(),
     stationName: text("station_name").notNull(),
     timeZone: text("time_zone").notNull(),
-    status: text("status", { enum: ["won", "disliked", "gone"] }).notNull(),
-    /** Why a disliked offer was not taken: offer-filter reasons, or "overlap" / "daily_cap". */
-    reasons: text("reasons", { mode: "json" }).$type<string[]>(),
     payCents: integer("pay_cents").notNull(),
     startsAt: integer("starts_at").notNull(),
     endsAt: integer("ends_at").notNull(),
-    /** The platform's scheduled block, for won offers. */
+    /** The platform's scheduled block. */
     blockId: text("block_id"),
     forfeitedAt: integer("forfeited_at"),
     arrivedAt: integer("arrived_at"),
@@ -300,9 +296,10 @@ export const offers = sqliteTable(
   },
   (t) => [
     uniqueIndex("offers_user_offer").on(t.userId, t.platformOfferId),
-    index("offers_user_status_start").on(t.userId, t.status, t.startsAt),
-    // Blocks won per day on the admin dashboard.
-    index("offers_status_created").on(t.status, t.createdAt),
+    // A reseller's clients' blocks this week.
+    index("offers_user_start").on(t.userId, t.startsAt),
+    // Blocks won per day on the admin dashboard, and retention.
+    index("offers_created").on(t.createdAt),
   ],
 );
 

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { pagingSchema } from "../cross-cutting/paging";
 import type { Db } from "../db/client";
 import { driverFilters } from "../db/schema";
 import { historyOf } from "../platform/history-client";
-import { pagingSchema } from "../cross-cutting/paging";
 
 /**
  * The driver's dashboard as data: the offers page, read from the driver's history (history-client.ts),

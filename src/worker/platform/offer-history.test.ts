@@ -103,7 +103,7 @@ describe("OfferHistory", () => {
       expect(h.unsharedCount()).toBe(1);
       await h.shareWon(db, user.id, NOW);
       const rows = await db.select().from(offers).where(eq(offers.userId, user.id));
-      expect(rows.map((r) => [r.platformOfferId, r.status, r.blockId, r.arrivedAt])).toEqual([["won", "won", "B1", NOW + HOUR]]);
+      expect(rows.map((r) => [r.platformOfferId, r.blockId, r.arrivedAt])).toEqual([["won", "B1", NOW + HOUR]]);
     });
   });
 

@@ -338,8 +338,6 @@ function recordOf(o: HistoryOffer, userId: number, app: "flex" | "spark"): typeo
     stationId: o.stationId,
     stationName: o.stationName,
     timeZone: o.timeZone,
-    status: "won",
-    reasons: null,
     payCents: o.payCents,
     startsAt: o.startsAt,
     endsAt: o.endsAt,

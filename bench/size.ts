@@ -12,12 +12,15 @@
  *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
  *   --port N       the first port to try for the Worker (default 8797; the first free one is taken)
  *   --files        list each page's files with their sizes
+ *   --dashboard    also the driver dashboard (/flex/dashboard) signed in as the seeded driver it
+ *                  shows as it is (the one bench/lighthouse.ts measures): a first load, no budget
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { launch } from "../e2e/browser.ts";
+import { DEMO, dashboardDriverPhone } from "../scripts/seed.ts";
 import { benchOptions, flag, freshState, prepareBuild, startWorker } from "./harness.ts";
 
 const BUDGET_LANDING = 150 * 1024;
@@ -27,7 +30,8 @@ const QUIET_MS = 3000;
 /** A page that never goes quiet is measured at this point (and says so). */
 const LIMIT_MS = 30_000;
 
-const PAGES: { path: string; budget?: number }[] = [{ path: "/", budget: BUDGET_LANDING }, { path: "/login" }, { path: "/faqs" }];
+const PAGES: { path: string; budget?: number; driver?: boolean }[] = [{ path: "/", budget: BUDGET_LANDING }, { path: "/login" }, { path: "/faqs" }];
+const DASHBOARD: (typeof PAGES)[number] = { path: "/flex/dashboard", driver: true };
 
 const options = await benchOptions(8797);
 const DIR = prepareBuild(options, ".wrangler/bench-size-build");
@@ -87,13 +91,28 @@ const browser = await launch();
 type Row = { what: string; bytes: number; files: number; budget?: number; note: string; list: Fetched[] };
 const rows: Row[] = [];
 try {
-  for (const { path, budget } of options.short ? PAGES.slice(0, 1) : PAGES) {
+  const pages = [...(options.short ? PAGES.slice(0, 1) : PAGES), ...(flag("dashboard") ? [DASHBOARD] : [])];
+  for (const { path, budget, driver } of pages) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
+    if (driver) {
+      // The session the SPA keeps (src/app/lib/session-tokens.ts), stored before the page loads.
+      const res = await fetch(`${worker.url}/api/auth/sign-in`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ phoneNumber: dashboardDriverPhone(), app: "flex", password: DEMO.driver.password }),
+      });
+      const { tokens } = (await res.json()) as { tokens?: unknown };
+      if (!tokens) throw new Error(`the dashboard's driver could not sign in (${res.status})`);
+      await page.goto(`${worker.url}/api/status/health`);
+      await page.evaluate((stored) => localStorage.setItem("bp.session", JSON.stringify(stored)), tokens);
+    }
     const { files, quiet } = await javascriptOf(page, `${worker.url}${path}`);
+    const shownAt = new URL(page.url()).pathname;
     await context.close();
+    if (shownAt !== path) throw new Error(`${path} was shown at ${shownAt}`);
     rows.push({
-      what: `${path} signed out: JS fetched until idle (gzip)`,
+      what: `${path} ${driver ? "signed in" : "signed out"}: JS fetched until idle (gzip)`,
       bytes: files.reduce((sum, f) => sum + f.gzip, 0),
       files: files.length,
       budget,

@@ -44,16 +44,16 @@ export function stubConfirm(answer: boolean) {
   const confirm = vi.fn((_message?: string) => answer);
   answering?.disconnect();
   answering = new MutationObserver(() => {
-    for (const dialog of document.querySelectorAll("dialog")) {
-      if (!dialog.open) delete (dialog as HTMLElement).dataset.answered;
+    // A dialog is in the document only while it is open (components/ui/Dialog.tsx).
+    for (const dialog of document.querySelectorAll<HTMLElement>('[role="dialog"]')) {
       const buttons = dialog.querySelectorAll<HTMLButtonElement>(".dialog-actions button");
-      if (!dialog.open || (dialog as HTMLElement).dataset.answered || buttons.length !== 2) continue;
-      (dialog as HTMLElement).dataset.answered = "yes";
+      if (dialog.dataset.answered || buttons.length !== 2) continue;
+      dialog.dataset.answered = "yes";
       confirm(dialog.textContent ?? "");
       buttons[answer ? 1 : 0]!.click();
     }
   });
-  answering.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["open"] });
+  answering.observe(document.body, { subtree: true, childList: true });
   return confirm;
 }
 

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -44,9 +44,10 @@ describe("Dialog", () => {
     await user.click(screen.getByRole("button", { name: "Open" }));
     const dialog = await screen.findByRole("dialog", { name: "Filters" });
     expect(dialog).toHaveAccessibleDescription("Pick what to show.");
-    // Esc makes the browser fire "cancel" on the dialog (happy-dom does not press it for us).
-    fireEvent(dialog, new Event("cancel", { cancelable: true }));
+    await user.keyboard("{Escape}");
     await waitFor(() => expect(screen.queryByRole("heading", { name: "Filters" })).not.toBeInTheDocument());
+    // Focus goes back to what opened it.
+    await waitFor(() => expect(screen.getByRole("button", { name: "Open" })).toHaveFocus());
     await user.click(screen.getByRole("button", { name: "Open" }));
     await user.click(await screen.findByRole("button", { name: "Close" }));
     await waitFor(() => expect(screen.queryByRole("heading", { name: "Filters" })).not.toBeInTheDocument());

@@ -1,11 +1,12 @@
-import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import * as RadixDialog from "@radix-ui/react-dialog";
+import { type ReactNode, useCallback, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Icon } from "./Icon";
 import "./Dialog.css";
 
 type DialogProps = {
   open: boolean;
-  /** Esc, the close button and a click on the backdrop all call this; the parent closes it. */
+  /** Esc, the close button and a press on the backdrop all call this; the parent closes it. */
   onClose: () => void;
   title: ReactNode;
   children?: ReactNode;
@@ -15,60 +16,57 @@ type DialogProps = {
 };
 
 /**
- * A modal dialog on the native <dialog> element: showModal() makes the rest of the page inert,
- * keeps focus inside and puts focus back where it was on close. Mark the control to focus first
- * with `data-autofocus`. Its name is the title and its description the content.
+ * A modal dialog on Radix UI's Dialog (docs/decisions/0009): the rest of the page is hidden from
+ * screen readers and takes no pointer, focus stays inside and goes back where it was on close.
+ * Focus starts on the first control, or on the one marked `data-autofocus`. Its name is the title
+ * and its description the content.
  */
 export function Dialog({ open, onClose, title, children, actions, wide }: DialogProps) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
-  const id = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) {
-      dialog.showModal();
-      // showModal() focuses the first control; a [data-autofocus] one (a safe Cancel) goes first.
-      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
-    } else if (!open && dialog.open) dialog.close();
-  }, [open]);
+  // Radix gives focus back to its own trigger; these dialogs open from anywhere (a button, a send helper).
+  const opener = useRef<HTMLElement | null>(null);
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop is a pointer's Esc; the keyboard has Esc itself.
-    <dialog
-      ref={ref}
-      className={wide ? "dialog dialog-wide" : "dialog"}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={children ? `${id}-content` : undefined}
-      onCancel={(event) => {
-        // Esc: the parent's state decides, so the element never closes behind React's back.
-        event.preventDefault();
-        onClose();
-      }}
-      onClick={(event) => {
-        // A click on the backdrop lands on the <dialog> itself, outside its content box.
-        if (event.target !== ref.current) return;
-        const box = ref.current.getBoundingClientRect();
-        const inside = event.clientX >= box.left && event.clientX <= box.right && event.clientY >= box.top && event.clientY <= box.bottom;
-        if (!inside) onClose();
+    <RadixDialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        // The parent's state decides: Esc and a press outside only ask it to close.
+        if (!next) onClose();
       }}
     >
-      {open && (
-        <>
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay className="dialog-backdrop" />
+        <RadixDialog.Content
+          className={wide ? "dialog dialog-wide" : "dialog"}
+          // Without content there is no description (Radix would otherwise point at a missing one).
+          {...(children ? {} : { "aria-describedby": undefined })}
+          onOpenAutoFocus={(event) => {
+            opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            const first = (event.currentTarget as HTMLElement).querySelector<HTMLElement>("[data-autofocus]");
+            if (!first) return;
+            event.preventDefault();
+            first.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            if (opener.current?.isConnected) opener.current.focus();
+            opener.current = null;
+          }}
+        >
           <div className="dialog-head">
-            <h2 id={`${id}-title`}>{title}</h2>
-            <button type="button" className="icon-button" aria-label={t("close")} onClick={onClose}>
+            <RadixDialog.Title>{title}</RadixDialog.Title>
+            <RadixDialog.Close className="icon-button" aria-label={t("close")}>
               <Icon name="x" />
-            </button>
+            </RadixDialog.Close>
           </div>
           {children && (
-            <div id={`${id}-content`} className="dialog-content">
-              {children}
-            </div>
+            <RadixDialog.Description asChild>
+              <div className="dialog-content">{children}</div>
+            </RadixDialog.Description>
           )}
           {actions && <div className="dialog-actions">{actions}</div>}
-        </>
-      )}
-    </dialog>
+        </RadixDialog.Content>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }
 

@@ -1,4 +1,6 @@
-import { useId, useState } from "react";
+import { useRef, useState } from "react";
+import { useCheckboxGroup, useCheckboxGroupItem } from "react-aria";
+import { type CheckboxGroupState, useCheckboxGroupState } from "react-stately";
 import "./controls.css";
 
 export type MultiSelectLabels = {
@@ -20,18 +22,19 @@ type Props = {
 
 /**
  * A multi-select as a box of checkboxes (keyboard and touch friendly, no pop-up to lose), with a
- * count of what is selected, a Clear button, and a filter once the list gets long.
+ * count of what is selected, a Clear button, and a filter once the list gets long. The group and
+ * its checkboxes are React Aria's checkbox group (docs/decisions/0009), on the native inputs.
  */
 export function MultiSelect({ legend, options, value, onChange, labels, disabled }: Props) {
-  const id = useId();
   const [filter, setFilter] = useState("");
-  const selected = new Set(value);
+  const state = useCheckboxGroupState({ value, onChange, isDisabled: disabled });
+  const { groupProps, labelProps } = useCheckboxGroup({ label: legend, isDisabled: disabled }, state);
   const needle = filter.trim().toLowerCase();
   const shown = needle ? options.filter((o) => o.toLowerCase().includes(needle)) : options;
-  const toggle = (option: string, on: boolean) => onChange(on ? [...value, option] : value.filter((v) => v !== option));
   return (
-    <fieldset className="multi-select" disabled={disabled}>
-      <legend>{legend}</legend>
+    // The fieldset keeps its native disabling of the filter and Clear; the group's name is the legend.
+    <fieldset {...groupProps} className="multi-select" disabled={disabled}>
+      <legend {...labelProps}>{legend}</legend>
       <div className="multi-select-head">
         <span className="muted" aria-live="polite">
           {labels.selected(value.length)}
@@ -51,13 +54,21 @@ export function MultiSelect({ legend, options, value, onChange, labels, disabled
       )}
       <div className="multi-select-options">
         {shown.length === 0 && <p className="muted">{labels.none}</p>}
-        {shown.map((option, i) => (
-          <label key={option} htmlFor={`${id}-${i}`} className="check">
-            <input id={`${id}-${i}`} type="checkbox" checked={selected.has(option)} onChange={(e) => toggle(option, e.target.checked)} />
-            {option}
-          </label>
+        {shown.map((option) => (
+          <Option key={option} option={option} state={state} />
         ))}
       </div>
     </fieldset>
+  );
+}
+
+function Option({ option, state }: { option: string; state: CheckboxGroupState }) {
+  const ref = useRef<HTMLInputElement>(null);
+  const { labelProps, inputProps } = useCheckboxGroupItem({ value: option, children: option }, state, ref);
+  return (
+    <label {...labelProps} className="check">
+      <input {...inputProps} ref={ref} />
+      {option}
+    </label>
   );
 }

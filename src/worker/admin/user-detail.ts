@@ -25,6 +25,13 @@ export async function findUser(db: Db, id: number): Promise<UserRow> {
   return user;
 }
 
+/** The account behind a driver's dashboard: a driver (administrators have no engine); 404 for any other. */
+export async function findDriver(db: Db, id: number): Promise<UserRow> {
+  const driver = await findUser(db, id);
+  if (driver.isAdmin) throw new ApiError("not_found", "No such driver");
+  return driver;
+}
+
 const liveSession = (now: number) => and(isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now));
 
 /**

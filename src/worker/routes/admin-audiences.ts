@@ -4,7 +4,7 @@ import { driverAudienceSchema, invitationAudienceSchema } from "../../shared/aud
 import { phoneSchema } from "../../shared/auth";
 import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
 import { requireAdmin, requireUser } from "../auth/middleware";
-import { consentHistory, consentState } from "../compliance/consent";
+import { consentOf } from "../compliance/consent";
 import type { AppEnv } from "../context";
 import { pagingSchema } from "../cross-cutting/paging";
 import { ApiError } from "../errors";
@@ -86,8 +86,7 @@ export const adminAudienceRoutes = new Hono<AppEnv>()
   .get("/consent/:phone", validate("param", z.object({ phone: phoneSchema })), validate("query", pagingSchema), async (c) => {
     const { phone } = c.req.valid("param");
     const { page, pageSize } = c.req.valid("query");
-    const [state, history] = await Promise.all([consentState(c.var.db, phone), consentHistory(c.var.db, phone, page, pageSize)]);
-    return c.json({ state, history });
+    return c.json(await consentOf(c.var.db, phone, page, pageSize));
   })
   .get("/regions", validate("query", z.object({ app: z.enum(["flex", "spark"]).default("flex") })), async (c) => {
     const { app } = c.req.valid("query");

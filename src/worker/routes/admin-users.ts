@@ -8,6 +8,7 @@ import { createAccount } from "../admin/create-account";
 import {
   changeRole,
   findDriver,
+  openActingFor,
   resetTotp,
   setOptOuts,
   signOutEverywhere,
@@ -110,9 +111,8 @@ export const adminUserRoutes = new Hono<AppEnv>()
   // screen sends this first and shows nothing of the driver's unless the row was written; its
   // reads and polling after it write nothing.
   .post("/:id/acting-for", validate("param", idParam), validate("json", actingForBody), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
     const { view } = c.req.valid("json");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "driver.dashboard_viewed", target: userTarget(driver.id), details: { view, as: "admin" } });
+    await openActingFor(c.var.db, c.var.user, c.req.valid("param").id, view);
     return c.json({ opened: view }, 201);
   })
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers

@@ -4,7 +4,7 @@ import { type Page, pageOffset } from "../../shared/paging";
 import { familyPassedTotp } from "../auth/refresh-tokens";
 import { isInGoodStanding } from "../auth/user-item";
 import type { SessionUser } from "../context";
-import { auditInsert, userTarget } from "../cross-cutting/audit";
+import { auditInsert, recordAudit, userTarget } from "../cross-cutting/audit";
 import { namedFields } from "../db/batch-fields";
 import type { Db } from "../db/client";
 import { auditLog, campaignMessages, campaigns, consentEvents, optOuts, refreshTokens, resellers, users } from "../db/schema";
@@ -23,6 +23,22 @@ export async function findUser(db: Db, id: number): Promise<UserRow> {
   const user = await db.select().from(users).where(eq(users.id, id)).get();
   if (!user) throw new ApiError("not_found", "No such user");
   return user;
+}
+
+/** The account behind a driver's dashboard: a driver (administrators have no engine); 404 for any other. */
+export async function findDriver(db: Db, id: number): Promise<UserRow> {
+  const driver = await findUser(db, id);
+  if (driver.isAdmin) throw new ApiError("not_found", "No such driver");
+  return driver;
+}
+
+/**
+ * An administrator opens a driver's screens ("acting for", docs/admin.md): audited once per
+ * opening, before anything of the driver's is shown; the reads and polling after it write nothing.
+ */
+export async function openActingFor(db: Db, actor: SessionUser, id: number, view: "dashboard" | "insights"): Promise<void> {
+  const driver = await findDriver(db, id);
+  await recordAudit(db, { actorId: actor.id, action: "driver.dashboard_viewed", target: userTarget(driver.id), details: { view, as: "admin" } });
 }
 
 const liveSession = (now: number) => and(isNull(refreshTokens.revokedAt), gt(refreshTokens.expiresAt, now));

@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { enforceRateLimits, limitFor } from "../auth/rate-limit";
 import { recordAudit } from "../cross-cutting/audit";
 import { payments, serviceTimeLedger } from "../db/schema";
 import { ApiError } from "../errors";
@@ -8,6 +9,7 @@ import type { PaymentRow } from "./checkout";
 import { commissionReversalUpdate, settleCommissionOf } from "./commissions";
 import type { BillingContext } from "./context";
 import { takeBackFreeWeek } from "./invitations";
+import { paymentView } from "./payment-lists";
 import { paymentsProvider } from "./payments-provider";
 import { DAY_MS, serviceTimeStatements } from "./service-time";
 
@@ -140,4 +142,16 @@ export async function requestRefund(
     }
     throw err;
   }
+}
+
+/**
+ * The billing page's refund of a payment (404 for no such payment), limited per administrator:
+ * the refund asked of the provider, and the payment as it now is (its event settles the row later).
+ */
+export async function refundPayment(ctx: BillingContext, actorId: number, paymentId: number, amountCents: number | undefined) {
+  const row = await ctx.db.select().from(payments).where(eq(payments.id, paymentId)).get();
+  if (!row) throw new ApiError("not_found", "No such payment");
+  await enforceRateLimits(ctx.db, [limitFor("refundPerAdmin", String(actorId))]);
+  const refund = await requestRefund(ctx, row, amountCents, actorId);
+  return { refund, payment: await paymentView(ctx.db, paymentId) };
 }

@@ -232,6 +232,12 @@ export async function consentHistory(db: Db, phone: string, page: number, pageSi
   return { total: total?.n ?? 0, page, pageSize, rows: rows as ConsentEventView[] };
 }
 
+/** A number's consent: what it allows now, and one page of its history (the console's user page). */
+export async function consentOf(db: Db, phone: string, page: number, pageSize: number) {
+  const [state, history] = await Promise.all([consentState(db, phone), consentHistory(db, phone, page, pageSize)]);
+  return { state, history };
+}
+
 /** Numbers among `phones` that may receive marketing on the channel (confirmed express consent, not opted out). */
 export async function marketingAllowedAmong(db: Db, phones: string[], channel: Channel): Promise<Set<string>> {
   if (phones.length === 0) return new Set();

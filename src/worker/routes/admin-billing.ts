@@ -1,24 +1,20 @@
-import { asc, eq, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
 import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
-import { assertMayActOn } from "../admin/user-detail";
+import { adjustUserServiceTime, serviceTimeLedger } from "../admin/service-time";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
-import { enforceRateLimits, limitFor } from "../auth/rate-limit";
-import { paymentPage, paymentView } from "../billing/payment-lists";
-import { requestRefund } from "../billing/refunds";
+import { paymentPage } from "../billing/payment-lists";
+import { createPlan, planList, updatePlan } from "../billing/plans";
+import { refundPayment } from "../billing/refunds";
 import { commissionPage, resellerPage } from "../billing/reseller-lists";
 import { approveReseller, defaultCommissionBps, endReseller } from "../billing/resellers";
 import { billingContext } from "../billing/run-context";
-import { adjustServiceTime, ledgerPage } from "../billing/service-time";
 import type { AppEnv } from "../context";
-import { auditInsertWhen, changedAbove, recordAudit } from "../cross-cutting/audit";
+import { recordAudit } from "../cross-cutting/audit";
 import { csvHeaders, csvStream } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
-import { payments, plans, users } from "../db/schema";
-import { ApiError } from "../errors";
 import { resumeCapture } from "../platform/capture";
 import { validate } from "../validate";
 
@@ -32,12 +28,6 @@ const paymentQuery = pagingSchema.extend({
   userId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
   q: z.string().trim().min(1).max(100).optional(),
 });
-
-async function userExists(c: { var: { db: AppEnv["Variables"]["db"] } }, id: number) {
-  const user = await c.var.db.select({ id: users.id, isAdmin: users.isAdmin }).from(users).where(eq(users.id, id)).get();
-  if (!user) throw new ApiError("not_found", "No such user");
-  return user;
-}
 
 /**
  * The admin billing page's API: /api/admin/billing/* (docs/payments.md). Administrators whose role
@@ -57,58 +47,18 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   // The provider refunds; its charge.refunded event settles our row (status, days removed, commission reversed).
   .post("/payments/:id/refund", validate("param", idParam), validate("json", refundSchema), async (c) => {
     const { id } = c.req.valid("param");
-    const row = await c.var.db.select().from(payments).where(eq(payments.id, id)).get();
-    if (!row) throw new ApiError("not_found", "No such payment");
-    await enforceRateLimits(c.var.db, [limitFor("refundPerAdmin", String(c.var.user.id))]);
-    const refund = await requestRefund(billingContext(c), row, c.req.valid("json").amountCents, c.var.user.id);
-    return c.json({ refund, payment: await paymentView(c.var.db, id) }, 202);
+    return c.json(await refundPayment(billingContext(c), c.var.user.id, id, c.req.valid("json").amountCents), 202);
   })
 
-  .get("/plans", validate("query", z.object({ app: appSchema.optional() })), async (c) => {
-    const { app } = c.req.valid("query");
-    const rows = await c.var.db
-      .select()
-      .from(plans)
-      .where(app ? eq(plans.app, app) : undefined)
-      .orderBy(asc(plans.app), asc(plans.sortOrder), asc(plans.days), asc(plans.id))
-      .limit(200);
-    return c.json({ Items: rows });
-  })
+  .get("/plans", validate("query", z.object({ app: appSchema.optional() })), async (c) => c.json({ Items: await planList(c.var.db, c.req.valid("query").app) }))
   // Each change and its audit row are one transaction.
-  .post("/plans", requireOwner, validate("json", planCreateSchema), async (c) => {
-    const { db } = c.var;
-    const input = c.req.valid("json");
-    const now = Date.now();
-    const [[plan]] = await db.batch([
-      db
-        .insert(plans)
-        .values({ ...input, updatedAt: now })
-        .returning(),
-      auditInsertWhen(
-        db,
-        { actorId: c.var.user.id, action: "billing.plan_created", target: sql`'plan:' || last_insert_rowid()`, details: input },
-        changedAbove,
-        now,
-      ),
-    ]);
-    return c.json({ plan: plan! }, 201);
-  })
+  .post("/plans", requireOwner, validate("json", planCreateSchema), async (c) =>
+    c.json({ plan: await createPlan(c.var.db, c.var.user.id, c.req.valid("json")) }, 201),
+  )
   // Payments keep their own amount and days, so editing a plan never changes what was sold.
-  .patch("/plans/:id", requireOwner, validate("param", idParam), validate("json", planUpdateSchema), async (c) => {
-    const { id } = c.req.valid("param");
-    const { db } = c.var;
-    const now = Date.now();
-    const [[plan]] = await db.batch([
-      db
-        .update(plans)
-        .set({ ...c.req.valid("json"), updatedAt: now })
-        .where(eq(plans.id, id))
-        .returning(),
-      auditInsertWhen(db, { actorId: c.var.user.id, action: "billing.plan_updated", target: `plan:${id}`, details: c.req.valid("json") }, changedAbove, now),
-    ]);
-    if (!plan) throw new ApiError("not_found", "No such plan");
-    return c.json({ plan });
-  })
+  .patch("/plans/:id", requireOwner, validate("param", idParam), validate("json", planUpdateSchema), async (c) =>
+    c.json({ plan: await updatePlan(c.var.db, c.var.user.id, c.req.valid("param").id, c.req.valid("json")) }),
+  )
 
   .get(
     "/commissions",
@@ -144,18 +94,12 @@ export const adminBillingRoutes = new Hono<AppEnv>()
 
   // A driver's service-time ledger, and manual extensions or reductions through it.
   .get("/users/:id/service-time", validate("param", idParam), validate("query", pagingSchema), async (c) => {
-    const { id } = c.req.valid("param");
-    await userExists(c, id);
     const { page, pageSize } = c.req.valid("query");
-    return c.json(await ledgerPage(c.var.db, id, page, pageSize));
+    return c.json(await serviceTimeLedger(c.var.db, c.req.valid("param").id, page, pageSize));
   })
   .post("/users/:id/service-time", validate("param", idParam), validate("json", serviceTimeAdjustmentSchema), async (c) => {
     const { id } = c.req.valid("param");
-    // An administrator's account is the owner's to change, its service time included.
-    assertMayActOn(c.var.user, await userExists(c, id));
-    const body = c.req.valid("json");
-    // The ledger row, the new expiration and the audit row are one transaction.
-    const result = await adjustServiceTime(c.var.db, { userId: id, days: body.days, actorId: c.var.user.id, reason: body.reason });
+    const entry = await adjustUserServiceTime(c.var.db, c.var.user, id, c.req.valid("json"));
     c.executionCtx.waitUntil(resumeCapture(c.env, id));
-    return c.json({ entry: result.entry }, 201);
+    return c.json({ entry }, 201);
   });

@@ -1,14 +1,14 @@
-import { and, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
-import { maskPhone } from "../../shared/phone";
 import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";
+import { createAccount } from "../admin/create-account";
 import {
   changeRole,
-  findUser,
+  findDriver,
+  openActingFor,
   resetTotp,
   setOptOuts,
   signOutEverywhere,
@@ -19,26 +19,17 @@ import {
   userSessions,
 } from "../admin/user-detail";
 import { userCsvChunks, userCsvHeader, userPage } from "../admin/users";
-import { insertUser } from "../auth/insert-user";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
-import { hashPassword } from "../auth/password";
-import { randomTemporaryPassword } from "../auth/random";
 import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
-import { chargeRequestedText } from "../auth/sms-budget";
-import { toUserItem } from "../auth/user-item";
-import { restoreErasedOptOuts } from "../compliance/erased-opt-outs";
 import type { AppEnv } from "../context";
 import { recordAudit, userTarget } from "../cross-cutting/audit";
 import { csvHeaders, csvStream } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
-import type { Db } from "../db/client";
-import { users } from "../db/schema";
 import { offersPage, offersQuerySchema } from "../driver/dashboard";
 import { engineView, switchEngine } from "../driver/engine-view";
 import { ApiError } from "../errors";
 import { engineOf } from "../platform/engine-client";
 import { historyOf } from "../platform/history-client";
-import { createSmsProvider } from "../providers/sms/provider";
 import { validate } from "../validate";
 
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
@@ -60,16 +51,10 @@ const createUserSchema = z.object({
   billingDetails: z.boolean().default(false),
 });
 
-function temporaryPasswordMessage(language: "en" | "es", password: string): string {
-  return language === "es"
-    ? `Blockpilot: tu cuenta está lista. Entra con este teléfono y la contraseña temporal ${password}`
-    : `Blockpilot: your account is ready. Sign in with this phone number and the temporary password ${password}`;
-}
-
 /**
- * Accounts an administrator creates: /api/admin/users. The temporary password is generated here
- * and only ever sent by SMS to the account's phone (never answered to the admin), and the account
- * must choose its own at first sign-in (NEW_PASSWORD_REQUIRED). Only the owner creates administrators.
+ * The console's users: /api/admin/users. Accounts an administrator creates get a temporary
+ * password sent only by SMS to the account's phone (admin/create-account.ts); only the owner
+ * creates administrators.
  */
 export const adminUserRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
@@ -87,59 +72,9 @@ export const adminUserRoutes = new Hono<AppEnv>()
     await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.users_exported", details: { filters } });
     return c.body(csvStream(userCsvHeader(billing), userCsvChunks(c.var.db, filters, billing)), 200, csvHeaders(`users-${filters.app}.csv`));
   })
-  .post("/", validate("json", createUserSchema), async (c) => {
-    const body = c.req.valid("json");
-    const actor = c.var.user;
-    const db = c.var.db;
-    if ((body.isAdmin || body.roleName !== undefined) && actor.roleName !== "owner") {
-      throw new ApiError("forbidden", "Only the owner may create administrator accounts");
-    }
-    if (!body.isAdmin && (body.roleName !== undefined || body.billingDetails)) {
-      throw new ApiError("validation_failed", "roleName and billingDetails apply to administrators only", {
-        details: [{ path: "isAdmin", message: "Must be true with roleName or billingDetails" }],
-      });
-    }
-    const existing = await db.query.users.findFirst({ where: and(eq(users.app, body.app), eq(users.phone, body.phoneNumber)), columns: { id: true } });
-    if (existing) throw new ApiError("conflict", "An account with this phone number already exists");
-
-    const now = Date.now();
-    // The temporary password is a text sent on an administrator's request: it spends the same budget as codes.
-    await chargeRequestedText({ db, config: c.var.config, log: c.var.log, now }, { purpose: "admin.temporary_password", texted: true, mayUseReserve: false });
-    const temporaryPassword = randomTemporaryPassword();
-    const created = await insertUser(db, {
-      app: body.app,
-      phone: body.phoneNumber,
-      name: body.name,
-      email: body.email ?? null,
-      passwordHash: await hashPassword(temporaryPassword, c.env.PASSWORD_PEPPER),
-      language: body.language,
-      isAdmin: body.isAdmin,
-      roleName: body.isAdmin ? (body.roleName ?? "admin") : null,
-      roleProperties: body.isAdmin ? { billingDetails: body.billingDetails } : null,
-      mustChangePassword: true,
-      createdAt: now,
-    });
-    await restoreErasedOptOuts(db, c.env.PASSWORD_PEPPER, [created.phone]);
-
-    // The admin waits for the send: an account whose password never arrived is useless, so it is removed.
-    const outcome = await createSmsProvider(c.env).send({ to: created.phone, body: temporaryPasswordMessage(created.language, temporaryPassword) });
-    if (!outcome.ok) {
-      await db.delete(users).where(eq(users.id, created.id));
-      c.var.log.error("admin.user_create.sms_failed", { errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
-      throw new ApiError("unavailable", "Couldn't send the temporary password by SMS. Try again");
-    }
-    await recordAudit(
-      db,
-      {
-        actorId: actor.id,
-        action: "admin.user_created",
-        target: `user:${created.id}`,
-        details: { app: created.app, isAdmin: created.isAdmin, roleName: created.roleName },
-      },
-      now,
-    );
-    return c.json({ Item: toUserItem(created, now), delivery: { destination: maskPhone(created.phone) } }, 201);
-  })
+  .post("/", validate("json", createUserSchema), async (c) =>
+    c.json(await createAccount({ db: c.var.db, env: c.env, config: c.var.config, log: c.var.log }, c.var.user, c.req.valid("json")), 201),
+  )
   // The user page (docs/admin.md). Every change answers the user as it now is, and is audited.
   .get("/:id", validate("param", idParam), async (c) => c.json({ user: await userDetail(c.var.db, c.req.valid("param").id, hasBillingDetails(c.var.user)) }))
   .patch("/:id", validate("param", idParam), validate("json", userProfilePatchSchema), async (c) => {
@@ -178,9 +113,8 @@ export const adminUserRoutes = new Hono<AppEnv>()
   // screen sends this first and shows nothing of the driver's unless the row was written; its
   // reads and polling after it write nothing.
   .post("/:id/acting-for", validate("param", idParam), validate("json", actingForBody), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
     const { view } = c.req.valid("json");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "driver.dashboard_viewed", target: userTarget(driver.id), details: { view, as: "admin" } });
+    await openActingFor(c.var.db, c.var.user, c.req.valid("param").id, view);
     return c.json({ opened: view }, 201);
   })
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
@@ -228,10 +162,3 @@ export const adminUserRoutes = new Hono<AppEnv>()
     });
     return c.json({ engine });
   });
-
-/** The account behind a driver's dashboard: a driver (administrators have no engine). */
-async function findDriver(db: Db, id: number) {
-  const driver = await findUser(db, id);
-  if (driver.isAdmin) throw new ApiError("not_found", "No such driver");
-  return driver;
-}

@@ -1,4 +1,3 @@
-import { and, desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema, codeSchema, emailSchema, phoneSchema } from "../../shared/auth";
@@ -7,11 +6,12 @@ import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-
 import { requireUser, requireVerified } from "../auth/middleware";
 import { clientAddress, enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import type { AppEnv, SessionUser } from "../context";
-import { recordAudit, userTarget } from "../cross-cutting/audit";
-import type { Db } from "../db/client";
-import { driverFilters, platformAccounts, platformSignIns, resellers, users } from "../db/schema";
+import { CALENDAR_LIMIT, calendarAnswer, calendarDriver, weekRange } from "../driver/calendar";
+import { connectionStatus } from "../driver/connection-status";
 import { offersPage, offersQuerySchema, readFilters } from "../driver/dashboard";
 import { engineView, switchEngine } from "../driver/engine-view";
+import { saveFilters } from "../driver/filter-settings";
+import { cachedStationsAnswer, listedStation, listedStationsAnswer, setStationZone } from "../driver/listed-stations";
 import { ApiError } from "../errors";
 import {
   answerConnectionCode,
@@ -22,11 +22,10 @@ import {
   startFlexSignIn,
   unwrap,
 } from "../platform/connection";
-import { cachedStations } from "../platform/driver-store";
 import { engineOf } from "../platform/engine-client";
 import { NOT_SCHEDULED_YET, type PlatformResult } from "../platform/engine-status";
 import { historyOf } from "../platform/history-client";
-import { type DriverStation, driverStations, isChoosableZone, setDriverZone, zoneChoices } from "../platform/station-catalogue";
+import { isChoosableZone } from "../platform/station-catalogue";
 import { validate } from "../validate";
 
 /** Attempt ids are 18 random bytes in base64url (platform/connection.ts). */
@@ -42,33 +41,6 @@ const weekQuery = z.object({
     .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), "Not a date"),
 });
 
-/** Calendar blocks: a driver works a handful a day, so a week stays far below this. */
-const CALENDAR_LIMIT = 200;
-
-/**
- * How long the stations the platform listed for a driver are answered from D1 before it is asked
- * again: a driver's eligible stations change rarely (a new warehouse, a move), and a new connection
- * clears the list at once.
- */
-const STATIONS_CACHE_MS = 12 * 3_600_000;
-
-/** Stations in the order the settings screen groups them; a platform lists a few hundred at most, and the bound keeps the answer small whatever it sends. */
-function stationList(list: DriverStation[]) {
-  return [...list].sort((a, b) => a.group.localeCompare(b.group) || a.name.localeCompare(b.name)).slice(0, 1000);
-}
-
-/** The stations answer: this driver's view of them, and the zones they may choose for one without. */
-const stationsAnswer = (user: SessionUser, list: DriverStation[]) => ({ app: user.app, stations: stationList(list), zoneChoices: zoneChoices(user.phone) });
-
-/** One station the platform listed for this driver, as they see it; 404 for any other. */
-async function listedStation(db: Db, user: SessionUser, id: string): Promise<DriverStation> {
-  const account = await db.select({ stationIds: platformAccounts.stationIds }).from(platformAccounts).where(eq(platformAccounts.userId, user.id)).get();
-  if (!account?.stationIds?.includes(id)) throw new ApiError("not_found", "No such station");
-  const [station] = await driverStations(db, user.id, user.app, user.phone, [id]);
-  if (!station) throw new ApiError("not_found", "No such station");
-  return station;
-}
-
 /** Won, but the platform's schedule does not list the block yet: its id (what a forfeit or check-in names) is unknown. A 409. */
 function notScheduledYet<T>(result: PlatformResult<T>): PlatformResult<T> {
   if (!result.ok && result.message === NOT_SCHEDULED_YET)
@@ -76,15 +48,10 @@ function notScheduledYet<T>(result: PlatformResult<T>): PlatformResult<T> {
   return result;
 }
 
+type Db = AppEnv["Variables"]["db"];
+
 function deps(c: { var: { db: Db; user: SessionUser }; env: Env }) {
   return { db: c.var.db, env: c.env, userId: c.var.user.id, app: c.var.user.app, now: Date.now() };
-}
-
-/** The Monday 00:00 UTC of the week holding `date`, and the Monday after: the calendar's date range (local days are read per station). */
-function weekRange(date: string): { from: number; to: number; monday: string } {
-  const day = new Date(`${date}T00:00:00Z`);
-  const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
-  return { from: monday.getTime(), to: monday.getTime() + 7 * 86_400_000, monday: monday.toISOString().slice(0, 10) };
 }
 
 /** A driver's calendar for a week: their windows, their stations, and the blocks they won (from their own history). */
@@ -95,31 +62,7 @@ async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: Pic
     readFilters(db, driver.id),
     historyOf(env, driver.id).blocksStarting(driver.id, range.from - 86_400_000, range.to + 86_400_000, CALENDAR_LIMIT),
   ]);
-  const blocks = won.map(({ id, stationId, stationName, timeZone, startsAt, endsAt, payCents, arrivedAt, forfeitQueuedAt }) => ({
-    id,
-    stationId,
-    stationName,
-    timeZone,
-    startsAt,
-    endsAt,
-    payCents,
-    arrivedAt,
-    forfeitQueuedAt,
-  }));
-  const stationRows = await driverStations(
-    db,
-    driver.id,
-    driver.app,
-    driver.phone,
-    (filters?.stations ?? []).map((s) => s.id),
-  );
-  return {
-    driver: { name: driver.name, phoneNumber: driver.phone, app: driver.app },
-    week: range.monday,
-    schedule: filters?.schedule ?? {},
-    stations: stationRows,
-    blocks,
-  };
+  return calendarAnswer(db, driver, range, filters, won);
 }
 
 /**
@@ -133,26 +76,7 @@ export const driverRoutes = new Hono<AppEnv>()
   .use(requireUser, requireVerified)
 
   // ---- Connection ----
-  .get("/connection", async (c) => {
-    const db = c.var.db;
-    const [account, attempt] = await Promise.all([
-      db.select().from(platformAccounts).where(eq(platformAccounts.userId, c.var.user.id)).get(),
-      db.select().from(platformSignIns).where(eq(platformSignIns.userId, c.var.user.id)).orderBy(desc(platformSignIns.createdAt)).get(),
-    ]);
-    const live = attempt && attempt.expiresAt > Date.now() ? attempt : null;
-    return c.json({
-      connected: c.var.user.accountConnected && Boolean(account?.sealedTokens),
-      accountName: account?.accountName ?? null,
-      connectedAt: account?.connectedAt ?? null,
-      disconnectedAt: account?.disconnectedAt ?? null,
-      disconnectReason: account?.disconnectReason ?? null,
-      pending: !live
-        ? null
-        : live.kind === "handoff"
-          ? { attemptId: live.id, kind: live.kind, signInUrl: live.signInUrl ?? "", expiresAt: live.expiresAt }
-          : { attemptId: live.id, kind: live.kind, destination: live.destination, email: live.email ?? "", expiresAt: live.expiresAt },
-    });
-  })
+  .get("/connection", async (c) => c.json(await connectionStatus(c.var.db, c.var.user)))
   // Flex: the platform's own sign-in page for a new attempt, then the landing address pasted back.
   .post("/connection/sign-in", async (c) => {
     const user = c.var.user;
@@ -205,19 +129,11 @@ export const driverRoutes = new Hono<AppEnv>()
   // ---- Stations and filters ----
   .get("/stations", async (c) => {
     const user = c.var.user;
-    if (!user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
-    const cached = await cachedStations(c.var.db, user, STATIONS_CACHE_MS, Date.now());
-    if (cached) return c.json(stationsAnswer(user, cached));
+    const cached = await cachedStationsAnswer(c.var.db, user);
+    if (cached) return c.json(cached);
     await enforceCallerLimits(c.var.db, [limitFor("platformStationsPerUser", String(user.id))]);
     const list = unwrap(await engineOf(c.env, user.id).stations(user.id));
-    const seen = await driverStations(
-      c.var.db,
-      user.id,
-      user.app,
-      user.phone,
-      list.map((s) => s.id),
-    );
-    return c.json(stationsAnswer(user, seen));
+    return c.json(await listedStationsAnswer(c.var.db, user, list));
   })
   // A driver's own zone for a station (theirs alone; the shared catalogue is unchanged), and back to the default.
   .put(
@@ -227,8 +143,7 @@ export const driverRoutes = new Hono<AppEnv>()
     async (c) => {
       const user = c.var.user;
       const { id } = c.req.valid("param");
-      await listedStation(c.var.db, user, id);
-      await setDriverZone(c.var.db, user.id, user.app, id, c.req.valid("json").timeZone, Date.now());
+      await setStationZone(c.var.db, user, id, c.req.valid("json").timeZone);
       await engineOf(c.env, user.id).reload(user.id);
       return c.json({ station: await listedStation(c.var.db, user, id) });
     },
@@ -236,31 +151,16 @@ export const driverRoutes = new Hono<AppEnv>()
   .delete("/stations/:id/time-zone", validate("param", stationParam), async (c) => {
     const user = c.var.user;
     const { id } = c.req.valid("param");
-    await listedStation(c.var.db, user, id);
-    await setDriverZone(c.var.db, user.id, user.app, id, null, Date.now());
+    await setStationZone(c.var.db, user, id, null);
     await engineOf(c.env, user.id).reload(user.id);
     return c.json({ station: await listedStation(c.var.db, user, id) });
   })
   .get("/filters", async (c) => c.json({ filters: await readFilters(c.var.db, c.var.user.id) }))
   .put("/filters", validate("json", driverFiltersSchema), async (c) => {
     const filters = c.req.valid("json");
-    const db = c.var.db;
     const user = c.var.user;
     // Every station must be one the platform listed for this driver's app, with a zone this driver's filters can be read in.
-    const ids = filters.stations.map((s) => s.id);
-    const known = await driverStations(db, user.id, user.app, user.phone, ids);
-    if (known.length !== new Set(ids).size)
-      throw new ApiError("validation_failed", "stations: unknown_station", { details: [{ path: "stations", message: "unknown_station" }] });
-    if (known.some((s) => s.timeZone === null))
-      throw new ApiError("validation_failed", "stations: zone_needed", { details: [{ path: "stations", message: "zone_needed" }] });
-    const now = Date.now();
-    await db.batch([
-      db
-        .insert(driverFilters)
-        .values({ userId: user.id, ...filters, updatedAt: now })
-        .onConflictDoUpdate({ target: driverFilters.userId, set: { ...filters, updatedAt: now } }),
-      db.update(users).set({ setupComplete: true }).where(eq(users.id, user.id)),
-    ]);
+    await saveFilters(c.var.db, user, filters);
     await engineOf(c.env, user.id).reload(user.id);
     return c.json({ filters, setupComplete: true });
   })
@@ -322,42 +222,8 @@ export const driverRoutes = new Hono<AppEnv>()
     async (c) => {
       const caller = c.var.user;
       const { week, app } = c.req.valid("query");
-      const driver = await c.var.db
-        .select({ id: users.id, app: users.app, name: users.name, phone: users.phone, referralCode: users.referralCode })
-        .from(users)
-        .where(and(eq(users.phone, c.req.valid("param").phoneNumber), eq(users.app, app ?? caller.app), eq(users.isAdmin, false)))
-        .get();
-      if (!(await maySeeCalendar(c.var.db, caller, driver ?? null)))
-        throw new ApiError("forbidden", "Only an administrator or the driver's reseller may see this calendar");
-      if (!driver) throw new ApiError("not_found", "No such driver");
-      // Reading another person's calendar (an administrator, or the driver's reseller) is audited
-      // before anything is read: no audit row, no calendar.
-      if (driver.id !== caller.id) {
-        await enforceCallerLimits(c.var.db, [limitFor("calendarViewPerViewer", String(caller.id))]);
-        await recordAudit(c.var.db, {
-          actorId: caller.id,
-          action: "driver.calendar_viewed",
-          target: userTarget(driver.id),
-          details: { week, as: caller.isAdmin ? "admin" : "reseller" },
-        });
-      }
+      // Another person's calendar (an administrator, or the driver's reseller) is audited before anything is read.
+      const driver = await calendarDriver(c.var.db, caller, { phone: c.req.valid("param").phoneNumber, app: app ?? caller.app, week });
       return c.json(await calendarOf(c.var.db, c.env, driver, week));
     },
   );
-
-/**
- * Another driver's calendar: administrators; the driver themself; and the driver's reseller (an
- * approved reseller whose referral code the driver registered with, in the same app).
- */
-async function maySeeCalendar(db: Db, caller: SessionUser, driver: { id: number; app: string; referralCode: string | null } | null): Promise<boolean> {
-  if (caller.isAdmin) return true;
-  if (!driver) return false;
-  if (driver.id === caller.id) return true;
-  if (!driver.referralCode || driver.app !== caller.app) return false;
-  const reseller = await db
-    .select({ code: resellers.referralCode })
-    .from(resellers)
-    .where(and(eq(resellers.userId, caller.id), eq(resellers.status, "approved"), eq(resellers.referralCode, driver.referralCode)))
-    .get();
-  return reseller !== undefined;
-}

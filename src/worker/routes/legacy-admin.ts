@@ -1,13 +1,12 @@
-import { and, asc, desc, eq, gt, lt, or } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { driverAudienceSchema } from "../../shared/audience";
 import { CAMPAIGN_PURPOSES } from "../../shared/marketing";
 import { assertMayListByReferral, hasBillingDetails, visibleRow } from "../admin/billing-fields";
+import { invitationsAfter, referralCodesAfter } from "../admin/legacy-lists";
 import { requireAdmin, requireRoleProperty, requireUser } from "../auth/middleware";
 import { toUserItem, withOldFieldNamesOnly } from "../auth/user-item";
 import type { AppEnv } from "../context";
-import { invitations, referralCodes } from "../db/schema";
 import { driverRowsAfter, type UserRow } from "../messaging/audience";
 import { createCampaign } from "../messaging/campaign-commands";
 import { type CampaignRequest, templateParametersSchema, toCampaignInput } from "../messaging/campaign-request";
@@ -135,21 +134,12 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
   .route("/spark/v1/admin/all-users-table", allUsersTable("spark"))
   .get("/flex/v1/admin/invitations", requireUser, requireAdmin, validate("query", continuationSchema(invitationKey)), async (c) => {
     const { Limit, ExclusiveStartKey: after } = c.req.valid("query");
-    const i = invitations;
-    const rows = await c.var.db
-      .select({ id: i.id, phoneNumber: i.phone, dateInvitedTimestamp: i.invitedAt, freeWeek: i.freeWeek })
-      .from(i)
-      .where(
-        after === undefined ? undefined : or(lt(i.invitedAt, after.dateInvitedTimestamp), and(eq(i.invitedAt, after.dateInvitedTimestamp), lt(i.id, after.id))),
-      )
-      .orderBy(desc(i.invitedAt), desc(i.id))
-      .limit(Limit + 1);
-    const page = rows.slice(0, Limit);
+    const { rows, more } = await invitationsAfter(c.var.db, after, Limit);
     return c.json(
       continued(
-        page.map(({ id: _id, ...item }) => item),
-        rows.length > Limit,
-        () => ({ id: page.at(-1)!.id, dateInvitedTimestamp: page.at(-1)!.dateInvitedTimestamp }),
+        rows.map(({ id: _id, ...item }) => item),
+        more,
+        () => ({ id: rows.at(-1)!.id, dateInvitedTimestamp: rows.at(-1)!.dateInvitedTimestamp }),
       ),
     );
   })
@@ -161,13 +151,8 @@ export const legacyAdminRoutes = new Hono<AppEnv>()
     validate("query", continuationSchema(referralKey)),
     async (c) => {
       const { Limit, ExclusiveStartKey: after } = c.req.valid("query");
-      const rows = await c.var.db
-        .select({ referralCode: referralCodes.code })
-        .from(referralCodes)
-        .where(after === undefined ? undefined : gt(referralCodes.code, after.referralCode))
-        .orderBy(asc(referralCodes.code))
-        .limit(Limit + 1);
-      return c.json(continued(rows.slice(0, Limit), rows.length > Limit, (last) => ({ referralCode: last.referralCode })));
+      const { rows, more } = await referralCodesAfter(c.var.db, after, Limit);
+      return c.json(continued(rows, more, (last) => ({ referralCode: last.referralCode })));
     },
   )
   .get(

@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import type { SessionUser } from "../context";
+import type { Db } from "../db/client";
+import { platformAccounts } from "../db/schema";
+import { ApiError } from "../errors";
+import { cachedStations } from "../platform/driver-store";
+import { type DriverStation, driverStations, setDriverZone, zoneChoices } from "../platform/station-catalogue";
+
+type Driver = Pick<SessionUser, "id" | "app" | "phone" | "accountConnected">;
+
+/**
+ * How long the stations the platform listed for a driver are answered from D1 before it is asked
+ * again: a driver's eligible stations change rarely (a new warehouse, a move), and a new connection
+ * clears the list at once.
+ */
+const STATIONS_CACHE_MS = 12 * 3_600_000;
+
+/** Stations in the order the settings screen groups them; a platform lists a few hundred at most, and the bound keeps the answer small whatever it sends. */
+function stationList(list: DriverStation[]) {
+  return [...list].sort((a, b) => a.group.localeCompare(b.group) || a.name.localeCompare(b.name)).slice(0, 1000);
+}
+
+/** The stations answer: this driver's view of them, and the zones they may choose for one without. */
+const stationsAnswer = (user: Driver, list: DriverStation[]) => ({ app: user.app, stations: stationList(list), zoneChoices: zoneChoices(user.phone) });
+
+/** The stations answer from what D1 keeps of the platform's last list, or null when it is older than the cache allows (ask the platform). 409 before connecting. */
+export async function cachedStationsAnswer(db: Db, user: Driver, now = Date.now()) {
+  if (!user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
+  const cached = await cachedStations(db, user, STATIONS_CACHE_MS, now);
+  return cached ? stationsAnswer(user, cached) : null;
+}
+
+/** The stations answer for the ids the platform has just listed, as this driver sees them. */
+export async function listedStationsAnswer(db: Db, user: Driver, listed: readonly { id: string }[]) {
+  const seen = await driverStations(
+    db,
+    user.id,
+    user.app,
+    user.phone,
+    listed.map((s) => s.id),
+  );
+  return stationsAnswer(user, seen);
+}
+
+/** One station the platform listed for this driver, as they see it; 404 for any other. */
+export async function listedStation(db: Db, user: Pick<SessionUser, "id" | "app" | "phone">, id: string): Promise<DriverStation> {
+  const account = await db.select({ stationIds: platformAccounts.stationIds }).from(platformAccounts).where(eq(platformAccounts.userId, user.id)).get();
+  if (!account?.stationIds?.includes(id)) throw new ApiError("not_found", "No such station");
+  const [station] = await driverStations(db, user.id, user.app, user.phone, [id]);
+  if (!station) throw new ApiError("not_found", "No such station");
+  return station;
+}
+
+/** A driver's own zone for a station the platform listed for them (theirs alone; the shared catalogue is unchanged), or back to the default (null). */
+export async function setStationZone(db: Db, user: Pick<SessionUser, "id" | "app" | "phone">, id: string, timeZone: string | null, now = Date.now()) {
+  await listedStation(db, user, id);
+  await setDriverZone(db, user.id, user.app, id, timeZone, now);
+}

@@ -87,7 +87,7 @@ describe("checkFile", () => {
   });
 
   it("lets only the message ledger write campaign_messages, through drizzle or raw SQL, under any name", () => {
-    const only = "only the message ledger (src/worker/messaging/message-ledger.ts and its parts) writes campaign_messages";
+    const only = "only the message ledger (src/worker/messaging/message-ledger.ts, message-receipts.ts) writes campaign_messages";
     const writes = [
       'await db.update(campaignMessages).set({ status: "sent" }).where(held);',
       "const m = campaignMessages;\nawait db.update(m).set({ requeuedAt: now });",

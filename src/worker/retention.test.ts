@@ -15,7 +15,7 @@ import {
   refreshTokens,
   verificationCodes,
 } from "./db/schema";
-import { expiredMessages } from "./messaging/message-ledger-upkeep";
+import { expiredMessages } from "./messaging/message-ledger";
 import { deleteExpiredRows, RETENTION } from "./retention";
 import { createUser, db, uniquePhone, uniqueTag } from "./test/fixtures";
 

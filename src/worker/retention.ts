@@ -56,7 +56,7 @@ const oldest = (table: SQLiteTable, id: SQLiteColumn, where: SQL | undefined, li
 
 /**
  * The delete of a table's expired rows that the module owning the table builds (the message
- * ledger's campaign messages: src/worker/messaging/message-ledger-upkeep.ts), at most `limit` of
+ * ledger's campaign messages: src/worker/messaging/message-ledger.ts), at most `limit` of
  * them, for the retention run's transaction. `before(ms)`: the instant `ms` ago.
  */
 export type ExpiredRows = (db: Db, before: (ms: number) => number, limit: number) => BatchItem<"sqlite">;

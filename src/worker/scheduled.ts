@@ -3,7 +3,7 @@ import { fileDropOffLeads } from "./admin/leads";
 import { runBillingCron } from "./billing/cron";
 import { createDb } from "./db/client";
 import { createLogger } from "./log";
-import { expiredMessages } from "./messaging/message-ledger-upkeep";
+import { expiredMessages } from "./messaging/message-ledger";
 import { recoverStalledWork } from "./messaging/recover-stalled-work";
 import { deleteExpiredRows } from "./retention";
 

@@ -54,7 +54,7 @@ import {
   verificationCodes,
 } from "../db/schema";
 import { ApiError } from "../errors";
-import { eraseMessagesStatements } from "../messaging/message-ledger-upkeep";
+import { eraseMessagesStatements } from "../messaging/message-ledger";
 import { captureSessionOf } from "../platform/capture";
 
 export type ErasureRequest =

@@ -11,7 +11,7 @@ import type { Job } from "../queue";
 import { byKey, type CampaignRow, getCampaign, selectCampaigns, withCounts } from "./campaign-reads";
 import { type CampaignInput, checkContent, checkSchedule } from "./campaign-request";
 import { reviewSummary, sendAnswer, sendRulesOf, WHATSAPP_MARKETING_US_REFUSAL } from "./campaign-review";
-import { retryableOf, takeForRetry } from "./message-ledger-upkeep";
+import { retryableOf, takeForRetry } from "./message-ledger";
 import { delayUntil, leaseMs } from "./waits";
 
 /**

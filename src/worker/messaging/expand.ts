@@ -5,8 +5,7 @@ import { deferralByAreaCode } from "../compliance/quiet-hours";
 import { type Db, dbFor, jsonList } from "../db/client";
 import { campaignExclusions, campaignMessages, campaigns } from "../db/schema";
 import type { Job, JobContext } from "../queue";
-import { closeIfDone, failUnqueuedStatement } from "./message-ledger";
-import { insertMessages } from "./message-ledger-upkeep";
+import { closeIfDone, failUnqueuedStatement, insertMessages } from "./message-ledger";
 import { type RecipientSource, recipientsSelect } from "./recipients";
 import { delayUntil } from "./waits";
 

@@ -9,6 +9,7 @@ import {
   claimMessage,
   deadLetterMessage,
   deferMessage,
+  eraseMessagesStatements,
   failInDoubt,
   failMessage,
   failUnqueuedStatement,
@@ -18,9 +19,9 @@ import {
   retryMessage,
   skipMessage,
   stampRequeued,
+  takeForRetry,
   touchRequeued,
 } from "./message-ledger";
-import { eraseMessagesStatements, takeForRetry } from "./message-ledger-upkeep";
 import { recordDeliveryStatus, settleFromCallback } from "./message-receipts";
 import { ALLOWED_PAIRS, allows, MESSAGE_TRANSITIONS, type MessageEvent } from "./message-transitions";
 

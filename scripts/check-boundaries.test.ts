@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkFile, importsOf, WORKER_LAYERS, workerUnit } from "./check-boundaries";
+import { checkFile, importsOf, MESSAGE_LEDGER, sourceFiles, WORKER_LAYERS, workerUnit } from "./check-boundaries";
 
 const rules = (path: string, source: string) => checkFile({ path, source }).map((v) => v.rule);
 
@@ -84,6 +84,41 @@ describe("checkFile", () => {
     expect(rules("src/worker/messaging/recover-stalled-work.ts", "await db.select().from(campaigns);")).toEqual([]);
     expect(rules("src/worker/messaging/recover-stalled-work.test.ts", raw)).toEqual([]);
     expect(rules("src/worker/test/fixtures.ts", raw)).toEqual([]);
+  });
+
+  it("lets only the message ledger write campaign_messages, through drizzle or raw SQL, under any name", () => {
+    const only = "only the message ledger (src/worker/messaging/message-ledger.ts, message-receipts.ts) writes campaign_messages";
+    const writes = [
+      'await db.update(campaignMessages).set({ status: "sent" }).where(held);',
+      "const m = campaignMessages;\nawait db.update(m).set({ requeuedAt: now });",
+      'import { campaignMessages as cm } from "../db/schema";\ndb.delete(cm).where(old);',
+      "db.insert( campaignMessages ).values(rows);",
+      `const m = campaignMessages;\nawait db.run(sql\`INSERT OR IGNORE INTO \${m} (campaign_id) SELECT 1\`);`,
+      "await db.run(sql`update campaign_messages SET status = 'pending'`);",
+      'await db.run(sql`DELETE FROM "campaign_messages" WHERE id = 1`);',
+    ];
+    for (const source of writes) {
+      expect(rules("src/worker/messaging/dispatch.ts", source), source).toEqual([only]);
+      expect(rules("src/worker/account/erase.ts", source), source).toEqual([only]);
+      for (const ledger of MESSAGE_LEDGER) expect(rules(ledger, source), ledger).toEqual([]);
+      expect(rules("src/worker/messaging/dispatch.test.ts", source)).toEqual([]);
+      expect(rules("src/worker/test/campaign-queue.ts", source)).toEqual([]);
+    }
+    expect(rules("src/worker/messaging/dispatch.ts", "// db.update(campaignMessages)\nconst id = campaignMessages.id;\ndb.update(users);")).toEqual([]);
+    const reads = [
+      "await db.select({ id: campaignMessages.id }).from(campaignMessages).where(open);",
+      `const m = campaignMessages;\nawait db.update(campaigns).set({ total: sql\`(SELECT count(*) FROM \${m})\` });`,
+      "db.select().from(campaigns).innerJoin(campaignMessages, on);",
+    ];
+    for (const source of reads) expect(rules("src/worker/messaging/campaign-reads.ts", source), source).toEqual([]);
+  });
+
+  it("finds no module of the Worker but the message ledger writing campaign_messages", () => {
+    const writers = sourceFiles(".", "src/worker")
+      .flatMap(checkFile)
+      .filter((v) => v.rule.includes("writes campaign_messages"))
+      .map((v) => `${v.file}:${v.line}`);
+    expect(writers).toEqual([]);
   });
 
   it("lets the D1 metering wrapper forward drizzle's statements, and only it", () => {

@@ -13,6 +13,9 @@
  * - the Worker's modules import down its layers only (WORKER_LAYERS, docs/architecture.md "Layers"): a
  *   module imports its own folder or a unit of a lower layer, never one beside it or above it; and
  *   routes never import the database (src/worker/db, drizzle-orm): a route validates, calls a service, answers;
+ * - one module writes a campaign message's state, the message ledger (MESSAGE_LEDGER): no other module of the
+ *   Worker (its tests and their fixtures aside) updates, inserts into or deletes from campaign_messages,
+ *   through drizzle or in raw SQL (docs/architecture.md, "The messaging pipeline");
  * - the Worker speaks one database dialect, drizzle: no raw D1 statements (`.prepare(…)`, `DB.exec(…)`) outside
  *   its tests (docs/decisions/, "One database dialect") and the metering wrapper around the binding
  *   (src/worker/db/metered-d1.ts), which hands drizzle's own statements through.
@@ -25,6 +28,9 @@ import { fileURLToPath } from "node:url";
 
 /** The D1 binding's metering wrapper: it forwards the statements drizzle prepares, so it calls `.prepare(…)` itself. */
 const METERED_D1 = "src/worker/db/metered-d1.ts";
+
+/** The message ledger: the only writers of campaign_messages (docs/architecture.md, "The messaging pipeline"). */
+export const MESSAGE_LEDGER = ["src/worker/messaging/message-ledger.ts", "src/worker/messaging/message-receipts.ts"];
 
 /** Packages src/shared may use: pure code that runs the same in the Worker and the browser. */
 export const SHARED_PACKAGES = ["zod", "@date-fns/tz"];
@@ -171,10 +177,38 @@ export function checkFile(file: SourceFile): Violation[] {
       });
     }
   }
+  if (under(file.path, "src/worker") && !isTest(file.path) && !under(file.path, "src/worker/test") && !MESSAGE_LEDGER.includes(file.path)) {
+    for (const write of campaignMessageWrites(file.source)) {
+      violations.push({
+        file: file.path,
+        line: write.line,
+        specifier: write.what,
+        rule: "only the message ledger (src/worker/messaging/message-ledger.ts, message-receipts.ts) writes campaign_messages",
+      });
+    }
+  }
   return violations;
 }
 
-function sourceFiles(root: string, dir: string): SourceFile[] {
+/**
+ * Where a source writes campaign_messages: drizzle's update/insert/delete of the table (or of a name
+ * bound to it), and raw SQL that updates, inserts into or deletes from it (by name or through
+ * `${…}`). Reads (select, joins, subqueries) are not writes.
+ */
+export function campaignMessageWrites(source: string): { line: number; what: string }[] {
+  const code = stripComments(source);
+  const bound = /\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*campaignMessages(?![\w$.])|\bcampaignMessages\s+as\s+([A-Za-z_$][\w$]*)/g;
+  const names = ["campaignMessages", ...[...code.matchAll(bound)].map((m) => (m[1] ?? m[2])!)];
+  const table = `(?:${names.map((n) => n.replace(/\$/g, "\\$")).join("|")})`;
+  const builder = new RegExp(`\\.(update|insert|delete)\\(\\s*${table}\\s*\\)`, "g");
+  const raw = new RegExp(
+    `\\b(INSERT(?:\\s+OR\\s+\\w+)?\\s+INTO|REPLACE\\s+INTO|UPDATE(?:\\s+OR\\s+\\w+)?|DELETE\\s+FROM)\\s+(?:\\$\\{\\s*${table}\\s*\\}|["'\`\\[]?campaign_messages\\b)`,
+    "gi",
+  );
+  return [...code.matchAll(builder), ...code.matchAll(raw)].map((m) => ({ line: lineAt(code, m.index), what: m[0] }));
+}
+
+export function sourceFiles(root: string, dir: string): SourceFile[] {
   return readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) => {
     const path = posix.join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(root, path);

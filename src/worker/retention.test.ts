@@ -15,6 +15,7 @@ import {
   refreshTokens,
   verificationCodes,
 } from "./db/schema";
+import { expiredMessages } from "./messaging/message-ledger";
 import { deleteExpiredRows, RETENTION } from "./retention";
 import { createUser, db, uniquePhone, uniqueTag } from "./test/fixtures";
 
@@ -121,7 +122,7 @@ describe("retention (deleteExpiredRows, a scheduled job)", () => {
       ])
       .returning({ id: outbox.id });
 
-    await deleteExpiredRows(env, now);
+    await deleteExpiredRows(env, now, [expiredMessages]);
 
     const ids = async <T extends { id: number }>(rows: T[]) => rows.map((r) => r.id);
     expect(

@@ -1,11 +1,11 @@
 import { and, eq, inArray, isNull, lt, notExists, or, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { APPS } from "../shared/auth";
-import { dbFor } from "./db/client";
+import { type Db, dbFor } from "./db/client";
 import {
   auditLog,
   authChallenges,
-  campaignMessages,
   invitations,
   leads,
   offers,
@@ -55,15 +55,21 @@ export const RETENTION_BATCH = { offers: 5_000, other: 1_000 } as const;
 const oldest = (table: SQLiteTable, id: SQLiteColumn, where: SQL | undefined, limit: number) => sql`(SELECT ${id} FROM ${table} WHERE ${where} LIMIT ${limit})`;
 
 /**
- * Deletes expired rows: codes, sign-in challenges, rate-limit windows, refresh tokens and platform
- * sign-ins past their expiry, and everything past its time in RETENTION. One batch (one
- * transaction); a scheduled job (src/worker/scheduled.ts).
+ * The delete of a table's expired rows that the module owning the table builds (the message
+ * ledger's campaign messages: src/worker/messaging/message-ledger.ts), at most `limit` of
+ * them, for the retention run's transaction. `before(ms)`: the instant `ms` ago.
  */
-export async function deleteExpiredRows(env: Env, now: number): Promise<void> {
+export type ExpiredRows = (db: Db, before: (ms: number) => number, limit: number) => BatchItem<"sqlite">;
+
+/**
+ * Deletes expired rows: codes, sign-in challenges, rate-limit windows, refresh tokens and platform
+ * sign-ins past their expiry, and everything past its time in RETENTION, `owned` among them. One
+ * batch (one transaction); a scheduled job (src/worker/scheduled.ts).
+ */
+export async function deleteExpiredRows(env: Env, now: number, owned: readonly ExpiredRows[]): Promise<void> {
   const db = dbFor(env.DB);
   const before = (ms: number) => now - ms;
   const o = offers;
-  const m = campaignMessages;
   const results = await db.batch([
     db.delete(verificationCodes).where(lt(verificationCodes.expiresAt, before(RETENTION.verificationCodes))),
     db.delete(authChallenges).where(lt(authChallenges.expiresAt, now)),
@@ -72,23 +78,8 @@ export async function deleteExpiredRows(env: Env, now: number): Promise<void> {
     db.delete(platformSignIns).where(lt(platformSignIns.expiresAt, now)),
     // offers_created serves it.
     db.delete(o).where(inArray(o.id, oldest(o, o.id, lt(o.createdAt, before(RETENTION.offersWon)), RETENTION_BATCH.offers))),
-    // campaign_messages_lease (status, updated_at) serves it: every status is named.
-    db
-      .delete(m)
-      .where(
-        inArray(
-          m.id,
-          oldest(
-            m,
-            m.id,
-            and(
-              inArray(m.status, ["pending", "deferred", "sending", "sent", "delivered", "failed", "skipped"]),
-              lt(m.updatedAt, before(RETENTION.campaignMessages)),
-            ),
-            RETENTION_BATCH.other,
-          ),
-        ),
-      ),
+    // Tables other modules own and write alone (the message ledger's campaign_messages).
+    ...owned.map((expired) => expired(db, before, RETENTION_BATCH.other)),
     db
       .delete(leads)
       .where(

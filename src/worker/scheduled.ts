@@ -3,6 +3,7 @@ import { fileDropOffLeads } from "./admin/leads";
 import { runBillingCron } from "./billing/cron";
 import { createDb } from "./db/client";
 import { createLogger } from "./log";
+import { expiredMessages } from "./messaging/message-ledger";
 import { recoverStalledWork } from "./messaging/recover-stalled-work";
 import { deleteExpiredRows } from "./retention";
 
@@ -13,7 +14,7 @@ type WaitUntil = (promise: Promise<unknown>) => void;
  * own and kept alive with waitUntil, so one that fails or runs long holds back none of the others.
  */
 export const SCHEDULED_JOBS: { name: string; run: (env: Env, now: number, waitUntil: WaitUntil) => Promise<unknown> }[] = [
-  { name: "retention", run: (env, now) => deleteExpiredRows(env, now) },
+  { name: "retention", run: (env, now) => deleteExpiredRows(env, now, [expiredMessages]) },
   { name: "recover stalled sends", run: (env, now) => recoverStalledWork(env, createLogger({ task: "sweep" }), now) },
   { name: "prune dashboard cache", run: (env, now) => pruneDashboardCache(createDb(env.DB), now) },
   {

@@ -22,7 +22,7 @@
  * tokens); that is safe to repeat. Everything in D1 is then one db.batch with its audit row: it
  * happens whole or not at all, and a second request for an erased account changes nothing.
  */
-import { and, eq, inArray, isNull, like, ne, or, sql } from "drizzle-orm";
+import { and, eq, isNull, like, ne, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { ERASED_PHONE_PREFIX } from "../../shared/account";
 import { phoneHash } from "../compliance/erased-opt-outs";
@@ -32,7 +32,6 @@ import {
   auditLog,
   authChallenges,
   campaignExclusions,
-  campaignMessages,
   campaigns,
   consentConfirmations,
   consentEvents,
@@ -55,6 +54,7 @@ import {
   verificationCodes,
 } from "../db/schema";
 import { ApiError } from "../errors";
+import { eraseMessagesStatements } from "../messaging/message-ledger";
 import { engineOf } from "../platform/engine-client";
 
 export type ErasureRequest =
@@ -108,8 +108,6 @@ export async function eraseAccount(
   const numberIsOurs = !other;
   const hash = await phoneHash(env.PASSWORD_PEPPER, phone);
 
-  const m = campaignMessages;
-  const messagesOfAccount = numberIsOurs ? or(eq(m.userId, userId), eq(m.phone, phone)) : eq(m.userId, userId);
   const action: AuditAction = request.by === "admin" ? "admin.account_erased" : "account.erased";
   const jsonText = (value: string) => JSON.stringify(value);
   const scrub = (column: typeof auditLog.details, value: string | null) =>
@@ -162,26 +160,7 @@ export async function eraseAccount(
     db.delete(invitations).where(eq(invitations.inviterId, userId)),
     db.delete(leads).where(eq(leads.userId, userId)),
     // Messages: unsent ones are not sent, failed ones not retried, then the number and name go.
-    db
-      .update(m)
-      .set({ status: "skipped", errorCode: "erased", errorMessage: "The account was erased", updatedAt: now })
-      .where(and(messagesOfAccount, inArray(m.status, ["pending", "deferred"]))),
-    // retried_by 0 names no campaign: "retry failed" takes only rows whose retried_by is null.
-    db
-      .update(m)
-      .set({ retriedBy: 0 })
-      .where(and(messagesOfAccount, eq(m.status, "failed"), isNull(m.retriedBy))),
-    // The provider's error text goes with the number (Twilio's usually quote it, and the campaign
-    // CSV shows it); the error code stays, and so does our own "erased" wording.
-    db
-      .update(m)
-      .set({
-        phone: sql`${ERASED_PHONE_PREFIX} || ${m.id}`,
-        name: null,
-        userId: null,
-        errorMessage: sql`CASE WHEN ${m.errorCode} = 'erased' THEN ${m.errorMessage} ELSE NULL END`,
-      })
-      .where(messagesOfAccount),
+    ...eraseMessagesStatements(db, { userId, phone: numberIsOurs ? phone : null }, now),
     // The audit trail keeps what was done, not who the person was.
     db
       .update(auditLog)

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { CampaignView, SendOutcome } from "../../shared/campaigns";
 import { fitsOneSegment } from "../../shared/sms";
 import type { SessionUser } from "../context";
@@ -11,6 +11,7 @@ import type { Job } from "../queue";
 import { byKey, type CampaignRow, getCampaign, selectCampaigns, withCounts } from "./campaign-reads";
 import { type CampaignInput, checkContent, checkSchedule } from "./campaign-request";
 import { reviewSummary, sendAnswer, sendRulesOf, WHATSAPP_MARKETING_US_REFUSAL } from "./campaign-review";
+import { retryableOf, takeForRetry } from "./message-ledger";
 import { delayUntil, leaseMs } from "./waits";
 
 /**
@@ -195,8 +196,7 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
     .where(eq(campaigns.id, parentId))
     .get();
   if (!parent) throw new ApiError("not_found", "No such campaign");
-  const unclaimed = and(eq(campaignMessages.campaignId, parentId), eq(campaignMessages.status, "failed"), isNull(campaignMessages.retriedBy));
-  const open = await db.select({ n: count() }).from(campaignMessages).where(unclaimed).get();
+  const open = await db.select({ n: count() }).from(campaignMessages).where(retryableOf(parentId)).get();
   if (!open || open.n === 0) return latestRetry(env, log, parentId);
 
   const template = parent.template ? { name: parent.template.name, language: parent.template.language } : null;
@@ -237,7 +237,7 @@ export async function retryFailed(env: Env, log: Logger, author: SessionUser, pa
       createdAt: now,
       updatedAt: now,
     }),
-    db.update(campaignMessages).set({ retriedBy: retryId }).where(unclaimed).returning({ id: campaignMessages.id }),
+    takeForRetry(db, parentId, retryId),
     db
       .update(campaigns)
       .set({ total: sql`(SELECT count(*) FROM ${campaignMessages} WHERE ${campaignMessages.retriedBy} = ${campaigns.id})` })

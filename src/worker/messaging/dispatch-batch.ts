@@ -54,8 +54,8 @@ export type MessageRecord = Awaited<ReturnType<typeof loadMessages>> extends Map
 const batchRows = new WeakMap<readonly Job[], Promise<Map<number, MessageRecord>>>();
 
 /**
- * A dispatch job's row. The jobs of a batch all start at once and each used to read its own row:
- * a hundred reads queued in D1 ahead of the batch's first send. One set-based read serves them all.
+ * A dispatch job's row. The jobs of a batch all start at once: read one by one, their hundred
+ * reads would queue in D1 ahead of the batch's first send. One set-based read serves them all.
  */
 export function messageOf(db: Db, ctx: JobContext, id: number): Promise<MessageRecord | undefined> {
   const jobs = ctx.batch;

@@ -2,11 +2,10 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import { KNOWN_AREA_CODES as knownAreaCodes } from "../compliance/area-codes";
 import { complianceNow } from "../compliance/clock";
 import { deferralByAreaCode } from "../compliance/quiet-hours";
-import { columnNames, type Db, dbFor, jsonList } from "../db/client";
+import { type Db, dbFor, jsonList } from "../db/client";
 import { campaignExclusions, campaignMessages, campaigns } from "../db/schema";
 import type { Job, JobContext } from "../queue";
-import { EXCLUSION_MESSAGES } from "./exclusions";
-import { finishIfDone } from "./finish-campaign";
+import { closeIfDone, failUnqueuedStatement, insertMessages } from "./message-ledger";
 import { type RecipientSource, recipientsSelect } from "./recipients";
 import { delayUntil } from "./waits";
 
@@ -73,10 +72,9 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
     .get();
   if (!started) return;
 
-  // One set-based statement, idempotent through the (campaign, phone) unique index: a retried
-  // expansion inserts nothing twice. Left-out numbers are written as skipped with the reason;
-  // marketing to an area code outside its allowed hours is written as deferred, with the instant
-  // it may go (docs/messaging-rules.md).
+  // The recipients, each with why it is left out (if it is) and, for marketing to an area code
+  // outside its allowed hours, the instant it may go (docs/messaging-rules.md); the ledger writes
+  // them as skipped, deferred or pending rows in one set-based statement.
   const excluded = sql`SELECT ${campaignExclusions.phone} FROM ${campaignExclusions} WHERE ${campaignExclusions.campaignId} = ${c.id}`;
   // Quiet hours read the rules' clock (src/worker/compliance/clock.ts); deferred_until is on it too,
   // and the queue's delay is the distance on that clock.
@@ -84,19 +82,15 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
   const deferral = JSON.stringify(c.category === "marketing" ? deferralByAreaCode(clock) : {});
   const rules = { category: c.category, channel: c.channel, now, campaignId: c.id };
   const m = campaignMessages;
-  const reasons = sql.join(
-    Object.entries(EXCLUSION_MESSAGES).map(([code, text]) => sql`WHEN ${code} THEN ${text}`),
-    sql` `,
-  );
-  const inserted = await db.run(
-    sql`INSERT OR IGNORE INTO ${m} (${columnNames(m.campaignId, m.userId, m.phone, m.name, m.status, m.deferredUntil, m.errorCode, m.errorMessage, m.updatedAt)})
-      SELECT ${c.id}, s.user_id, s.phone, s.name,
-        CASE WHEN s.exclusion IS NOT NULL THEN 'skipped' WHEN d.value IS NOT NULL THEN 'deferred' ELSE 'pending' END,
-        CASE WHEN s.exclusion IS NULL THEN d.value END, s.exclusion, CASE s.exclusion ${reasons} END, ${now}
+  const inserted = await insertMessages(
+    db,
+    c.id,
+    sql`SELECT s.user_id, s.phone, s.name, s.exclusion, d.value AS deferred_until
       FROM (${recipientsSelect(db, recipientSourceOf(c), c.channel, excluded, c.createdAt, rules)}) s
       LEFT JOIN json_each(${deferral}) d
         ON d.key = CASE WHEN substr(s.phone, 3, 3) IN (SELECT key FROM json_each(${deferral})) THEN substr(s.phone, 3, 3)
                         WHEN substr(s.phone, 3, 3) IN ${jsonList(knownAreaCodes)} THEN NULL ELSE '*' END`,
+    now,
   );
   await db
     .update(campaigns)
@@ -138,25 +132,15 @@ export async function expandCampaign(job: Extract<Job, { kind: "expand" }>, ctx:
     .update(campaigns)
     .set({ status: "sending", updatedAt: Date.now() })
     .where(and(eq(campaigns.id, c.id), eq(campaigns.status, "expanding")));
-  await finishIfDone(db, c.id);
+  await closeIfDone(db, c.id);
   log.info("campaign.expanded", { campaignId: c.id, inserted: inserted.meta.changes, queued });
 }
 
 /** The expansion itself died: the campaign says so, and so does every row it never queued. */
 async function expansionDied(db: Db, campaignId: number, attempts: number) {
   const now = Date.now();
-  const m = campaignMessages;
   await db.batch([
-    db
-      .update(m)
-      .set({ status: "failed", deadLettered: true, errorCode: "expand_failed", errorMessage: "The campaign could not be prepared for sending", updatedAt: now })
-      .where(
-        and(
-          eq(m.campaignId, campaignId),
-          eq(m.status, "pending"),
-          gt(m.id, sql`(SELECT ${campaigns.dispatchCursor} FROM ${campaigns} WHERE ${campaigns.id} = ${campaignId})`),
-        ),
-      ),
+    failUnqueuedStatement(db, campaignId, now),
     db
       .update(campaigns)
       .set({ status: "failed", updatedAt: now })

@@ -11,9 +11,9 @@ import { DurableObject } from "cloudflare:workers";
  * BURST_SECONDS·R slots), so over any window T at most R·T + burst messages leave, which a
  * provider's own bucket accepts; without it each pause between consumer batches would be
  * throughput lost for good. Half a second: the pauses between one queue batch's last slot and the
- * next batch's first reach that on the local runtime, and a quarter second held bench:dispatch's
- * steady rate down; it stays well inside a provider bucket of R (one second's worth), so it never
- * brings on a 429.
+ * next batch's first reach that on the local runtime, so a shorter burst cannot cover them and the
+ * steady rate falls below R; it stays well inside a provider bucket of R (one second's worth), so
+ * it never brings on a 429.
  */
 export const BURST_SECONDS = 0.5;
 /** A queue batch holds at most 100 messages; no caller needs more slots at once. */

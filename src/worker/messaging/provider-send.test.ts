@@ -6,7 +6,7 @@ import { DEAD_LETTER_QUEUE } from "../queue";
 import { campaignStatus, deliver, dispatchJobs, expanded, expireHold, LEASE_MS, log, rows, setup } from "../test/campaign-queue";
 import { uniquePhone, uniqueTag } from "../test/fixtures";
 import { HOLD_SLEEP_MS } from "./dispatch";
-import { recordDeliveryStatus } from "./opt-outs";
+import { recordDeliveryStatus } from "./message-receipts";
 import { record } from "./provider-send";
 import { applyStatusCallback } from "./receipts";
 import { recoverStalledWork } from "./recover-stalled-work";

@@ -1,13 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
 import { dbFor } from "../db/client";
-import { campaignMessages, deliveryReceipts } from "../db/schema";
 import type { SendOutcome } from "../providers/outcome";
 import { createSmsProvider } from "../providers/sms/provider";
 import type { LookupOutcome } from "../providers/sms/types";
 import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 import { type JobContext, RetryLater } from "../queue";
 import type { MessageRecord } from "./dispatch-batch";
-import { finishStatement } from "./finish-campaign";
+import { failMessage, holdMessage, recordSent, retryMessage } from "./message-ledger";
 import { applyStatusCallback } from "./receipts";
 import { callbackWaitMs, leaseMs, resendWaitMs } from "./waits";
 
@@ -49,8 +47,8 @@ export function senderFor(env: Env, m: MessageRecord): { sender: string | null; 
 
 /**
  * Records what the provider said, on a row this consumer still holds, in one transaction with
- * what follows from it: a delivery receipt that beat us here is applied, and a campaign whose last
- * row this was is closed.
+ * what follows from it (message-ledger.ts): a delivery receipt that beat us here is applied, and a
+ * campaign whose last row this was is closed.
  */
 export async function record(
   env: Pick<Env, "DB" | "CALLBACK_WAIT_SECONDS">,
@@ -60,48 +58,14 @@ export async function record(
 ): Promise<void> {
   const db = dbFor(env.DB);
   const now = Date.now();
-  const finish = finishStatement(db, m.campaignId);
-  const held = and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending"));
-  if (outcome.ok) {
-    const r = deliveryReceipts;
-    await db.batch([
-      db.update(campaignMessages).set({ status: "sent", providerId: outcome.providerId, errorCode: null, errorMessage: null, updatedAt: now }).where(held),
-      db
-        .update(campaignMessages)
-        .set({
-          status: sql`${r.status}`,
-          errorCode: sql`${r.errorCode}`,
-          errorMessage: sql`${r.errorMessage}`,
-          updatedAt: now,
-        })
-        .from(r)
-        .where(and(eq(r.providerId, outcome.providerId), eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sent"))),
-      db.delete(r).where(eq(r.providerId, outcome.providerId)),
-      finish,
-    ]);
-  } else if (isAmbiguous(outcome)) {
-    // The provider may have accepted it: the row stays ours ('sending') for `holdMs`; its callback
-    // settles it meanwhile, or after the wait the returning job asks the provider (SMS) and sends it
-    // again only if the provider has no such message (reconcile).
-    await db
-      .update(campaignMessages)
-      .set({ heldUntil: now + holdMs, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
-      .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
-  } else if (outcome.retryable) {
-    // A transient failure hands the row back (pending) with the error visible until the retry.
-    await db
-      .update(campaignMessages)
-      .set({ status: "pending", errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
-      .where(held);
-  } else {
-    await db.batch([
-      db
-        .update(campaignMessages)
-        .set({ status: "failed", errorCode: outcome.errorCode, errorMessage: outcome.errorMessage.slice(0, 500), updatedAt: now })
-        .where(held),
-      finish,
-    ]);
-  }
+  if (outcome.ok) await recordSent(db, m, outcome.providerId, now);
+  // The provider may have accepted it: the row stays ours ('sending') for `holdMs`; its callback
+  // settles it meanwhile, or after the wait the returning job asks the provider (SMS) and sends it
+  // again only if the provider has no such message (reconcile).
+  else if (isAmbiguous(outcome)) await holdMessage(db, m.id, now + holdMs, outcome, now);
+  // A transient failure hands the row back (pending) with the error visible until the retry.
+  else if (outcome.retryable) await retryMessage(db, m.id, outcome, now);
+  else await failMessage(db, m, outcome, now);
 }
 
 /** No answer at all: a time-out or a dropped connection, after which the provider may or may not have the message. */
@@ -133,14 +97,12 @@ export async function reconcile(env: Env, ctx: JobContext, m: MessageRecord): Pr
   }
   const now = Date.now();
   const holdMs = resendWaitMs(env, "sms");
-  await dbFor(env.DB)
-    .update(campaignMessages)
-    .set({
-      heldUntil: now + holdMs,
-      errorCode: "lookup_failed",
-      errorMessage: `Could not ask the provider whether it has the message (${answer.errorCode}: ${answer.errorMessage})`.slice(0, 500),
-      updatedAt: now,
-    })
-    .where(and(eq(campaignMessages.id, m.id), eq(campaignMessages.status, "sending")));
+  await holdMessage(
+    dbFor(env.DB),
+    m.id,
+    now + holdMs,
+    { errorCode: "lookup_failed", errorMessage: `Could not ask the provider whether it has the message (${answer.errorCode}: ${answer.errorMessage})` },
+    now,
+  );
   throw new RetryLater(`lookup for message ${m.id} failed: ${answer.errorCode}`, Math.ceil(holdMs / 1000));
 }

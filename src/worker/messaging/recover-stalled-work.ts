@@ -1,9 +1,10 @@
 import { and, asc, eq, gte, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { dbFor, jsonList } from "../db/client";
-import { campaignMessages, campaigns, deliveryReceipts } from "../db/schema";
+import { campaignMessages, campaigns } from "../db/schema";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
-import { finishIfDone } from "./finish-campaign";
+import { closeIfDone, stampRequeued, touchRequeued } from "./message-ledger";
+import { dropReceiptsBefore } from "./message-receipts";
 import { leaseMs, requeueAfterMs } from "./waits";
 
 /** Each cron tick looks at no more than this many of each kind of stalled work. */
@@ -57,27 +58,22 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
   const m = campaignMessages;
   const grace = requeueAfterMs(env);
   const lease = leaseMs(env);
-  const inDoubt = await db
-    .update(m)
-    .set({ requeuedAt: now })
-    .where(
-      inArray(
-        m.id,
-        db
-          .select({ id: m.id })
-          .from(m)
-          .where(
-            and(
-              eq(m.status, "sending"),
-              lt(m.updatedAt, now - grace),
-              sql`coalesce(${m.heldUntil}, ${m.updatedAt} + ${lease}) < ${now - grace}`,
-              or(isNull(m.requeuedAt), lt(m.requeuedAt, now - grace)),
-            ),
-          )
-          .limit(SWEEP_LIMIT),
-      ),
-    )
-    .returning({ id: m.id });
+  const inDoubt = await stampRequeued(
+    db,
+    db
+      .select({ id: m.id })
+      .from(m)
+      .where(
+        and(
+          eq(m.status, "sending"),
+          lt(m.updatedAt, now - grace),
+          sql`coalesce(${m.heldUntil}, ${m.updatedAt} + ${lease}) < ${now - grace}`,
+          or(isNull(m.requeuedAt), lt(m.requeuedAt, now - grace)),
+        ),
+      )
+      .limit(SWEEP_LIMIT),
+    now,
+  );
   await queueDispatch(env, inDoubt);
 
   // Pending rows whose dispatch job is gone (the queue lost it, or a sendBatch failed after the rows
@@ -89,27 +85,22 @@ export async function recoverStalledWork(env: Env, log: Logger, now = Date.now()
   const stranded = await requeuePending(env, now, grace);
 
   // Deferred messages whose time has long come but whose delayed job never arrived.
-  const overdue = await db
-    .update(m)
-    .set({ updatedAt: now })
-    .where(
-      inArray(
-        m.id,
-        db
-          .select({ id: m.id })
-          .from(m)
-          .where(and(eq(m.status, "deferred"), lt(m.deferredUntil, now - QUEUED_GRACE_MS), lt(m.updatedAt, now - QUEUED_GRACE_MS)))
-          .limit(SWEEP_LIMIT),
-      ),
-    )
-    .returning({ id: m.id });
+  const overdue = await touchRequeued(
+    db,
+    db
+      .select({ id: m.id })
+      .from(m)
+      .where(and(eq(m.status, "deferred"), lt(m.deferredUntil, now - QUEUED_GRACE_MS), lt(m.updatedAt, now - QUEUED_GRACE_MS)))
+      .limit(SWEEP_LIMIT),
+    now,
+  );
   await queueDispatch(env, overdue);
 
   // Receipts that never met their send (replies outside any campaign, or sends long settled).
-  await db.delete(deliveryReceipts).where(lt(deliveryReceipts.receivedAt, now - RECEIPT_KEEP_MS));
+  await dropReceiptsBefore(db, now - RECEIPT_KEEP_MS);
 
   const sending = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, "sending")).orderBy(asc(campaigns.id)).limit(SWEEP_LIMIT);
-  for (const c of sending) await finishIfDone(db, c.id);
+  for (const c of sending) await closeIfDone(db, c.id);
 
   if (stalled.length + inDoubt.length + stranded + overdue.length > 0) {
     log.warn("sweep.recovered", { campaigns: stalled.length, inDoubt: inDoubt.length, pending: stranded, deferred: overdue.length });
@@ -155,10 +146,7 @@ async function requeuePending(env: Env, now: number, grace: number): Promise<num
   // Stamped before they are queued: a job that runs at once finds the stamp, and a sendBatch that
   // fails leaves stamped rows the next period takes up again.
   for (let i = 0; i < ids.length; i += 1_000) {
-    await db
-      .update(m)
-      .set({ requeuedAt: now })
-      .where(inArray(m.id, jsonList(ids.slice(i, i + 1_000).map((r) => r.id))));
+    await stampRequeued(db, jsonList(ids.slice(i, i + 1_000).map((r) => r.id)), now);
   }
   await queueDispatch(env, ids);
   return ids.length;

@@ -9,9 +9,9 @@ import { csvHeaders } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { ApiError } from "../errors";
 import { cancelCampaign, createCampaign, retryFailed } from "../messaging/campaign-commands";
-import { ledgerCsv, ledgerPage } from "../messaging/campaign-ledger";
 import { campaignExists, getCampaign, listCampaigns } from "../messaging/campaign-reads";
 import { campaignRequestSchema, toCampaignInput } from "../messaging/campaign-request";
+import { ledgerCsv, ledgerPage } from "../messaging/ledger-reads";
 import { leaseMs } from "../messaging/waits";
 import { validate } from "../validate";
 

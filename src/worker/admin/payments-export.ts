@@ -1,12 +1,14 @@
 import { and, asc, eq, gt, gte, like, lte, or } from "drizzle-orm";
-import type { CsvValue } from "../cross-cutting/csv";
+import type { SessionUser } from "../context";
+import { recordAudit } from "../cross-cutting/audit";
+import { type CsvValue, csvStream } from "../cross-cutting/csv";
 import type { Db } from "../db/client";
 import { payments, users } from "../db/schema";
 
 /** The billing page's filters (as /api/admin/billing/payments takes them), without paging. */
 export type PaymentExportFilter = { status?: (typeof payments.$inferSelect)["status"]; app?: "flex" | "spark"; from?: number; to?: number; q?: string };
 
-export const PAYMENT_CSV_HEADER = [
+const PAYMENT_CSV_HEADER = [
   "id",
   "created",
   "settled",
@@ -27,7 +29,7 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The filtered payments for the CSV, 1,000 a call in id order (keyset); null when done. */
-export function paymentCsvChunks(db: Db, f: PaymentExportFilter): () => Promise<CsvValue[][] | null> {
+function paymentCsvChunks(db: Db, f: PaymentExportFilter): () => Promise<CsvValue[][] | null> {
   let after = 0;
   const digits = f.q?.replace(/\D/g, "") ?? "";
   const where = and(
@@ -78,4 +80,10 @@ export function paymentCsvChunks(db: Db, f: PaymentExportFilter): () => Promise<
       r.failureCode,
     ]);
   };
+}
+
+/** The filtered payments as CSV, streamed; exporting people's details is itself audited. */
+export async function exportPayments(db: Db, admin: Pick<SessionUser, "id">, filter: PaymentExportFilter): Promise<ReadableStream<Uint8Array>> {
+  await recordAudit(db, { actorId: admin.id, action: "admin.payments_exported", details: { filters: filter } });
+  return csvStream(PAYMENT_CSV_HEADER, paymentCsvChunks(db, filter));
 }

@@ -3,11 +3,13 @@ import type { UserFilters, UserListQuery, UserListRow } from "../../shared/admin
 import { dayEnd, dayStart } from "../../shared/audience";
 import { type Page, pageOffset } from "../../shared/paging";
 import { parseReviewSearch } from "../../shared/search";
-import type { CsvValue } from "../cross-cutting/csv";
+import type { SessionUser } from "../context";
+import { recordAudit } from "../cross-cutting/audit";
+import { type CsvValue, csvStream } from "../cross-cutting/csv";
 import { type Db, jsonList, phoneEndsWith } from "../db/client";
 import { resellers, users, userTallies } from "../db/schema";
 import { foldSearchText, searchKeyWithoutReferral } from "../messaging/audience-search";
-import { visibleRow, type WithoutBilling } from "./billing-fields";
+import { assertMayListByReferral, hasBillingDetails, visibleRow, type WithoutBilling } from "./billing-fields";
 
 /**
  * The users page (docs/admin.md): filters, search, sort and paging in D1, one page and the count
@@ -185,7 +187,7 @@ const USER_CSV_COLUMNS = [
 ] as const;
 
 /** The export's columns: the referral column only for administrators with billingDetails. */
-export function userCsvHeader(billing: boolean): readonly string[] {
+function userCsvHeader(billing: boolean): readonly string[] {
   return billing ? USER_CSV_COLUMNS : USER_CSV_COLUMNS.filter((c) => c !== "referral");
 }
 
@@ -220,7 +222,7 @@ export const CSV_CHUNK = 1000;
  * The filtered set for the CSV, in account order, 1,000 rows a call (keyset on id: each chunk is
  * as cheap as the first, however deep the export goes). Answers null when there is no more.
  */
-export function userCsvChunks(db: Db, f: UserFilters, billing: boolean, now = Date.now()): () => Promise<CsvValue[][] | null> {
+function userCsvChunks(db: Db, f: UserFilters, billing: boolean, now = Date.now()): () => Promise<CsvValue[][] | null> {
   let after = 0;
   const where = userWhere(f, now, billing);
   return async () => {
@@ -234,4 +236,18 @@ export function userCsvChunks(db: Db, f: UserFilters, billing: boolean, now = Da
     after = rows[rows.length - 1]!.id;
     return rows.map((r) => csvRow(toRow(r), billing));
   };
+}
+
+/** The filtered set as CSV for an administrator, streamed (referral codes only with billingDetails); exporting people's details is itself audited. */
+export async function exportUsers(db: Db, admin: SessionUser, filters: UserFilters): Promise<ReadableStream<Uint8Array>> {
+  assertMayListByReferral(admin, filters);
+  const billing = hasBillingDetails(admin);
+  await recordAudit(db, { actorId: admin.id, action: "admin.users_exported", details: { filters } });
+  return csvStream(userCsvHeader(billing), userCsvChunks(db, filters, billing));
+}
+
+/** The users page for an administrator: referral codes, and searching or sorting by them, only with billingDetails. */
+export function usersPage(db: Db, admin: SessionUser, query: UserListQuery) {
+  assertMayListByReferral(admin, query);
+  return userPage(db, query, hasBillingDetails(admin));
 }

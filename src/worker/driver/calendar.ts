@@ -6,16 +6,17 @@ import { recordAudit, userTarget } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { resellers, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { historyOf } from "../platform/history-client";
 import { driverStations } from "../platform/station-catalogue";
-import type { readFilters } from "./dashboard";
+import { readFilters } from "./dashboard";
 
 /** Calendar blocks: a driver works a handful a day, so a week stays far below this. */
-export const CALENDAR_LIMIT = 200;
+const CALENDAR_LIMIT = 200;
 
 type CalendarDriver = Pick<SessionUser, "id" | "app" | "name" | "phone">;
 
 /** The Monday 00:00 UTC of the week holding `date`, and the Monday after: the calendar's date range (local days are read per station). */
-export function weekRange(date: string): { from: number; to: number; monday: string } {
+function weekRange(date: string): { from: number; to: number; monday: string } {
   const day = new Date(`${date}T00:00:00Z`);
   const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * 86_400_000);
   return { from: monday.getTime(), to: monday.getTime() + 7 * 86_400_000, monday: monday.toISOString().slice(0, 10) };
@@ -25,7 +26,7 @@ export function weekRange(date: string): { from: number; to: number; monday: str
 type ShownField = "id" | "stationId" | "stationName" | "timeZone" | "startsAt" | "endsAt" | "payCents" | "arrivedAt" | "forfeitQueuedAt";
 
 /** A driver's calendar for a week: their windows, their stations, and the blocks they won (read from their own history by the caller). */
-export async function calendarAnswer<Block extends Record<ShownField, unknown>>(
+async function calendarAnswer<Block extends Record<ShownField, unknown>>(
   db: Db,
   driver: CalendarDriver,
   range: { monday: string },
@@ -61,6 +62,22 @@ export async function calendarAnswer<Block extends Record<ShownField, unknown>>(
   };
 }
 
+/** A driver's calendar for the week holding `week`: their windows, their stations, and the blocks they won (from their own history). */
+export async function calendarOf(db: Db, env: Pick<Env, "CAPTURE_SESSION">, driver: CalendarDriver, week: string) {
+  const range = weekRange(week);
+  // Blocks are placed on their station-local day, which may be a day off the UTC one: read a day either side.
+  const [filters, won] = await Promise.all([
+    readFilters(db, driver.id),
+    historyOf(env, driver.id).blocksStarting(driver.id, range.from - 86_400_000, range.to + 86_400_000, CALENDAR_LIMIT),
+  ]);
+  return calendarAnswer(db, driver, range, filters, won);
+}
+
+/** Another person's calendar, by phone and app, for `caller` (see calendarDriver for who may, and the audit). */
+export async function othersCalendar(db: Db, env: Pick<Env, "CAPTURE_SESSION">, caller: SessionUser, wanted: { phone: string; app: App; week: string }) {
+  return calendarOf(db, env, await calendarDriver(db, caller, wanted), wanted.week);
+}
+
 /**
  * Another driver's calendar: administrators; the driver themself; and the driver's reseller (an
  * approved reseller whose referral code the driver registered with, in the same app).
@@ -84,7 +101,7 @@ async function maySeeCalendar(db: Db, caller: SessionUser, driver: { id: number;
  * for no such driver gets a 404. Reading another person's calendar is limited per viewer and
  * audited before anything is read: no audit row, no calendar.
  */
-export async function calendarDriver(db: Db, caller: SessionUser, wanted: { phone: string; app: App; week: string }): Promise<CalendarDriver> {
+async function calendarDriver(db: Db, caller: SessionUser, wanted: { phone: string; app: App; week: string }): Promise<CalendarDriver> {
   const driver = await db
     .select({ id: users.id, app: users.app, name: users.name, phone: users.phone, referralCode: users.referralCode })
     .from(users)

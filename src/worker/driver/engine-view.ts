@@ -33,3 +33,10 @@ export async function switchEngine(env: Pick<Env, "CAPTURE_SESSION">, userId: nu
   }
   return status;
 }
+
+/** The driver solved the platform's captcha on its side: the next matching offer gets one accept try. 409 when accepting is not waiting for one. */
+export async function captchaSolved(env: Pick<Env, "CAPTURE_SESSION">, userId: number) {
+  const engine = await engineOf(env, userId).captchaSolved(userId);
+  if (!engine) throw new ApiError("conflict", "Accepting is not waiting for a captcha", { details: { reason: "no_captcha" } });
+  return engine;
+}

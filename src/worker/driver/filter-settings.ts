@@ -4,14 +4,22 @@ import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import { driverFilters, users } from "../db/schema";
 import { ApiError } from "../errors";
+import { engineOf } from "../platform/engine-client";
 import { driverStations } from "../platform/station-catalogue";
 
 /**
  * A driver's filters saved, and their setup marked complete, in one batch. Every station must be
  * one the platform listed for this driver's app, with a zone this driver's filters can be read in
- * (a validation failure naming `stations` otherwise, and nothing is written).
+ * (a validation failure naming `stations` otherwise, and nothing is written). The driver's engine
+ * reads them at once.
  */
-export async function saveFilters(db: Db, user: Pick<SessionUser, "id" | "app" | "phone">, filters: DriverFilters, now = Date.now()): Promise<void> {
+export async function saveFilters(
+  db: Db,
+  env: Pick<Env, "CAPTURE_SESSION">,
+  user: Pick<SessionUser, "id" | "app" | "phone">,
+  filters: DriverFilters,
+  now = Date.now(),
+): Promise<void> {
   const ids = filters.stations.map((s) => s.id);
   const known = await driverStations(db, user.id, user.app, user.phone, ids);
   if (known.length !== new Set(ids).size)
@@ -25,4 +33,5 @@ export async function saveFilters(db: Db, user: Pick<SessionUser, "id" | "app" |
       .onConflictDoUpdate({ target: driverFilters.userId, set: { ...filters, updatedAt: now } }),
     db.update(users).set({ setupComplete: true }).where(eq(users.id, user.id)),
   ]);
+  await engineOf(env, user.id).reload(user.id);
 }

@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
+import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import type { SessionUser } from "../context";
 import type { Db } from "../db/client";
 import { platformAccounts } from "../db/schema";
 import { ApiError } from "../errors";
+import { unwrap } from "../platform/connection";
 import { cachedStations } from "../platform/driver-store";
+import { engineOf } from "../platform/engine-client";
 import { type DriverStation, driverStations, setDriverZone, zoneChoices } from "../platform/station-catalogue";
 
 type Driver = Pick<SessionUser, "id" | "app" | "phone" | "accountConnected">;
@@ -23,15 +26,17 @@ function stationList(list: DriverStation[]) {
 /** The stations answer: this driver's view of them, and the zones they may choose for one without. */
 const stationsAnswer = (user: Driver, list: DriverStation[]) => ({ app: user.app, stations: stationList(list), zoneChoices: zoneChoices(user.phone) });
 
-/** The stations answer from what D1 keeps of the platform's last list, or null when it is older than the cache allows (ask the platform). 409 before connecting. */
-export async function cachedStationsAnswer(db: Db, user: Driver, now = Date.now()) {
+/**
+ * The stations the platform lists for this driver, as they see them, and the zones they may choose
+ * for one without: from what D1 keeps of the platform's last list while the cache allows, else
+ * from the platform (through the driver's engine, limited per driver). 409 before connecting.
+ */
+export async function listedStations(db: Db, env: Pick<Env, "CAPTURE_SESSION">, user: Driver, now = Date.now()) {
   if (!user.accountConnected) throw new ApiError("conflict", "Connect your account first", { details: { reason: "not_connected" } });
   const cached = await cachedStations(db, user, STATIONS_CACHE_MS, now);
-  return cached ? stationsAnswer(user, cached) : null;
-}
-
-/** The stations answer for the ids the platform has just listed, as this driver sees them. */
-export async function listedStationsAnswer(db: Db, user: Driver, listed: readonly { id: string }[]) {
+  if (cached) return stationsAnswer(user, cached);
+  await enforceCallerLimits(db, [limitFor("platformStationsPerUser", String(user.id))]);
+  const listed = unwrap(await engineOf(env, user.id).stations(user.id));
   const seen = await driverStations(
     db,
     user.id,
@@ -43,7 +48,7 @@ export async function listedStationsAnswer(db: Db, user: Driver, listed: readonl
 }
 
 /** One station the platform listed for this driver, as they see it; 404 for any other. */
-export async function listedStation(db: Db, user: Pick<SessionUser, "id" | "app" | "phone">, id: string): Promise<DriverStation> {
+async function listedStation(db: Db, user: Pick<SessionUser, "id" | "app" | "phone">, id: string): Promise<DriverStation> {
   const account = await db.select({ stationIds: platformAccounts.stationIds }).from(platformAccounts).where(eq(platformAccounts.userId, user.id)).get();
   if (!account?.stationIds?.includes(id)) throw new ApiError("not_found", "No such station");
   const [station] = await driverStations(db, user.id, user.app, user.phone, [id]);
@@ -51,8 +56,21 @@ export async function listedStation(db: Db, user: Pick<SessionUser, "id" | "app"
   return station;
 }
 
-/** A driver's own zone for a station the platform listed for them (theirs alone; the shared catalogue is unchanged), or back to the default (null). */
-export async function setStationZone(db: Db, user: Pick<SessionUser, "id" | "app" | "phone">, id: string, timeZone: string | null, now = Date.now()) {
+/**
+ * A driver's own zone for a station the platform listed for them (theirs alone; the shared
+ * catalogue is unchanged), or back to the default (null); their engine reads it at once. Answers
+ * the station as they now see it.
+ */
+export async function setStationZone(
+  db: Db,
+  env: Pick<Env, "CAPTURE_SESSION">,
+  user: Pick<SessionUser, "id" | "app" | "phone">,
+  id: string,
+  timeZone: string | null,
+  now = Date.now(),
+) {
   await listedStation(db, user, id);
   await setDriverZone(db, user.id, user.app, id, timeZone, now);
+  await engineOf(env, user.id).reload(user.id);
+  return { station: await listedStation(db, user, id) };
 }

@@ -2,9 +2,13 @@ import { and, asc, count, eq, gt } from "drizzle-orm";
 import type { LedgerRow, MessageStatus } from "../../shared/campaigns";
 import type { Page } from "../../shared/paging";
 import { pageOffset } from "../../shared/paging";
+import type { SessionUser } from "../context";
+import { recordAudit } from "../cross-cutting/audit";
 import { csvStream } from "../cross-cutting/csv";
 import type { Db } from "../db/client";
 import { campaignMessages } from "../db/schema";
+import { ApiError } from "../errors";
+import { campaignExists } from "./campaign-reads";
 
 /** A campaign's ledger, one row per recipient: a page of it, and the whole of it as CSV. */
 
@@ -26,6 +30,7 @@ const ledgerFields = {
 const toLedgerRow = ({ id: _id, ...row }: LedgerRow & { id: number }): LedgerRow => row;
 
 export async function ledgerPage(db: Db, campaignId: number, status: MessageStatus | undefined, page: number, pageSize: number): Promise<Page<LedgerRow>> {
+  if (!(await campaignExists(db, campaignId))) throw new ApiError("not_found", "No such campaign");
   const where = and(eq(campaignMessages.campaignId, campaignId), status ? eq(campaignMessages.status, status) : undefined);
   const [counted, rows] = await db.batch([
     db.select({ n: count() }).from(campaignMessages).where(where),
@@ -39,7 +44,7 @@ const CSV_PAGE = 1000;
 const LEDGER_CSV_HEADER = ["phone", "name", "status", "provider_id", "error_code", "error_message", "attempts", "dead_lettered", "updated_at"];
 
 /** The whole ledger as CSV (every cell defused: cross-cutting/csv.ts), read in keyset pages so a 100,000-row campaign never sits in memory at once. */
-export function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array> {
+function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array> {
   let after = 0;
   return csvStream(
     LEDGER_CSV_HEADER,
@@ -67,4 +72,11 @@ export function ledgerCsv(db: Db, campaignId: number): ReadableStream<Uint8Array
     },
     { byteOrderMark: false },
   );
+}
+
+/** The ledger's CSV for an administrator: 404 for no such campaign; exporting people's details is itself audited. */
+export async function exportLedger(db: Db, admin: Pick<SessionUser, "id">, campaignId: number): Promise<ReadableStream<Uint8Array>> {
+  if (!(await campaignExists(db, campaignId))) throw new ApiError("not_found", "No such campaign");
+  await recordAudit(db, { actorId: admin.id, action: "admin.campaign_exported", target: `campaign:${campaignId}` });
+  return ledgerCsv(db, campaignId);
 }

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { appSchema } from "../../shared/auth";
 import { planCreateSchema, planUpdateSchema, refundSchema, resellerApprovalSchema, serviceTimeAdjustmentSchema } from "../../shared/billing";
-import { PAYMENT_CSV_HEADER, paymentCsvChunks } from "../admin/payments-export";
+import { exportPayments } from "../admin/payments-export";
 import { adjustUserServiceTime, serviceTimeLedger } from "../admin/service-time";
 import { requireAdmin, requireOwner, requireRoleProperty, requireUser } from "../auth/middleware";
 import { paymentPage } from "../billing/payment-lists";
@@ -12,8 +12,7 @@ import { commissionPage, resellerPage } from "../billing/reseller-lists";
 import { approveReseller, defaultCommissionBps, endReseller } from "../billing/resellers";
 import { billingContext } from "../billing/run-context";
 import type { AppEnv } from "../context";
-import { recordAudit } from "../cross-cutting/audit";
-import { csvHeaders, csvStream } from "../cross-cutting/csv";
+import { csvHeaders } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { resumeCapture } from "../platform/capture";
 import { validate } from "../validate";
@@ -39,9 +38,7 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   .get("/payments", validate("query", paymentQuery), async (c) => c.json(await paymentPage(c.var.db, c.req.valid("query"))))
   // The filtered payments as CSV, streamed (src/worker/csv.ts defuses formula cells); audited like the users export.
   .get("/payments/export.csv", validate("query", paymentQuery.omit({ page: true, pageSize: true, userId: true })), async (c) => {
-    const filter = c.req.valid("query");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.payments_exported", details: { filters: filter } });
-    return c.body(csvStream(PAYMENT_CSV_HEADER, paymentCsvChunks(c.var.db, filter)), 200, csvHeaders("payments.csv"));
+    return c.body(await exportPayments(c.var.db, c.var.user, c.req.valid("query")), 200, csvHeaders("payments.csv"));
   })
 
   // The provider refunds; its charge.refunded event settles our row (status, days removed, commission reversed).

@@ -4,14 +4,13 @@ import { MESSAGE_STATUSES } from "../../shared/campaigns";
 import { hasBillingDetails, visibleCampaign } from "../admin/billing-fields";
 import { requireAdmin, requireUser } from "../auth/middleware";
 import type { AppEnv } from "../context";
-import { recordAudit } from "../cross-cutting/audit";
 import { csvHeaders } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { ApiError } from "../errors";
 import { cancelCampaign, createCampaign, retryFailed } from "../messaging/campaign-commands";
-import { campaignExists, getCampaign, listCampaigns } from "../messaging/campaign-reads";
+import { getCampaign, listCampaigns } from "../messaging/campaign-reads";
 import { campaignRequestSchema, toCampaignInput } from "../messaging/campaign-request";
-import { ledgerCsv, ledgerPage } from "../messaging/ledger-reads";
+import { exportLedger, ledgerPage } from "../messaging/ledger-reads";
 import { leaseMs } from "../messaging/waits";
 import { validate } from "../validate";
 
@@ -41,7 +40,6 @@ export const adminCampaignRoutes = new Hono<AppEnv>()
   .get("/:id/messages", validate("param", idParam), validate("query", pagingSchema.extend({ status: z.enum(MESSAGE_STATUSES).optional() })), async (c) => {
     const { id } = c.req.valid("param");
     const { status, page, pageSize } = c.req.valid("query");
-    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
     return c.json(await ledgerPage(c.var.db, id, status, page, pageSize));
   })
   // A scheduled (or still queued) campaign can be cancelled until it starts.
@@ -58,7 +56,5 @@ export const adminCampaignRoutes = new Hono<AppEnv>()
   // The campaign's ledger (phones, names, outcomes) as CSV; exporting people's details is itself audited.
   .get("/:id/export.csv", validate("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
-    if (!(await campaignExists(c.var.db, id))) throw new ApiError("not_found", "No such campaign");
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.campaign_exported", target: `campaign:${id}` });
-    return c.body(ledgerCsv(c.var.db, id), 200, csvHeaders(`campaign-${id}.csv`));
+    return c.body(await exportLedger(c.var.db, c.var.user, id), 200, csvHeaders(`campaign-${id}.csv`));
   });

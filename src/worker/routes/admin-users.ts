@@ -3,11 +3,11 @@ import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
-import { assertMayListByReferral, hasBillingDetails } from "../admin/billing-fields";
+import { clearDriversHold, driversEngine, driversInsights, driversOffers, driversWhatIf, switchDriversEngine } from "../admin/acting-for";
+import { hasBillingDetails } from "../admin/billing-fields";
 import { createAccount } from "../admin/create-account";
 import {
   changeRole,
-  findDriver,
   openActingFor,
   resetTotp,
   setOptOuts,
@@ -18,18 +18,12 @@ import {
   userMessages,
   userSessions,
 } from "../admin/user-detail";
-import { userCsvChunks, userCsvHeader, userPage } from "../admin/users";
+import { exportUsers, usersPage } from "../admin/users";
 import { requireAdmin, requireOwner, requireUser } from "../auth/middleware";
-import { enforceCallerLimits, limitFor } from "../auth/rate-limit";
 import type { AppEnv } from "../context";
-import { recordAudit, userTarget } from "../cross-cutting/audit";
-import { csvHeaders, csvStream } from "../cross-cutting/csv";
+import { csvHeaders } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
-import { offersPage, offersQuerySchema } from "../driver/dashboard";
-import { engineView, switchEngine } from "../driver/engine-view";
-import { ApiError } from "../errors";
-import { engineOf } from "../platform/engine-client";
-import { historyOf } from "../platform/history-client";
+import { offersQuerySchema } from "../driver/dashboard";
 import { validate } from "../validate";
 
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
@@ -59,18 +53,11 @@ const createUserSchema = z.object({
 export const adminUserRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin)
   // The users page: filters, search, sort and paging in D1 (docs/admin.md). Referral codes are billing data.
-  .get("/", validate("query", userListSchema), async (c) => {
-    const query = c.req.valid("query");
-    assertMayListByReferral(c.var.user, query);
-    return c.json(await userPage(c.var.db, query, hasBillingDetails(c.var.user)));
-  })
+  .get("/", validate("query", userListSchema), async (c) => c.json(await usersPage(c.var.db, c.var.user, c.req.valid("query"))))
   // The filtered set as CSV, streamed; exporting people's details is itself audited.
   .get("/export.csv", validate("query", userFiltersSchema), async (c) => {
     const filters = c.req.valid("query");
-    assertMayListByReferral(c.var.user, filters);
-    const billing = hasBillingDetails(c.var.user);
-    await recordAudit(c.var.db, { actorId: c.var.user.id, action: "admin.users_exported", details: { filters } });
-    return c.body(csvStream(userCsvHeader(billing), userCsvChunks(c.var.db, filters, billing)), 200, csvHeaders(`users-${filters.app}.csv`));
+    return c.body(await exportUsers(c.var.db, c.var.user, filters), 200, csvHeaders(`users-${filters.app}.csv`));
   })
   .post("/", validate("json", createUserSchema), async (c) =>
     c.json(await createAccount({ db: c.var.db, env: c.env, config: c.var.config, log: c.var.log }, c.var.user, c.req.valid("json")), 201),
@@ -118,47 +105,20 @@ export const adminUserRoutes = new Hono<AppEnv>()
     return c.json({ opened: view }, 201);
   })
   // The driver's dashboard as the driver sees it ("acting for", docs/admin.md): the same answers
-  // as the driver's own routes (src/worker/driver/dashboard.ts), read-only but for the system switch.
-  .get("/:id/dashboard/engine", validate("param", idParam), async (c) => c.json(await engineView(c.env, await findDriver(c.var.db, c.req.valid("param").id))))
-  .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    return c.json(await offersPage(c.env, driver.id, c.req.valid("query")));
-  })
-  .get("/:id/dashboard/insights", validate("param", idParam), validate("query", insightsQuerySchema), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    return c.json(await historyOf(c.env, driver.id).insights(driver.id, c.req.valid("query").days));
-  })
-  // A what-if changes nothing: the admin may try filters for the driver, not apply them.
-  .post("/:id/dashboard/insights/what-if", validate("param", idParam), validate("json", whatIfRequestSchema), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    await enforceCallerLimits(c.var.db, [limitFor("whatIfPerUser", String(c.var.user.id))]);
-    return c.json(await historyOf(c.env, driver.id).whatIf(driver.id, c.req.valid("json")));
-  })
-  // Any administrator may switch a driver's system for support: it changes no money or access and
-  // the driver can switch it back; the reason and the outcome are audited.
-  .post("/:id/dashboard/engine", validate("param", idParam), validate("json", systemSwitchBody), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    const { on, reason } = c.req.valid("json");
-    const engine = await switchEngine(c.env, driver.id, on);
-    await recordAudit(c.var.db, {
-      actorId: c.var.user.id,
-      action: "admin.system_changed",
-      target: userTarget(driver.id),
-      details: { on, reason, before: driver.status, state: engine.state },
-    });
-    return c.json({ engine });
-  })
-  // A 420 (a request signature asked for) holds the search or accepting until a signer is configured
-  // or an administrator clears it here; the engine then tries again, once. Audited.
-  .post("/:id/engine/clear-hold", validate("param", idParam), async (c) => {
-    const driver = await findDriver(c.var.db, c.req.valid("param").id);
-    const engine = await engineOf(c.env, driver.id).clearSignatureHold(driver.id);
-    if (!engine) throw new ApiError("conflict", "The engine is not held for a signature", { details: { reason: "no_hold" } });
-    await recordAudit(c.var.db, {
-      actorId: c.var.user.id,
-      action: "admin.engine_hold_cleared",
-      target: userTarget(driver.id),
-      details: { state: engine.state },
-    });
-    return c.json({ engine });
-  });
+  // as the driver's own routes, read-only but for the system switch (admin/acting-for.ts).
+  .get("/:id/dashboard/engine", validate("param", idParam), async (c) => c.json(await driversEngine(c.var.db, c.env, c.req.valid("param").id)))
+  .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) =>
+    c.json(await driversOffers(c.var.db, c.env, c.req.valid("param").id, c.req.valid("query"))),
+  )
+  .get("/:id/dashboard/insights", validate("param", idParam), validate("query", insightsQuerySchema), async (c) =>
+    c.json(await driversInsights(c.var.db, c.env, c.req.valid("param").id, c.req.valid("query").days)),
+  )
+  .post("/:id/dashboard/insights/what-if", validate("param", idParam), validate("json", whatIfRequestSchema), async (c) =>
+    c.json(await driversWhatIf(c.var.db, c.env, c.var.user, c.req.valid("param").id, c.req.valid("json"))),
+  )
+  .post("/:id/dashboard/engine", validate("param", idParam), validate("json", systemSwitchBody), async (c) =>
+    c.json({ engine: await switchDriversEngine(c.var.db, c.env, c.var.user, c.req.valid("param").id, c.req.valid("json")) }),
+  )
+  .post("/:id/engine/clear-hold", validate("param", idParam), async (c) =>
+    c.json({ engine: await clearDriversHold(c.var.db, c.env, c.var.user, c.req.valid("param").id) }),
+  );

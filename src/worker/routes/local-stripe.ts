@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { localCardSchema } from "../../shared/billing";
-import { enforceRateLimits, limitFor } from "../auth/rate-limit";
+import { checkoutPage, completeOnboarding, leaveCheckout, onboardingPage, payCheckout } from "../billing/local-checkout";
 import { stripeEmulator } from "../billing/payments-provider";
 import { billingContext } from "../billing/run-context";
 import type { AppEnv } from "../context";
@@ -22,57 +22,22 @@ function localProvider(c: Context<AppEnv>): StripeEmulator {
 
 /**
  * The local checkout and Connect onboarding pages' API (PAYMENTS_PROVIDER = "local"): what
- * Stripe's hosted pages do, for the SPA's /local-stripe/* pages. Open like Stripe's pages: whoever
- * holds the session's URL may pay it.
+ * Stripe's hosted pages do, for the SPA's /local-stripe/* pages (billing/local-checkout.ts).
  */
 export const localStripeRoutes = new Hono<AppEnv>()
-  .get("/checkout/:id{cs_local_[0-9a-f]{24}}", validate("param", sessionParam), async (c) => {
-    const session = await localProvider(c).checkoutSession(c.req.valid("param").id);
-    if (!session) throw new ApiError("not_found", "No such checkout session");
-    return c.json({
-      session: {
-        id: session.id,
-        status: session.status,
-        amountCents: session.amount_total,
-        currency: session.currency,
-        productName: session.local.product_name,
-        description: session.local.description,
-        customerEmail: session.customer_email,
-        expiresAt: session.expires_at * 1000,
-        cancelUrl: session.cancel_url,
-        successUrl: session.status === "complete" ? session.success_url : null,
-      },
-    });
-  })
-  .post("/checkout/:id{cs_local_[0-9a-f]{24}}/pay", validate("param", sessionParam), validate("json", localCardSchema), async (c) => {
-    const provider = localProvider(c);
-    const { id } = c.req.valid("param");
-    const card = c.req.valid("json");
-    if (!(await provider.checkoutSession(id))) throw new ApiError("not_found", "No such checkout session");
-    await enforceRateLimits(c.var.db, [limitFor("localCardAttemptsPerSession", id)]);
-    const [month, year] = card.expiry.split("/").map((part) => Number(part.trim()));
-    const result = (await provider.payCheckout(id, { number: card.number, expMonth: month!, expYear: year!, cvc: card.cvc }))!;
-    if (result.outcome === "invalid") {
-      throw new ApiError("validation_failed", result.message, { details: [{ path: result.field, message: result.message }] });
-    }
-    if (result.outcome === "declined") {
-      throw new ApiError("unprocessable", result.message, { details: { code: result.code, declineCode: result.declineCode } });
-    }
-    return c.json({ status: result.outcome === "succeeded" ? "complete" : result.status, redirectUrl: result.redirectUrl });
-  })
+  .get("/checkout/:id{cs_local_[0-9a-f]{24}}", validate("param", sessionParam), async (c) =>
+    c.json(await checkoutPage(localProvider(c), c.req.valid("param").id)),
+  )
+  .post("/checkout/:id{cs_local_[0-9a-f]{24}}/pay", validate("param", sessionParam), validate("json", localCardSchema), async (c) =>
+    c.json(await payCheckout(c.var.db, localProvider(c), c.req.valid("param").id, c.req.valid("json"))),
+  )
   // "Back" on the checkout page: to the cancel URL, where the app ends the session.
-  .post("/checkout/:id{cs_local_[0-9a-f]{24}}/cancel", validate("param", sessionParam), async (c) => {
-    const url = await localProvider(c).cancelUrlOf(c.req.valid("param").id);
-    if (!url) throw new ApiError("not_found", "No such checkout session");
-    return c.json({ redirectUrl: url });
-  })
-  .get("/onboarding/:id{link_local_[0-9a-f]{24}}", validate("param", linkParam), async (c) => {
-    const link = await localProvider(c).accountLink(c.req.valid("param").id);
-    if (!link) throw new ApiError("not_found", "No such onboarding link");
-    return c.json({ link: { account: link.account, email: link.accountEmail, expiresAt: link.expires_at * 1000, refreshUrl: link.refresh_url } });
-  })
-  .post("/onboarding/:id{link_local_[0-9a-f]{24}}/complete", validate("param", linkParam), async (c) => {
-    const done = await localProvider(c).completeOnboarding(c.req.valid("param").id);
-    if (!done) throw new ApiError("not_found", "No such onboarding link");
-    return c.json(done);
-  });
+  .post("/checkout/:id{cs_local_[0-9a-f]{24}}/cancel", validate("param", sessionParam), async (c) =>
+    c.json(await leaveCheckout(localProvider(c), c.req.valid("param").id)),
+  )
+  .get("/onboarding/:id{link_local_[0-9a-f]{24}}", validate("param", linkParam), async (c) =>
+    c.json(await onboardingPage(localProvider(c), c.req.valid("param").id)),
+  )
+  .post("/onboarding/:id{link_local_[0-9a-f]{24}}/complete", validate("param", linkParam), async (c) =>
+    c.json(await completeOnboarding(localProvider(c), c.req.valid("param").id)),
+  );

@@ -5,10 +5,9 @@ import { receiveStripeWebhook } from "../billing/stripe-webhook";
 import { handleInbound } from "../compliance/inbound-requests";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";
-import { applyStatusCallback, type CallbackStatus, messageIdOfReference } from "../messaging/receipts";
+import { type MetaPayload, twilioStatusCallback, whatsAppEvents } from "../messaging/provider-callbacks";
 import { TWILIO_CALLBACK_OVERRIDES } from "../providers/sms/twilio";
 import { secretsEqual, verifyMetaSignature, verifyTwilioSignature } from "../providers/webhook-signatures";
-import { createWhatsAppProvider } from "../providers/whatsapp/provider";
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (ch) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[ch]!);
 const twiml = (c: Context, message?: string) =>
@@ -40,59 +39,13 @@ async function verifiedTwilioForm(c: Context<AppEnv>, fragment?: string): Promis
   return params;
 }
 
-/** Meta statuses and inbound messages, as much of the payload as we read. */
-type MetaPayload = {
-  entry?: {
-    changes?: {
-      value?: {
-        metadata?: { phone_number_id?: string };
-        statuses?: {
-          id?: string;
-          status?: string;
-          biz_opaque_callback_data?: string;
-          errors?: { code?: number; title?: string; message?: string }[];
-        }[];
-        messages?: { id?: string; from?: string; timestamp?: string; type?: string; text?: { body?: string }; button?: { text?: string } }[];
-      };
-    }[];
-  }[];
-};
-
-/** Twilio's MessageStatus: accepted/queued/sending/sent prove the provider has the message; delivered/read and failed/undelivered end it. */
-function twilioStatus(status: string): CallbackStatus | null {
-  if (status === "delivered" || status === "read") return "delivered";
-  if (status === "failed" || status === "undelivered") return "failed";
-  if (status === "accepted" || status === "queued" || status === "sending" || status === "sent") return "accepted";
-  return null;
-}
-
-function metaStatus(status: string | undefined): CallbackStatus | null {
-  if (status === "delivered" || status === "read") return "delivered";
-  if (status === "failed") return "failed";
-  if (status === "sent") return "accepted";
-  return null;
-}
-
 /** Provider callbacks: /api/webhooks/* — each verifies the provider's signature before reading anything. */
 export const webhookRoutes = new Hono<AppEnv>()
   // Status callbacks: a sent row becomes delivered, or failed with Twilio's ErrorCode (30003 unreachable, 30007 filtered …);
   // the `m` of the URL (ours, covered by the signature) names the ledger row, so a send whose answer was lost settles too.
   .post("/twilio/status", async (c) => {
     const params = await verifiedTwilioForm(c, TWILIO_CALLBACK_OVERRIDES);
-    const sid = params.get("MessageSid") ?? params.get("SmsSid");
-    const raw = params.get("MessageStatus") ?? params.get("SmsStatus");
-    if (!sid || !raw) throw new ApiError("bad_request", "MessageSid and MessageStatus are required");
-    const status = twilioStatus(raw);
-    if (status) {
-      const tag = new URL(c.req.url).searchParams.get("m");
-      await applyStatusCallback(c.env, {
-        messageId: tag && /^\d{1,15}$/.test(tag) ? Number(tag) : null,
-        providerId: sid,
-        status,
-        errorCode: status === "failed" ? params.get("ErrorCode") || raw : null,
-        errorMessage: status === "failed" ? params.get("ErrorMessage") || `Twilio reported the message ${raw}` : null,
-      });
-    }
+    await twilioStatusCallback(c.env, params, new URL(c.req.url).searchParams.get("m"));
     return c.body(null, 204);
   })
   // Inbound SMS: a request to stop (keywords or plain words, English or Spanish) opts out of every
@@ -124,35 +77,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     } catch {
       throw new ApiError("bad_request", "Malformed request body");
     }
-    const all = (payload.entry ?? []).flatMap((e) => e.changes ?? []).flatMap((ch) => (ch.value ? [ch.value] : []));
-    // One app can serve several business numbers: only events about ours are ours to act on.
-    const values = all.filter((v) => v.metadata?.phone_number_id === c.env.WHATSAPP_PHONE_NUMBER_ID);
-    if (values.length < all.length) c.var.log.warn("webhook.whatsapp_other_number", { ignored: all.length - values.length });
-    for (const event of values.flatMap((v) => v.statuses ?? [])) {
-      const status = metaStatus(event.status);
-      if (!event.id || !status) continue;
-      const error = event.errors?.[0];
-      await applyStatusCallback(c.env, {
-        messageId: messageIdOfReference(event.biz_opaque_callback_data),
-        providerId: event.id,
-        status,
-        errorCode: status === "failed" ? (error?.code !== undefined ? String(error.code) : "failed") : null,
-        errorMessage: status === "failed" ? (error?.message ?? error?.title ?? "WhatsApp reported the message failed") : null,
-      });
-    }
-    for (const message of values.flatMap((v) => v.messages ?? [])) {
-      const from = normalizeUsPhone(message.from ?? "");
-      const body = message.text?.body ?? message.button?.text;
-      if (!from || !body) continue;
-      // Meta says when the person sent it: a START older than an opt-out already recorded does not undo it.
-      const sentAt = Number(message.timestamp) * 1000;
-      const at = Number.isFinite(sentAt) && sentAt > 0 ? Math.min(sentAt, Date.now()) : Date.now();
-      const reply = await handleInbound(c.var.db, c.env, from, body, message.id ?? null, "whatsapp", at);
-      if (!reply) continue;
-      // WhatsApp has no TwiML: the reply is a free-text message inside the 24-hour window the user just opened.
-      const sent = await createWhatsAppProvider(c.env).sendText(from, reply);
-      if (!sent.ok) c.var.log.warn("webhook.whatsapp_reply_failed", { errorCode: sent.errorCode });
-    }
+    await whatsAppEvents(c.var.db, c.env, c.var.log, payload);
     // Meta retries anything but a 200 for days; once verified and read, the event is ours.
     return c.json({ received: true });
   })

@@ -105,7 +105,7 @@ describe("POST /api/auth/sign-in (password)", () => {
     }
     expect(statuses.filter((s) => s === 401)).toHaveLength(50);
     expect(statuses[50]).toBe(429);
-    // The refused attempt is not counted (auth-security.test.ts: refusals write nothing).
+    // The refused attempt is not counted (auth-sms-fraud.test.ts: refusals write nothing).
     const row = await db
       .select()
       .from(rateLimits)

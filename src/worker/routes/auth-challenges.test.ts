@@ -275,7 +275,7 @@ describe("CUSTOM_CHALLENGE (sign in by SMS code)", () => {
     expect(res.status).toBe(200);
     const step = await json<Step>(res);
     expect(step).toEqual({ challenge: "CUSTOM_CHALLENGE", session: expect.stringMatching(/^[\w-]{43}$/) });
-    // Its session behaves as a real one: a wrong code says how many tries are left (auth-security.test.ts compares them all).
+    // Its session behaves as a real one: a wrong code says how many tries are left (auth-sms-fraud.test.ts compares them all).
     const wrong = await respond({ challenge: "CUSTOM_CHALLENGE", session: step.session, code: "123456" });
     expect(wrong.status).toBe(400);
     expect((await json(wrong)).error).toMatchObject({ details: { reason: "mismatch", attemptsLeft: 4 } });

@@ -250,7 +250,7 @@ describe("POST /api/auth/confirm", () => {
     const phone = uniquePhone();
     await registerAndGetCode(phone);
     const address = uniqueAddress();
-    // Wrong codes also earn the client growing waits (auth-security.test.ts); the window counts every answer.
+    // Wrong codes also earn the client growing waits (auth-lockouts.test.ts); the window counts every answer.
     await db.insert(rateLimits).values({ key: `codeCheckPerAccountClient:flex:${phone}:${address}`, count: 10, resetAt: Date.now() + 15 * 60_000 });
     const blocked = await call("/api/auth/confirm", { body: { phoneNumber: phone, app: "flex", code: "999999" }, address });
     expect(blocked.status).toBe(429);

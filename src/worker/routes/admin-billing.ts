@@ -36,7 +36,7 @@ export const adminBillingRoutes = new Hono<AppEnv>()
   .use(requireUser, requireAdmin, requireRoleProperty("billingDetails"))
 
   .get("/payments", validate("query", paymentQuery), async (c) => c.json(await paymentPage(c.var.db, c.req.valid("query"))))
-  // The filtered payments as CSV, streamed (src/worker/csv.ts defuses formula cells); audited like the users export.
+  // The filtered payments as CSV, streamed (cross-cutting/csv.ts defuses formula cells); audited like the users export.
   .get("/payments/export.csv", validate("query", paymentQuery.omit({ page: true, pageSize: true, userId: true })), async (c) => {
     return c.body(await exportPayments(c.var.db, c.var.user, c.req.valid("query")), 200, csvHeaders("payments.csv"));
   })

@@ -3,29 +3,10 @@ import { beforeEach, vi } from "vitest";
 import type { DriverFilters } from "../../shared/driver-filters";
 import type { InsightsReport, MarketSlice, WhatIfResult } from "../../shared/insights";
 import { setLanguage } from "../i18n";
+import { drawn } from "./fake-uplot";
 import { aDriver, renderRoutes, signedIn, stubApi } from "./render";
 
-// happy-dom has no canvas: a stand-in records what each chart was asked to draw.
-export const drawn: { labels: string[]; data: (number | null)[][] }[] = [];
-vi.mock("uplot", () => {
-  class FakePlot {
-    static paths = { bars: () => () => null };
-    static tzDate = (d: Date) => d;
-    root = document.createElement("div");
-    // As uPlot: built, then drawn by the init it hands to a function given in place of a target.
-    constructor(opts: { series: { label?: string }[] }, data: (number | null)[][], target: HTMLElement | ((plot: unknown, init: () => void) => void)) {
-      const init = () => drawn.push({ labels: opts.series.slice(1).map((s) => s.label ?? ""), data });
-      if (typeof target === "function") target(this, init);
-      else {
-        target.append(this.root);
-        init();
-      }
-    }
-    setSize() {}
-    destroy() {}
-  }
-  return { default: FakePlot };
-});
+vi.mock("uplot", () => import("./fake-uplot"));
 
 const { default: InsightsPage } = await import("../features/driver/InsightsPage");
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import type { InsightsReport } from "../../../shared/insights";
 import i18n, { setLanguage } from "../../i18n";
 import { apiServer } from "../../test/api-server";
-import { drawn, renderPage, report, resetEachTest, result, slice, stub, weeks, whatIfCalls } from "../../test/insights-page";
+import { drawn } from "../../test/fake-uplot";
+import { renderPage, report, resetEachTest, result, slice, stub, weeks, whatIfCalls } from "../../test/insights-page";
 import { aDriver, renderRoutes, signedIn, stubApi } from "../../test/render";
 
 resetEachTest();

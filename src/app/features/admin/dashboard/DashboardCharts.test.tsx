@@ -4,28 +4,9 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { DashboardSeries } from "../../../../shared/admin-dashboard";
 import { setLanguage } from "../../../i18n";
 import "../../../i18n/admin-dashboard";
+import { drawn } from "../../../test/fake-uplot";
 
-// happy-dom has no canvas: a stand-in records what each chart was asked to draw.
-const drawn: { labels: string[]; data: number[][] }[] = [];
-vi.mock("uplot", () => {
-  class FakePlot {
-    static paths = { bars: () => () => null };
-    static tzDate = (d: Date) => d;
-    root = document.createElement("div");
-    // As uPlot: built, then drawn by the init it hands to a function given in place of a target.
-    constructor(opts: { series: { label?: string }[] }, data: number[][], target: HTMLElement | ((plot: unknown, init: () => void) => void)) {
-      const init = () => drawn.push({ labels: opts.series.slice(1).map((s) => s.label ?? ""), data });
-      if (typeof target === "function") target(this, init);
-      else {
-        target.append(this.root);
-        init();
-      }
-    }
-    setSize() {}
-    destroy() {}
-  }
-  return { default: FakePlot };
-});
+vi.mock("uplot", () => import("../../../test/fake-uplot"));
 
 const { default: DashboardCharts } = await import("./DashboardCharts");
 

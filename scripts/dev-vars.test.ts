@@ -1,0 +1,40 @@
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const MODULE = join(import.meta.dirname, "dev-vars.ts");
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Runs ensureDevVars in a process of its own in `dir`, and answers what that process then reads. */
+function ensureInProcess(dir: string): Promise<string> {
+  const script = `const m = await import(${JSON.stringify(MODULE)}); m.ensureDevVars(); const v = m.readDevVars(); console.log(JSON.stringify([v.PASSWORD_PEPPER, v.JWT_PRIVATE_JWK, v.MFA_ENCRYPTION_KEY]));`;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { cwd: dir });
+    let out = "";
+    child.stdout.on("data", (chunk) => (out += chunk));
+    child.stderr.on("data", (chunk) => (out += chunk));
+    child.on("exit", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(out))));
+  });
+}
+
+describe("ensureDevVars", () => {
+  it("makes one .dev.vars when several jobs ask at once on a fresh clone: every job reads the same, whole", async () => {
+    for (let round = 0; round < 5; round++) {
+      const dir = mkdtempSync(join(tmpdir(), "dev-vars-"));
+      dirs.push(dir);
+      copyFileSync(join(import.meta.dirname, "..", ".dev.vars.example"), join(dir, ".dev.vars.example"));
+      const seen = await Promise.all([1, 2, 3, 4, 5, 6].map(() => ensureInProcess(dir)));
+      const [pepper, jwk, key] = JSON.parse(seen[0]!) as string[];
+      expect(pepper!.length).toBeGreaterThan(20);
+      expect(jwk).toContain('"kty":"EC"');
+      expect(key!.length).toBeGreaterThan(20);
+      expect(new Set(seen).size).toBe(1);
+      expect(readdirSync(dir).sort()).toEqual([".dev.vars", ".dev.vars.example"]);
+    }
+  });
+});

@@ -56,7 +56,8 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("waits out the last moment of a callback wait in place instead of going round the queue again", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    // 1.5 s: the second send must be answered within it, and 500 ms went unanswered under CI's load.
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
     const jobs = dispatchJobs(s);

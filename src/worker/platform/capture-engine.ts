@@ -49,6 +49,7 @@ export class CaptureEngine extends EngineLoop {
   /** Filters, zones, tokens or the user row changed: read them again before the next decision, and judge the disliked offers again. */
   async reload(userId: number): Promise<void> {
     this.bind(userId);
+    this.reloads++;
     this.ledger.rejudgeDisliked();
     this.profile = null;
     this.forgetConnection();

@@ -63,7 +63,11 @@ export abstract class EngineLoop extends EngineState {
       await this.ctx.storage.setAlarm(this.backoff.until);
       return;
     }
+    const reloads = this.reloads;
     await this.poll(profile, now);
+    // A reload (the driver's new filters) came while this poll waited on the platform: what it
+    // disliked was judged by the old filters, so it is judged again by the next poll.
+    if (this.reloads !== reloads) this.ledger.rejudgeDisliked();
     if (!this.running) return;
     const { plannedAt, lastPollAt, backoff } = this;
     const at = { now: Date.now(), random: Math.random(), plannedAt, lastPollAt, backoff, expirationAt: profile.user.expirationAt };

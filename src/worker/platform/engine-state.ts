@@ -44,6 +44,8 @@ export abstract class EngineState {
   protected backoff: Backoff;
   protected lastPollAt: number | null;
   protected plannedAt: number | null = null;
+  /** Reloads so far (new filters, a new zone): a poll that overlapped one judged with what it replaced. */
+  protected reloads = 0;
   protected profile: DriverProfile | null = null;
   private profileAt = 0;
   protected readonly tokens: PlatformTokenHolder;

@@ -12,9 +12,11 @@ import { applyStatusCallback } from "./receipts";
 import { recoverStalledWork } from "./recover-stalled-work";
 import { callbackWaitMs, resendWaitMs } from "./waits";
 
+// Every send here gets 1.5 s before it counts as unanswered: the sends meant to be answered
+// went unanswered within 500 ms under a clean-clone run's load.
 describe("ambiguous sends: accepted, but the answer never came", () => {
   it("waits for the status callback, which names the row, and never sends again", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "accept-timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
     const jobs = dispatchJobs(s);
@@ -43,7 +45,7 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("sends again once the wait is over without a callback (the provider never had it)", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
     const jobs = dispatchJobs(s);
@@ -56,7 +58,6 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("waits out the last moment of a callback wait in place instead of going round the queue again", async () => {
-    // 1.5 s: the second send must be answered within it, and 500 ms went unanswered under CI's load.
     const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
@@ -108,7 +109,7 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("holds the row again when the lookup itself fails, sending nothing, and sends once the provider says it has none", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "timeout" }], lookupScript: [{ kind: "5xx", status: 503 }] });
     const id = await expanded(s, [uniquePhone()]);
     const jobs = dispatchJobs(s);
@@ -128,7 +129,7 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("ends a row whose lookups keep failing as a visible dead letter", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "timeout" }], lookupScript: [{ kind: "timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
     const jobs = dispatchJobs(s);
@@ -168,7 +169,7 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("keeps a held row held when the sweep re-queues it, so it is looked up rather than sent blindly", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     await s.configure({ script: [{ kind: "accept-timeout" }] });
     const id = await expanded(s, [uniquePhone()]);
     await deliver(s, dispatchJobs(s), { attempts: 1 });
@@ -187,7 +188,7 @@ describe("ambiguous sends: accepted, but the answer never came", () => {
   });
 
   it("tags WhatsApp sends with the row (biz_opaque_callback_data), and a callback naming it settles it", async () => {
-    const s = setup({ PROVIDER_TIMEOUT_MS: "500" });
+    const s = setup({ PROVIDER_TIMEOUT_MS: "1500" });
     const name = uniqueTag("tpl");
     await env.DB.prepare(
       "INSERT INTO whatsapp_templates (id, name, language, status, category, components) VALUES (?, ?, 'en_US', 'APPROVED', 'UTILITY', '[]')",

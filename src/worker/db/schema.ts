@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { APPS, LANGUAGES, MFA_METHODS } from "../../shared/auth";
+import { NOTIFICATION_CHANNELS, NOTIFICATION_EVENTS } from "../../shared/notifications";
 import type { TemplateRef } from "../../shared/templates";
 
 // Conventions: timestamps are epoch milliseconds (UTC), money is integer cents,
@@ -881,3 +882,76 @@ export const consentConfirmations = sqliteTable("consent_confirmations", {
   sentAt: integer("sent_at").notNull(),
   confirmedAt: integer("confirmed_at"),
 });
+
+/**
+ * The devices a driver gets pushes on (Web Push, docs/notifications.md): one row per browser
+ * subscription, at most MAX_PUSH_SUBSCRIPTIONS per driver. Removed when the push service answers
+ * 404 or 410, when the device signs out, and with the account.
+ */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull(),
+    /** The browser's P-256 public key and auth secret, base64url, as PushSubscription.toJSON() gives them. */
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("push_subscriptions_endpoint").on(t.endpoint), index("push_subscriptions_user").on(t.userId, t.createdAt)],
+);
+
+/** A driver's own choice of channel per event (src/shared/notifications.ts); no row: the default. */
+export const notificationChannels = sqliteTable(
+  "notification_channels",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    event: text("event", { enum: NOTIFICATION_EVENTS }).notNull(),
+    channel: text("channel", { enum: NOTIFICATION_CHANNELS }).notNull(),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.event] })],
+);
+
+/**
+ * Every notification accepted for a driver, one row per channel (push to one device, or an SMS),
+ * from queued to its end: sent, failed (with why), or skipped (opted out, no device left). `key`
+ * makes an event once per channel and device (a block won is notified once however often its
+ * decision is replayed); the queue's `notify` job moves the row (docs/notifications.md).
+ */
+export const driverNotifications = sqliteTable(
+  "driver_notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    event: text("event", { enum: NOTIFICATION_EVENTS }).notNull(),
+    channel: text("channel", { enum: ["push", "sms"] }).notNull(),
+    /** The device, for a push; null for an SMS. A removed device leaves its rows (they end as skipped or failed). */
+    subscriptionId: integer("subscription_id"),
+    key: text("key").notNull(),
+    /** A push: the PushPayload as JSON; an SMS: its text. */
+    body: text("body").notNull(),
+    status: text("status", { enum: ["queued", "sending", "sent", "failed", "skipped"] })
+      .notNull()
+      .default("queued"),
+    attempts: integer("attempts").notNull().default(0),
+    /** A claimed send's lease: another delivery of the job may take it over only after this. */
+    leaseUntil: integer("lease_until"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [
+    uniqueIndex("driver_notifications_key").on(t.key),
+    index("driver_notifications_user").on(t.userId, t.createdAt),
+    // The sweep of stalled sends and retention.
+    index("driver_notifications_status").on(t.status, t.updatedAt),
+  ],
+);

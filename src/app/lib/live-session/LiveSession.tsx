@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, publicApi, setTokenSource, unwrap } from "../api-client";
+import { endPushSubscription, existingPushEndpoint } from "../push-subscription";
 import { readStoredSession, writeStoredSession } from "../session-storage";
 import { decodeClaims, isExpired, refreshDelay, type Tokens } from "../session-tokens";
 import { type LiveSessionProps, type SessionValue, type TokenAnswer, USER_PATH, type User } from "../session-value";
@@ -136,12 +137,15 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   const signOut = useCallback(
     async ({ global = false }: { global?: boolean } = {}) => {
       const current = tokensRef.current;
+      // This device's push subscription ends with the session: the server drops its row (named by
+      // the endpoint) as it signs out, and the browser ends it, so the next person here gets none of ours.
+      const pushEndpoint = current ? await existingPushEndpoint() : null;
       if (current) {
         try {
           // A global sign-out must prove who asks, so it carries the ID token; a plain one only revokes its refresh token.
           await unwrap(
             (global ? api : publicApi).auth["sign-out"].$post(
-              { json: { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) } },
+              { json: { refreshToken: current.refreshToken, ...(global ? { global: true } : {}), ...(pushEndpoint ? { pushEndpoint } : {}) } },
               { init: { signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) } },
             ),
           );
@@ -150,6 +154,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
           console.error("Sign-out request failed", err);
         }
       }
+      if (pushEndpoint) await endPushSubscription();
       endLocally();
       onSignOutRef.current?.();
     },

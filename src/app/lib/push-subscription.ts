@@ -87,8 +87,11 @@ export function subscriptionJson(subscription: PushSubscription): PushSubscripti
   return { endpoint: endpoint ?? subscription.endpoint, keys: { p256dh: keys?.p256dh ?? "", auth: keys?.auth ?? "" } };
 }
 
-/** Where this device stands: no support, the permission refused, no usable subscription, or subscribed with the server's key. */
-export type PushDevice = { status: "unsupported" | "denied" | "off" } | { status: "on"; subscription: PushSubscription };
+/**
+ * Where this device stands: no Web Push, the permission refused, no service worker to be had (it
+ * failed, or none came within 5 s), no usable subscription, or subscribed with the server's key.
+ */
+export type PushDevice = { status: "unsupported" | "denied" | "unavailable" | "off" } | { status: "on"; subscription: PushSubscription };
 
 /**
  * This device's state, waiting for the service worker (never asks anything). A subscription made
@@ -100,7 +103,7 @@ export async function pushDevice(vapidPublicKey: string): Promise<PushDevice> {
   if (permission === "unsupported") return { status: "unsupported" };
   if (permission === "denied") return { status: "denied" };
   const registration = await serviceWorkerRegistration();
-  if (!registration?.pushManager) return { status: "unsupported" };
+  if (!registration?.pushManager) return { status: "unavailable" };
   const subscription = await registration.pushManager.getSubscription();
   if (!subscription || permission !== "granted" || !subscribedWithKey(subscription, vapidPublicKey)) return { status: "off" };
   return { status: "on", subscription };
@@ -123,7 +126,7 @@ export async function subscribeToPush(vapidPublicKey: string): Promise<PushSubsc
   if (permission === "denied") throw new PushSetupError("denied");
   if (permission !== "granted") throw new PushSetupError("dismissed");
   const registration = await serviceWorkerRegistration();
-  if (!registration?.pushManager) throw new PushSetupError("unsupported");
+  if (!registration?.pushManager) throw new PushSetupError("failed");
   try {
     const existing = await registration.pushManager.getSubscription();
     if (existing && subscribedWithKey(existing, vapidPublicKey)) return existing;

@@ -50,10 +50,13 @@ export function installPushBrowser({
   permission = "default",
   answer = "granted",
   subscribed = false,
+  serviceWorker = true,
 }: {
   permission?: NotificationPermission;
   answer?: NotificationPermission;
   subscribed?: boolean;
+  /** false: the service worker's registration is not to be had (it failed to register). */
+  serviceWorker?: boolean;
 } = {}): PushBrowser {
   let current: FakeSubscription | null = null;
   const end = () => {
@@ -74,7 +77,9 @@ export function installPushBrowser({
   vi.stubGlobal("PushManager", class {});
   Object.defineProperty(navigator, "serviceWorker", {
     configurable: true,
-    value: { ready: Promise.resolve(registration), getRegistration: async () => registration },
+    value: serviceWorker
+      ? { ready: Promise.resolve(registration), getRegistration: async () => registration }
+      : { ready: Promise.resolve({ pushManager: undefined }), getRegistration: async () => undefined },
   });
   return { current: () => current, subscribe, requestPermission };
 }

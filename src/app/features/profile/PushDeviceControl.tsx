@@ -4,10 +4,10 @@ import { FormMessage } from "../../components/ui/FormField";
 import { StatusView } from "../../components/ui/StatusView";
 import { toast } from "../../components/ui/Toast";
 import { apiErrorKey } from "../../lib/forms";
-import { PushSetupError, pushDevice, subscribeToPush, subscriptionJson } from "../../lib/push-subscription";
+import { type PushDevice, PushSetupError, pushDevice, subscribeToPush, subscriptionJson } from "../../lib/push-subscription";
 import { type NotificationSettings, profileApi } from "./api";
 
-type DeviceState = { status: "checking" | "unsupported" | "denied" | "off" } | { status: "on"; subscription: PushSubscription };
+type DeviceState = { status: "checking" } | PushDevice;
 
 const KEYS = "auth:profile.notifications.device";
 
@@ -98,7 +98,7 @@ export function PushDeviceControl({ settings, onDevices }: { settings: Notificat
       <h3>{t("profile.notifications.device.title")}</h3>
       {device.status === "checking" ? (
         <StatusView kind="loading" compact title={t("profile.notifications.device.checking")} />
-      ) : device.status === "unsupported" || device.status === "denied" ? (
+      ) : device.status === "unsupported" || device.status === "denied" || device.status === "unavailable" ? (
         <FormMessage kind="info">{t(`profile.notifications.device.${device.status}`)}</FormMessage>
       ) : device.status === "on" ? (
         <>

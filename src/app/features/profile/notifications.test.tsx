@@ -191,6 +191,14 @@ describe("notifications on this device", () => {
     expect(await screen.findByText(/En un iPhone o iPad, primero agrega Blockpilot a tu pantalla de inicio/)).toBeInTheDocument();
   });
 
+  it("says to reload when the service worker is not to be had, rather than blaming the browser", async () => {
+    installPushBrowser({ serviceWorker: false });
+    stubApi({ "/api/driver/notifications": { body: settings() } });
+    renderProfile();
+    expect(await screen.findByText("Notifications can't be set up in this window right now. Reload the page and try again.")).toBeInTheDocument();
+    expect(screen.queryByText(/This browser can't get notifications/)).not.toBeInTheDocument();
+  });
+
   it("ends the browser's subscription when the server refuses it, and says so", async () => {
     const user = userEvent.setup();
     const browser = installPushBrowser();

@@ -2,7 +2,7 @@ import type { ClientResponse, InferRequestType } from "hono/client";
 import type { NotificationChannel, NotificationEvent, PushSubscriptionJson } from "../../../shared/notifications";
 import { api, unwrap } from "../../lib/api-client";
 
-/** GET and PUT /api/driver/notifications answer this (docs/api.md, the notifications API). */
+/** GET and PUT /api/driver/notifications answer this (the Worker's notifications routes, src/shared/notifications.ts). */
 export type NotificationSettings = {
   /** base64url, the uncompressed P-256 point PushManager.subscribe takes as applicationServerKey. */
   vapidPublicKey: string;

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import useSWR, { useSWRConfig } from "swr";
 import { api, publicApi, setTokenSource, unwrap } from "../api-client";
-import { endPushSubscription, existingPushEndpoint } from "../push-subscription";
 import { readStoredSession, writeStoredSession } from "../session-storage";
 import { decodeClaims, isExpired, refreshDelay, type Tokens } from "../session-tokens";
 import { type LiveSessionProps, type SessionValue, type TokenAnswer, USER_PATH, type User } from "../session-value";
@@ -139,7 +138,10 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
       const current = tokensRef.current;
       // This device's push subscription ends with the session: the server drops its row (named by
       // the endpoint) as it signs out, and the browser ends it, so the next person here gets none of ours.
-      const pushEndpoint = current ? await existingPushEndpoint() : null;
+      // Its module is fetched here, not with this one: the live session loads with the landing,
+      // whose JavaScript has a budget (docs/architecture.md, budgets).
+      const push = current ? await import("../push-subscription").catch(() => null) : null;
+      const pushEndpoint = (await push?.existingPushEndpoint()) ?? null;
       if (current) {
         try {
           // A global sign-out must prove who asks, so it carries the ID token; a plain one only revokes its refresh token.
@@ -154,7 +156,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
           console.error("Sign-out request failed", err);
         }
       }
-      if (pushEndpoint) await endPushSubscription();
+      if (pushEndpoint) await push?.endPushSubscription();
       endLocally();
       onSignOutRef.current?.();
     },

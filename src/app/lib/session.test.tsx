@@ -3,6 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { SWRConfig } from "swr";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import i18n, { LANGUAGE_STORAGE_KEY, setLanguage } from "../i18n";
+import { ENDPOINT, installPushBrowser, uninstallPushBrowser } from "../test/push-browser";
 import { api, unwrap } from "./api-client";
 import { cacheConfig } from "./live-session/cache-config";
 import { SessionProvider, type User, useSession } from "./session";
@@ -98,6 +99,7 @@ function store(idTokenValue: string, refreshToken = "refresh-1") {
 beforeEach(() => localStorage.clear());
 afterEach(() => {
   vi.useRealTimers();
+  uninstallPushBrowser();
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   localStorage.clear();
@@ -272,6 +274,20 @@ describe("sign-out and the expiry flag", () => {
     expect(calls.find((c) => c.path === "/api/auth/sign-out")!.body).toEqual({ refreshToken: "refresh-1" });
     expect(localStorage.getItem(SESSION_STORAGE_KEY)).toBeNull();
     expect(onSignOut).toHaveBeenCalledTimes(1);
+  });
+
+  it("sends this device's push endpoint with the sign-out and ends the browser's subscription", async () => {
+    const ui = userEvent.setup();
+    const browser = installPushBrowser({ permission: "granted", subscribed: true });
+    const subscription = browser.current()!;
+    store(idToken(60 * MINUTE), "refresh-1");
+    const calls = stubApi({ "/api/flex/v1/user": () => ({ body: { Item: user } }), "/api/auth/sign-out": () => ({ body: { signedOut: true } }) });
+    renderSession();
+    await waitFor(() => expect(state().user).toBe("Dana Driver"));
+    await ui.click(screen.getByRole("button", { name: "sign out" }));
+    await waitFor(() => expect(state().signedIn).toBe(false));
+    expect(calls.find((c) => c.path === "/api/auth/sign-out")!.body).toEqual({ refreshToken: "refresh-1", pushEndpoint: ENDPOINT });
+    expect(subscription.unsubscribe).toHaveBeenCalledTimes(1);
   });
 
   it("signs in, out and straight back in, and loads the user each time", async () => {

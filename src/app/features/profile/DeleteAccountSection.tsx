@@ -7,6 +7,7 @@ import { FormMessage, PasswordField, TextField } from "../../components/ui/FormF
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
 import { apiErrorKey, required, useSchemaForm } from "../../lib/forms";
+import { endPushSubscription } from "../../lib/push-subscription";
 import { useSession } from "../../lib/session";
 import { profileApi } from "./api";
 
@@ -15,7 +16,7 @@ const reasonOf = (err: unknown) => (err instanceof ApiClientError ? (err.details
 /**
  * "Delete my account": what goes and what the law makes us keep, then the password (or a texted
  * code for an account without one) and the typed word. The engine stops, the platform is
- * disconnected, every session ends, and the browser is signed out.
+ * disconnected, every session ends, and the browser is signed out (its push subscription ended).
  */
 export function DeleteAccountSection() {
   const { t, i18n } = useTranslation("auth");
@@ -52,6 +53,8 @@ export function DeleteAccountSection() {
     try {
       await profileApi.deleteAccount(reauth.method === "password" ? { password: secret, confirmation } : { code: secret, confirmation });
       toast.success(t("profile.delete.done"));
+      // The server erased this device's push subscription with the account; the browser ends its own.
+      await endPushSubscription();
       await signOut();
       void navigate("/", { replace: true });
     } catch (err) {

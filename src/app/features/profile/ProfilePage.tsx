@@ -8,6 +8,7 @@ import { useSession } from "../../lib/session";
 import { ConnectionSection } from "./ConnectionSection";
 import { DataSection } from "./DataSection";
 import { DeleteAccountSection } from "./DeleteAccountSection";
+import { NotificationsSection } from "./NotificationsSection";
 import "./profile.css";
 import "../../i18n/auth";
 
@@ -61,6 +62,7 @@ export default function ProfilePage() {
         </Link>
       </div>
       {!user.isAdmin && <ConnectionSection />}
+      {!user.isAdmin && <NotificationsSection />}
       <div className="profile-section">
         <h2>{t("profile.sessions")}</h2>
         <p className="muted">{t("profile.sessionsLead")}</p>

@@ -136,12 +136,18 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
   const signOut = useCallback(
     async ({ global = false }: { global?: boolean } = {}) => {
       const current = tokensRef.current;
+      // This device's push subscription ends with the session: the server drops its row (named by
+      // the endpoint) as it signs out, and the browser ends it, so the next person here gets none of ours.
+      // Its module is fetched here, not with this one: the live session loads with the landing,
+      // whose JavaScript has a budget (docs/architecture.md, budgets).
+      const push = current ? await import("../push-subscription").catch(() => null) : null;
+      const pushEndpoint = (await push?.existingPushEndpoint()) ?? null;
       if (current) {
         try {
           // A global sign-out must prove who asks, so it carries the ID token; a plain one only revokes its refresh token.
           await unwrap(
             (global ? api : publicApi).auth["sign-out"].$post(
-              { json: { refreshToken: current.refreshToken, ...(global ? { global: true } : {}) } },
+              { json: { refreshToken: current.refreshToken, ...(global ? { global: true } : {}), ...(pushEndpoint ? { pushEndpoint } : {}) } },
               { init: { signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) } },
             ),
           );
@@ -150,6 +156,7 @@ export function LiveSession({ onChange, onSignOut }: LiveSessionProps) {
           console.error("Sign-out request failed", err);
         }
       }
+      if (pushEndpoint) await push?.endPushSubscription();
       endLocally();
       onSignOutRef.current?.();
     },

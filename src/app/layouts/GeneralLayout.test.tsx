@@ -2,6 +2,7 @@ import { act, cleanup, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { loadParts } from "../boot/lazy-part";
 import { setLanguage } from "../i18n";
 import { type SessionValue, StaticSessionProvider, signedOutSession } from "../lib/session";
 import { aDriver, signedIn } from "../test/render";
@@ -43,7 +44,9 @@ async function renderFrame(path: string, session: SessionValue) {
 /** Lets the idle callback (run at once here) and the registration's promise settle. */
 const settle = () => act(async () => await new Promise((resolve) => setTimeout(resolve, 0)));
 
-beforeAll(() => {
+beforeAll(async () => {
+  // The frame's notices are a lazy part: loaded first, as the browser does before hydrating a page that holds them.
+  await loadParts(["app-notices"]);
   Object.defineProperty(navigator, "serviceWorker", { value: container, configurable: true });
 });
 afterAll(() => {

@@ -1,14 +1,15 @@
 import { Outlet } from "react-router";
-import { useServiceWorkerOnDriverPages } from "../boot/service-worker-hook";
-import { OfflineNotice } from "../components/ui/OfflineNotice";
-import { UpdatePrompt } from "../components/ui/UpdatePrompt";
+import { HydrationBoundary } from "../boot/hydration";
+import { lazyPart } from "../boot/lazy-part";
+
+const AppNotices = lazyPart("app-notices", () => import("./AppNotices"));
 
 export function GeneralLayout() {
-  const { updateReady, applyUpdate } = useServiceWorkerOnDriverPages();
   return (
     <main id="main" tabIndex={-1} className="page">
-      <OfflineNotice />
-      {updateReady && <UpdatePrompt onReload={applyUpdate} />}
+      <HydrationBoundary fallback={null}>
+        <AppNotices />
+      </HydrationBoundary>
       <Outlet />
     </main>
   );

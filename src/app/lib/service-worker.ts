@@ -7,6 +7,8 @@
 import { SKIP_WAITING } from "../service-worker/messages";
 
 export const SERVICE_WORKER_URL = "/sw.js";
+/** `npm run dev` serves no /sw.js (the build writes it): there, nothing registers and the registration is null. */
+const SERVED = import.meta.env.MODE !== "development";
 /** A dashboard stays open for hours: it asks for a new version this often (the browser also does on each navigation). */
 const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
@@ -33,10 +35,10 @@ function watchUpdates(reg: ServiceWorkerRegistration) {
   });
 }
 
-/** Registers the service worker (once; later calls do nothing). Without service workers in the browser, nothing happens. */
+/** Registers the service worker (once; later calls do nothing). Without service workers in the browser (or under `npm run dev`), nothing happens. */
 export function registerServiceWorker(): void {
   if (registration) return;
-  if (typeof navigator === "undefined" || !("serviceWorker" in navigator)) {
+  if (!SERVED || typeof navigator === "undefined" || !("serviceWorker" in navigator)) {
     registration = Promise.resolve(null);
     return;
   }

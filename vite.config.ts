@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig, type Plugin, type PluginOption } from "vite";
+import { VitePWA } from "vite-plugin-pwa";
 import { assetHeaders, inlineScriptSources } from "./scripts/asset-headers.ts";
 import { iconSprite } from "./scripts/icon-sprite.ts";
 import { type InlineScriptPlugin, inlineScript, withInlineScript } from "./scripts/inline-script.ts";
 import { lazyUplot } from "./scripts/lazy-uplot-intl.ts";
+import { precacheTransform } from "./scripts/precache-list.ts";
 import { prerenderPages } from "./scripts/prerender.ts";
 
 /**
@@ -31,6 +33,60 @@ function assetHeadersFile(inline: InlineScriptPlugin): Plugin {
   };
 }
 
+const CLIENT_OUT_DIR = "dist/client";
+
+/**
+ * The installable app (docs/installable-app.md): the web app manifest, and the service worker built
+ * from src/app/service-worker/sw.ts to /sw.js with the precache list of scripts/precache-list.ts
+ * injected. It runs for the client build only (the Worker's has no service worker), after the
+ * pre-rendered pages are written, so their HTML is what gets revisioned. The SPA registers the
+ * worker itself, on the driver's pages only (src/app/lib/service-worker.ts): nothing is injected.
+ */
+function installableApp(): PluginOption {
+  const plugins = VitePWA({
+    strategies: "injectManifest",
+    srcDir: "src/app/service-worker",
+    filename: "sw.ts",
+    outDir: CLIENT_OUT_DIR,
+    injectRegister: false,
+    registerType: "prompt",
+    includeManifestIcons: false,
+    manifest: {
+      id: "/flex/dashboard",
+      name: "Blockpilot",
+      short_name: "Blockpilot",
+      description: "Amazon Flex and Walmart Spark blocks that match your stations, pay and schedule.",
+      lang: "en",
+      start_url: "/flex/dashboard",
+      scope: "/",
+      display: "standalone",
+      // --color-brand-700 (index.html's theme-color) and --color-bg (docs/design-system.md, tokens).
+      theme_color: "#0f766e",
+      background_color: "#f8fafc",
+      icons: [
+        { src: "/icons/icon-192.png", sizes: "192x192", type: "image/png", purpose: "any" },
+        { src: "/icons/icon-512.png", sizes: "512x512", type: "image/png", purpose: "any" },
+        { src: "/icons/icon-maskable-512.png", sizes: "512x512", type: "image/png", purpose: "maskable" },
+      ],
+    },
+    integration: {
+      // The worker is one file; rolldown says so with codeSplitting, not the plugin's older inlineDynamicImports.
+      configureCustomSWViteBuild(config) {
+        const output = config.build?.rollupOptions?.output;
+        if (!output || Array.isArray(output)) return;
+        delete output.inlineDynamicImports;
+        Object.assign(output, { codeSplitting: false });
+      },
+    },
+    injectManifest: {
+      globPatterns: ["**/*.{js,css,html,svg,png,webmanifest}"],
+      globIgnores: [".vite/**", "sw.js"],
+      manifestTransforms: [precacheTransform(() => JSON.parse(readFileSync(`${CLIENT_OUT_DIR}/.vite/manifest.json`, "utf8")))],
+    },
+  });
+  return plugins.map((plugin) => ({ ...plugin, applyToEnvironment: (environment: { name: string }) => environment.name === "client" }));
+}
+
 // One build: the SPA into dist/client (served as static assets) and the Worker beside it.
 export default defineConfig({
   plugins: [
@@ -49,6 +105,7 @@ export default defineConfig({
     assetHeadersFile(firstLoadScript),
     // The public pages' HTML, written into the client build (docs/public-site.md, "Pre-rendered pages").
     prerenderPages(),
+    installableApp(),
   ],
   // Every supported browser has <link rel=modulepreload>; the polyfill would only weigh on the landing route.
   build: { sourcemap: false, manifest: true, chunkSizeWarningLimit: 400, modulePreload: { polyfill: false } },

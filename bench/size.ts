@@ -7,6 +7,12 @@
  * the Worker have budgets (docs/architecture.md, budgets); the run exits non-zero when one is
  * exceeded (also in the short run of `npm test`: sizes do not depend on the machine).
  *
+ * The service worker's own fetches (its script, its precache) are the visit's too: requests are
+ * taken from the whole browser context, where Chromium reports the worker's beside the page's, and
+ * a file either fetched counts once. Only the driver's pages register the worker
+ * (docs/installable-app.md): the run checks that no public page installs one (and fails if one
+ * does), and prints what the dashboard's worker fetched.
+ *
  *   --short        only the landing page (bench/short.ts)
  *   --skip-build   reuse the last private build copy (or the one --build-dir names)
  *   --build-dir D  a build copy made by someone else (bench/short.ts builds once for all benches)
@@ -18,7 +24,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
-import type { Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { launch } from "../e2e/browser.ts";
 import { DEMO, dashboardDriverPhone } from "../scripts/seed.ts";
 import { benchOptions, flag, freshState, prepareBuild, startWorker } from "./harness.ts";
@@ -41,13 +47,26 @@ const gz = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 type Fetched = { file: string; gzip: number };
+/** What the service worker fetched: every file, and the JavaScript among them. */
+type WorkerFetches = { all: Fetched[]; javascript: Fetched[] };
 
-/** Loads `url` and collects every JavaScript response until the network has been quiet for QUIET_MS. */
-async function javascriptOf(page: Page, url: string): Promise<{ files: Fetched[]; quiet: boolean }> {
+const isJavascript = (path: string) => path.endsWith(".js") || path.endsWith(".mjs");
+/** A file fetched twice (a preload, then the import; the page, then the worker's precache) is one download in a warm cache: counted once. */
+const once = (files: Fetched[]) => [...new Map(files.map((f) => [f.file, f])).values()];
+
+/**
+ * Loads `url` and collects every JavaScript response, the page's and its service worker's, until
+ * the network has been quiet for QUIET_MS.
+ */
+async function javascriptOf(
+  context: BrowserContext,
+  page: Page,
+  url: string,
+): Promise<{ files: Fetched[]; byPage: Fetched[]; quiet: boolean; worker: WorkerFetches }> {
   const open = new Set<unknown>();
   let lastActivity = Date.now();
-  const bodies: Promise<Fetched | null>[] = [];
-  page.on("request", (request) => {
+  const bodies: Promise<(Fetched & { byWorker: boolean }) | null>[] = [];
+  context.on("request", (request) => {
     open.add(request);
     lastActivity = Date.now();
   });
@@ -55,16 +74,17 @@ async function javascriptOf(page: Page, url: string): Promise<{ files: Fetched[]
     open.delete(request);
     lastActivity = Date.now();
   };
-  page.on("requestfailed", settle);
-  page.on("requestfinished", (request) => {
+  context.on("requestfailed", settle);
+  context.on("requestfinished", (request) => {
     settle(request);
     const path = new URL(request.url()).pathname;
-    if (!path.endsWith(".js") && !path.endsWith(".mjs")) return;
+    const byWorker = request.serviceWorker() !== null;
+    if (!byWorker && !isJavascript(path)) return;
     bodies.push(
       request
         .response()
         .then((response) => response?.body())
-        .then((body) => (body ? { file: path, gzip: gz(body) } : null))
+        .then((body) => (body ? { file: path, gzip: gz(body), byWorker } : null))
         .catch(() => null),
     );
   });
@@ -78,11 +98,20 @@ async function javascriptOf(page: Page, url: string): Promise<{ files: Fetched[]
     }
     await page.waitForTimeout(100);
   }
-  const files = (await Promise.all(bodies)).filter((f): f is Fetched => f !== null);
-  // A file fetched twice (a preload, then the import) is one download in a warm cache: counted once.
-  const unique = new Map(files.map((f) => [f.file, f]));
-  return { files: [...unique.values()], quiet };
+  const fetched = (await Promise.all(bodies)).filter((f) => f !== null);
+  const strip = ({ file, gzip }: Fetched) => ({ file, gzip });
+  const byWorker = once(fetched.filter((f) => f.byWorker).map(strip));
+  return {
+    files: once(fetched.filter((f) => isJavascript(f.file)).map(strip)),
+    byPage: once(fetched.filter((f) => !f.byWorker && isJavascript(f.file)).map(strip)),
+    quiet,
+    worker: { all: byWorker, javascript: byWorker.filter((f) => isJavascript(f.file)) },
+  };
 }
+
+/** The service workers installed for the page's origin once its network went quiet. */
+const installedWorkers = (page: Page) =>
+  page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).map((r) => (r.active ?? r.waiting ?? r.installing)?.scriptURL ?? r.scope));
 
 freshState(STATE);
 const port = options.port;
@@ -90,6 +119,8 @@ const worker = await startWorker({ dir: DIR, port, state: STATE });
 const browser = await launch();
 type Row = { what: string; bytes: number; files: number; budget?: number; note: string; list: Fetched[] };
 const rows: Row[] = [];
+/** Per page: the service workers installed, and what they fetched. */
+const workers: { path: string; driver: boolean; scripts: string[]; byPage: Fetched[]; fetched: WorkerFetches }[] = [];
 try {
   const pages = [...(options.short ? PAGES.slice(0, 1) : PAGES), ...(flag("dashboard") ? [DASHBOARD] : [])];
   for (const { path, budget, driver } of pages) {
@@ -107,12 +138,19 @@ try {
       await page.goto(`${worker.url}/api/status/health`);
       await page.evaluate((stored) => localStorage.setItem("bp.session", JSON.stringify(stored)), tokens);
     }
-    const { files, quiet } = await javascriptOf(page, `${worker.url}${path}`);
+    const { files, byPage, quiet, worker: fetchedByWorker } = await javascriptOf(context, page, `${worker.url}${path}`);
     const shownAt = new URL(page.url()).pathname;
+    workers.push({
+      path,
+      driver: Boolean(driver),
+      scripts: (await installedWorkers(page)).map((url) => new URL(url).pathname),
+      byPage,
+      fetched: fetchedByWorker,
+    });
     await context.close();
     if (shownAt !== path) throw new Error(`${path} was shown at ${shownAt}`);
     rows.push({
-      what: `${path} ${driver ? "signed in" : "signed out"}: JS fetched until idle (gzip)`,
+      what: `${path} ${driver ? "signed in" : "signed out"}: JS fetched until idle, the service worker's included (gzip)`,
       bytes: files.reduce((sum, f) => sum + f.gzip, 0),
       files: files.length,
       budget,
@@ -139,9 +177,23 @@ for (const r of rows) {
   const within = r.budget === undefined ? "–" : r.bytes <= r.budget ? "yes" : "NO";
   console.log(`| ${r.what}${r.note} | ${kb(r.bytes)} | ${r.files || "–"} | ${r.budget === undefined ? "–" : `≤ ${kb(r.budget)}`} | ${within} |`);
 }
+const total = (files: Fetched[]) => kb(files.reduce((sum, f) => sum + f.gzip, 0));
+console.log("\n| page | service worker installed | JS the page itself fetched (gzip) | the worker's fetches until idle (gzip) |\n|---|---|---|---|");
+for (const w of workers) {
+  const fetches = w.fetched.all.length
+    ? `${total(w.fetched.all)} in ${w.fetched.all.length} files (JavaScript ${total(w.fetched.javascript)} in ${w.fetched.javascript.length})`
+    : "none";
+  console.log(
+    `| ${w.path} ${w.driver ? "signed in" : "signed out"} | ${w.scripts.join(", ") || "none"} | ${total(w.byPage)} in ${w.byPage.length} files | ${fetches} |`,
+  );
+}
+// Only the driver's pages register the worker; a public page that installs one fails the run.
+const publicWithWorker = workers.filter((w) => !w.driver && (w.scripts.length > 0 || w.fetched.all.length > 0));
+for (const w of publicWithWorker)
+  console.error(`${w.path} installed a service worker (${w.scripts.join(", ") || "its fetches seen"}): only the driver's pages may`);
 if (flag("files"))
   for (const r of rows.filter((row) => row.list.length)) {
     console.log(`\n${r.what}:`);
     for (const f of [...r.list].sort((a, b) => b.gzip - a.gzip)) console.log(`  ${kb(f.gzip).padStart(9)}  ${f.file}`);
   }
-if (rows.some((r) => r.budget !== undefined && r.bytes > r.budget)) process.exit(1);
+if (rows.some((r) => r.budget !== undefined && r.bytes > r.budget) || publicWithWorker.length > 0) process.exit(1);

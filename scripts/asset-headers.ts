@@ -40,6 +40,9 @@ export function contentSecurityPolicy(chatWidgetUrl: string, scriptSources: stri
     `connect-src ${withChat("'self'")}`,
     `frame-src ${chat || "'none'"}`,
     `font-src 'self'`,
+    // The service worker (/sw.js) and the web app manifest are our own files (docs/installable-app.md).
+    `worker-src 'self'`,
+    `manifest-src 'self'`,
     `object-src 'none'`,
     `base-uri 'self'`,
     `frame-ancestors 'none'`,
@@ -47,7 +50,7 @@ export function contentSecurityPolicy(chatWidgetUrl: string, scriptSources: stri
   ].join("; ");
 }
 
-/** The _headers file: the policy and the other security headers on every asset, long caching for hashed files. */
+/** The _headers file: the policy and the other security headers on every asset, long caching for hashed files, none for the service worker. */
 export function assetHeaders(chatWidgetUrl: string, scriptSources: string[] = []): string {
   return [
     "/*",
@@ -59,6 +62,14 @@ export function assetHeaders(chatWidgetUrl: string, scriptSources: string[] = []
     "  Cache-Control: public, max-age=31536000, immutable",
     "/icons.svg",
     "  Cache-Control: public, max-age=604800",
+    // The browser compares the service worker byte for byte on each check for a new version: never
+    // from a cache. Scope "/" is the script's own directory, so no Service-Worker-Allowed is needed.
+    "/sw.js",
+    "  Cache-Control: no-cache",
+    // Revised with each build under the same name; the installed app reads it again after a day.
+    "/manifest.webmanifest",
+    "  Cache-Control: public, max-age=86400",
+    "  Content-Type: application/manifest+json",
     "",
   ].join("\n");
 }

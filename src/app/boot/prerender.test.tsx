@@ -31,7 +31,7 @@ describe("pre-rendered pages", () => {
 
   it("render the FAQ and the sign-in page with their titles", async () => {
     const faqs = await renderPage("/faqs");
-    expect(faqs.parts).toEqual(["footer", "toaster"]);
+    expect(faqs.parts).toEqual(["app-notices", "footer", "toaster"]);
     expect(faqs.title).toBe("Frequently asked questions · Blockpilot");
     expect(faqs.html).toContain("Frequently asked questions</h1>");
     const login = await renderPage("/login");
@@ -42,9 +42,10 @@ describe("pre-rendered pages", () => {
   it("render the driver's dashboard as a visit with a stored session first shows it: its heading and a loading view in the frame", async () => {
     const { html, title, parts } = await renderPage("/flex/dashboard", { storedSession: true });
     expect(title).toBe("Dashboard · Blockpilot");
-    expect(parts).toEqual(["footer", "toaster"]);
+    expect(parts).toEqual(["app-notices", "footer", "toaster"]);
     expect(html).toContain(
-      '<main id="main" tabindex="-1" class="page"><section class="page-pending"><h1>Dashboard</h1><div class="status-view status-view-loading" role="status">',
+      // The frame's notices (an empty boundary: online, nothing waiting), then the page.
+      '<main id="main" tabindex="-1" class="page"><!--$--><!--/$--><section class="page-pending"><h1>Dashboard</h1><div class="status-view status-view-loading" role="status">',
     );
     // The session is still loading: neither "Sign in" nor a user menu in the top bar.
     expect(html).toContain('<div class="topbar-user-slot"></div>');

@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { HttpResponse, http } from "msw";
 import { createMemoryRouter, RouterProvider } from "react-router";
@@ -219,6 +219,25 @@ describe("guards", () => {
     await user.click(screen.getByRole("button", { name: "Try again" }));
     expect(reloadUser).toHaveBeenCalled();
     expect(screen.getByRole("button", { name: "Sign out" })).toBeInTheDocument();
+  });
+
+  it("offline, says the account loads once back online, and reads it again as soon as the network returns", async () => {
+    const online = vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    const reloadUser = vi.fn(async () => {});
+    renderAt("/flex/dashboard", session(null, { error: new Error("Failed to fetch"), reloadUser }));
+    expect(await screen.findByRole("heading", { name: "Your account loads once you are back online" })).toBeInTheDocument();
+    expect(screen.queryByRole("heading", { name: "Couldn't load user" })).not.toBeInTheDocument();
+    expect(reloadUser).not.toHaveBeenCalled();
+    online.mockReturnValue(true);
+    act(() => void window.dispatchEvent(new Event("online")));
+    await waitFor(() => expect(reloadUser).toHaveBeenCalledTimes(1));
+  });
+
+  it("offline, in Spanish too", async () => {
+    await setLanguage("es");
+    vi.spyOn(navigator, "onLine", "get").mockReturnValue(false);
+    renderAt("/flex/dashboard", session(null, { error: new Error("Failed to fetch") }));
+    expect(await screen.findByRole("heading", { name: "Tu cuenta se carga en cuanto vuelvas a tener conexión" })).toBeInTheDocument();
   });
 
   it("shows the expiry-today notice on a driver screen until dismissed", async () => {

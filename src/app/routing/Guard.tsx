@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, Navigate, Outlet, useLocation, useNavigate } from "react-router";
+import { useOnline } from "../components/ui/OfflineNotice";
 import { Splash } from "../components/ui/Splash";
 import { StatusView } from "../components/ui/StatusView";
 import { publicApi, unwrap } from "../lib/api-client";
@@ -144,6 +145,25 @@ function NoAccess() {
 function UserLoadError() {
   const { t } = useTranslation();
   const { reloadUser, signOut } = useSession();
+  const online = useOnline();
+  // Offline (a page the service worker served from its cache): not a failure, a wait; the frame
+  // says the device is offline, and the user is read again as soon as the network is back.
+  const wasOffline = useRef(!online);
+  useEffect(() => {
+    if (!online) wasOffline.current = true;
+    else if (wasOffline.current) {
+      wasOffline.current = false;
+      void reloadUser();
+    }
+  }, [online, reloadUser]);
+  if (!online) {
+    return (
+      <section className="guard-error" role="status">
+        <h1>{t("app:offline.account")}</h1>
+        <p className="muted">{t("app:offline.accountHelp")}</p>
+      </section>
+    );
+  }
   return (
     <section className="guard-error" role="alert">
       <h1>{t("errors.couldntLoadUser")}</h1>

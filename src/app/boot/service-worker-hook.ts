@@ -5,11 +5,12 @@ import { useSession } from "../lib/session";
 
 /**
  * Where the service worker is registered (docs/installable-app.md): the driver's pages (under
- * /flex/ and /spark/, signed in as a driver, not an administrator), and only once the page has
+ * /flex/ and /spark/, and the profile and payment pages they reach; signed in as a driver, not an
+ * administrator), and only once the page has
  * loaded and the browser is idle, so neither the landing page nor a page's first load pays for it.
  */
 export function isDriverPage(pathname: string): boolean {
-  return /^\/(flex|spark)\//.test(pathname);
+  return /^\/(flex|spark)\/|^\/(profile|payment)(\/|$)/.test(pathname);
 }
 
 /** Runs `task` once the page's load event has passed and the browser is next idle; returns a cancel. */

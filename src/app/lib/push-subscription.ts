@@ -1,4 +1,5 @@
 import type { PushSubscriptionJson } from "../../shared/notifications";
+import { registerServiceWorker } from "./service-worker";
 
 /**
  * This browser's Web Push subscription: whether the browser can have one, asking its permission
@@ -26,14 +27,14 @@ async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<
 }
 
 /**
- * The SPA's service worker registration, or null where there is none to be had (no service
- * workers, or none active within 5 s). A local stand-in for serviceWorkerRegistration() of
- * src/app/lib/service-worker.ts (the module that registers /sw.js on the driver's pages), which
- * answers the same and replaces this one where it exists.
+ * The SPA's service worker registration once it is active, or null where there is none to be had
+ * (no service workers, none served as under `npm run dev`, or none active within 5 s). Registers it
+ * if this page has not yet (service-worker.ts registers once, on the driver's pages).
  */
-async function serviceWorkerRegistration(): Promise<ServiceWorkerRegistration | null> {
-  const container = typeof navigator === "undefined" ? undefined : navigator.serviceWorker;
-  return container ? within<ServiceWorkerRegistration | null>(container.ready, READY_TIMEOUT_MS, null) : null;
+async function activeRegistration(): Promise<ServiceWorkerRegistration | null> {
+  registerServiceWorker();
+  if (typeof navigator === "undefined" || !navigator.serviceWorker) return null;
+  return within<ServiceWorkerRegistration | null>(navigator.serviceWorker.ready, READY_TIMEOUT_MS, null);
 }
 
 /** Whether this browser has what Web Push needs: service workers, the Push API and notifications (iOS Safari only in an installed app). */
@@ -102,7 +103,7 @@ export async function pushDevice(vapidPublicKey: string): Promise<PushDevice> {
   const permission = pushPermission();
   if (permission === "unsupported") return { status: "unsupported" };
   if (permission === "denied") return { status: "denied" };
-  const registration = await serviceWorkerRegistration();
+  const registration = await activeRegistration();
   if (!registration?.pushManager) return { status: "unavailable" };
   const subscription = await registration.pushManager.getSubscription();
   if (!subscription || permission !== "granted" || !subscribedWithKey(subscription, vapidPublicKey)) return { status: "off" };
@@ -125,7 +126,7 @@ export async function subscribeToPush(vapidPublicKey: string): Promise<PushSubsc
   }
   if (permission === "denied") throw new PushSetupError("denied");
   if (permission !== "granted") throw new PushSetupError("dismissed");
-  const registration = await serviceWorkerRegistration();
+  const registration = await activeRegistration();
   if (!registration?.pushManager) throw new PushSetupError("failed");
   try {
     const existing = await registration.pushManager.getSubscription();

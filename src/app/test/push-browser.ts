@@ -75,11 +75,13 @@ export function installPushBrowser({
   });
   vi.stubGlobal("Notification", Object.assign(notification, { requestPermission }));
   vi.stubGlobal("PushManager", class {});
+  // register() answers a registration that never updates; what the page uses is what `ready` gives.
+  const registered = { addEventListener: () => {}, update: async () => {} };
   Object.defineProperty(navigator, "serviceWorker", {
     configurable: true,
     value: serviceWorker
-      ? { ready: Promise.resolve(registration), getRegistration: async () => registration }
-      : { ready: Promise.resolve({ pushManager: undefined }), getRegistration: async () => undefined },
+      ? { ready: Promise.resolve(registration), getRegistration: async () => registration, register: async () => registered }
+      : { ready: Promise.resolve({ pushManager: undefined }), getRegistration: async () => undefined, register: async () => registered },
   });
   return { current: () => current, subscribe, requestPermission };
 }

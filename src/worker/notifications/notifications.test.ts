@@ -4,9 +4,11 @@
  * which checks the VAPID header and decrypts each message, or as an SMS through the text budget;
  * the cron's sweep and the "service ends soon" run.
  */
+import { env } from "cloudflare:test";
 import { and, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { type PushPayload, pushPayloadSchema } from "../../shared/notifications";
+import { eraseAccount } from "../account/erase";
 import { REQUESTED_SMS_BUDGET_KEY, REQUESTED_SMS_BUDGET_WINDOW_MS } from "../auth/rate-limit";
 import { driverNotifications, notificationChannels, outbox, pushSubscriptions, rateLimits } from "../db/schema";
 import { createLogger } from "../log";
@@ -218,5 +220,22 @@ describe("the cron", () => {
         .from(driverNotifications)
         .where(and(eq(driverNotifications.userId, driver.id), eq(driverNotifications.status, "queued"))),
     ).toHaveLength(1);
+  });
+});
+
+describe("erasing the account", () => {
+  it("deletes the driver's devices, channel choices and notifications (the user row stays, anonymised)", async () => {
+    const s = notifySetup();
+    const driver = await createUser();
+    await deviceOf(driver.id);
+    await db.insert(notificationChannels).values({ userId: driver.id, event: "blockWon", channel: "both" });
+    await notifyDriver(s.workerEnv, log, driver.id, ...blockWon(driver.id));
+    expect(await notificationsOf(driver.id)).toHaveLength(2);
+    await eraseAccount(db, env, driver.id, { by: "self", actorId: driver.id });
+    expect(await notificationsOf(driver.id)).toEqual([]);
+    expect(await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, driver.id))).toEqual([]);
+    expect(await db.select().from(notificationChannels).where(eq(notificationChannels.userId, driver.id))).toEqual([]);
+    // A job still queued for it finds nothing to send.
+    expect((await deliverJobs(s, takeJobs(s))).acked).toEqual(["m0", "m1"]);
   });
 });

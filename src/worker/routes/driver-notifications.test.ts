@@ -127,6 +127,19 @@ describe("PUT and DELETE /api/driver/push-subscription", () => {
   });
 });
 
+describe("an administrator acting for the driver", () => {
+  it("reads the driver's settings as the driver does; an administrator's account has none (404)", async () => {
+    const { user, token } = await driver();
+    await put("/api/driver/notifications", token, { channels: { searchStopped: "sms" } });
+    const admin = await tokenFor(await createUser({ isAdmin: true, roleName: "support" }), { isAdmin: true });
+    const res = await call(`/api/admin/users/${user.id}/dashboard/notifications`, { token: admin });
+    expect(res.status).toBe(200);
+    expect(await json(res)).toEqual(await json(await call("/api/driver/notifications", { token })));
+    const other = await createUser({ isAdmin: true, roleName: "support" });
+    expect((await call(`/api/admin/users/${other.id}/dashboard/notifications`, { token: admin })).status).toBe(404);
+  });
+});
+
 describe("signing out with pushEndpoint", () => {
   it("forgets that device of the account signing out, and no other", async () => {
     const user = await seedUser();

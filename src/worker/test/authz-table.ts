@@ -169,6 +169,7 @@ export const ADMIN_ROUTES: Row[] = [
   route("GET", "/api/admin/users/:id/dashboard/engine", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/offers", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/insights", adminOnly(404)),
+  route("GET", "/api/admin/users/:id/dashboard/notifications", adminOnly(404)),
   route("POST", "/api/admin/users/:id/dashboard/insights/what-if", adminOnly(400)),
   route("POST", "/api/admin/users/:id/dashboard/engine", adminOnly(400)),
   // Clearing a driver's signature hold (a 420 from the platform): any administrator, audited.

@@ -17,6 +17,7 @@ import { driverNotifications, pushSubscriptions, users } from "../db/schema";
 import { createSmsProvider } from "../providers/sms/provider";
 import { backoffSeconds, type Job, type JobContext, RetryLater } from "../queue";
 import { DELIVERY, topicOf } from "./events";
+import { optedOutOfTexts } from "./notify";
 import { sendPush } from "./web-push";
 
 type Row = typeof driverNotifications.$inferSelect;
@@ -61,12 +62,12 @@ async function pushRow(env: Env, db: Db, row: Row): Promise<Ending> {
 async function smsRow(env: Env, db: Db, ctx: JobContext, row: Row, now: number): Promise<Ending> {
   // The number and the opt-out as they are now (the row may have waited).
   const driver = await db
-    .select({ phone: users.phone, smsOptOut: users.smsOptOut })
+    .select({ phone: users.phone, optedOut: optedOutOfTexts(db) })
     .from(users)
     .where(and(eq(users.id, row.userId), isNull(users.erasedAt)))
     .get();
   if (!driver) return { status: "skipped", error: "erased" };
-  if (driver.smsOptOut) return { status: "skipped", error: "opted_out" };
+  if (driver.optedOut) return { status: "skipped", error: "opted_out" };
   const loaded = loadConfig(env);
   if (!loaded.ok) throw new Error("The configuration is invalid (config.invalid)");
   try {

@@ -5,12 +5,13 @@
  * the cron's sweep and the "service ends soon" run.
  */
 import { env } from "cloudflare:test";
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { formatDDMMYY } from "../../shared/dates";
 import { type PushPayload, pushPayloadSchema } from "../../shared/notifications";
 import { eraseAccount } from "../account/erase";
 import { REQUESTED_SMS_BUDGET_KEY, REQUESTED_SMS_BUDGET_WINDOW_MS } from "../auth/rate-limit";
-import { driverNotifications, notificationChannels, outbox, pushSubscriptions, rateLimits } from "../db/schema";
+import { driverNotifications, notificationChannels, optOuts, outbox, pushSubscriptions, rateLimits, users } from "../db/schema";
 import { createLogger } from "../log";
 import { wonBlockMessage, wonBlockNotification } from "../platform/driver-texts";
 import { DEAD_LETTER_QUEUE } from "../queue";
@@ -21,6 +22,8 @@ import { notifyServiceEnding } from "./service-ending";
 import { requeueStalledNotifications } from "./sweep";
 
 const log = createLogger({ task: "test" });
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 // 8:00–11:00 on Wednesday 12 March 2031 in Los Angeles.
 const block = {
   platformOfferId: "offer-1",
@@ -199,27 +202,45 @@ describe("the cron", () => {
     expect(after.map((r) => r.status)).toEqual(["queued", "sending"]);
   });
 
-  it("tells a driver whose service ends within 24 hours once for that expiry, by SMS without a device", async () => {
+  it("tells each driver once, 24 hours before expiry, in their language; never an admin or an unconfirmed account; a text never to an opted-out number", async () => {
     const s = notifySetup();
-    const now = Date.now();
-    const expirationAt = now + 60_000;
-    const driver = await createUser({ expirationAt });
-    const later = await createUser({ expirationAt: now + 2 * 86_400_000 });
-    await notifyServiceEnding(s.workerEnv, log, now);
-    const rows = await notificationsOf(driver.id);
-    expect(rows).toMatchObject([{ event: "serviceEnding", channel: "sms", key: `serviceEnding:${driver.id}:${expirationAt}:sms`, status: "queued" }]);
-    expect(rows[0]!.body).toBe(
-      `Blockpilot: your service ends within 24 hours. Renew at ${s.workerEnv.APP_ORIGIN}/payment to keep searching for blocks. Reply STOP to opt out.`,
+    // A clock of its own, far ahead, so other tests' drivers are not due in this window.
+    const now = Date.now() + 400 * DAY;
+    const due = await createUser({ expirationAt: now + 23 * HOUR, language: "es" });
+    const later = await createUser({ expirationAt: now + 25 * HOUR });
+    const expired = await createUser({ expirationAt: now - HOUR });
+    const flagged = await createUser({ expirationAt: now + 2 * HOUR, smsOptOut: true });
+    const stopped = await createUser({ expirationAt: now + 2 * HOUR });
+    await db.insert(optOuts).values({ phone: stopped.phone, channel: "sms", keyword: "STOP" });
+    const admin = await createUser({ expirationAt: now + 2 * HOUR, isAdmin: true });
+    const unconfirmed = await createUser({ expirationAt: now + 2 * HOUR, phoneVerified: false });
+    const rowsOf = async (users: { id: number }[]) => (await Promise.all(users.map((u) => notificationsOf(u.id)))).flat();
+
+    await Promise.all([notifyServiceEnding(s.workerEnv, log, now), notifyServiceEnding(s.workerEnv, log, now)]);
+    await notifyServiceEnding(s.workerEnv, log, now + HOUR / 2);
+    const [reminder] = await notificationsOf(due.id);
+    expect(await rowsOf([due, later, expired, flagged, stopped, admin, unconfirmed])).toHaveLength(3);
+    expect(reminder).toMatchObject({ event: "serviceEnding", channel: "sms", key: `serviceEnding:${due.id}:${now + 23 * HOUR}:sms`, status: "queued" });
+    expect(reminder!.body).toBe(
+      `Blockpilot: tu servicio termina en 24 horas (${formatDDMMYY(now + 23 * HOUR)}). Renueva en ${s.workerEnv.APP_ORIGIN}/payment para seguir atrapando bloques. Responde STOP para no recibir más.`,
     );
-    expect(await notificationsOf(later.id)).toEqual([]);
-    await notifyServiceEnding(s.workerEnv, log, now + 60_000 - 1);
-    expect(await notificationsOf(driver.id)).toHaveLength(1);
-    expect(
-      await db
-        .select()
-        .from(driverNotifications)
-        .where(and(eq(driverNotifications.userId, driver.id), eq(driverNotifications.status, "queued"))),
-    ).toHaveLength(1);
+    // The opted-out ones are told by nothing they refused: their rows are skipped, no job.
+    expect(await rowsOf([flagged, stopped])).toMatchObject([
+      { status: "skipped", error: "opted_out" },
+      { status: "skipped", error: "opted_out" },
+    ]);
+    expect(takeJobs(s).map((j) => (j.kind === "notify" ? j.notificationId : 0))).toEqual([reminder!.id]);
+
+    // Paid again: a new expiration earns a new notification when it comes near.
+    await db
+      .update(users)
+      .set({ expirationAt: now + 8 * DAY })
+      .where(eq(users.id, due.id));
+    await notifyServiceEnding(s.workerEnv, log, now + 7 * DAY + HOUR);
+    expect(await notificationsOf(due.id)).toHaveLength(2);
+    // And the later driver gets theirs once their day comes.
+    await notifyServiceEnding(s.workerEnv, log, now + 2 * HOUR);
+    expect(await notificationsOf(later.id)).toHaveLength(1);
   });
 });
 

@@ -6,15 +6,24 @@
  * `skipped` with why: no device for a push-only choice (never an SMS instead), the SMS opt-out, or
  * "none" chosen.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, exists, isNull, type SQL, sql } from "drizzle-orm";
 import { channelFor, type NotificationEvent, type PushPayload } from "../../shared/notifications";
-import { dbFor } from "../db/client";
-import { driverNotifications, notificationChannels, pushSubscriptions, users } from "../db/schema";
+import { type Db, dbFor } from "../db/client";
+import { driverNotifications, notificationChannels, optOuts, pushSubscriptions, users } from "../db/schema";
 import type { Logger } from "../log";
 import type { Job } from "../queue";
 import { type NotificationContent, topicOf } from "./events";
 
 type NewRow = typeof driverNotifications.$inferInsert;
+
+/** The driver said no to texts: the account's opt-out, or a STOP the number sent (opt_outs), as messaging and billing read it. */
+export const optedOutOfTexts = (db: Db): SQL<number> =>
+  sql<number>`(${users.smsOptOut} OR ${exists(
+    db
+      .select({ one: sql`1` })
+      .from(optOuts)
+      .where(and(eq(optOuts.phone, users.phone), eq(optOuts.channel, "sms"))),
+  )})`;
 
 /** Queues the `notify` job of each row; a failure leaves the rows queued for the cron sweep (sweep.ts). */
 export async function queueNotifications(env: Pick<Env, "DISPATCH">, ids: readonly number[], log: Logger): Promise<void> {
@@ -43,7 +52,7 @@ export async function notifyDriver(
   const db = dbFor(env.DB);
   const [driver, choice, devices] = await db.batch([
     db
-      .select({ language: users.language, smsOptOut: users.smsOptOut })
+      .select({ language: users.language, optedOut: optedOutOfTexts(db) })
       .from(users)
       .where(and(eq(users.id, userId), isNull(users.erasedAt))),
     db
@@ -67,7 +76,7 @@ export async function notifyDriver(
     if (devices.length === 0) rows.push(row({ channel: "push", key: `${content.key}:push`, body: payload, status: "skipped", error: "no_device" }));
   }
   if (channel === "sms" || channel === "both") {
-    rows.push(row({ channel: "sms", key: `${content.key}:sms`, body: words.sms, ...(user.smsOptOut ? { status: "skipped", error: "opted_out" } : {}) }));
+    rows.push(row({ channel: "sms", key: `${content.key}:sms`, body: words.sms, ...(user.optedOut ? { status: "skipped", error: "opted_out" } : {}) }));
   }
   const inserted = await db
     .insert(driverNotifications)

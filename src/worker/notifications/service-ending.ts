@@ -1,10 +1,12 @@
 /**
  * The cron's "your service ends soon" (docs/notifications.md): drivers whose service ends within
- * 24 hours and who were not told for that expiry yet (the key names the expiry, so a renewal that
- * moves it tells them again before the new one), a bounded batch per run.
+ * 24 hours and who were not told for that expiry yet (the key names the expiry, so a payment that
+ * moves it tells them again before the new one), a bounded batch per run. Administrators and
+ * unconfirmed accounts are not told. The SMS is the reminder billing always sent.
  */
 import { and, eq, gt, inArray, isNull, like, lte, notExists, sql } from "drizzle-orm";
 import { APPS, type Language } from "../../shared/auth";
+import { formatDDMMYY } from "../../shared/dates";
 import { appUrl } from "../config";
 import { dbFor } from "../db/client";
 import { driverNotifications, users } from "../db/schema";
@@ -20,16 +22,17 @@ const PLANS_PATH = "/payment";
 
 export function serviceEndingContent(origin: string, userId: number, expirationAt: number): NotificationContent {
   const link = appUrl({ APP_ORIGIN: origin }, PLANS_PATH);
+  const date = formatDDMMYY(expirationAt);
   const words: Record<Language, { title: string; body: string; sms: string }> = {
     en: {
       title: "Your Blockpilot service ends soon",
-      body: "It ends within 24 hours. Renew it to keep searching for blocks.",
-      sms: `Blockpilot: your service ends within 24 hours. Renew at ${link} to keep searching for blocks. Reply STOP to opt out.`,
+      body: `It ends in 24 hours (${date}). Renew it to keep catching blocks.`,
+      sms: `Blockpilot: your service ends in 24 hours (${date}). Renew at ${link} to keep catching blocks. Reply STOP to opt out.`,
     },
     es: {
       title: "Tu servicio de Blockpilot termina pronto",
-      body: "Termina en menos de 24 horas. Renuévalo para seguir buscando bloques.",
-      sms: `Blockpilot: tu servicio termina en menos de 24 h. Renueva en ${link}. Responde STOP para no recibir mensajes.`,
+      body: `Termina en 24 horas (${date}). Renuévalo para seguir atrapando bloques.`,
+      sms: `Blockpilot: tu servicio termina en 24 horas (${date}). Renueva en ${link} para seguir atrapando bloques. Responde STOP para no recibir más.`,
     },
   };
   return { key: `serviceEnding:${userId}:${expirationAt}`, url: PLANS_PATH, words: (language) => words[language] };

@@ -4,7 +4,7 @@
  * delivery of chosen jobs through the real consumer (handleQueueBatch with the real handlers).
  */
 import { createExecutionContext, env, getQueueResult } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { PushSubscriptionJson } from "../../shared/notifications";
 import { driverNotifications, pushSubscriptions } from "../db/schema";
 import { jobHandlers } from "../messaging/jobs";
@@ -71,3 +71,25 @@ export async function deliverJobs(s: NotifySetup, jobs: Job[], { queue = "blockp
 
 export const notificationsOf = (userId: number) =>
   db.select().from(driverNotifications).where(eq(driverNotifications.userId, userId)).orderBy(driverNotifications.id);
+
+/**
+ * Waits (at most `timeoutMs`) until none of these drivers' notifications is still queued or being
+ * sent, twice in a row: an engine's notification goes out by the queue a second or so after the
+ * block it tells of, and a file whose tests end before that would see it written into the next
+ * file's tables (malformed-input.test.ts counts every table). A row still waiting after that
+ * (a retry's long delay) is left to the queue.
+ */
+export async function settleNotifications(userIds: readonly number[], timeoutMs = 5000): Promise<void> {
+  if (userIds.length === 0) return;
+  const deadline = Date.now() + timeoutMs;
+  let quiet = 0;
+  while (Date.now() < deadline && quiet < 2) {
+    const open = await db
+      .select({ id: driverNotifications.id })
+      .from(driverNotifications)
+      .where(and(inArray(driverNotifications.userId, [...userIds]), inArray(driverNotifications.status, ["queued", "sending"])))
+      .limit(1);
+    quiet = open.length === 0 ? quiet + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

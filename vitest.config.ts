@@ -9,6 +9,12 @@ import { iconSprite } from "./scripts/icon-sprite.ts";
 // A throw-away key pair per test run: tests never read a developer's .dev.vars.
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
 const jwk = (k: typeof privateKey) => JSON.stringify({ ...k.export({ format: "jwk" }), alg: "ES256" });
+// And one for Web Push (VAPID): the private JWK, and the public key as the uncompressed point, base64url.
+const vapid = generateKeyPairSync("ec", { namedCurve: "P-256" });
+const vapidPublicKey = Buffer.concat([
+  Buffer.from([4]),
+  ...(["x", "y"] as const).map((c) => Buffer.from(vapid.publicKey.export({ format: "jwk" })[c]!, "base64url")),
+]).toString("base64url");
 
 /**
  * How many files run at once. A project declared with `extends: false` does not take the root's
@@ -61,6 +67,10 @@ export default defineConfig({
                 STRIPE_WEBHOOK_SECRET: "whsec_test",
                 STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_connect_test",
                 ENGINE_SERVICE_TOKEN: "test-engine-token",
+                VAPID_PRIVATE_JWK: jwk(vapid.privateKey),
+                VAPID_PUBLIC_KEY: vapidPublicKey,
+                // Push tests: the fake push service of test/fake-push (started by globalSetup).
+                FAKE_PUSH_URL: inject("fakePushUrl"),
                 // Messaging tests: the fake provider of test/fake-provider (started by globalSetup), fast pacing.
                 FAKE_PROVIDER_URL: inject("fakeProviderUrl"),
                 // Payment tests of the real Stripe adapter: the fake Stripe API of test/fake-stripe.
@@ -94,7 +104,12 @@ export default defineConfig({
           hookTimeout: 30_000,
           include: ["src/worker/**/*.test.ts", "src/shared/**/*.test.ts"],
           setupFiles: ["./src/worker/test/apply-migrations.ts"],
-          globalSetup: ["./test/fake-provider/global-setup.ts", "./test/fake-stripe/global-setup.ts", "./test/fake-platform/global-setup.ts"],
+          globalSetup: [
+            "./test/fake-provider/global-setup.ts",
+            "./test/fake-stripe/global-setup.ts",
+            "./test/fake-platform/global-setup.ts",
+            "./test/fake-push/global-setup.ts",
+          ],
         },
       },
       {

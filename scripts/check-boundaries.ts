@@ -51,6 +51,7 @@ export const WORKER_LAYERS: readonly (readonly string[])[] = [
   ["messaging/", "billing/"],
   ["driver/"],
   ["platform/"],
+  ["notifications/"],
   ["auth/"],
   ["compliance/", "providers/", "queue", "retention", "usage", "cross-cutting/", "openapi", "validate"],
   ["context"],

@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { readDevVars } from "./dev-vars.ts";
 
 const MODULE = join(import.meta.dirname, "dev-vars.ts");
 const dirs: string[] = [];
@@ -37,5 +38,30 @@ describe("ensureDevVars", () => {
       expect(new Set(seen).size).toBe(1);
       expect(readdirSync(dir).sort()).toEqual([".dev.vars", ".dev.vars.example"]);
     }
+  });
+});
+
+describe("ensureDevVars on a .dev.vars made before Web Push", () => {
+  it("adds a VAPID key pair and keeps every secret already generated", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "dev-vars-"));
+    dirs.push(dir);
+    const example = readFileSync(join(import.meta.dirname, "..", ".dev.vars.example"), "utf8");
+    writeFileSync(join(dir, ".dev.vars.example"), example);
+    const older = `${example
+      .split("\n")
+      .filter((line) => !line.startsWith("VAPID_"))
+      .join("\n")
+      .replace(/^JWT_PRIVATE_JWK=.*$/m, 'JWT_PRIVATE_JWK={"kept":1}')
+      .replace(/^PASSWORD_PEPPER=.*$/m, "PASSWORD_PEPPER=kept-pepper-of-this-developer")}`.replace(/^JWT_PUBLIC_JWK=.*$/m, 'JWT_PUBLIC_JWK={"kept":2}');
+    writeFileSync(join(dir, ".dev.vars"), older);
+    await ensureInProcess(dir);
+    const vars = readDevVars(join(dir, ".dev.vars"));
+    expect(vars.PASSWORD_PEPPER).toBe("kept-pepper-of-this-developer");
+    expect(vars.JWT_PRIVATE_JWK).toBe('{"kept":1}');
+    const point = Buffer.from(vars.VAPID_PUBLIC_KEY!, "base64url");
+    expect(point).toHaveLength(65);
+    const jwk = JSON.parse(vars.VAPID_PRIVATE_JWK!) as { x: string; y: string; d: string };
+    expect(Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, "base64url"), Buffer.from(jwk.y, "base64url")]).equals(point)).toBe(true);
+    expect(jwk.d).toBeTruthy();
   });
 });

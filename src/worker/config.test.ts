@@ -66,6 +66,16 @@ describe("configuration", () => {
     expect(result.ok ? [] : result.issues).toEqual([]);
   });
 
+  it("refuses VAPID keys in production that are the example's, not a P-256 private JWK, or not one pair", () => {
+    expect(
+      pathsOf(validateConfig(production({ VAPID_PUBLIC_KEY: "generated-by-npm-run-dev", VAPID_PRIVATE_JWK: "generated-by-npm-run-dev" }) as never)),
+    ).toEqual(expect.arrayContaining(["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_JWK"]));
+    expect(pathsOf(validateConfig(production({ VAPID_PRIVATE_JWK: keys.public }) as never))).toEqual(["VAPID_PRIVATE_JWK"]);
+    // Another pair's private key: the public key is not its own.
+    expect(pathsOf(validateConfig(production({ VAPID_PRIVATE_JWK: keys.private }) as never))).toEqual(["VAPID_PUBLIC_KEY"]);
+    expect(pathsOf(validateConfig({ ...env, VAPID_SUBJECT: "support@blockpilot.app" } as never))).toEqual(["VAPID_SUBJECT"]);
+  });
+
   it("refuses the embedded providers in production", () => {
     const result = validateConfig(
       production({ SMS_PROVIDER: "outbox", WHATSAPP_PROVIDER: "outbox", PAYMENTS_PROVIDER: "local" }) as unknown as Record<string, unknown>,

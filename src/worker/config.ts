@@ -88,6 +88,10 @@ const configSchema = z.object({
   STRIPE_SECRET_KEY: z.string(),
   STRIPE_WEBHOOK_SECRET: z.string(),
   STRIPE_CONNECT_WEBHOOK_SECRET: z.string().optional(),
+  // Web Push (RFC 8292): the key pair that signs our pushes, and who the push services may write to.
+  VAPID_PUBLIC_KEY: secret,
+  VAPID_PRIVATE_JWK: secret,
+  VAPID_SUBJECT: z.string().regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, "must be a mailto: address or an https: URL"),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -127,6 +131,8 @@ const PRODUCTION_SECRETS = [
   "WHATSAPP_VERIFY_TOKEN",
   "STRIPE_SECRET_KEY",
   "STRIPE_WEBHOOK_SECRET",
+  "VAPID_PUBLIC_KEY",
+  "VAPID_PRIVATE_JWK",
 ] as const satisfies readonly (keyof Config)[];
 
 function isJwk(text: string, needsPrivate: boolean): boolean {
@@ -138,8 +144,24 @@ function isJwk(text: string, needsPrivate: boolean): boolean {
   }
 }
 
+/** The VAPID public key (base64url of the uncompressed P-256 point) is the private JWK's own. */
+function vapidPairMatches(publicKey: string, privateJwk: string): boolean {
+  try {
+    const jwk = JSON.parse(privateJwk) as Record<string, string>;
+    const point = Uint8Array.from(atob(publicKey.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const coordinate = (bytes: Uint8Array) =>
+      btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_")
+        .replace(/=+$/, "");
+    return point.length === 65 && point[0] === 4 && coordinate(point.slice(1, 33)) === jwk.x && coordinate(point.slice(33)) === jwk.y;
+  } catch {
+    return false;
+  }
+}
+
 /** Loopback, unspecified and private-use hosts: where a fake platform or provider would answer. */
-function isLocalHost(hostname: string): boolean {
+export function isLocalHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   return (
     host === "localhost" ||
@@ -194,6 +216,9 @@ function productionIssues(config: Config): Issue[] {
   }
   if (config.JWT_PRIVATE_JWK && !isJwk(config.JWT_PRIVATE_JWK, true)) add("JWT_PRIVATE_JWK", "must be an ES256 (P-256) private JWK");
   if (config.JWT_PUBLIC_JWK && !isJwk(config.JWT_PUBLIC_JWK, false)) add("JWT_PUBLIC_JWK", "must be an ES256 (P-256) public JWK");
+  if (config.VAPID_PRIVATE_JWK && !isJwk(config.VAPID_PRIVATE_JWK, true)) add("VAPID_PRIVATE_JWK", "must be an ES256 (P-256) private JWK");
+  else if (config.VAPID_PUBLIC_KEY && !vapidPairMatches(config.VAPID_PUBLIC_KEY, config.VAPID_PRIVATE_JWK))
+    add("VAPID_PUBLIC_KEY", "must be the base64url uncompressed point of VAPID_PRIVATE_JWK's public key");
   if (config.PASSWORD_PEPPER.length > 0 && config.PASSWORD_PEPPER.length < 16) add("PASSWORD_PEPPER", "must be at least 16 characters");
   if (config.MFA_ENCRYPTION_KEY && base64Length(config.MFA_ENCRYPTION_KEY) !== 32) add("MFA_ENCRYPTION_KEY", "must be 32 bytes, base64-encoded");
   if (config.TWILIO_FROM && !/^\+[1-9]\d{7,14}$/.test(config.TWILIO_FROM)) add("TWILIO_FROM", "must be an E.164 number");

@@ -32,6 +32,7 @@ const NO_INPUT = new Set([
   "GET /api/admin/users/:id",
   "GET /api/admin/audit/actions",
   "GET /api/driver/connection",
+  "GET /api/driver/notifications",
   "GET /api/driver/filters",
   "GET /api/driver/engine",
   // Disconnecting a driver who is not connected changes nothing.

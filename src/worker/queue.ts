@@ -9,6 +9,8 @@ export const jobSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("expand"), campaignId: z.number().int().positive(), retries }),
   // slotAt: a send slot already reserved from the sender's pacer by an earlier delivery of this job.
   z.object({ kind: z.literal("dispatch"), messageId: z.number().int().positive(), slotAt: z.number().int().positive().optional(), retries }),
+  // One driver notification (a push to one device, or an SMS): src/worker/notifications/deliver.ts.
+  z.object({ kind: z.literal("notify"), notificationId: z.number().int().positive(), retries }),
 ]);
 export type Job = z.infer<typeof jobSchema>;
 export type JobKind = Job["kind"];

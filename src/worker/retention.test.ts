@@ -6,6 +6,7 @@ import {
   authChallenges,
   campaignMessages,
   campaigns,
+  driverNotifications,
   invitations,
   leads,
   offers,
@@ -160,5 +161,26 @@ describe("retention (deleteExpiredRows, a scheduled job)", () => {
     expect((await db.select({ id: auditLog.id }).from(auditLog).where(inArray(auditLog.id, a))).map((r) => r.id)).toEqual([a[1]]);
     const b = await ids(outboxRows);
     expect((await db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.id, b))).map((r) => r.id)).toEqual([b[1]]);
+  });
+
+  it("deletes a driver's notifications 30 days after their last change", async () => {
+    const now = Date.now();
+    const user = await createUser();
+    const tag = uniqueTag("dn");
+    const row = (name: string, updatedAt: number) => ({
+      userId: user.id,
+      event: "blockWon" as const,
+      channel: "sms" as const,
+      key: `${tag}:${name}`,
+      body: "x",
+      status: "sent" as const,
+      updatedAt,
+    });
+    await db
+      .insert(driverNotifications)
+      .values([row("old", now - RETENTION.driverNotifications - 1), row("fresh", now - RETENTION.driverNotifications + 60_000)]);
+    await deleteExpiredRows(env, now, [expiredMessages]);
+    const left = await db.select({ key: driverNotifications.key }).from(driverNotifications).where(eq(driverNotifications.userId, user.id));
+    expect(left).toEqual([{ key: `${tag}:fresh` }]);
   });
 });

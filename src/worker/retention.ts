@@ -6,6 +6,7 @@ import { type Db, dbFor } from "./db/client";
 import {
   auditLog,
   authChallenges,
+  driverNotifications,
   invitations,
   leads,
   offers,
@@ -42,6 +43,8 @@ export const RETENTION = {
   auditLog: 2 * 365 * DAY,
   /** The embedded SMS/WhatsApp outbox (development and tests only: production refuses the outbox). */
   outbox: 30 * DAY,
+  /** A driver's notifications (pushes and texts, with what they said) after their last change. */
+  driverNotifications: 30 * DAY,
 } as const;
 
 /**
@@ -120,6 +123,23 @@ export async function deleteExpiredRows(env: Env, now: number, owned: readonly E
     ),
     db.delete(auditLog).where(inArray(auditLog.id, oldest(auditLog, auditLog.id, lt(auditLog.at, before(RETENTION.auditLog)), RETENTION_BATCH.other))),
     db.delete(outbox).where(inArray(outbox.id, oldest(outbox, outbox.id, lt(outbox.createdAt, before(RETENTION.outbox)), RETENTION_BATCH.other))),
+    // driver_notifications_status serves it: every row past its time has ended (sent, failed, skipped) or is long stuck.
+    db
+      .delete(driverNotifications)
+      .where(
+        inArray(
+          driverNotifications.id,
+          oldest(
+            driverNotifications,
+            driverNotifications.id,
+            and(
+              inArray(driverNotifications.status, ["queued", "sending", "sent", "failed", "skipped"]),
+              lt(driverNotifications.updatedAt, before(RETENTION.driverNotifications)),
+            ),
+            RETENTION_BATCH.other,
+          ),
+        ),
+      ),
   ]);
   createLogger({ task: "retention" }).info("retention.done", { deleted: results.map((r) => r.meta.changes) });
 }

@@ -4,7 +4,15 @@ import { runScheduledJobs, SCHEDULED_JOBS } from "./scheduled";
 
 describe("scheduled jobs", () => {
   it("lists each job the cron runs, once", () => {
-    expect(SCHEDULED_JOBS.map((job) => job.name)).toEqual(["retention", "recover stalled sends", "prune dashboard cache", "file drop-off leads", "billing"]);
+    expect(SCHEDULED_JOBS.map((job) => job.name)).toEqual([
+      "retention",
+      "recover stalled sends",
+      "prune dashboard cache",
+      "file drop-off leads",
+      "billing",
+      "recover stalled notifications",
+      "tell drivers their service ends",
+    ]);
   });
 
   it("starts every job with the tick's time, each kept alive on its own, a failing one holding back none", async () => {

@@ -5,6 +5,8 @@ import { createDb } from "./db/client";
 import { createLogger } from "./log";
 import { expiredMessages } from "./messaging/message-ledger";
 import { recoverStalledWork } from "./messaging/recover-stalled-work";
+import { notifyServiceEnding } from "./notifications/service-ending";
+import { requeueStalledNotifications } from "./notifications/sweep";
 import { deleteExpiredRows } from "./retention";
 
 type WaitUntil = (promise: Promise<unknown>) => void;
@@ -25,6 +27,8 @@ export const SCHEDULED_JOBS: { name: string; run: (env: Env, now: number, waitUn
       }),
   },
   { name: "billing", run: (env, now, waitUntil) => runBillingCron(env, now, waitUntil) },
+  { name: "recover stalled notifications", run: (env, now) => requeueStalledNotifications(env, createLogger({ task: "notifications" }), now) },
+  { name: "tell drivers their service ends", run: (env, now) => notifyServiceEnding(env, createLogger({ task: "notifications" }), now) },
 ];
 
 /** One cron tick: starts every scheduled job for the tick's time. */

@@ -4,7 +4,8 @@
  *
  * - deleted: refresh_tokens, auth_challenges, verification_codes and rate_limits of the number,
  *   platform_accounts (after the capture engine dropped the tokens) and platform_sign_ins,
- *   driver_filters, offers, invitations the account sent and invitations naming its number, leads
+ *   driver_filters, offers, push_subscriptions, notification_channels and driver_notifications
+ *   (the rows are anonymised, not deleted, so their cascade never runs), invitations the account sent and invitations naming its number, leads
  *   of the account or the number, opt_outs of the number (kept as a keyed hash in opt_out_hashes),
  *   campaign_exclusions and outbox rows of the number, the number in typed-list campaigns.
  * - anonymised: the users row (kept only as the anchor of what follows: phone and invite code become
@@ -36,9 +37,11 @@ import {
   consentConfirmations,
   consentEvents,
   driverFilters,
+  driverNotifications,
   driverStationZones,
   invitations,
   leads,
+  notificationChannels,
   offers,
   optOutHashes,
   optOuts,
@@ -46,6 +49,7 @@ import {
   pendingSignups,
   platformAccounts,
   platformSignIns,
+  pushSubscriptions,
   rateLimits,
   referralCodes,
   refreshTokens,
@@ -156,6 +160,10 @@ export async function eraseAccount(
     // What a registrant typed and never confirmed (auth/pending-signup.ts).
     db.delete(pendingSignups).where(eq(pendingSignups.userId, userId)),
     db.delete(offers).where(eq(offers.userId, userId)),
+    // Notifications: the devices, the choices, and what was sent (a queued one is never sent).
+    db.delete(driverNotifications).where(eq(driverNotifications.userId, userId)),
+    db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
+    db.delete(notificationChannels).where(eq(notificationChannels.userId, userId)),
     // Invitations: the numbers the account gave us, and others' invitations of its number.
     db.delete(invitations).where(eq(invitations.inviterId, userId)),
     db.delete(leads).where(eq(leads.userId, userId)),

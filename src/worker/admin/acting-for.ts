@@ -7,6 +7,7 @@ import { offersPage, type offersQuerySchema } from "../driver/dashboard";
 import { engineView, switchEngine } from "../driver/engine-view";
 import { insightsReport, whatIf } from "../driver/insights";
 import { ApiError } from "../errors";
+import { notificationSettings } from "../notifications/settings";
 import { engineOf } from "../platform/engine-client";
 import { findDriver } from "./user-detail";
 
@@ -22,6 +23,10 @@ type OffersQuery = ReturnType<typeof offersQuerySchema.parse>;
 export const driversEngine = async (db: Db, env: CaptureEnv, id: number) => engineView(env, await findDriver(db, id));
 
 export const driversOffers = async (db: Db, env: CaptureEnv, id: number, query: OffersQuery) => offersPage(env, (await findDriver(db, id)).id, query);
+
+/** The driver's notification settings as their profile shows them (read only: the admin never changes a driver's channels or devices). */
+export const driversNotifications = async (db: Db, env: Pick<Env, "VAPID_PUBLIC_KEY">, id: number) =>
+  notificationSettings(db, env, (await findDriver(db, id)).id);
 
 export const driversInsights = async (db: Db, env: CaptureEnv, id: number, days: InsightPeriod) => insightsReport(env, (await findDriver(db, id)).id, days);
 

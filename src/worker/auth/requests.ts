@@ -40,7 +40,12 @@ export const respondSchema = z.object({
 });
 
 export const refreshSchema = z.object({ refreshToken: refreshTokenSchema });
-export const signOutSchema = z.object({ refreshToken: refreshTokenSchema, global: z.boolean().optional() });
+/** `pushEndpoint`: this device's push subscription (PushSubscription.endpoint), which ends with the session. */
+export const signOutSchema = z.object({
+  refreshToken: refreshTokenSchema,
+  global: z.boolean().optional(),
+  pushEndpoint: z.string().min(1).max(2048).optional(),
+});
 export const resetPasswordSchema = z.object({ ...phoneAndApp, code: codeSchema, newPassword: passwordSchema });
 export const changePasswordSchema = z.object({ currentPassword: z.string().min(1).max(256), newPassword: passwordSchema });
 

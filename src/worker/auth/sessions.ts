@@ -1,4 +1,6 @@
+import { and, eq } from "drizzle-orm";
 import { recordAudit } from "../cross-cutting/audit";
+import { pushSubscriptions } from "../db/schema";
 import { ApiError } from "../errors";
 import { findUserById } from "./accounts";
 import type { IdentityDeps } from "./code-delivery";
@@ -38,12 +40,17 @@ export async function refreshSession(deps: IdentityDeps, refreshToken: string): 
  */
 export async function signOut(deps: IdentityDeps, body: SignOutRequest, authorization: string | undefined): Promise<{ signedOut: true }> {
   const { db } = deps;
+  let userId: number | null;
   if (body.global) {
-    const userId = (await signedInCaller(db, deps.env, authorization, deps.now)).user.id;
+    userId = (await signedInCaller(db, deps.env, authorization, deps.now)).user.id;
     await revokeAllRefreshTokens(db, userId);
     await recordAudit(db, { actorId: userId, action: "auth.sign_out_global", target: `user:${userId}` });
   } else {
-    await revokeRefreshToken(db, body.refreshToken);
+    userId = (await revokeRefreshToken(db, body.refreshToken))?.userId ?? null;
+  }
+  // The device signing out gets no more pushes for this account (only this account's subscription of it).
+  if (userId !== null && body.pushEndpoint !== undefined) {
+    await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, body.pushEndpoint)));
   }
   return { signedOut: true };
 }

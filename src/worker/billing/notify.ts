@@ -40,10 +40,6 @@ export const billingMessages = {
     lang === "es"
       ? `Blockpilot: un amigo que invitaste hizo su primer pago y ganaste una semana gratis. Tu servicio dura hasta el ${formatDDMMYY(expiration)}. Responde STOP para no recibir más.`
       : `Blockpilot: a friend you invited made their first payment, so you earned a free week. Your service now runs until ${formatDDMMYY(expiration)}. Reply STOP to opt out.`,
-  expiryReminder: (lang: Language, expiration: number, paymentUrl: string) =>
-    lang === "es"
-      ? `Blockpilot: tu servicio termina en 24 horas (${formatDDMMYY(expiration)}). Renueva en ${paymentUrl} para seguir atrapando bloques. Responde STOP para no recibir más.`
-      : `Blockpilot: your service ends in 24 hours (${formatDDMMYY(expiration)}). Renew at ${paymentUrl} to keep catching blocks. Reply STOP to opt out.`,
 };
 
 /** True when the number said STOP to SMS (with or without an account). */

@@ -1,3 +1,4 @@
+import { deliverNotification } from "../notifications/deliver";
 import type { JobHandlers } from "../queue";
 import { dispatchMessage } from "./dispatch";
 import { expandCampaign } from "./expand";
@@ -6,4 +7,5 @@ import { expandCampaign } from "./expand";
 export const jobHandlers: JobHandlers = {
   expand: expandCampaign,
   dispatch: dispatchMessage,
+  notify: deliverNotification,
 };

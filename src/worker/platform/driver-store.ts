@@ -100,18 +100,6 @@ export async function loadDriverProfile(db: Db, userId: number): Promise<DriverP
   return { user, account: accountRows[0] ?? null, filters, stations: stationMap };
 }
 
-export type DriverContact = Pick<DriverProfile["user"], "phone" | "language" | "app" | "smsOptOut">;
-
-/** Where and how to text a driver, as it is now. */
-export async function readContact(db: Db, userId: number): Promise<DriverContact | null> {
-  const row = await db
-    .select({ phone: users.phone, language: users.language, app: users.app, smsOptOut: users.smsOptOut })
-    .from(users)
-    .where(eq(users.id, userId))
-    .get();
-  return row ?? null;
-}
-
 export async function openTokens(sealed: string, key: string): Promise<PlatformTokens> {
   return JSON.parse(await openSecret(sealed, key)) as PlatformTokens;
 }

@@ -11,7 +11,7 @@ import { type Commitment, heldBlocks, judgeOffers, offersToJudge } from "../../s
 import { toCaptureFilters } from "../../shared/driver-filters";
 import { acceptInRounds, settleUnlisted } from "./accept-rounds";
 import type { DriverProfile } from "./driver-store";
-import { textWonBlock } from "./driver-texts";
+import { wonBlockNotification } from "./driver-texts";
 import { EngineState } from "./engine-state";
 import { blocker } from "./engine-status";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer } from "./platform";
@@ -130,7 +130,7 @@ export abstract class EngineLoop extends EngineState {
     if (won.length > 0) await this.upkeep.shareWon(this.userId);
     for (const record of won) {
       this.log.info("capture.won", { offerId: record.platformOfferId, payCents: record.payCents });
-      this.text((driver) => textWonBlock(this.env, this.log, driver, record));
+      this.notify("blockWon", wonBlockNotification(this.userId!, record));
     }
     if (stalled) await this.failed(stalled, profile);
     this.ledger.prune(now);

@@ -11,9 +11,10 @@
  */
 import { createDb, type Db } from "../db/client";
 import { createLogger, type Logger } from "../log";
+import { notifyDriver } from "../notifications/notify";
 import { BlockActions } from "./block-actions";
-import { type DriverContact, type DriverProfile, endConnection, loadDriverProfile, openTokens, saveTokens, setSystemStatus } from "./driver-store";
-import { textDisconnected, textInBackground } from "./driver-texts";
+import { type DriverProfile, endConnection, loadDriverProfile, openTokens, saveTokens, setSystemStatus } from "./driver-store";
+import { type SearchStop, searchStoppedNotification } from "./driver-texts";
 import { failedResult, type PlatformResult, type StopReason } from "./engine-status";
 import { HistoryUpkeep } from "./history-upkeep";
 import { platformFor } from "./http-platform";
@@ -28,7 +29,7 @@ import { PlatformTokenHolder, withAccessToken } from "./token-refresh";
 /**
  * The profile (user row, filters, stations) is re-read this often while searching, and whenever
  * told: filters and connections call `reload`, every change of service time calls `resume`
- * (capture.ts), and texts read the driver's number, language and opt-out afresh. So a poll that
+ * (capture.ts), and notifications read the driver's channel, language and opt-out afresh. So a poll that
  * brings nothing new reads nothing from D1; this is the net for anything else (a station renamed).
  */
 const PROFILE_TTL_MS = 15 * 60_000;
@@ -83,7 +84,8 @@ export abstract class EngineState {
       (sealed) => openTokens(sealed, env.MFA_ENCRYPTION_KEY),
       (tokens, now) => saveTokens(this.db, env.MFA_ENCRYPTION_KEY, this.userId!, tokens, now),
     );
-    this.holds = new PlatformHolds(kv, pollIntervalMs(env), lockoutMsOf(env));
+    // Each hold that begins stops the search (or accepting): the driver is told, once.
+    this.holds = new PlatformHolds(kv, pollIntervalMs(env), lockoutMsOf(env), (hold) => this.searchStopped(hold));
     this.log = createLogger({ task: "capture", userId: this.userId });
     this.blockActions = new BlockActions({
       history,
@@ -214,15 +216,31 @@ export abstract class EngineState {
     if (profile?.account?.sealedTokens) {
       await endConnection(this.db, profile.user.id, "refused", Date.now());
       this.log.warn("capture.disconnected", { why });
-      this.text((driver) => textDisconnected(this.env, this.log, driver));
+      this.searchStopped({ reason: "disconnected", since: Date.now() });
     }
     this.profile = null;
     await this.halt("disconnected");
   }
 
-  /** Texts the driver as D1 says now (driver-texts.ts), keeping the object alive until it is sent. */
-  protected text(send: (driver: DriverContact) => Promise<void> | null) {
-    if (this.userId !== null) this.ctx.waitUntil(textInBackground(this.db, this.userId, this.log, send));
+  /**
+   * Notifies the driver (notifications/notify.ts: their channel, language and opt-out as D1 says
+   * now), keeping the object alive until the notification is accepted; a failure is only logged.
+   */
+  protected notify(event: Parameters<typeof notifyDriver>[3], content: Parameters<typeof notifyDriver>[4]) {
+    if (this.userId === null) return;
+    const log = this.log;
+    this.ctx.waitUntil(
+      notifyDriver(this.env, log, this.userId, event, content).catch((err: unknown) =>
+        log.error("capture.notify_failed", { event, error: err instanceof Error ? err.message : String(err) }),
+      ),
+    );
+  }
+
+  /** The search (or accepting) stopped: the driver is told, once per occurrence. */
+  private searchStopped(stop: SearchStop) {
+    if (this.userId === null) return;
+    const app = this.profile?.user.app ?? this.adapter?.app ?? "flex";
+    this.notify("searchStopped", searchStoppedNotification(this.userId, app, this.env.APP_ORIGIN, stop));
   }
 
   protected async halt(reason: StopReason) {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { memoryKv } from "../test/engine-fixtures";
 import { type DeliveryPlatform, PlatformError, type PlatformOffer } from "./platform";
-import { PlatformHolds } from "./platform-holds";
+import { type NewHold, PlatformHolds } from "./platform-holds";
 
 const LOCKOUT = 1000;
 const holdsOn = (kv = memoryKv()) => new PlatformHolds(kv, 300, LOCKOUT);
@@ -128,6 +128,34 @@ describe("the search's hold (a 420 on the offers call)", () => {
     holds.holdSearch(5000, false);
     expect(holds.clearSignatureHold()).toBe(true);
     expect(holds.searchHeld(false)).toBe(false);
+  });
+});
+
+describe("the holds that begin (the driver is told once per occurrence)", () => {
+  it("a lockout, a captcha and a signature are told when they begin, not while they go on", async () => {
+    const began: NewHold[] = [];
+    const holds = new PlatformHolds(memoryKv(), 300, LOCKOUT, (hold) => began.push(hold));
+    const { p } = platform(rateExceeded);
+    const gated = holds.gated(p);
+    await expect(gated.offers("t", [])).rejects.toThrow();
+    expect(began).toEqual([{ reason: "rate_limited", since: expect.any(Number), until: expect.any(Number) }]);
+    const lockout = began[0] as Extract<NewHold, { reason: "rate_limited" }>;
+    expect(lockout.until - lockout.since).toBeGreaterThanOrEqual(LOCKOUT);
+    const captcha = new PlatformError("captcha", "c", undefined, 307);
+    holds.acceptFailed(captcha, 5000);
+    holds.acceptFailed(captcha, 6000);
+    holds.captchaSolved();
+    // The try after "I solved it" met a captcha again: a new occurrence.
+    holds.acceptFailed(captcha, 7000);
+    expect(began.slice(1)).toEqual([
+      { reason: "captcha", since: 5000 },
+      { reason: "captcha", since: 7000 },
+    ]);
+    // A signature on an accept, then on the offers call: one occurrence, told once.
+    holds.acceptFailed(new PlatformError("signature_required", "s", undefined, 420), 8000);
+    holds.holdSearch(8100, false);
+    holds.holdSearch(8200, false);
+    expect(began.slice(3)).toEqual([{ reason: "signature", since: 8000 }]);
   });
 });
 

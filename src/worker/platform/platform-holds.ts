@@ -32,6 +32,9 @@ export type LimitState =
 
 const KEYS = { pacing: "pacing", limitedSince: "limitedSince", acceptHold: "acceptHold", searchHold: "searchHold", forfeits: "forfeitQueue" } as const;
 
+/** A hold that has just begun, for the driver to be told (engine-state.ts notifies them). */
+export type NewHold = { reason: "rate_limited"; since: number; until: number } | { reason: "captcha" | "signature"; since: number };
+
 /** The engine's own "Rate exceeded", thrown instead of making a call during a lockout. */
 export const LOCKED_OUT = "locked_out";
 
@@ -46,6 +49,8 @@ export class PlatformHolds {
     private readonly kv: SyncKvStorage,
     intervalMs: number,
     private readonly lockoutMs: number,
+    /** Called once when a lockout, a captcha hold or a signature hold begins (not when one goes on). */
+    private readonly began: (hold: NewHold) => void = () => {},
   ) {
     this.pacingState = kv.get<PacingState>(KEYS.pacing) ?? initialPacing(intervalMs);
     this.limitedSince = kv.get<number>(KEYS.limitedSince) ?? null;
@@ -116,11 +121,13 @@ export class PlatformHolds {
   }
 
   private limited(now: number): void {
-    if (this.limitedSince === null) {
+    const begins = this.limitedSince === null;
+    if (begins) {
       this.limitedSince = now;
       this.kv.put(KEYS.limitedSince, now);
     }
     this.savePacing(pacingAfterLimit(this.pacingState, now, this.lockoutMs));
+    if (begins) this.began({ reason: "rate_limited", since: now, until: this.pacingState.lockedUntil });
   }
 
   private savePacing(state: PacingState): void {
@@ -148,8 +155,11 @@ export class PlatformHolds {
   acceptFailed(err: PlatformError, now: number, signerConfigured = false): boolean {
     const reason = err.kind === "captcha" ? "captcha" : err.kind === "signature_required" ? "signature" : null;
     if (!reason) return false;
-    const since = this.accepting?.reason === reason && !this.accepting.oneTry ? this.accepting.since : now;
+    const goesOn = this.accepting?.reason === reason && !this.accepting.oneTry;
+    const since = goesOn && this.accepting ? this.accepting.since : now;
     this.setAcceptHold({ reason, since, oneTry: false, ...(reason === "signature" ? { signerConfigured } : {}) });
+    // The search stopped for a signature already told the driver of this one.
+    if (!goesOn && !(reason === "signature" && this.search)) this.began({ reason, since });
     return true;
   }
 
@@ -186,7 +196,10 @@ export class PlatformHolds {
   }
 
   holdSearch(now: number, signerConfigured: boolean): void {
+    const begins = this.search === null;
     this.setSearchHold({ since: this.search?.since ?? now, signerConfigured });
+    // Accepting already held for a signature told the driver of this one.
+    if (begins && !(this.accepting?.reason === "signature" && !this.accepting.oneTry)) this.began({ reason: "signature", since: now });
   }
 
   /** An admin clears a signature hold (the search's, or accepting's): the engine tries again, once. False when there is none. */

@@ -7,8 +7,9 @@
  * asked during a lockout waits for its end.
  */
 import { env, runInDurableObject } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { auditLog } from "../db/schema";
+import { auditLog, driverNotifications } from "../db/schema";
 import { connectedDriver } from "../test/connected-driver";
 import { engineStarter, recordsOf, sleep, soon, waitForRecords } from "../test/engine-fixtures";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
@@ -41,6 +42,21 @@ async function searching(options: Parameters<typeof connectedDriver>[0] = {}) {
 
 const total = (calls: Record<string, number>) => Object.values(calls).reduce((a, b) => a + b, 0);
 
+/** The driver's "search stopped" notifications (notifications/notify.ts), once each has been accepted. */
+const toldOf = (userId: number, count: number) =>
+  vi.waitFor(
+    async () => {
+      const rows = await db
+        .select()
+        .from(driverNotifications)
+        .where(and(eq(driverNotifications.userId, userId), eq(driverNotifications.event, "searchStopped")))
+        .orderBy(driverNotifications.id);
+      if (rows.length < count) throw new Error(`${rows.length} notifications`);
+      return rows;
+    },
+    { timeout: 3000, interval: 20 },
+  );
+
 async function adminToken() {
   const admin = await seedAdmin();
   return { admin, token: (await signInAdmin(admin)).idToken };
@@ -54,6 +70,10 @@ describe('"Rate exceeded"', () => {
     // The first lockout's wait (and its margin of a thirtieth), from the refused call.
     expect(limited.until - limited.since).toBeGreaterThanOrEqual(LOCKOUT_MS);
     expect(limited.until - limited.since).toBeLessThan(LOCKOUT_MS + 200);
+    // The driver is told once, keyed by when the lockout began (an SMS: they have no device).
+    const [told] = await toldOf(t.d.user.id, 1);
+    expect(told).toMatchObject({ channel: "sms", key: `searchStopped:${t.d.user.id}:rate_limited:${limited.since}:sms` });
+    expect(told!.body).toContain("Flex is limiting your account, so the search is paused for about 1 min.");
     const during = await t.calls();
     // A route's capacity call goes through the same gate: refused at once with the lockout's wait, not sent.
     const stations = await call("/api/driver/stations", { token: t.idToken });
@@ -117,6 +137,10 @@ describe("a captcha (307) on an accept", () => {
     const [row] = await waitForRecords(t.d.user.id, 1, 4000);
     expect(row).toMatchObject({ platformOfferId: t.offerId, status: "won" });
     expect((await t.engine()).acceptHold).toBeNull();
+    // Told of each captcha once: the first, and the one the try after "I solved it" met.
+    const told = await toldOf(t.d.user.id, 2);
+    expect(told.map((r) => r.key.split(":")[2])).toEqual(["captcha", "captcha"]);
+    expect(told[0]!.key).not.toBe(told[1]!.key);
     const none = await call("/api/driver/engine/captcha-solved", { token: t.idToken, method: "POST" });
     expect(none.status).toBe(409);
     expect(await json(none)).toMatchObject({ error: { code: "conflict", details: { reason: "no_captcha" } } });
@@ -151,6 +175,7 @@ describe("a request signature asked for (420)", () => {
     await sleep(1200);
     expect(await t.calls()).toEqual(during);
     expect(during["POST /GetOffersForProviderPost"]).toBe(1);
+    expect(await toldOf(t.d.user.id, 1)).toMatchObject([{ key: `searchStopped:${t.d.user.id}:signature:${held.since}:sms` }]);
     const { token } = await adminToken();
     expect((await call(`/api/admin/users/${t.d.user.id}/engine/clear-hold`, { token, method: "POST" })).status).toBe(200);
     const [row] = await waitForRecords(t.d.user.id, 1, 4000);

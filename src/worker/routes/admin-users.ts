@@ -3,7 +3,7 @@ import { z } from "zod";
 import { userFiltersSchema, userListSchema, userOptOutsSchema, userProfilePatchSchema, userRoleSchema } from "../../shared/admin-users";
 import { appSchema, emailSchema, languageSchema, phoneSchema } from "../../shared/auth";
 import { insightsQuerySchema, whatIfRequestSchema } from "../../shared/insights-requests";
-import { clearDriversHold, driversEngine, driversInsights, driversOffers, driversWhatIf, switchDriversEngine } from "../admin/acting-for";
+import { clearDriversHold, driversEngine, driversInsights, driversNotifications, driversOffers, driversWhatIf, switchDriversEngine } from "../admin/acting-for";
 import { hasBillingDetails } from "../admin/billing-fields";
 import { createAccount } from "../admin/create-account";
 import {
@@ -110,6 +110,7 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:id/dashboard/offers", validate("param", idParam), validate("query", offersQuerySchema), async (c) =>
     c.json(await driversOffers(c.var.db, c.env, c.req.valid("param").id, c.req.valid("query"))),
   )
+  .get("/:id/dashboard/notifications", validate("param", idParam), async (c) => c.json(await driversNotifications(c.var.db, c.env, c.req.valid("param").id)))
   .get("/:id/dashboard/insights", validate("param", idParam), validate("query", insightsQuerySchema), async (c) =>
     c.json(await driversInsights(c.var.db, c.env, c.req.valid("param").id, c.req.valid("query").days)),
   )

@@ -17,6 +17,7 @@ import { listedStations, setStationZone } from "../driver/listed-stations";
 import { checkInWonBlock, forfeitWonBlock } from "../driver/won-blocks";
 import { isChoosableZone } from "../platform/station-catalogue";
 import { validate } from "../validate";
+import { driverNotificationRoutes } from "./driver-notifications";
 
 /** Attempt ids are 18 random bytes in base64url (platform/connection.ts). */
 const attemptParam = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{24}$/, "Unknown sign-in") });
@@ -114,6 +115,9 @@ export const driverRoutes = new Hono<AppEnv>()
   .post("/insights/what-if", validate("json", whatIfRequestSchema), async (c) =>
     c.json(await whatIf(c.var.db, c.env, { driverId: c.var.user.id, askedBy: c.var.user.id }, c.req.valid("json"))),
   )
+
+  // ---- Notifications: the channel per event, this browser's push subscription (routes/driver-notifications.ts) ----
+  .route("/", driverNotificationRoutes)
 
   // ---- Calendar ----
   .get("/calendar", validate("query", weekQuery), async (c) => c.json(await calendarOf(c.var.db, c.env, c.var.user, c.req.valid("query").week)))

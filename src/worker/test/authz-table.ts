@@ -95,6 +95,10 @@ export const USER_ROUTES: Row[] = [
   route("POST", "/api/driver/offers/:id/forfeit", signedIn(404)),
   route("GET", "/api/driver/insights", signedIn(200)),
   route("POST", "/api/driver/insights/what-if", signedIn(400)),
+  route("GET", "/api/driver/notifications", signedIn(200)),
+  route("PUT", "/api/driver/notifications", signedIn(400)),
+  route("PUT", "/api/driver/push-subscription", signedIn(400)),
+  route("DELETE", "/api/driver/push-subscription", signedIn(400)),
   route("GET", "/api/driver/calendar", signedIn(400)),
   // Another driver's calendar: administrators (an unknown number is then a 404); a driver is refused.
   route("GET", "/api/driver/calendar/:phoneNumber", adminOnly(404), { path: "/api/driver/calendar/%2B12025550123?week=2031-05-15" }),
@@ -165,6 +169,7 @@ export const ADMIN_ROUTES: Row[] = [
   route("GET", "/api/admin/users/:id/dashboard/engine", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/offers", adminOnly(404)),
   route("GET", "/api/admin/users/:id/dashboard/insights", adminOnly(404)),
+  route("GET", "/api/admin/users/:id/dashboard/notifications", adminOnly(404)),
   route("POST", "/api/admin/users/:id/dashboard/insights/what-if", adminOnly(400)),
   route("POST", "/api/admin/users/:id/dashboard/engine", adminOnly(400)),
   // Clearing a driver's signature hold (a 420 from the platform): any administrator, audited.

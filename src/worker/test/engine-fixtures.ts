@@ -12,17 +12,20 @@ import { captureSessionOf } from "../platform/capture";
 import type { DriverProfile, OfferRecord } from "../platform/driver-store";
 import { OfferHistory } from "../platform/offer-history";
 import { db } from "./fixtures";
+import { settleNotifications } from "./push-fixtures";
 
 export const HOUR = 3_600_000;
 
 /**
  * A start for one test file's engines; each is stopped after its test, so no engine keeps polling
- * into the next. Call it at the file's top level.
+ * into the next, and what it notified its driver of has gone out. Call it at the file's top level.
  */
 export function engineStarter() {
   const started: number[] = [];
   afterEach(async () => {
-    for (const id of started.splice(0)) await captureSessionOf(env, id).stop(id);
+    const ids = started.splice(0);
+    for (const id of ids) await captureSessionOf(env, id).stop(id);
+    await settleNotifications(ids);
   });
   return async (userId: number) => {
     started.push(userId);

@@ -7,5 +7,7 @@ declare namespace Cloudflare {
     FAKE_PLATFORM_URL: string;
     /** Base URL of the fake Stripe API (test/fake-stripe); each secret key sk_test_<x> is its own account. */
     FAKE_STRIPE_URL: string;
+    /** Base URL of the fake Web Push service (test/fake-push): POST /__control/subscriptions makes an endpoint. */
+    FAKE_PUSH_URL: string;
   }
 }

@@ -5,13 +5,16 @@ import { users } from "../db/schema";
 import { captureSessionOf } from "../platform/capture";
 import { defaultWorld } from "./connected-driver";
 import { db, seedUser, signIn } from "./fixtures";
+import { settleNotifications } from "./push-fixtures";
 
 export const HOUR = 3_600_000;
 
-/** Drivers whose engine a test started: stopped after each test (stopRunningEngines, an afterEach). */
+/** Drivers whose engine a test started: stopped after each test (stopRunningEngines, an afterEach), their notifications gone out. */
 export const running: number[] = [];
 export async function stopRunningEngines() {
-  for (const id of running.splice(0)) await captureSessionOf(env, id).stop(id);
+  const ids = running.splice(0);
+  for (const id of ids) await captureSessionOf(env, id).stop(id);
+  await settleNotifications(ids);
 }
 
 let accounts = 0;

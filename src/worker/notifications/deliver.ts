@@ -24,13 +24,26 @@ type Row = typeof driverNotifications.$inferSelect;
 /** How a send ended: the row's end, or a retry (back to queued). */
 type Ending = { status: "sent" } | { status: "failed" | "skipped"; error: string } | { status: "retry"; reason: string; retryAfterSeconds?: number };
 
+/** A send that got no answer: the provider may have the text. Its row keeps this as its error until settled. */
+const IN_DOUBT = "in_doubt";
+const AMBIGUOUS = new Set(["timeout", "network_error"]);
+/** How far the provider's clock may be behind ours when its record of a text is looked up. */
+const CLOCK_SKEW_MS = 60_000;
+
 const leaseMs = (env: Pick<Env, "SEND_LEASE_SECONDS">) => Number(env.SEND_LEASE_SECONDS) * 1000;
 
 /** Takes the row for this delivery: null when it is not queued, or another delivery holds a live lease on it. */
 export async function claimNotification(db: Db, id: number, now: number, lease: number): Promise<Row | null> {
   const [row] = await db
     .update(driverNotifications)
-    .set({ status: "sending", leaseUntil: now + lease, attempts: sql`${driverNotifications.attempts} + 1`, updatedAt: now })
+    .set({
+      status: "sending",
+      leaseUntil: now + lease,
+      attempts: sql`${driverNotifications.attempts} + 1`,
+      // A lapsed claim's send may have gone out before its delivery died: in doubt, like a time-out.
+      error: sql`CASE WHEN ${driverNotifications.status} = 'sending' THEN ${IN_DOUBT} ELSE ${driverNotifications.error} END`,
+      updatedAt: now,
+    })
     .where(
       and(
         eq(driverNotifications.id, id),
@@ -68,17 +81,28 @@ async function smsRow(env: Env, db: Db, ctx: JobContext, row: Row, now: number):
     .get();
   if (!driver) return { status: "skipped", error: "erased" };
   if (driver.optedOut) return { status: "skipped", error: "opted_out" };
-  const loaded = loadConfig(env);
-  if (!loaded.ok) throw new Error("The configuration is invalid (config.invalid)");
-  try {
-    // Every text we send counts against the one hourly budget; a full budget is a wait, not a loss.
-    await chargeRequestedText({ db, config: loaded.config, log: ctx.log, now }, { purpose: `notification.${row.event}`, texted: true, mayUseReserve: false });
-  } catch (err) {
-    if (err instanceof RateLimited) return { status: "retry", reason: "sms_budget", retryAfterSeconds: err.retryAfterSeconds };
-    throw err;
+  const provider = createSmsProvider(env);
+  // The last send got no answer (a time-out, the connection lost): it may have gone out. The
+  // provider's own record says; only a text it does not hold is sent again (and not charged again).
+  if (row.error === IN_DOUBT) {
+    const found = await provider.lookup({ to: driver.phone, body: row.body, since: row.createdAt - CLOCK_SKEW_MS });
+    if (found.found === null) return { status: "retry", reason: IN_DOUBT };
+    if (found.found) return found.status === "failed" ? { status: "failed", error: found.errorCode ?? "failed" } : { status: "sent" };
+  } else if (row.error === null || row.error === "sms_budget") {
+    // Charged once per text: a retry after the provider's 429 or 5xx was charged before it.
+    const loaded = loadConfig(env);
+    if (!loaded.ok) throw new Error("The configuration is invalid (config.invalid)");
+    try {
+      // Every text we send counts against the one hourly budget; a full budget is a wait, not a loss.
+      await chargeRequestedText({ db, config: loaded.config, log: ctx.log, now }, { purpose: `notification.${row.event}`, texted: true, mayUseReserve: false });
+    } catch (err) {
+      if (err instanceof RateLimited) return { status: "retry", reason: "sms_budget", retryAfterSeconds: err.retryAfterSeconds };
+      throw err;
+    }
   }
-  const outcome = await createSmsProvider(env).send({ to: driver.phone, body: row.body });
+  const outcome = await provider.send({ to: driver.phone, body: row.body });
   if (outcome.ok) return { status: "sent" };
+  if (AMBIGUOUS.has(outcome.errorCode)) return { status: "retry", reason: IN_DOUBT };
   if (outcome.retryable) return { status: "retry", reason: outcome.errorCode, retryAfterSeconds: outcome.retryAfterSeconds };
   return { status: "failed", error: outcome.errorCode };
 }
@@ -116,7 +140,7 @@ export async function deliverNotification(job: Extract<Job, { kind: "notify" }>,
   if (ending.status === "retry") {
     const delaySeconds = ending.retryAfterSeconds ?? backoffSeconds(ctx.attempts);
     // Back to queued, due after the delay (lease_until says when; the sweep leaves it until then).
-    await settle(db, row, { status: "queued", leaseUntil: Date.now() + delaySeconds * 1000 }, Date.now());
+    await settle(db, row, { status: "queued", error: ending.reason, leaseUntil: Date.now() + delaySeconds * 1000 }, Date.now());
     throw new RetryLater(`notify ${row.channel}: ${ending.reason}`, delaySeconds);
   }
   await settle(db, row, ending.status === "sent" ? { status: "sent", error: null } : { status: ending.status, error: ending.error }, Date.now());

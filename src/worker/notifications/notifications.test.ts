@@ -15,8 +15,9 @@ import { driverNotifications, notificationChannels, optOuts, outbox, pushSubscri
 import { createLogger } from "../log";
 import { wonBlockMessage, wonBlockNotification } from "../platform/driver-texts";
 import { DEAD_LETTER_QUEUE } from "../queue";
-import { createUser, db } from "../test/fixtures";
+import { createUser, db, fakeTenant, uniquePhone } from "../test/fixtures";
 import { deliverJobs, deviceOf, notificationsOf, notifySetup, pushedTo, pushFault, takeJobs } from "../test/push-fixtures";
+import { recordingQueue } from "../test/queue-batch";
 import { notifyDriver } from "./notify";
 import { notifyServiceEnding } from "./service-ending";
 import { requeueStalledNotifications } from "./sweep";
@@ -170,6 +171,41 @@ describe("an SMS", () => {
     expect(await notificationsOf(driver.id)).toMatchObject([{ status: "sent" }]);
     expect((await smsTo(driver.phone)).map((m) => m.body)).toEqual([wonBlockMessage("es", block)]);
     expect((await db.select().from(rateLimits).where(eq(rateLimits.key, REQUESTED_SMS_BUDGET_KEY)).get())?.count).toBe(9);
+  });
+});
+
+describe("an SMS whose send got no answer", () => {
+  const clearBudget = () => db.delete(rateLimits).where(eq(rateLimits.key, REQUESTED_SMS_BUDGET_KEY));
+  afterEach(clearBudget);
+  const inDoubt = async (fault: "accept-timeout" | "timeout") => {
+    const tenant = fakeTenant();
+    const queue = recordingQueue();
+    const s = { queue, workerEnv: tenant.env({ TWILIO_FROM: uniquePhone(), PROVIDER_TIMEOUT_MS: "1500", DISPATCH: queue.queue }) };
+    const driver = await createUser();
+    await db.insert(notificationChannels).values({ userId: driver.id, event: "blockWon", channel: "sms" });
+    await tenant.configure({ script: [{ kind: fault }] });
+    await notifyDriver(s.workerEnv, log, driver.id, ...blockWon(driver.id));
+    const jobs = queue.jobs.splice(0).map((j) => j.job);
+    const first = await deliverJobs(s, jobs);
+    expect(first.retried).toEqual(["m0"]);
+    expect(await notificationsOf(driver.id)).toMatchObject([{ channel: "sms", status: "queued", error: "in_doubt" }]);
+    const second = await deliverJobs(s, jobs, { attempts: 2 });
+    expect(second.acked).toEqual(["m0"]);
+    expect(await notificationsOf(driver.id)).toMatchObject([{ status: "sent", attempts: 2 }]);
+    const budget = await db.select().from(rateLimits).where(eq(rateLimits.key, REQUESTED_SMS_BUDGET_KEY)).get();
+    return { accepted: (await tenant.messages()).messages.filter((m) => m.to === driver.phone), charged: budget?.count };
+  };
+
+  it("is settled from the provider's record when the provider had taken it: sent once, charged once", async () => {
+    const { accepted, charged } = await inDoubt("accept-timeout");
+    expect(accepted).toHaveLength(1);
+    expect(charged).toBe(1);
+  });
+
+  it("is sent again when the provider holds no such text: sent once, charged once", async () => {
+    const { accepted, charged } = await inDoubt("timeout");
+    expect(accepted).toHaveLength(1);
+    expect(charged).toBe(1);
   });
 });
 

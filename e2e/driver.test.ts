@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { launch, newPage, newPhone } from "./browser.ts";
 import { CHICAGO, codeTextedTo, grantService, platformUrl } from "./drivers.ts";
@@ -68,6 +69,13 @@ async function assertCardsOnPhone(page: Page, reason: string) {
   const roles = (role: string) => nodes.filter((n) => n.role?.value === role).map((n) => n.name?.value ?? "");
   assert.ok(roles("columnheader").includes(reason.startsWith("Pay") ? "Why / action" : "Motivo / acción"), "the cards lost their column headers");
   assert.ok(roles("row").length >= 3, "the cards are not rows of a table");
+  // e2e/accessibility.test.ts checks every page at 1280 px; the cards, here.
+  const axe = await new AxeBuilder({ page })
+    .include(".dashboard-offers")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  const blocking = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  assert.deepEqual(blocking, [], "axe finds serious or critical violations in the cards");
   const box = (await why.boundingBox())!;
   assert.ok(box.x >= 0 && box.x + box.width <= phone.innerWidth && box.width > 0, `the reason is outside the screen's width: ${JSON.stringify(box)}`);
   assert.ok(await why.isVisible(), "the reason is not visible");

@@ -64,7 +64,7 @@ export async function evaluateApart(list: string[], load = (href: string): Promi
  * first paint. Started with the downloads of the page's code, after the first paint, the worker is
  * done before that code runs.
  */
-export function loadLocaleDataApart() {
+function loadLocaleDataApart() {
   if (typeof Worker === "undefined") return;
   try {
     new Worker(LOCALE_DATA_WORKER);

@@ -18,14 +18,18 @@
  *   --applied      throttle the link and the CPU for real (Lighthouse's "devtools" method) instead of
  *                  simulating them from a fast load: slower, but what the page does in what order on
  *                  a slow link is measured, not modelled (for comparing two versions of a page)
+ *   --trace        also write each run's Chromium trace (bench/results/lighthouse-<page>-<run>.trace.json),
+ *                  to open in DevTools' Performance panel or read its main-thread tasks
  *
  * Below the table, for reading a run on a busy machine (not the goal's figures): Lighthouse's
  * benchmarkIndex of each run (how fast this machine was at that moment; an idle desktop scores
- * ~1,500–2,500), and the blocking time the page's main-thread tasks after its first paint would
+ * ~1,500–2,500), the host's load average as the bench started (over 1: other work was running),
+ * and the blocking time the page's main-thread tasks after its first paint would
  * have counted from the CPU time they used (×4, as the preset slows the CPU) rather than the wall
  * time they took: a thread that waits for a core stretches every task's wall time, and TBT with it.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import * as lighthouseConstants from "lighthouse/core/config/constants.js";
@@ -33,12 +37,15 @@ import puppeteer from "puppeteer-core";
 import { DEMO, dashboardDriverPhone } from "../scripts/seed.ts";
 import { benchOptions, flag, freshState, numberArg, prepareBuild, startWorker, stringArg } from "./harness.ts";
 
+// The host's one-minute load as the bench starts, before its own build: figures taken while other work runs are not the goal's.
+const loadBefore = loadavg()[0]!;
 const options = await benchOptions(8796);
 const SHORT = options.short;
 const PORT = options.port;
 const RUNS = Math.max(1, numberArg("runs", 1));
 const APPLIED = flag("applied");
 const CPU_MULTIPLIER = numberArg("cpu", 0);
+const TRACE = flag("trace");
 const SLOWDOWN = CPU_MULTIPLIER || lighthouseConstants.throttling.mobileSlow4G.cpuSlowdownMultiplier;
 const STATE = `.wrangler/bench-lighthouse-state${SHORT ? "-short" : ""}`;
 const GOAL = 95;
@@ -166,6 +173,7 @@ try {
       // The whole report, for a closer look (bench/results is not committed).
       mkdirSync("bench/results", { recursive: true });
       writeFileSync(`bench/results/lighthouse-${page.name.replace(/\W+/g, "-")}.json`, JSON.stringify(result.lhr));
+      if (TRACE) writeFileSync(`bench/results/lighthouse-${page.name.replace(/\W+/g, "-")}-${run + 1}.trace.json`, JSON.stringify(result.artifacts.Trace));
       const { categories, audits } = result.lhr;
       const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((categories[c]?.score ?? 0) * 100)])) as Row["scores"];
       const failing = Object.values(categories)
@@ -230,6 +238,11 @@ if (RUNS > 1)
     );
 console.log(
   `\nNot the goal's figures, for reading a busy machine: benchmarkIndex per run ${runs.map((pageRuns) => `${pageRuns[0]!.name} ${pageRuns.map((r) => r.benchmarkIndex).join(" / ")}`).join("; ")}`,
+);
+console.log(
+  `The host's load average (one minute) as the bench started: ${loadBefore.toFixed(2)} on ${availableParallelism()} cores${
+    loadBefore > 1 ? ": other work was running, so these timing figures are not the goal's" : ""
+  }`,
 );
 console.log(
   `Blocking time from the CPU time of the main thread's tasks after the first paint (×${SLOWDOWN}): ${runs.map((pageRuns) => `${pageRuns[0]!.name} ${pageRuns.map((r) => r.cpuBlockingMs).join(" / ")} ms`).join("; ")}`,

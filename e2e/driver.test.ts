@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import AxeBuilder from "@axe-core/playwright";
 import type { Browser, Page } from "playwright-core";
 import { launch, newPage, newPhone } from "./browser.ts";
 import { CHICAGO, codeTextedTo, grantService, platformUrl } from "./drivers.ts";
@@ -32,6 +33,60 @@ function watchErrors(page: Page): string[] {
 }
 
 const path = (page: Page, pathname: string) => page.waitForURL((url) => url.pathname === pathname, { timeout: 15_000 });
+
+/**
+ * The dashboard on a phone (390 × 844): each offer is a card, nothing scrolls sideways, and the
+ * reason an offer was not taken is inside the screen's width; back at 1280 px, the table with its header.
+ */
+async function assertCardsOnPhone(page: Page, reason: string) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const why = page.locator(".offers-table li", { hasText: reason });
+  await why.scrollIntoViewIfNeeded();
+  const phone = await page.evaluate(() => ({
+    scrollWidth: document.scrollingElement!.scrollWidth,
+    innerWidth,
+    card: getComputedStyle(document.querySelector(".offers-table tr.offer")!).display,
+    header: document.querySelector(".offers-table thead")!.getBoundingClientRect().width,
+    // Anything of the offers' card (a card, a tab, the pager) past its right edge.
+    outside: (() => {
+      const card = document.querySelector(".dashboard-offers")!;
+      const right = card.getBoundingClientRect().right;
+      // (The column headers are clipped to a pixel, their boxes as wide as ever.)
+      return [...card.querySelectorAll("*")]
+        .filter((e) => !e.closest("thead") && e.getBoundingClientRect().right > right + 0.5)
+        .map((e) => `${e.tagName.toLowerCase()}.${e.className}: ${e.textContent?.slice(0, 30)}`);
+    })(),
+  }));
+  assert.ok(phone.scrollWidth <= phone.innerWidth, `the dashboard scrolls sideways at 390 px: ${phone.scrollWidth} px wide`);
+  assert.deepEqual(phone.outside, [], "the offers' card is too narrow for what it holds at 390 px");
+  assert.equal(phone.card, "grid", "an offer is not laid out as a card at 390 px");
+  assert.ok(phone.header <= 1, "the table's header shows on a phone");
+  // A card is still a row of the table for a screen reader (Chromium's accessibility tree), its
+  // cells named by the hidden column headers.
+  const cdp = await page.context().newCDPSession(page);
+  const { nodes } = (await cdp.send("Accessibility.getFullAXTree")) as { nodes: { role?: { value?: string }; name?: { value?: string } }[] };
+  await cdp.detach();
+  const roles = (role: string) => nodes.filter((n) => n.role?.value === role).map((n) => n.name?.value ?? "");
+  assert.ok(roles("columnheader").includes(reason.startsWith("Pay") ? "Why / action" : "Motivo / acción"), "the cards lost their column headers");
+  assert.ok(roles("row").length >= 3, "the cards are not rows of a table");
+  // e2e/accessibility.test.ts checks every page at 1280 px; the cards, here.
+  const axe = await new AxeBuilder({ page })
+    .include(".dashboard-offers")
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
+    .analyze();
+  const blocking = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help}`);
+  assert.deepEqual(blocking, [], "axe finds serious or critical violations in the cards");
+  const box = (await why.boundingBox())!;
+  assert.ok(box.x >= 0 && box.x + box.width <= phone.innerWidth && box.width > 0, `the reason is outside the screen's width: ${JSON.stringify(box)}`);
+  assert.ok(await why.isVisible(), "the reason is not visible");
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator(".offers-table th").first().waitFor();
+  const wide = await page.evaluate(() => ({
+    row: getComputedStyle(document.querySelector(".offers-table tr.offer")!).display,
+    header: document.querySelector(".offers-table th")!.getBoundingClientRect().width,
+  }));
+  assert.deepEqual({ row: wide.row, header: wide.header > 1 }, { row: "table-row", header: true }, "the wide screen does not show the table");
+}
 
 test("a new driver connects, sets filters, turns the system on and sees a won block, a disliked offer and the calendar", async () => {
   const page = await newPage(browser);
@@ -124,6 +179,7 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
     .waitFor({ timeout: 60_000 });
   await offers.getByText("Pay $40 is under your $50 minimum").waitFor({ timeout: 60_000 });
   await page.getByRole("button", { name: "Won (1)" }).waitFor();
+  await assertCardsOnPhone(page, "Pay $40 is under your $50 minimum");
 
   // And on the calendar, on its day in Chicago.
   const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Chicago", year: "numeric", month: "2-digit", day: "2-digit" }).format(startsAt);
@@ -174,6 +230,7 @@ test("a new driver connects, sets filters, turns the system on and sees a won bl
   assert.ok(first.hydrated, "the dashboard's page is still inert");
   await page.getByRole("button", { name: /Español/ }).click();
   await page.getByText("El pago de $40 está por debajo de tu mínimo de $50").waitFor();
+  await assertCardsOnPhone(page, "El pago de $40 está por debajo de tu mínimo de $50");
 
   // Off again, so the engine stops polling for the rest of the run.
   await page.getByRole("switch").click();

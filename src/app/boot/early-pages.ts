@@ -14,3 +14,13 @@ export const EARLY_READS = {
   "/flex/dashboard": [USER_PATH, ...DASHBOARD_READS],
   "/flex/insights": [USER_PATH, ...INSIGHTS_READS],
 } as const satisfies Record<string, readonly string[]>;
+
+/**
+ * The early pages whose first render writes times in a station's zone through Intl (the dashboard;
+ * the insights build no formatter): their inline script has the browser's locale data loaded off
+ * the main thread (first-load.ts, `loadLocaleDataApart`).
+ */
+export const INTL_EARLY_PAGES: readonly string[] = ["/flex/dashboard"];
+
+/** The worker that loads it (public/): one formatter built, then it ends. */
+export const LOCALE_DATA_WORKER = "/locale-data-worker.js";

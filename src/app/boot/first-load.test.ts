@@ -1,6 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { LANGUAGE_STORAGE_KEY } from "../i18n";
-import { evaluateApart, STORED_LANGUAGE_KEY, showsPrerendered } from "./first-load";
+import { SESSION_STORAGE_KEY } from "../lib/session-tokens";
+import { LOCALE_DATA_WORKER } from "./early-pages";
+import { evaluateApart, STORED_LANGUAGE_KEY, showsPrerendered, startFirstLoad } from "./first-load";
 
 function page(prerendered: string | null, session: "stored" | "none" = "none"): HTMLElement {
   const html = document.createElement("html");
@@ -41,5 +43,54 @@ describe("the entry's chunks", () => {
     // A task queued while one was evaluated runs before the next is: the browser may paint or
     // answer input between them.
     expect(order).toEqual(["/assets/rolldown-runtime.js", "a task after /assets/rolldown-runtime.js", "/assets/react.js", "a task after /assets/react.js"]);
+  });
+});
+
+describe("the browser's locale data", () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    localStorage.clear();
+    history.replaceState(null, "", "/");
+  });
+
+  /** The workers the inline script starts for a visit to `path`, with or without a stored session. */
+  async function workersFor(path: string, stored: boolean): Promise<string[]> {
+    const started: string[] = [];
+    vi.stubGlobal(
+      "Worker",
+      class {
+        constructor(url: string) {
+          started.push(url);
+        }
+      },
+    );
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise(() => {})),
+    );
+    localStorage.clear();
+    if (stored) localStorage.setItem(SESSION_STORAGE_KEY, JSON.stringify({ idToken: "x.y.z", refreshToken: "r" }));
+    history.replaceState(null, "", path);
+    const html = page(path, "stored");
+    html.setAttribute("data-entry", "/assets/index.js");
+    html.setAttribute("data-early-path", path);
+    // The app's code does not load here (there is none at /assets/index.js): said, and left.
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    startFirstLoad(html);
+    expect(started).toEqual([]);
+    // The page's first paint (or, at the latest, a second after the parse), then the app's code starts downloading.
+    document.dispatchEvent(new Event("DOMContentLoaded"));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    return started;
+  }
+
+  it("loads on a worker's thread when the dashboard opens with a stored session, after the first paint", async () => {
+    expect(await workersFor("/flex/dashboard", true)).toEqual([LOCALE_DATA_WORKER]);
+  });
+
+  it("is left alone by the insights, which build no formatter, and by a visit without a session", async () => {
+    expect(await workersFor("/flex/insights", true)).toEqual([]);
+    expect(await workersFor("/flex/dashboard", false)).toEqual([]);
   });
 });

@@ -3,24 +3,19 @@ import { memo, type ReactNode, useCallback, useDeferredValue, useState } from "r
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { DriverFilters } from "../../../shared/driver-filters";
-import { Badge, type BadgeTone } from "../../components/ui/Badge";
 import { Pager, usePaging } from "../../components/ui/Pager";
 import { StatusView } from "../../components/ui/StatusView";
-import { TableScroll } from "../../components/ui/TableScroll";
 import { toast } from "../../components/ui/Toast";
 import { ApiClientError } from "../../lib/api-client";
 import { useSession } from "../../lib/session";
 import { driverApi, type OfferRow, type OfferStatus, useEngine, useOffers } from "./api";
 import { blockRefusalKey, waitMessage } from "./connect-errors";
 import { EngineNotices, engineWords } from "./EngineNotices";
-import { money } from "./format";
+import { OfferList } from "./OfferList";
 import { Summaries } from "./Summaries";
-import { blockSpan, clock, localeOf } from "./station-time";
-import { whyWords } from "./why";
+import { clock, localeOf } from "./station-time";
 import "./driver.css";
 import "../../i18n/driver";
-
-const TONES: Record<OfferStatus, BadgeTone> = { won: "success", disliked: "neutral", gone: "warning" };
 
 /** "Expires in 2 days", "Expires today", "Expired". */
 function serviceWords(expiresAt: number | null, now: number, t: TFunction<"driver">, lang: string): string {
@@ -233,27 +228,14 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
         <>
           {/* Busy while another page or tab loads (the rows shown are the last one's), not on each
               poll: reading isValidating would also re-render the whole table twice every 3 s. */}
-          <TableScroll label={t("dashboard.offers")} busy={offers.isLoading}>
-            <table className="offers-table">
-              <thead>
-                <tr>
-                  <th scope="col">{t("dashboard.columns.status")}</th>
-                  <th scope="col">{t("dashboard.columns.station")}</th>
-                  <th scope="col">{t("dashboard.columns.when")}</th>
-                  <th scope="col">{t("dashboard.columns.pay")}</th>
-                  <th scope="col">{t("dashboard.columns.hourly")}</th>
-                  <th scope="col">{t("dashboard.columns.why")}</th>
-                </tr>
-              </thead>
-              <OfferRows
-                rows={shown.rows}
-                filters={shown.filters as DriverFilters | null}
-                systemOn={systemOn}
-                onArrive={readOnly ? null : arrive}
-                lang={i18n.language}
-              />
-            </table>
-          </TableScroll>
+          <OfferList
+            rows={shown.rows}
+            filters={shown.filters as DriverFilters | null}
+            systemOn={systemOn}
+            onArrive={readOnly ? null : arrive}
+            lang={i18n.language}
+            busy={offers.isLoading}
+          />
           <Pager
             {...pager}
             total={shown.total}
@@ -269,86 +251,3 @@ const Offers = memo(function Offers({ systemOn, driverId, readOnly }: { systemOn
     </div>
   );
 });
-
-/** A page of offers, memoised: the urgent render that precedes a deferred one passes the same rows. */
-const OfferRows = memo(function OfferRows({
-  rows,
-  filters,
-  systemOn,
-  onArrive,
-  lang,
-}: {
-  rows: OfferRow[];
-  filters: DriverFilters | null;
-  systemOn: boolean;
-  onArrive: ((row: OfferRow) => Promise<void>) | null;
-  lang: string;
-}) {
-  const { t } = useTranslation("driver");
-  return (
-    <tbody>
-      {rows.map((row) => (
-        <tr key={row.id} data-status={row.status}>
-          <td>
-            <Badge tone={TONES[row.status]}>{t(`dashboard.status.${row.status}`)}</Badge>
-          </td>
-          <td>{row.stationName}</td>
-          <td>{blockSpan(row.startsAt, row.endsAt, row.timeZone, lang)}</td>
-          <td>{money(row.payCents, lang)}</td>
-          <td>{money(Math.round((row.payCents * 3_600_000) / Math.max(1, row.endsAt - row.startsAt)), lang)}</td>
-          <td>
-            <RowDetail row={row} filters={filters} systemOn={systemOn} onArrive={onArrive ? () => void onArrive(row) : null} />
-          </td>
-        </tr>
-      ))}
-    </tbody>
-  );
-});
-
-function RowDetail({
-  row,
-  filters,
-  systemOn,
-  onArrive,
-}: {
-  row: OfferRow;
-  filters: DriverFilters | null;
-  systemOn: boolean;
-  /** Null when read-only: an administrator sees that the block is open for "I've arrived", not the button. */
-  onArrive: (() => void) | null;
-}) {
-  const { t, i18n } = useTranslation("driver");
-  if (row.status === "disliked") {
-    const words = whyWords(row, row.reasons, filters, t, i18n.language);
-    return (
-      <ul className="why-list">
-        {words.map((w) => (
-          <li key={w}>{w}</li>
-        ))}
-      </ul>
-    );
-  }
-  if (row.status === "gone") return <span className="muted">{t("dashboard.goneWhy")}</span>;
-  if (row.forfeitedAt) return <span className="muted">{t("dashboard.forfeited")}</span>;
-  // Asked during a lockout: sent when it ends (the engine's card says when).
-  if (row.forfeitQueuedAt) return <span className="muted">{t("dashboard.forfeitQueued")}</span>;
-  if (row.arrivedAt) return <span>{t("dashboard.arrivedAt", { time: clock(row.arrivedAt, row.timeZone, i18n.language) })}</span>;
-  // Where no check-in is configured the platform has nothing to tell: said, rather than a button that cannot work.
-  if (row.canCheckIn && !row.checkInAvailable) return <span className="muted">{t("dashboard.checkInUnavailable")}</span>;
-  if (row.canCheckIn && !onArrive) return <span className="muted">{t("dashboard.checkInOpen")}</span>;
-  if (row.canCheckIn && onArrive) {
-    return (
-      <button type="button" className="button button-small" onClick={onArrive} aria-describedby={systemOn ? undefined : `arrive-hint-${row.id}`}>
-        {t("dashboard.arrived")}
-        {!systemOn && (
-          <span id={`arrive-hint-${row.id}`} className="visually-hidden">
-            {t("common:errors.turnOnSystem")}
-          </span>
-        )}
-      </button>
-    );
-  }
-  // A block the platform has not yet scheduled for the driver cannot be forfeited there yet.
-  if (row.canForfeit && !row.forfeitable) return <span className="muted">{t("dashboard.notForfeitableYet")}</span>;
-  return null;
-}

@@ -132,6 +132,65 @@ describe("dashboard", () => {
     expect(screen.getByText("3 invited, 1 registered, 0 paid; free weeks earned: 1")).toBeInTheDocument();
   });
 
+  it("each offer reads as a card on a phone: result, station, its time at the station, pay and $/hour by name, then the why or the action, in English and Spanish", async () => {
+    // Wednesday 12 June 2030, 10:00–13:00 in Chicago (CDT).
+    const startsAt = Date.parse("2030-06-12T15:00:00Z");
+    const block = { startsAt, endsAt: startsAt + 3 * HOUR, payCents: 7200 };
+    mockApi([
+      {
+        path: "/api/driver/engine",
+        reply: () => ({ body: { engine: { state: "stopped", reason: "driver" }, service: { expiresAt: now + 2 * 86_400_000, goodStanding: true }, now } }),
+      },
+      {
+        path: "/api/driver/offers",
+        reply: () => ({
+          body: {
+            total: 2,
+            page: 1,
+            pageSize: 20,
+            counts: { won: 1, disliked: 1, gone: 0 },
+            filters,
+            rows: [
+              row({ ...block, startsAt: now + 30 * 60_000, endsAt: now + 30 * 60_000 + 3 * HOUR }),
+              row({ ...block, id: 2, status: "disliked", reasons: ["pay"], payCents: 6200, canCheckIn: false }),
+            ],
+          },
+        }),
+      },
+    ]);
+    renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });
+    await screen.findByText("Pay $62 is under your $70 minimum");
+    const cards = () => within(screen.getByRole("table")).getAllByRole("row").slice(1);
+    const cell = (card: HTMLElement, label: string) =>
+      within(card)
+        .getAllByRole("cell")
+        .find((c) => c.dataset.label === label);
+    const [won, disliked] = cards();
+    expect(within(won!).getByText("Won")).toHaveClass("badge");
+    expect(within(won!).getByRole("button", { name: /I've arrived/ })).toBeInTheDocument();
+    expect(within(disliked!).getByText("Disliked")).toHaveClass("badge");
+    expect(within(disliked!).getByText("DCH1 Chicago")).toBeInTheDocument();
+    expect(within(disliked!).getByText("Wed, Jun 12, 10:00 AM – 1:00 PM CDT")).toBeInTheDocument();
+    expect(cell(disliked!, "Pay")).toHaveTextContent("$62");
+    expect(cell(disliked!, "$/hour")).toHaveTextContent("$20.67");
+    expect(within(disliked!).getByRole("listitem")).toHaveTextContent("Pay $62 is under your $70 minimum");
+    // Each cell is read with its column's header, on a card as in the table.
+    expect(
+      within(screen.getByRole("table"))
+        .getAllByRole("columnheader")
+        .map((h) => h.textContent),
+    ).toEqual(["Result", "Station", "When (station time)", "Pay", "$/hour", "Why / action"]);
+
+    await act(() => setLanguage("es"));
+    await screen.findByText("El pago de $62 está por debajo de tu mínimo de $70");
+    const [ganada, descartada] = cards();
+    expect(within(ganada!).getByText("Ganada")).toHaveClass("badge");
+    expect(within(ganada!).getByRole("button", { name: /Ya llegué/ })).toBeInTheDocument();
+    expect(within(descartada!).getByText("Descartada")).toHaveClass("badge");
+    expect(cell(descartada!, "Pago")).toHaveTextContent("$62");
+    expect(cell(descartada!, "$/hora")).toHaveTextContent("$20.67");
+  });
+
   it("I've arrived while the system is off: the message docs/product.md keeps", async () => {
     dashboardApi("stopped");
     renderScreen(<DashboardPage />, { user: { ...driver, accountConnected: true, setupComplete: true }, path: "/flex/dashboard" });

@@ -28,7 +28,9 @@ function kept(key: string, build: () => Intl.DateTimeFormat): Intl.DateTimeForma
 // render one long task with the whole page. This module loads with the page's code, which comes before the
 // page can render (the route table, the guard and the user first), so a first formatter is built in
 // the next task. Not when the browser is idle: in a trace of the dashboard loading, an idle callback
-// came only after the render it was meant to precede.
+// came only after the render it was meant to precede. The locale data is the renderer process's:
+// when the dashboard is opened directly, a worker has usually loaded it already
+// (boot/first-load.ts, loadLocaleDataApart) and this task takes a fraction of a millisecond.
 function warmUp() {
   new Intl.DateTimeFormat(locales.en, { timeZone: "America/New_York", hour: "numeric" }).format(0);
 }

@@ -80,6 +80,7 @@ describe("the precache list", () => {
       "assets/UsersPage-1.js",
       "icons/icon-192.png",
       "manifest.webmanifest",
+      "locale-data-worker.js",
       "robots.txt",
     ].map((url) => ({ url, revision: "r", size: 1 }));
     const { manifest: kept } = await precacheTransform(() => manifest)(globbed);
@@ -90,6 +91,7 @@ describe("the precache list", () => {
       "assets/index-1.js",
       "icons/icon-192.png",
       "manifest.webmanifest",
+      "locale-data-worker.js",
     ]);
   });
 

@@ -19,8 +19,8 @@ export const PRECACHED_PAGES: Record<string, string> = {
   ...Object.fromEntries(EARLY_PAGES.map((page) => [`${page.path.slice(1)}.html`, page.path])),
 };
 
-/** Files outside the Vite manifest that every page may ask for: the icons, the logo, the web app manifest. */
-const STATIC_FILE = /^(icons\/[\w-]+\.png|logo\.svg|icons\.svg|manifest\.webmanifest)$/;
+/** Files outside the Vite manifest that every page may ask for: the icons, the logo, the web app manifest, the locale data worker the first load starts. */
+const STATIC_FILE = /^(icons\/[\w-]+\.png|logo\.svg|icons\.svg|manifest\.webmanifest|locale-data-worker\.js)$/;
 
 /** The build's files (paths under dist/client) the shell and the driver's pages load. */
 export function precachedFiles(manifest: Manifest): Set<string> {

@@ -21,6 +21,7 @@ import { refreshSession, signOut } from "../auth/sessions";
 import { signIn } from "../auth/sign-in";
 import { signUpClaims } from "../billing/invitations";
 import type { AppEnv } from "../context";
+import { closeLiveSockets } from "../platform/live-client";
 import { validate } from "../validate";
 
 /** Identity: /api/auth/* (docs/api.md). The flows are in src/worker/auth/. */
@@ -31,7 +32,10 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/sign-in", validate("json", signInSchema), async (c) => c.json(await signIn(identityDeps(c), c.req.valid("json"))))
   .post("/respond", validate("json", respondSchema), async (c) => c.json(await respondToChallenge(identityDeps(c), c.req.valid("json"))))
   .post("/refresh", validate("json", refreshSchema), async (c) => c.json(await refreshSession(identityDeps(c), c.req.valid("json").refreshToken)))
-  .post("/sign-out", validate("json", signOutSchema), async (c) => c.json(await signOut(identityDeps(c), c.req.valid("json"), c.req.header("Authorization"))))
+  // The sessions it ends close their live dashboards' sockets too (platform/live-client.ts).
+  .post("/sign-out", validate("json", signOutSchema), async (c) =>
+    c.json(await signOut(identityDeps(c), c.req.valid("json"), c.req.header("Authorization"), (userId, session) => closeLiveSockets(c.env, userId, session))),
+  )
   .post("/forgot-password", validate("json", phoneAndAppSchema), async (c) => c.json(await sendResetCode(identityDeps(c), c.req.valid("json"))))
   .post("/reset-password", validate("json", resetPasswordSchema), async (c) => c.json(await resetPassword(identityDeps(c), c.req.valid("json"))))
   .post("/change-password", requireUser, validate("json", changePasswordSchema), async (c) =>

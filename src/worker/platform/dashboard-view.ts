@@ -4,13 +4,11 @@
  * driver/dashboard.ts) and the live socket (live-dashboard.ts, in the driver's object) send what
  * these build, so a row or a view over the socket is the one a read would have answered.
  */
+import { rowActions } from "../../shared/offer-row-actions";
 import { isInGoodStanding } from "../auth/user-item";
 import type { users } from "../db/schema";
 import type { EngineStatus } from "./engine-status";
 import type { WithForfeitQueued } from "./history-reads";
-
-/** "I've arrived" is offered from this long before a block starts until it ends. */
-const CHECK_IN_OPENS_MS = 60 * 60_000;
 
 /** The service the engine runs on, as the dashboard needs it. */
 export type ServiceFields = Pick<typeof users.$inferSelect, "expirationAt" | "goodStanding">;
@@ -39,8 +37,8 @@ export function offerRowOf(r: WithForfeitQueued, now: number, checkInAvailable: 
     // A forfeit asked during the platform's lockout: when it was asked (it is sent when the lockout ends).
     forfeitQueuedAt: r.forfeitQueuedAt,
     arrivedAt: r.arrivedAt,
-    canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
-    canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,
+    // "I've arrived" near the block's time, a forfeit before it starts (the SPA applies the same rule as its clock moves).
+    ...rowActions(r, now),
     // A won block gets the id a forfeit names from the platform's schedule: until then it cannot be forfeited yet.
     forfeitable: r.status === "won" && r.blockId !== null,
     checkInAvailable: r.status === "won" && checkInAvailable,

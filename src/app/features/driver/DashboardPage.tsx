@@ -14,6 +14,7 @@ import { driverApi, type OfferRow, type OfferStatus, useEngine, useOffers } from
 import { blockRefusalKey, waitMessage } from "./connect-errors";
 import { EngineNotices, engineWords } from "./EngineNotices";
 import { money } from "./format";
+import { useLiveDashboard } from "./live-dashboard";
 import { Summaries } from "./Summaries";
 import { blockSpan, clock, localeOf } from "./station-time";
 import { whyWords } from "./why";
@@ -36,12 +37,15 @@ function serviceWords(expiresAt: number | null, now: number, t: TFunction<"drive
 
 /**
  * /flex/dashboard: the system switch and what it is doing, the service state, and every offer the
- * engine saw (won, disliked with its reasons in words, gone), updated live by short polling.
+ * engine saw (won, disliked with its reasons in words, gone), updated live over a socket (by short
+ * polling while it cannot open: live-dashboard.ts).
  * "I've arrived" on a won block near its start.
  */
 export default function DashboardPage() {
   const { t } = useTranslation("driver");
   const { user } = useSession();
+  // The driver's own dashboard is live over a socket (polling when it cannot be); the acting-for view polls.
+  useLiveDashboard();
   const switchSystem = async (on: boolean) => {
     try {
       await driverApi.setSystem(on);

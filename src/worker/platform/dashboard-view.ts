@@ -44,5 +44,3 @@ export function offerRowOf(r: WithForfeitQueued, now: number, checkInAvailable: 
     checkInAvailable: r.status === "won" && checkInAvailable,
   };
 }
-
-export type OfferRow = ReturnType<typeof offerRowOf>;

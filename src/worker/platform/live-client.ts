@@ -8,8 +8,6 @@ import { createLogger } from "../log";
 import { captureSessionOf } from "./capture";
 import { TICKET_PATTERN, type TicketRefusal } from "./live-dashboard";
 
-export { LIVE_CLOSE, LIVE_TICKET_TTL_MS, type LiveMessage, type TicketRefusal } from "./live-dashboard";
-
 /** A ticket for one socket of the caller's session (its id and expiry), usable once within a minute. */
 export function issueLiveTicket(env: Pick<Env, "CAPTURE_SESSION">, userId: number, session: { sessionId: string; expiresAt: number }) {
   return captureSessionOf(env, userId).liveTicket(userId, session);

@@ -1,10 +1,12 @@
-import { act, screen } from "@testing-library/react";
+import { act, render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { StaticSessionProvider, signedOutSession } from "../../lib/session";
 import { mockApi, renderScreen } from "../../test/admin-harness";
 import { driver, resetEachTest } from "../../test/driver-screens";
+import { aDriver, signedIn } from "../../test/render";
 import { LIVE_REFRESH_MS, type OfferRow, type OffersPage } from "./api";
 import DashboardPage from "./DashboardPage";
-import { keepLive, type LiveEvent, offersAt, RETRY_FIRST_MS, withOffer } from "./live-dashboard";
+import { keepLive, type LiveEvent, offersAt, RETRY_FIRST_MS, useLiveDashboard, useLiveOpen, withOffer } from "./live-dashboard";
 
 resetEachTest();
 
@@ -278,5 +280,35 @@ describe("the dashboard", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("signing out", () => {
+  it("closes the socket, and the reads it fed poll again", async () => {
+    FakeSocket.made = [];
+    vi.stubGlobal("WebSocket", FakeSocket);
+    mockApi([{ method: "POST", path: "/api/driver/live-ticket", reply: () => ({ status: 201, body: { ticket: "7.secret", expiresAt: now + 60_000 } }) }]);
+    function Live() {
+      useLiveDashboard();
+      return <p>{useLiveOpen() ? "live" : "polling"}</p>;
+    }
+    const { rerender } = render(
+      <StaticSessionProvider value={signedIn(aDriver())}>
+        <Live />
+      </StaticSessionProvider>,
+    );
+    await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(1));
+    await act(async () => FakeSocket.made[0]!.opened());
+    expect(screen.getByText("live")).toBeInTheDocument();
+    rerender(
+      <StaticSessionProvider value={signedOutSession}>
+        <Live />
+      </StaticSessionProvider>,
+    );
+    expect(FakeSocket.made[0]!.readyState).toBe(3);
+    expect(screen.getByText("polling")).toBeInTheDocument();
+    // And no new one opens while signed out.
+    await new Promise((r) => setTimeout(r, 50));
+    expect(FakeSocket.made).toHaveLength(1);
   });
 });

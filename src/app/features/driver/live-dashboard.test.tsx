@@ -103,7 +103,8 @@ describe("what a message does to a page of offers", () => {
 describe("the socket", () => {
   function harness(ticket: () => Promise<{ ticket: string }>) {
     FakeSocket.made = [];
-    const timers: { fn: () => void; ms: number }[] = [];
+    const timers: { fn: () => void; ms: number; id: number }[] = [];
+    let ids = 0;
     const events: LiveEvent[] = [];
     const open: boolean[] = [];
     const stop = keepLive(
@@ -112,8 +113,14 @@ describe("the socket", () => {
         ticket,
         WebSocket: FakeSocket as unknown as typeof WebSocket,
         origin: "https://app.test",
-        setTimeout: ((fn: () => void, ms: number) => timers.push({ fn, ms })) as unknown as typeof setTimeout,
-        clearTimeout: (() => {}) as typeof clearTimeout,
+        setTimeout: ((fn: () => void, ms: number) => {
+          timers.push({ fn, ms, id: ++ids });
+          return ids;
+        }) as unknown as typeof setTimeout,
+        clearTimeout: ((id: number) => {
+          const i = timers.findIndex((t) => t.id === id);
+          if (i >= 0) timers.splice(i, 1);
+        }) as unknown as typeof clearTimeout,
       },
     );
     const runRetry = async () => {
@@ -160,6 +167,28 @@ describe("the socket", () => {
     FakeSocket.made[0]!.close(1006);
     expect(h.open.at(-1)).toBe(false);
     expect(h.timers).toHaveLength(1);
+    h.stop();
+  });
+
+  it("pings every 30 s: a pong keeps it, none within 10 s closes it and polling takes over", async () => {
+    const h = harness(async () => ({ ticket: "7.secret" }));
+    await vi.waitFor(() => expect(FakeSocket.made).toHaveLength(1));
+    const socket = FakeSocket.made[0]!;
+    socket.opened();
+    const run = (ms: number) => {
+      const t = h.timers.find((x) => x.ms === ms)!;
+      h.timers.splice(h.timers.indexOf(t), 1);
+      t.fn();
+    };
+    run(30_000);
+    expect(socket.sent).toEqual(["ping"]);
+    socket.onmessage?.({ data: "pong" });
+    expect(h.timers.some((t) => t.ms === 10_000)).toBe(false);
+    run(30_000);
+    expect(socket.sent).toEqual(["ping", "ping"]);
+    run(10_000);
+    expect(socket.readyState).toBe(3);
+    expect(h.open.at(-1)).toBe(false);
     h.stop();
   });
 

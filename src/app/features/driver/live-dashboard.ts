@@ -137,12 +137,13 @@ export function keepLive(sink: { event: (e: LiveEvent) => void; open: (isOpen: b
   let socket: WebSocket | null = null;
   let wait = RETRY_FIRST_MS;
   let retry: ReturnType<typeof setTimeout> | undefined;
-  let timers: ReturnType<typeof setTimeout>[] = [];
+  /** The open socket's timers: the next ping, the pong it waits for, the next tick. */
+  const timers: Record<"ping" | "pong" | "tick", ReturnType<typeof setTimeout> | undefined> = { ping: undefined, pong: undefined, tick: undefined };
   let offset = 0;
 
   const clearTimers = () => {
-    for (const t of timers) deps.clearTimeout(t);
-    timers = [];
+    for (const t of Object.values(timers)) if (t !== undefined) deps.clearTimeout(t);
+    timers.ping = timers.pong = timers.tick = undefined;
   };
   const later = (ms: number) => {
     if (stopped) return;
@@ -180,27 +181,28 @@ export function keepLive(sink: { event: (e: LiveEvent) => void; open: (isOpen: b
     }
     socket = ws;
     let openedAt = 0;
-    let pong: ReturnType<typeof setTimeout> | undefined;
     const ping = () => {
       if (ws.readyState !== 1) return;
       ws.send("ping");
-      pong = deps.setTimeout(() => ws.close(), PONG_WITHIN_MS);
-      timers.push(pong, deps.setTimeout(ping, PING_EVERY_MS));
+      timers.pong = deps.setTimeout(() => ws.close(), PONG_WITHIN_MS);
+      timers.ping = deps.setTimeout(ping, PING_EVERY_MS);
     };
     const tick = () => {
       sink.event({ kind: "tick", serverNow: Date.now() + offset });
-      timers.push(deps.setTimeout(tick, TICK_EVERY_MS));
+      timers.tick = deps.setTimeout(tick, TICK_EVERY_MS);
     };
     ws.onopen = () => {
       if (stopped) return ws.close(1000);
       openedAt = Date.now();
       sink.open(true);
       sink.event({ kind: "open" });
-      timers.push(deps.setTimeout(ping, PING_EVERY_MS), deps.setTimeout(tick, TICK_EVERY_MS));
+      timers.ping = deps.setTimeout(ping, PING_EVERY_MS);
+      timers.tick = deps.setTimeout(tick, TICK_EVERY_MS);
     };
     ws.onmessage = (e: MessageEvent) => {
       if (e.data === "pong") {
-        if (pong) deps.clearTimeout(pong);
+        if (timers.pong !== undefined) deps.clearTimeout(timers.pong);
+        timers.pong = undefined;
         return;
       }
       let message: LiveMessage;

@@ -13,6 +13,7 @@
  */
 import { toBase64Url } from "../auth/password";
 import { randomToken } from "../auth/random";
+import { createLogger } from "../log";
 import { type EngineView, offerRowOf } from "./dashboard-view";
 import type { OfferHistory } from "./offer-history";
 
@@ -129,17 +130,25 @@ export class LiveDashboard {
     setTimeout(() => this.flush(), 0);
   }
 
-  /** After each call into the engine and each alarm: the rows waiting, the engine's view if it changed, the wake for the next expiry. */
+  /**
+   * After each call into the engine and each alarm: the rows waiting, the engine's view if it
+   * changed, the wake for the next expiry. Never throws: the call or the alarm it follows has done
+   * its work (a view that could not be read now goes with the next one).
+   */
   async settle(): Promise<void> {
-    this.flush();
-    if (this.sockets().length === 0) return;
-    const view = await this.engine.view();
-    const key = engineKey(view);
-    if (key !== this.sentEngine) {
-      this.sentEngine = key;
-      this.broadcast({ type: "engine", engine: view });
+    try {
+      this.flush();
+      if (this.sockets().length === 0) return;
+      const view = await this.engine.view();
+      const key = engineKey(view);
+      if (key !== this.sentEngine) {
+        this.sentEngine = key;
+        this.broadcast({ type: "engine", engine: view });
+      }
+      await this.wakeAtExpiry();
+    } catch (err) {
+      createLogger({ task: "live" }).warn("live.settle_failed", { error: err instanceof Error ? err.message : String(err) });
     }
-    await this.wakeAtExpiry();
   }
 
   /** Closes the sockets of one session (a sign-out), or all of them (a sign-out everywhere, an erasure), and drops that session's tickets. */

@@ -10,7 +10,7 @@ import { startRefreshFamily } from "../auth/refresh-tokens";
 import { signIdToken } from "../auth/tokens";
 import { connectedDriver } from "../test/connected-driver";
 import { engineStarter, HOUR } from "../test/engine-fixtures";
-import { api, createUser, db, json } from "../test/fixtures";
+import { api, createUser, db, json, seedUser, signInAs } from "../test/fixtures";
 import { captureSessionOf } from "./capture";
 import { LIVE_CLOSE } from "./live-dashboard";
 
@@ -175,6 +175,26 @@ describe("when the object closes it", () => {
 
     expect((await api("/api/auth/sign-out", { method: "POST", token: two.idToken, json: { refreshToken: two.refreshToken, global: true } })).status).toBe(200);
     expect(await second.waitForClose()).toEqual({ code: LIVE_CLOSE.session_ended, reason: "session_ended" });
+  });
+
+  it("when an administrator signs the user out everywhere", async () => {
+    const user = await createUser();
+    const { idToken } = await sessionOf(user);
+    const socket = await openSocket((await ticketFor(idToken)).ticket);
+    const support = await signInAs("support");
+    const res = await api(`/api/admin/users/${user.id}/sign-out`, { method: "POST", token: support.token, json: { reason: "Lost phone" } });
+    expect(res.status).toBe(200);
+    expect(await socket.waitForClose()).toEqual({ code: LIVE_CLOSE.session_ended, reason: "session_ended" });
+  });
+
+  it("when the owner resets the user's authenticator, which ends every session", async () => {
+    const user = await seedUser({ password: null, totpSecret: "JBSWY3DPEHPK3PXP" });
+    const { idToken } = await sessionOf(user);
+    const socket = await openSocket((await ticketFor(idToken)).ticket);
+    const owner = await signInAs("owner");
+    const res = await api(`/api/admin/users/${user.id}/reset-totp`, { method: "POST", token: owner.token, json: { reason: "New phone" } });
+    expect(res.status).toBe(200);
+    expect(await socket.waitForClose()).toEqual({ code: LIVE_CLOSE.session_ended, reason: "session_ended" });
   });
 
   it("on erasure", async () => {

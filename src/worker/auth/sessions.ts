@@ -30,31 +30,23 @@ export async function refreshSession(deps: IdentityDeps, refreshToken: string): 
   return { tokens: { idToken: await idTokenFor(deps.env, user, result.family, now), refreshToken: result.token, expiresIn: ID_TOKEN_TTL_SECONDS } };
 }
 
-/** Told which sessions a sign-out ended: one (its id), or with null every session of the user (the live dashboard's sockets close). */
-export type SessionsEnded = (userId: number, sessionId: string | null) => Promise<void>;
-
 /**
  * Ends the session of one refresh token, or with `global` every session of the user: that ends
  * everything they hold, so the caller must be signed in as every signed-in route checks it
  * (`authorization`, a Bearer ID token of a session still live), not just hold one token: an ID token
  * of an ended session (one leaked, or from before a sign-out) cannot end the others again.
- * `ended` hears which sessions ended, once they have.
+ * `deps.sessionsEnded` hears which sessions ended, once they have.
  */
-export async function signOut(
-  deps: IdentityDeps,
-  body: SignOutRequest,
-  authorization: string | undefined,
-  ended: SessionsEnded = async () => {},
-): Promise<{ signedOut: true }> {
+export async function signOut(deps: IdentityDeps, body: SignOutRequest, authorization: string | undefined): Promise<{ signedOut: true }> {
   const { db } = deps;
   if (body.global) {
     const userId = (await signedInCaller(db, deps.env, authorization, deps.now)).user.id;
     await revokeAllRefreshTokens(db, userId);
     await recordAudit(db, { actorId: userId, action: "auth.sign_out_global", target: `user:${userId}` });
-    await ended(userId, null);
+    await deps.sessionsEnded?.(userId, null);
   } else {
     const session = await revokeRefreshToken(db, body.refreshToken);
-    if (session) await ended(session.userId, session.family);
+    if (session) await deps.sessionsEnded?.(session.userId, session.family);
   }
   return { signedOut: true };
 }

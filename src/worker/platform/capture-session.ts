@@ -72,10 +72,10 @@ export class CaptureSessionObject extends DurableObject<Env> {
     return this.#live.issueTicket(userId, session);
   }
 
-  /** Signed out: the sockets of that session close, or with null all of the driver's (a sign-out everywhere). */
-  closeLive(_userId: number, sessionId: string | null) {
+  /** Signed out: the sockets of that session close, or with null all of the driver's (a sign-out everywhere; but `except`'s, on a change its caller made). */
+  closeLive(_userId: number, sessionId: string | null, except?: string) {
     // Not bound here: a driver who never opened anything has nothing to close, and the object stays unwritten.
-    return this.#live.close(sessionId, "session_ended");
+    return this.#live.close(sessionId, "session_ended", except);
   }
 
   override webSocketMessage(ws: WebSocket): void {

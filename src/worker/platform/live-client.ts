@@ -30,10 +30,13 @@ export async function openLiveSocket(
   return { ok: false, reason };
 }
 
-/** A session ended (a sign-out), or with null every session of the user: their sockets close. Never throws. */
-export async function closeLiveSockets(env: Pick<Env, "CAPTURE_SESSION">, userId: number, sessionId: string | null): Promise<void> {
+/**
+ * A session ended (a sign-out), or with null every session of the user (but `except`, the caller's
+ * own, on a change the caller made): their sockets close. Never throws.
+ */
+export async function closeLiveSockets(env: Pick<Env, "CAPTURE_SESSION">, userId: number, sessionId: string | null, except?: string): Promise<void> {
   try {
-    await captureSessionOf(env, userId).closeLive(userId, sessionId);
+    await captureSessionOf(env, userId).closeLive(userId, sessionId, except);
   } catch (err) {
     createLogger({ task: "live", userId }).warn("live.close_failed", { error: err instanceof Error ? err.message : String(err) });
   }

@@ -10,7 +10,7 @@ import { startRefreshFamily } from "../auth/refresh-tokens";
 import { signIdToken } from "../auth/tokens";
 import { connectedDriver } from "../test/connected-driver";
 import { engineStarter, HOUR } from "../test/engine-fixtures";
-import { api, createUser, db, json, seedUser, signInAs } from "../test/fixtures";
+import { api, createUser, db, json, PASSWORD, seedUser, signInAs } from "../test/fixtures";
 import { captureSessionOf } from "./capture";
 import { LIVE_CLOSE } from "./live-dashboard";
 
@@ -175,6 +175,24 @@ describe("when the object closes it", () => {
 
     expect((await api("/api/auth/sign-out", { method: "POST", token: two.idToken, json: { refreshToken: two.refreshToken, global: true } })).status).toBe(200);
     expect(await second.waitForClose()).toEqual({ code: LIVE_CLOSE.session_ended, reason: "session_ended" });
+  });
+
+  it("on a password change: every other session's sockets close, the caller's stays open", async () => {
+    const user = await seedUser();
+    const mine = await sessionOf(user);
+    const other = await sessionOf(user);
+    const own = await openSocket((await ticketFor(mine.idToken)).ticket);
+    const theirs = await openSocket((await ticketFor(other.idToken)).ticket);
+    const res = await api("/api/auth/change-password", {
+      method: "POST",
+      token: mine.idToken,
+      json: { currentPassword: PASSWORD, newPassword: "Fresh#Start9" },
+    });
+    expect(res.status).toBe(200);
+    expect(await theirs.waitForClose()).toEqual({ code: LIVE_CLOSE.session_ended, reason: "session_ended" });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(own.closed()).toBeNull();
+    own.ws.close(1000);
   });
 
   it("when an administrator signs the user out everywhere", async () => {

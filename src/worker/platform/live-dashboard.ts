@@ -151,12 +151,16 @@ export class LiveDashboard {
     }
   }
 
-  /** Closes the sockets of one session (a sign-out), or all of them (a sign-out everywhere, an erasure), and drops that session's tickets. */
-  close(sessionId: string | null, reason: LiveCloseReason): number {
-    const sockets = sessionId === null ? this.sockets() : this.sockets(sessionTag(sessionId));
+  /**
+   * Closes the sockets of one session (a sign-out), or of all (a sign-out everywhere, an erasure)
+   * but `except`'s (a password changed by that session), and drops their sessions' tickets.
+   */
+  close(sessionId: string | null, reason: LiveCloseReason, except?: string): number {
+    const ends = (session: string) => (sessionId === null ? session !== except : session === sessionId);
+    const sockets = (sessionId === null ? this.sockets() : this.sockets(sessionTag(sessionId))).filter((ws) => ends(sessionOf(ws)));
     for (const ws of sockets) closeSocket(ws, reason);
     for (const [key, record] of this.ctx.storage.kv.list<TicketRecord>({ prefix: TICKET })) {
-      if (sessionId === null || record.sessionId === sessionId) this.ctx.storage.kv.delete(key);
+      if (ends(record.sessionId)) this.ctx.storage.kv.delete(key);
     }
     return sockets.length;
   }
@@ -237,6 +241,10 @@ export class LiveDashboard {
 
 function expiryOf(ws: WebSocket): number {
   return (ws.deserializeAttachment() as Attachment | null)?.expiresAt ?? 0;
+}
+
+function sessionOf(ws: WebSocket): string {
+  return (ws.deserializeAttachment() as Attachment | null)?.sessionId ?? "";
 }
 
 function closeSocket(ws: WebSocket, reason: LiveCloseReason): void {

@@ -128,7 +128,11 @@ test("a won block arrives on the dashboard over its socket, and nothing polls me
   const errors = watchErrors(page);
   await storeSession(page, tokens);
   const opened = page.waitForEvent("websocket", { predicate: (ws) => new URL(ws.url()).pathname === "/api/driver/live", timeout: 30_000 });
-  await page.goto("/flex/dashboard");
+  const response = await page.goto("/flex/dashboard");
+  // The page is served under the assets' CSP, whose connect-src names no ws: source: 'self' covers it.
+  const csp = response?.headers()["content-security-policy"] ?? "";
+  assert.match(csp, /connect-src 'self'/);
+  assert.doesNotMatch(csp, /wss?:/);
   await page.getByText(/Searching 1 station until/).waitFor({ timeout: 30_000 });
   const socket = await opened;
   assert.ok(!socket.url().includes(tokens.idToken), "the ID token is in the socket's address");

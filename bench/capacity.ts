@@ -81,6 +81,13 @@ type EngineFile = {
   signIn?: { d1Reads: number; d1Writes: number; d1RowsWritten: number };
   dispatch?: DispatchUnits;
   admin?: { perRequest: Record<string, { d1Reads: number; d1Writes: number; medianMs: number }> };
+  /** bench:live: the dashboard's socket (its opening, and an open dashboard-hour), beside the polling it replaced. */
+  live?: LiveUnits;
+};
+type LiveUnits = {
+  latencyMs: { p50: number; p95: number };
+  opening: { requests: number; d1Statements: number; doCalls: number };
+  perDashboardHour: { socket: { requests: number; d1: number; doCalls: number; messages: number }; pings: number };
 };
 type DispatchUnits = {
   recipients: number;
@@ -116,6 +123,8 @@ function inputs(): { label: string; units: EngineFile }[] {
       units.dispatch = JSON.parse(readFileSync(`${dir}units-dispatch-latest.json`, "utf8")) as DispatchUnits;
     if (!units.admin && existsSync(`${dir}units-admin-latest.json`) && path.endsWith("units-engine-latest.json"))
       units.admin = JSON.parse(readFileSync(`${dir}units-admin-latest.json`, "utf8")) as EngineFile["admin"];
+    if (!units.live && existsSync(`${dir}units-live-latest.json`) && path.endsWith("units-engine-latest.json"))
+      units.live = JSON.parse(readFileSync(`${dir}units-live-latest.json`, "utf8")) as LiveUnits;
     const label = labels[i] ?? (path === BASELINE ? "before (D1 holds every offer)" : `${path} (${units.commit ?? "?"})`);
     return { label, units };
   });
@@ -238,9 +247,22 @@ function printElse(units: EngineFile) {
   if (d) {
     const perSecond = 10_000 / 3;
     lines.push(
-      `10,000 open driver dashboards polling every 3 s: ${n(perSecond * d.requests)} requests/s, ${n(perSecond * d.doCalls)} Durable Object calls/s, ${n(perSecond * (d.d1Reads + d.d1Writes))} D1 statements/s (${n(d.d1Reads + d.d1Writes, 1)} a read); ` +
+      `10,000 open driver dashboards polling every 3 s (the socket's fallback, and the admin's acting-for view): ${n(perSecond * d.requests)} requests/s, ${n(perSecond * d.doCalls)} Durable Object calls/s, ${n(perSecond * (d.d1Reads + d.d1Writes))} D1 statements/s (${n(d.d1Reads + d.d1Writes, 1)} a read); ` +
         `a month of it at 10 h a day: ${money(over(perSecond * d.requests * SEARCH_HOURS * 3600 * DAYS_A_MONTH, PRICES.workerRequests))} of Worker requests, ` +
         `${money(over(perSecond * d.requests * SEARCH_HOURS * 3600 * DAYS_A_MONTH * d.workerdCpuMs, PRICES.workerCpuMs))} of CPU at ${n(d.workerdCpuMs, 1)} ms a read (upper bound).`,
+    );
+  }
+  const live = units.live;
+  if (live) {
+    // Open all 10 hours: one opening an hour (the socket lasts its ID token), the rest on the socket.
+    const open = 10_000;
+    const hour = live.perDashboardHour.socket;
+    const burst = open * live.opening.d1Statements;
+    lines.push(
+      `10,000 open driver dashboards on the live socket: ${n((open * hour.requests) / 3600, 1)} requests/s, ${n((open * hour.d1) / 3600, 1)} D1 statements/s, ${n((open * hour.doCalls) / 3600, 1)} Durable Object calls/s ` +
+        `(an opening: ${n(live.opening.requests)} requests, ${n(live.opening.d1Statements)} D1 statements; nothing after it but the messages, ${n(hour.messages)} in the measured hour, and ${n(live.perDashboardHour.pings)} pings an hour the runtime answers), ` +
+        `a decision on screen in ${n(live.latencyMs.p50)} ms (p50), ${n(live.latencyMs.p95)} ms (p95). ` +
+        `Every socket drops at once when the objects restart (a deploy): 10,000 openings are ${n(burst)} D1 statements, ${n(burst / 1000)} s of D1 at its ~1,000/s, spread by the SPA's first wait (2 s ± 20 %, doubling on a refusal).`,
     );
   }
   if (d && d.d1Reads >= 3) {

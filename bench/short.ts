@@ -28,6 +28,7 @@ const BENCHES: ShortBench[] = [
   { script: "bench/admin.ts", ports: 1 },
   { script: "bench/lighthouse.ts", ports: 1 },
   { script: "bench/engine.ts", ports: 2 },
+  { script: "bench/live.ts", ports: 2 },
   { script: "bench/insights.ts", ports: 1 },
   // The capacity model from the committed unit costs (no Worker): it must still read them and print.
   { script: "bench/capacity.ts", ports: 0 },

@@ -18,5 +18,7 @@ export type AppEnv = {
     user: SessionUser;
     /** The caller's session (the ID token's `sid`, a refresh-token family), set with `user`. */
     sessionId: string;
+    /** When the caller's ID token expires (epoch ms), set with `user`: what the caller may do lasts until then at most. */
+    tokenExpiresAt: number;
   };
 };

@@ -11,6 +11,7 @@ const statusOf = {
   conflict: 409,
   unprocessable: 422,
   payload_too_large: 413,
+  upgrade_required: 426,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,

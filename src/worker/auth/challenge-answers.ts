@@ -167,6 +167,6 @@ export async function respondToChallenge(deps: IdentityDeps, body: RespondReques
   // An SMS code proved the phone of an unconfirmed account without its registration password: what was typed at registration goes.
   if (passed.provedPhone) user = await dropPendingSignup(db, user, deps.now, "sms_sign_in");
   // A proof of the phone and a new password each end whatever was signed in or pending before.
-  if (passed.provedPhone || challenge === "NEW_PASSWORD_REQUIRED") await endSessionsAndChallenges(db, user.id, deps.now);
+  if (passed.provedPhone || challenge === "NEW_PASSWORD_REQUIRED") await endSessionsAndChallenges(db, user.id, deps.now, {}, deps.sessionsEnded);
   return advanceSignIn(deps, user, { method: data.method, passed: [...data.passed, challenge] });
 }

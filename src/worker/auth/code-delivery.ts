@@ -7,6 +7,13 @@ import { type CodeSubject, codeMessage, issueCode } from "./codes";
 import { limitFor } from "./rate-limit";
 import { chargeRequestedText } from "./sms-budget";
 
+/**
+ * Told when sessions of a user end: `sessionId` one of them, or null every one (but `except`, the
+ * caller's own, on a change the caller made). The routes hand in what must follow them (the live
+ * dashboard's sockets close: src/worker/platform/live-client.ts); identity knows nothing of it.
+ */
+export type SessionsEnded = (userId: number, sessionId: string | null, except?: string) => Promise<void>;
+
 /** What the identity flows need from a request, gathered once by the routes. */
 export type IdentityDeps = {
   db: Db;
@@ -17,6 +24,8 @@ export type IdentityDeps = {
   address: string;
   waitUntil: (promise: Promise<unknown>) => void;
   now: number;
+  /** Told of the sessions a flow ends (a sign-out, a credential change, a proof of the phone), once they have. */
+  sessionsEnded?: SessionsEnded;
 };
 
 export type CodeDelivery = { destination: string };

@@ -7,9 +7,10 @@ import { signedInCaller } from "./session-user";
 /** Every signed-in route: the caller's ID token, user and live session, checked by `signedInCaller` (session-user.ts). */
 export const requireUser = documentAccess(
   createMiddleware<AppEnv>(async (c, next) => {
-    const { user, sessionId } = await signedInCaller(c.var.db, c.env, c.req.header("Authorization"));
+    const { user, sessionId, tokenExpiresAt } = await signedInCaller(c.var.db, c.env, c.req.header("Authorization"));
     c.set("user", user);
     c.set("sessionId", sessionId);
+    c.set("tokenExpiresAt", tokenExpiresAt);
     await next();
   }),
   { signedIn: true },

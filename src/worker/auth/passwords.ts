@@ -41,7 +41,7 @@ export async function resetPassword(deps: IdentityDeps, body: ResetPasswordReque
     .update(users)
     .set({ passwordHash: await hashPassword(body.newPassword, env.PASSWORD_PEPPER), mustChangePassword: false, phoneVerified: true })
     .where(eq(users.id, user.id));
-  await endSessionsAndChallenges(db, user.id, deps.now);
+  await endSessionsAndChallenges(db, user.id, deps.now, {}, deps.sessionsEnded);
   await recordAudit(db, { actorId: user.id, action: "auth.password_reset", target: `user:${user.id}`, details: { address: deps.address } }, deps.now);
   return { reset: true };
 }
@@ -56,7 +56,7 @@ export async function changePassword(deps: IdentityDeps, user: User, sessionId: 
     .update(users)
     .set({ passwordHash: await hashPassword(body.newPassword, env.PASSWORD_PEPPER), mustChangePassword: false })
     .where(eq(users.id, user.id));
-  await endSessionsAndChallenges(db, user.id, deps.now, { family: sessionId });
+  await endSessionsAndChallenges(db, user.id, deps.now, { family: sessionId }, deps.sessionsEnded);
   await recordAudit(db, { actorId: user.id, action: "auth.password_changed", target: `user:${user.id}`, details: { via: "change-password" } }, deps.now);
   return { changed: true };
 }

@@ -109,7 +109,7 @@ export async function revokeFamily(db: Db, family: string, now = Date.now()): Pr
 }
 
 /** Signs a token's session out (its whole family). Unknown tokens are ignored: signing out is idempotent. */
-export async function revokeRefreshToken(db: Db, token: string, now = Date.now()): Promise<{ userId: number } | null> {
+export async function revokeRefreshToken(db: Db, token: string, now = Date.now()): Promise<{ userId: number; family: string } | null> {
   const row = await db
     .select({ family: refreshTokens.family, userId: refreshTokens.userId })
     .from(refreshTokens)
@@ -117,7 +117,7 @@ export async function revokeRefreshToken(db: Db, token: string, now = Date.now()
     .get();
   if (!row) return null;
   await revokeFamily(db, row.family, now);
-  return { userId: row.userId };
+  return { userId: row.userId, family: row.family };
 }
 
 /** Global sign-out, and what a credential change does: every session of the user ends (but `except`, the caller's own). */

@@ -90,7 +90,7 @@ export async function confirmPhone(deps: IdentityDeps, claims: SignUpClaims, bod
     .set({ phoneVerified: true, passwordHash: confirmed.passwordHash, mustChangePassword: confirmed.mustChangePassword })
     .where(eq(users.id, user.id));
   confirmed = registrant ? await applyPendingSignup(db, claims, confirmed, deps.now) : await dropPendingSignup(db, confirmed, deps.now, "confirm");
-  await endSessionsAndChallenges(db, user.id, deps.now);
+  await endSessionsAndChallenges(db, user.id, deps.now, {}, deps.sessionsEnded);
   await recordAudit(db, { actorId: user.id, action: "auth.phone_confirmed", target: `user:${user.id}`, details: { passwordKept: registrant } }, deps.now);
   const step = await advanceSignIn(deps, confirmed, { method: registrant ? "password" : "sms", passed: [] });
   return { confirmed: true as const, ...step };

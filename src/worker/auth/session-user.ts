@@ -14,7 +14,12 @@ import { verifyIdToken } from "./tokens";
  * of them), a credential change or a detected refresh-token theft end access at once, not when the
  * token expires. Refused with 401 (403 for an unconfirmed account).
  */
-export async function signedInCaller(db: Db, env: Env, authorization: string | undefined, now = Date.now()): Promise<{ user: SessionUser; sessionId: string }> {
+export async function signedInCaller(
+  db: Db,
+  env: Env,
+  authorization: string | undefined,
+  now = Date.now(),
+): Promise<{ user: SessionUser; sessionId: string; tokenExpiresAt: number }> {
   const header = authorization ?? "";
   const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
   if (!token) throw new ApiError("unauthorized", "Sign in to continue");
@@ -36,5 +41,5 @@ export async function signedInCaller(db: Db, env: Env, authorization: string | u
   if (!live) throw new ApiError("unauthorized", "Session ended. Sign in again");
   // An unconfirmed account gets nothing but the confirm flow (a session from before that rule included).
   if (!user.phoneVerified) throw new ApiError("forbidden", "Confirm account to continue", { details: { reason: "unconfirmed" } });
-  return { user, sessionId: result.claims.sid };
+  return { user, sessionId: result.claims.sid, tokenExpiresAt: (result.claims.exp ?? 0) * 1000 };
 }

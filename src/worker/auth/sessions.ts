@@ -37,6 +37,7 @@ export async function refreshSession(deps: IdentityDeps, refreshToken: string): 
  * everything they hold, so the caller must be signed in as every signed-in route checks it
  * (`authorization`, a Bearer ID token of a session still live), not just hold one token: an ID token
  * of an ended session (one leaked, or from before a sign-out) cannot end the others again.
+ * `deps.sessionsEnded` hears which sessions ended, once they have.
  */
 export async function signOut(deps: IdentityDeps, body: SignOutRequest, authorization: string | undefined): Promise<{ signedOut: true }> {
   const { db } = deps;
@@ -45,8 +46,11 @@ export async function signOut(deps: IdentityDeps, body: SignOutRequest, authoriz
     userId = (await signedInCaller(db, deps.env, authorization, deps.now)).user.id;
     await revokeAllRefreshTokens(db, userId);
     await recordAudit(db, { actorId: userId, action: "auth.sign_out_global", target: `user:${userId}` });
+    await deps.sessionsEnded?.(userId, null);
   } else {
-    userId = (await revokeRefreshToken(db, body.refreshToken))?.userId ?? null;
+    const session = await revokeRefreshToken(db, body.refreshToken);
+    userId = session?.userId ?? null;
+    if (session) await deps.sessionsEnded?.(session.userId, session.family);
   }
   // The device signing out gets no more pushes for this account (only this account's subscription of it).
   if (userId !== null && body.pushEndpoint !== undefined) {

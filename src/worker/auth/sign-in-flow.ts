@@ -3,7 +3,7 @@ import type { ChallengeName } from "../../shared/auth";
 import { recordAudit } from "../cross-cutting/audit";
 import type { Db } from "../db/client";
 import { authChallenges, users } from "../db/schema";
-import { deliverCode, type IdentityDeps } from "./code-delivery";
+import { deliverCode, type IdentityDeps, type SessionsEnded } from "./code-delivery";
 import { randomToken } from "./random";
 import { familyPassedTotp, revokeAllRefreshTokens, startRefreshFamily } from "./refresh-tokens";
 import { sealSecret } from "./secret-box";
@@ -101,8 +101,15 @@ export async function consumeChallenge(db: Db, session: string): Promise<boolean
  * What a credential change or a proof of the phone does: every session and pending sign-in of the
  * user made before it ends (but `except`, the caller's own session, on a change the caller made).
  */
-export async function endSessionsAndChallenges(db: Db, userId: number, now: number, except: { family?: string; challenge?: string } = {}): Promise<void> {
+export async function endSessionsAndChallenges(
+  db: Db,
+  userId: number,
+  now: number,
+  except: { family?: string; challenge?: string } = {},
+  ended?: SessionsEnded,
+): Promise<void> {
   await revokeAllRefreshTokens(db, userId, now, except.family);
+  await ended?.(userId, null, except.family);
   await db
     .delete(authChallenges)
     .where(and(eq(authChallenges.userId, userId), except.challenge === undefined ? undefined : ne(authChallenges.id, except.challenge)));

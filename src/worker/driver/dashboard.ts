@@ -3,6 +3,7 @@ import { z } from "zod";
 import { pagingSchema } from "../cross-cutting/paging";
 import type { Db } from "../db/client";
 import { driverFilters } from "../db/schema";
+import { offerRowOf } from "../platform/dashboard-view";
 import { historyOf } from "../platform/history-client";
 
 /**
@@ -11,9 +12,6 @@ import { historyOf } from "../platform/history-client";
  * (routes/admin-users.ts, "acting for") answer from these, so both see the same thing; the engine's
  * state and switch beside it are engine-view.ts.
  */
-
-/** "I've arrived" is offered from this long before a block starts until it ends. */
-const CHECK_IN_OPENS_MS = 60 * 60_000;
 
 export const offersQuerySchema = pagingSchema.extend({ status: z.enum(["won", "disliked", "gone"]).optional() });
 
@@ -44,26 +42,6 @@ export async function offersPage(
     pageSize,
     counts: byStatus,
     filters,
-    rows: rows.map((r) => ({
-      id: r.id,
-      status: r.status,
-      stationId: r.stationId,
-      stationName: r.stationName,
-      timeZone: r.timeZone,
-      startsAt: r.startsAt,
-      endsAt: r.endsAt,
-      payCents: r.payCents,
-      reasons: r.reasons,
-      seenAt: r.seenAt,
-      forfeitedAt: r.forfeitedAt,
-      // A forfeit asked during the platform's lockout: when it was asked (it is sent when the lockout ends).
-      forfeitQueuedAt: r.forfeitQueuedAt,
-      arrivedAt: r.arrivedAt,
-      canCheckIn: r.status === "won" && !r.forfeitedAt && !r.arrivedAt && now >= r.startsAt - CHECK_IN_OPENS_MS && now < r.endsAt,
-      canForfeit: r.status === "won" && !r.forfeitedAt && r.startsAt > now,
-      // A won block gets the id a forfeit names from the platform's schedule: until then it cannot be forfeited yet.
-      forfeitable: r.status === "won" && r.blockId !== null,
-      checkInAvailable: r.status === "won" && checkInAvailable,
-    })),
+    rows: rows.map((r) => offerRowOf(r, now, checkInAvailable)),
   };
 }

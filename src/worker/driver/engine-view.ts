@@ -1,6 +1,6 @@
-import { isInGoodStanding } from "../auth/user-item";
 import type { users } from "../db/schema";
 import { ApiError } from "../errors";
+import { engineViewOf } from "../platform/dashboard-view";
 import { engineOf } from "../platform/engine-client";
 
 /**
@@ -14,7 +14,7 @@ type Driver = Pick<typeof users.$inferSelect, "id" | "expirationAt" | "goodStand
 /** What the engine is doing, and the service time it runs on. */
 export async function engineView(env: Pick<Env, "CAPTURE_SESSION">, driver: Driver, now = Date.now()) {
   const engine = await engineOf(env, driver.id).status(driver.id);
-  return { engine, service: { expiresAt: driver.expirationAt, goodStanding: isInGoodStanding(driver, now) }, now };
+  return engineViewOf(engine, driver, now);
 }
 
 /** The system switch: off always works; on says why it could not start (a 409 with the reason). */

@@ -5,6 +5,7 @@
  */
 import { isKnownTimeZone } from "../../shared/zoned-time";
 import type { ForfeitAnswer } from "./block-actions";
+import { type EngineView, engineViewOf } from "./dashboard-view";
 import { endConnection, saveEligibleStations, setSystemStatus } from "./driver-store";
 import { EngineLoop } from "./engine-loop";
 import { blocker, type EngineStatus, type PlatformResult, runningStatus } from "./engine-status";
@@ -93,6 +94,18 @@ export class CaptureEngine extends EngineLoop {
     }
     const holds = { limit: this.holds.limit(now), acceptHold: this.holds.acceptHold(), forfeitsWaiting: this.holds.queuedForfeits().length };
     return runningStatus(profile, this.planFor(profile, now), holds, this.backoff.until, this.lastPollAt, now);
+  }
+
+  /**
+   * The dashboard's view of the engine (GET /api/driver/engine's shape) for the live dashboard:
+   * the service from the profile the engine keeps, read from D1 only when it keeps none.
+   */
+  async dashboardView(): Promise<EngineView> {
+    const userId = this.userId!;
+    const engine = await this.status(userId);
+    const now = Date.now();
+    const user = (this.profile ?? (await this.loadProfile(now, false)))?.user;
+    return engineViewOf(engine, user ?? { expirationAt: null, goodStanding: false }, now);
   }
 
   /**

@@ -57,6 +57,8 @@ function fromColumns(c: SqlStorageValue[]): HistoryOffer {
 export class OfferHistory {
   /** Changes since this object started (records, updates, prunes): what was read before is stale when it moved. */
   version = 0;
+  /** Told the id of each offer recorded, judged again or updated, once written (the live dashboard: live-dashboard.ts). */
+  onChange: ((id: number) => void) | null = null;
 
   constructor(
     private readonly sql: SqlStorage,
@@ -117,12 +119,13 @@ export class OfferHistory {
       // A won block goes to D1 after the poll (shareWon); anything else stays here only.
       won ? null : 0,
     );
-    const added = cursor.toArray().length > 0;
+    const added = cursor.toArray()[0] as { id: number } | undefined;
     if (added) {
       this.count(r.status, 1);
       this.version++;
+      this.onChange?.(added.id);
     }
-    return added;
+    return added !== undefined;
   }
 
   /**
@@ -133,7 +136,10 @@ export class OfferHistory {
     if (this.record(r)) return true;
     const reasons = r.reasons && r.reasons.length > 0 ? JSON.stringify(r.reasons) : null;
     const previous = this.sql
-      .exec<{ status: OfferStatus; reasons: string | null }>("SELECT status, reasons FROM offers WHERE platform_offer_id = ?", r.platformOfferId)
+      .exec<{ id: number; status: OfferStatus; reasons: string | null }>(
+        "SELECT id, status, reasons FROM offers WHERE platform_offer_id = ?",
+        r.platformOfferId,
+      )
       .toArray()[0];
     if (previous?.status !== "disliked" || (r.status === "disliked" && previous.reasons === reasons)) return false;
     this.sql.exec(
@@ -148,6 +154,7 @@ export class OfferHistory {
     this.count(previous.status, -1);
     this.count(r.status, 1);
     this.version++;
+    this.onChange?.(previous.id);
     return true;
   }
 
@@ -274,6 +281,7 @@ export class OfferHistory {
     if (change.blockId !== undefined) this.sql.exec("UPDATE offers SET block_id = ?, shared_at = NULL WHERE id = ?", change.blockId, id);
     if (change.forfeitedAt !== undefined) this.sql.exec("UPDATE offers SET forfeited_at = ?, shared_at = NULL WHERE id = ?", change.forfeitedAt, id);
     if (change.arrivedAt !== undefined) this.sql.exec("UPDATE offers SET arrived_at = ?, shared_at = NULL WHERE id = ?", change.arrivedAt, id);
+    this.onChange?.(id);
   }
 
   /** Won blocks whose latest state D1 does not have yet (records still to share). */

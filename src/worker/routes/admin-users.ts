@@ -24,6 +24,7 @@ import type { AppEnv } from "../context";
 import { csvHeaders } from "../cross-cutting/csv";
 import { idParam, pagingSchema } from "../cross-cutting/paging";
 import { offersQuerySchema } from "../driver/dashboard";
+import { closeLiveSockets } from "../platform/live-client";
 import { validate } from "../validate";
 
 /** Actions on someone's account say why; the reason is kept in the audit entry. */
@@ -72,12 +73,17 @@ export const adminUserRoutes = new Hono<AppEnv>()
   .get("/:id/sessions", validate("param", idParam), validate("query", pagingSchema), async (c) =>
     c.json(await userSessions(c.var.db, c.req.valid("param").id, c.req.valid("query"))),
   )
-  .post("/:id/sign-out", validate("param", idParam), validate("json", reasonBody), async (c) =>
-    c.json(await signOutEverywhere(c.var.db, c.var.user, c.req.valid("param").id, c.req.valid("json").reason)),
-  )
+  // Every session of the user ends, and with them their live dashboards' sockets (platform/live-client.ts).
+  .post("/:id/sign-out", validate("param", idParam), validate("json", reasonBody), async (c) => {
+    const { id } = c.req.valid("param");
+    const signedOut = await signOutEverywhere(c.var.db, c.var.user, id, c.req.valid("json").reason);
+    await closeLiveSockets(c.env, id, null);
+    return c.json(signedOut);
+  })
   .post("/:id/reset-totp", requireOwner, validate("param", idParam), validate("json", reasonBody), async (c) => {
     const { id } = c.req.valid("param");
     await resetTotp(c.var.db, c.var.user, id, c.req.valid("json").reason);
+    await closeLiveSockets(c.env, id, null);
     return c.json({ user: await userDetail(c.var.db, id, hasBillingDetails(c.var.user)) });
   })
   .put("/:id/role", requireOwner, validate("param", idParam), validate("json", userRoleSchema), async (c) => {

@@ -15,6 +15,8 @@ import { saveFilters } from "../driver/filter-settings";
 import { insightsReport, whatIf } from "../driver/insights";
 import { listedStations, setStationZone } from "../driver/listed-stations";
 import { checkInWonBlock, forfeitWonBlock } from "../driver/won-blocks";
+import { ApiError } from "../errors";
+import { issueLiveTicket, openLiveSocket } from "../platform/live-client";
 import { isChoosableZone } from "../platform/station-catalogue";
 import { validate } from "../validate";
 import { driverNotificationRoutes } from "./driver-notifications";
@@ -40,9 +42,18 @@ const caller = (c: Context<AppEnv>) => ({ db: c.var.db, env: c.env, user: c.var.
  * and status, offers, blocks (forfeit, "I've arrived") and the calendar. Signed in with a
  * confirmed phone; every call acts on the caller's own data, except another driver's calendar.
  * Every call that reaches the platform is rate limited per driver first (connecting also per
- * address), and the stations list is cached (docs/engine.md, "Limits").
+ * address), and the stations list is cached (docs/engine.md, "Limits"). The live dashboard's socket
+ * (`/live`) is opened with a ticket, not an ID token, so it comes before the sign-in check: a
+ * browser's WebSocket sends no Authorization header, and an ID token never goes in an address.
  */
 export const driverRoutes = new Hono<AppEnv>()
+  // The live dashboard's socket (platform/live-dashboard.ts): the ticket of POST /live-ticket, spent by the driver's object.
+  .get("/live", validate("query", z.object({ ticket: z.string().max(200).optional() })), async (c) => {
+    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") throw new ApiError("upgrade_required", "Open this address as a WebSocket");
+    const opened = await openLiveSocket(c.env, c.req.raw, c.req.valid("query").ticket ?? "");
+    if (!opened.ok) throw new ApiError("unauthorized", "Ask for a new ticket", { details: { reason: opened.reason } });
+    return new Response(null, { status: 101, webSocket: opened.webSocket });
+  })
   .use(requireUser, requireVerified)
 
   // ---- Connection (driver/connecting.ts: who connects how, and the limits) ----
@@ -100,6 +111,8 @@ export const driverRoutes = new Hono<AppEnv>()
   )
   // The driver solved the platform's captcha on its side: the next matching offer gets one accept try.
   .post("/engine/captcha-solved", async (c) => c.json({ engine: await captchaSolved(c.env, c.var.user.id) }))
+  // A single-use ticket, for a minute at most, to open the live dashboard's socket for this session.
+  .post("/live-ticket", async (c) => c.json(await issueLiveTicket(c.env, c.var.user.id, { sessionId: c.var.sessionId, expiresAt: c.var.tokenExpiresAt }), 201))
 
   // ---- Offers and blocks ----
   .get("/offers", validate("query", offersQuerySchema), async (c) => c.json(await offersPage(c.env, c.var.user.id, c.req.valid("query"))))

@@ -90,6 +90,9 @@ export const USER_ROUTES: Row[] = [
   route("POST", "/api/driver/engine", signedIn(400)),
   // The driver says they solved the platform's captcha: a 409 when accepting is not held for one.
   route("POST", "/api/driver/engine/captcha-solved", signedIn(409)),
+  route("POST", "/api/driver/live-ticket", signedIn(201)),
+  // The live dashboard's socket: opened with a ticket, not a session (without the upgrade header, 426 for everyone).
+  route("GET", "/api/driver/live", open(426)),
   route("GET", "/api/driver/offers", signedIn(200)),
   route("POST", "/api/driver/offers/:id/arrive", signedIn(404)),
   route("POST", "/api/driver/offers/:id/forfeit", signedIn(404)),

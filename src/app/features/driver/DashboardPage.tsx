@@ -11,6 +11,7 @@ import { useSession } from "../../lib/session";
 import { driverApi, type OfferRow, type OfferStatus, useEngine, useOffers } from "./api";
 import { blockRefusalKey, waitMessage } from "./connect-errors";
 import { EngineNotices, engineWords } from "./EngineNotices";
+import { useLiveDashboard } from "./live-dashboard";
 import { OfferList } from "./OfferList";
 import { Summaries } from "./Summaries";
 import { clock, localeOf } from "./station-time";
@@ -31,12 +32,15 @@ function serviceWords(expiresAt: number | null, now: number, t: TFunction<"drive
 
 /**
  * /flex/dashboard: the system switch and what it is doing, the service state, and every offer the
- * engine saw (won, disliked with its reasons in words, gone), updated live by short polling.
+ * engine saw (won, disliked with its reasons in words, gone), updated live over a socket (by short
+ * polling while it cannot open: live-dashboard.ts).
  * "I've arrived" on a won block near its start.
  */
 export default function DashboardPage() {
   const { t } = useTranslation("driver");
   const { user } = useSession();
+  // The driver's own dashboard is live over a socket (polling when it cannot be); the acting-for view polls.
+  useLiveDashboard();
   const switchSystem = async (on: boolean) => {
     try {
       await driverApi.setSystem(on);

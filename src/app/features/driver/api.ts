@@ -1,10 +1,21 @@
 import type { InferResponseType } from "hono/client";
+import { useCallback } from "react";
 import useSWR, { type SWRConfiguration, type SWRResponse } from "swr";
 import type { DriverFilters } from "../../../shared/driver-filters";
 import { ApiClientError, api, asQuery, unwrap } from "../../lib/api-client";
+import { type LiveEvent, offersAt, useLiveEvents, useLiveOpen, withOffer } from "./live-dashboard";
 
-/** The dashboard's live view: the engine's state and the offers are read again this often. */
+/**
+ * The dashboard's live view: the engine's state and the offers are read again this often, unless
+ * the live dashboard's socket is open (live-dashboard.ts): then its messages update them, and
+ * nothing polls.
+ */
 export const LIVE_REFRESH_MS = 3000;
+
+/** The polling of a live read: none while the driver's own socket is open (nor a read when the window gets focus). */
+function polling(live: boolean): SWRConfiguration {
+  return live ? { refreshInterval: 0, revalidateOnFocus: false, revalidateOnReconnect: false } : { refreshInterval: LIVE_REFRESH_MS };
+}
 
 const noRetryOn4xx: SWRConfiguration = {
   shouldRetryOnError: (err: Error) => !(err instanceof ApiClientError && err.status >= 400 && err.status < 500),
@@ -80,25 +91,51 @@ export function sameEngineView(a: EngineView | undefined, b: EngineView | undefi
 
 /** The engine's state: the signed-in driver's, or (administrators) the driver `driverId`'s. */
 export function useEngine(driverId?: number): SWRResponse<EngineView, Error> {
-  return useSWR(
+  const own = driverId === undefined;
+  const live = useLiveOpen() && own;
+  const engine = useSWR(
     ["driver/engine", driverId ?? null],
-    () => (driverId === undefined ? unwrap(driver.engine.$get()) : unwrap(actingFor.engine.$get({ param: driverParam(driverId) }))),
+    () => (own ? unwrap(driver.engine.$get()) : unwrap(actingFor.engine.$get({ param: driverParam(driverId) }))),
     // SWR keeps the answer it has (and re-renders nothing) when the new one is the same.
-    { ...noRetryOn4xx, refreshInterval: LIVE_REFRESH_MS, compare: sameEngineView },
+    { ...noRetryOn4xx, ...polling(live), compare: sameEngineView },
   );
+  const { mutate } = engine;
+  const onLive = useCallback(
+    (e: LiveEvent) => {
+      if (e.kind === "message" && e.message.type === "engine") void mutate(e.message.engine, { revalidate: false });
+      // The clock words the service's expiry: it moves on between messages.
+      else if (e.kind === "tick") void mutate((view) => view && { ...view, now: e.serverNow }, { revalidate: false });
+    },
+    [mutate],
+  );
+  useLiveEvents(own, onLive);
+  return engine;
 }
 
 export function useOffers(query: { page: number; pageSize: number; status?: OfferStatus }, driverId?: number): SWRResponse<OffersPage, Error> {
   const q = asQuery(query);
-  return useSWR(
+  const own = driverId === undefined;
+  const live = useLiveOpen() && own;
+  const offers = useSWR(
     ["driver/offers", query, driverId ?? null],
-    () => (driverId === undefined ? unwrap(driver.offers.$get({ query: q })) : unwrap(actingFor.offers.$get({ param: driverParam(driverId), query: q }))),
-    {
-      ...noRetryOn4xx,
-      keepPreviousData: true,
-      refreshInterval: LIVE_REFRESH_MS,
-    },
+    () => (own ? unwrap(driver.offers.$get({ query: q })) : unwrap(actingFor.offers.$get({ param: driverParam(driverId), query: q }))),
+    { ...noRetryOn4xx, keepPreviousData: true, ...polling(live) },
   );
+  const { mutate } = offers;
+  const { page, pageSize, status } = query;
+  const onLive = useCallback(
+    (e: LiveEvent) => {
+      // Opened (again): one read fills in what came while the socket was not open.
+      if (e.kind === "open") void mutate();
+      else if (e.kind === "message" && e.message.type === "offer") {
+        const { offer, counts } = e.message;
+        void mutate((p) => p && withOffer(p, { page, pageSize, status }, offer, counts), { revalidate: false });
+      } else if (e.kind === "tick") void mutate((p) => p && offersAt(p, e.serverNow), { revalidate: false });
+    },
+    [mutate, page, pageSize, status],
+  );
+  useLiveEvents(own, onLive);
+  return offers;
 }
 
 /** A week's calendar: the caller's own, or (administrators) another driver's by phone number. */

@@ -70,7 +70,7 @@ describe("refresh tokens", () => {
     expect(await rotateRefreshToken(db, "x".repeat(43))).toEqual({ ok: false, reason: "unknown" });
 
     const signedOut = (await startRefreshFamily(db, user.id, { passedTotp: false })).token;
-    expect(await revokeRefreshToken(db, signedOut)).toEqual({ userId: user.id });
+    expect(await revokeRefreshToken(db, signedOut)).toEqual({ userId: user.id, family: expect.any(String) });
     expect(await rotateRefreshToken(db, signedOut)).toEqual({ ok: false, reason: "revoked" });
     expect(await revokeRefreshToken(db, "y".repeat(43))).toBeNull();
   });

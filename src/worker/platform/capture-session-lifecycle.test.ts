@@ -104,16 +104,20 @@ describe("when it runs and when it stops", () => {
     const account = await db.select().from(platformAccounts).where(eq(platformAccounts.userId, d.user.id)).get();
     expect(account).toMatchObject({ sealedTokens: null, disconnectReason: "refused" });
     expect(await captureSessionOf(env, d.user.id).status(d.user.id)).toEqual({ state: "stopped", reason: "disconnected" });
-    const sms = await vi.waitFor(async () => {
-      const row = await db
-        .select()
-        .from(outbox)
-        .where(and(eq(outbox.to, d.user.phone), gt(outbox.id, before)))
-        .orderBy(desc(outbox.id))
-        .get();
-      if (!row) throw new Error("no SMS yet");
-      return row;
-    });
+    const sms = await vi.waitFor(
+      async () => {
+        const row = await db
+          .select()
+          .from(outbox)
+          .where(and(eq(outbox.to, d.user.phone), gt(outbox.id, before)))
+          .orderBy(desc(outbox.id))
+          .get();
+        if (!row) throw new Error("no SMS yet");
+        return row;
+        // The text goes out by the queue, which hands over a batch after up to a second.
+      },
+      { timeout: 5000, interval: 50 },
+    );
     expect(sms.body).toMatch(/ended the connection to your account/);
   });
 

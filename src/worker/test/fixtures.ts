@@ -110,7 +110,8 @@ export async function nextSms(phone: string, afterId = 0) {
       if (!row) throw new Error(`no SMS to ${phone} yet`);
       return row;
     },
-    { timeout: 2000, interval: 10 },
+    // A driver's texts go out by the queue (notifications/deliver.ts), which hands over a batch after up to a second.
+    { timeout: 5000, interval: 10 },
   );
 }
 

@@ -230,7 +230,6 @@ export async function eraseAccount(
         // Lower case: sign-up codes are matched upper-cased, so no link can ever name this one.
         inviteCode: sql`'erased-' || ${users.id}`,
         invitedBy: null,
-        expiryReminderFor: null,
         stripeCustomerId: null,
         mfaSecret: null,
         mfaMethod: "none",

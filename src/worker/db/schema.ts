@@ -37,8 +37,6 @@ export const users = sqliteTable(
     inviteCode: text("invite_code").notNull(),
     /** The driver whose invite link (their invite code as `ref`) this account registered with. */
     invitedBy: integer("invited_by"),
-    /** The expiration the 24-hour reminder SMS was sent for: one reminder per expiration date. */
-    expiryReminderFor: integer("expiry_reminder_for"),
     stripeCustomerId: text("stripe_customer_id"),
     stripeExpressId: text("stripe_express_id"),
     mfaSecret: text("mfa_secret"),

@@ -23,7 +23,9 @@ describe("insights", () => {
   });
 
   it("the what-if asks once the driver stops typing, keeps the last answer while it works, then shows the new one", async () => {
-    const user = userEvent.setup();
+    // Keys with no pause between them (delay: null), as a quick typist: under a loaded run's slow
+    // renders userEvent's default pause could outlast the 300 ms wait between "2" and "5".
+    const user = userEvent.setup({ delay: null });
     let release: () => void = () => {};
     const slow = new Promise<void>((resolve) => {
       release = resolve;

@@ -143,7 +143,14 @@ export async function deliverNotification(job: Extract<Job, { kind: "notify" }>,
     await settle(db, row, { status: "queued", error: ending.reason, leaseUntil: Date.now() + delaySeconds * 1000 }, Date.now());
     throw new RetryLater(`notify ${row.channel}: ${ending.reason}`, delaySeconds);
   }
-  await settle(db, row, ending.status === "sent" ? { status: "sent", error: null } : { status: ending.status, error: ending.error }, Date.now());
+  // Ended: what it said is not kept (the row keeps the event, the state and why), so a driver's
+  // texts and pushes are not stored past their sending, and each costs D1 its key and state only.
+  await settle(
+    db,
+    row,
+    ending.status === "sent" ? { status: "sent", error: null, body: "" } : { status: ending.status, error: ending.error, body: "" },
+    Date.now(),
+  );
   ctx.log.info(`notification.${ending.status}`, {
     event,
     channel: row.channel,

@@ -70,13 +70,16 @@ export async function notifyDriver(
   const payload = JSON.stringify({ event, title: words.title, body: words.body, url: content.url, tag } satisfies PushPayload);
   const row = (fields: Pick<NewRow, "channel" | "key" | "body"> & Partial<NewRow>): NewRow => ({ userId, event, createdAt: now, updatedAt: now, ...fields });
   const rows: NewRow[] = [];
-  if (channel === "none") rows.push(row({ channel: "push", key: `${content.key}:none`, body: payload, status: "skipped", error: "none_chosen" }));
+  // What a row says is kept only while it may still be sent: one skipped from the start keeps none.
+  if (channel === "none") rows.push(row({ channel: "push", key: `${content.key}:none`, body: "", status: "skipped", error: "none_chosen" }));
   if (channel === "push" || channel === "both") {
     for (const device of devices) rows.push(row({ channel: "push", subscriptionId: device.id, key: `${content.key}:push:${device.id}`, body: payload }));
-    if (devices.length === 0) rows.push(row({ channel: "push", key: `${content.key}:push`, body: payload, status: "skipped", error: "no_device" }));
+    if (devices.length === 0) rows.push(row({ channel: "push", key: `${content.key}:push`, body: "", status: "skipped", error: "no_device" }));
   }
   if (channel === "sms" || channel === "both") {
-    rows.push(row({ channel: "sms", key: `${content.key}:sms`, body: words.sms, ...(user.optedOut ? { status: "skipped", error: "opted_out" } : {}) }));
+    rows.push(
+      row({ channel: "sms", key: `${content.key}:sms`, ...(user.optedOut ? { body: "", status: "skipped", error: "opted_out" } : { body: words.sms }) }),
+    );
   }
   const inserted = await db
     .insert(driverNotifications)

@@ -9,7 +9,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
-import { auditLog, driverNotifications } from "../db/schema";
+import { auditLog, driverNotifications, outbox } from "../db/schema";
 import { connectedDriver } from "../test/connected-driver";
 import { engineStarter, recordsOf, sleep, soon, waitForRecords } from "../test/engine-fixtures";
 import { call, db, json, seedAdmin, signIn, signInAdmin } from "../test/fixtures";
@@ -73,7 +73,6 @@ describe('"Rate exceeded"', () => {
     // The driver is told once, keyed by when the lockout began (an SMS: they have no device).
     const [told] = await toldOf(t.d.user.id, 1);
     expect(told).toMatchObject({ channel: "sms", key: `searchStopped:${t.d.user.id}:rate_limited:${limited.since}:sms` });
-    expect(told!.body).toContain("Flex is limiting your account, so the search is paused for about 1 min.");
     const during = await t.calls();
     // A route's capacity call goes through the same gate: refused at once with the lockout's wait, not sent.
     const stations = await call("/api/driver/stations", { token: t.idToken });
@@ -92,6 +91,12 @@ describe('"Rate exceeded"', () => {
     // The interval widened after the limit (300 ms in tests, 1.5 times wider) and stays so.
     const pacing = await runInDurableObject(captureSessionOf(env, t.d.user.id), (_object, state) => state.storage.kv.get("pacing"));
     expect(pacing).toMatchObject({ intervalMs: 450, learnedFloorMs: 375, lockedUntil: 0, lockouts: 1 });
+    // What the driver was told (the row keeps its state once sent, not the text): the text itself.
+    const limitedText = "Flex is limiting your account, so the search is paused for about 1 min.";
+    await vi.waitFor(
+      async () => expect((await db.select().from(outbox).where(eq(outbox.to, t.d.user.phone))).filter((m) => m.body.includes(limitedText))).toHaveLength(1),
+      { timeout: 5000, interval: 50 },
+    );
   });
 
   it("against the fake's burst model: locked out, no call until the engine's wait is over", async () => {

@@ -54,7 +54,7 @@ const toldOf = (userId: number, count: number) =>
       if (rows.length < count) throw new Error(`${rows.length} notifications`);
       return rows;
     },
-    { timeout: 3000, interval: 20 },
+    { timeout: 8000, interval: 20 },
   );
 
 async function adminToken() {
@@ -65,7 +65,7 @@ async function adminToken() {
 describe('"Rate exceeded"', () => {
   it("stops every capacity call until the lockout's end, says so with until when, then searches again more slowly", async () => {
     const t = await searching({ faults: [{ kind: "429", on: "offers" }] });
-    const limited = await t.engineIn("rate_limited", 3000);
+    const limited = await t.engineIn("rate_limited", 8000);
     expect(limited).toMatchObject({ state: "rate_limited", stations: 1, forfeitsWaiting: 0, acceptHold: null, timeZone: "America/New_York" });
     // The first lockout's wait (and its margin of a thirtieth), from the refused call.
     expect(limited.until - limited.since).toBeGreaterThanOrEqual(LOCKOUT_MS);
@@ -101,7 +101,7 @@ describe('"Rate exceeded"', () => {
 
   it("against the fake's burst model: locked out, no call until the engine's wait is over", async () => {
     const t = await searching({ limitModel: "burst", lockoutMs: 500 });
-    const status = await t.engineIn("rate_limited", 5000);
+    const status = await t.engineIn("rate_limited", 8000);
     const during = await t.calls();
     // Read while the engine's wait still runs (its end leaves 300 ms, for a loaded run's late
     // timers): once it is over the engine calls again, and the model's window may still be full.
@@ -129,7 +129,7 @@ describe("a captcha (307) on an accept", () => {
         if (!engine.acceptHold) throw new Error("not held");
         return engine;
       },
-      { timeout: 3000, interval: 20 },
+      { timeout: 8000, interval: 20 },
     );
     // Searching goes on; accepting waits.
     expect(held).toMatchObject({ state: "searching", acceptHold: { reason: "captcha", since: expect.any(Number) } });
@@ -138,7 +138,7 @@ describe("a captcha (307) on an accept", () => {
     const solved = await call("/api/driver/engine/captcha-solved", { token: t.idToken, method: "POST" });
     expect(solved.status).toBe(200);
     // The one try meets a 307 again: held again, one accept more, no loop.
-    await vi.waitFor(async () => expect(await t.acceptsOf()).toBe(2), { timeout: 3000, interval: 20 });
+    await vi.waitFor(async () => expect(await t.acceptsOf()).toBe(2), { timeout: 8000, interval: 20 });
     await sleep(1000);
     expect(await t.acceptsOf()).toBe(2);
     expect((await t.engine()).acceptHold).toMatchObject({ reason: "captcha" });
@@ -159,7 +159,7 @@ describe("a captcha (307) on an accept", () => {
 describe("a request signature asked for (420)", () => {
   it("on an accept: holds accepting, never loops; an admin clears it (audited) and the engine tries once", async () => {
     const t = await searching({ faults: [{ kind: "420", on: "accept" }] });
-    await vi.waitFor(async () => expect((await t.engine()).acceptHold).toMatchObject({ reason: "signature" }), { timeout: 3000, interval: 20 });
+    await vi.waitFor(async () => expect((await t.engine()).acceptHold).toMatchObject({ reason: "signature" }), { timeout: 8000, interval: 20 });
     await sleep(1200);
     expect(await t.acceptsOf()).toBe(1);
     expect(await recordsOf(t.d.user.id)).toHaveLength(0);
@@ -178,7 +178,7 @@ describe("a request signature asked for (420)", () => {
 
   it("on the offers call: the whole search stops (signature_required, no signer configured), never loops, until an admin clears it", async () => {
     const t = await searching({ faults: [{ kind: "420", on: "offers" }] });
-    const held = await t.engineIn("signature_required", 3000);
+    const held = await t.engineIn("signature_required", 8000);
     expect(held).toMatchObject({ state: "signature_required", stations: 1, since: expect.any(Number), signerConfigured: false });
     const during = await t.calls();
     await sleep(1200);
@@ -203,7 +203,7 @@ describe("a forfeit asked during a lockout", () => {
       interval: 20,
     });
     await t.d.world.control("limits", { account: t.d.customerId, faults: [{ kind: "429", on: "offers" }] });
-    const limited = await t.engineIn("rate_limited", 3000);
+    const limited = await t.engineIn("rate_limited", 8000);
     const asked = await call(`/api/driver/offers/${won!.id}/forfeit`, { token: t.idToken, method: "POST" });
     expect(asked.status).toBe(202);
     expect(await json(asked)).toEqual({ id: won!.id, queued: true, sendsAt: limited.until });

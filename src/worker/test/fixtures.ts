@@ -48,12 +48,20 @@ const AREA_CODES = (
 ).split(" ");
 
 /** A random number we may text (E.164) that no other test uses. */
+/** Every number uniquePhone handed out in this run (the Worker test files share one module graph): random ones meet by chance. */
+const issuedPhones = new Set<string>();
+
 export function uniquePhone(): string {
-  const area = AREA_CODES[randomBelow(AREA_CODES.length)]!;
-  let exchange = 200 + randomBelow(800);
-  // N11 exchanges (211 … 911) are service codes, not numbers.
-  if (exchange % 100 === 11) exchange += 1;
-  return `+1${area}${exchange}${String(randomBelow(10_000)).padStart(4, "0")}`;
+  for (;;) {
+    const area = AREA_CODES[randomBelow(AREA_CODES.length)]!;
+    let exchange = 200 + randomBelow(800);
+    // N11 exchanges (211 … 911) are service codes, not numbers.
+    if (exchange % 100 === 11) exchange += 1;
+    const phone = `+1${area}${exchange}${String(randomBelow(10_000)).padStart(4, "0")}`;
+    if (issuedPhones.has(phone)) continue;
+    issuedPhones.add(phone);
+    return phone;
+  }
 }
 
 /** How people type it: "(305) 555-0100". */
